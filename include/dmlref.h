@@ -1,0 +1,308 @@
+/*
+ * dmlref: a CPU reference implementation of DirectML's tensor data-movement
+ * operators (GATHER, GATHER_ELEMENTS, SCATTER_ND, SPLIT, JOIN).
+ *
+ * The DMLREF_ types mirror directml.h field for field and value for value, so a
+ * caller holding a real DML_OPERATOR_DESC can pass it with a cast.  Semantics
+ * follow the project's specification (shared/spec/operators.md).
+ *
+ * Lifecycle:  dmlref_compile() validates and plans (allocates once);
+ *             dmlref_execute() copies bytes (allocates nothing in the default
+ *             mode, touches no global state, may run on several threads at once
+ *             with the same compiled operator);
+ *             dmlref_release() frees.   dmlref_run() does all three.
+ */
+#ifndef DMLREF_H
+#define DMLREF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DMLREF_VERSION_MAJOR 0
+#define DMLREF_VERSION_MINOR 1
+#define DMLREF_VERSION_PATCH 0
+#define DMLREF_VERSION_STRING "0.1.0"
+
+/* ------------------------------------------------------------------------- */
+/* directml.h mirrors                                                         */
+/* ------------------------------------------------------------------------- */
+
+typedef enum DMLREF_TENSOR_DATA_TYPE {
+    DMLREF_TENSOR_DATA_TYPE_UNKNOWN = 0,
+    DMLREF_TENSOR_DATA_TYPE_FLOAT32 = 1,
+    DMLREF_TENSOR_DATA_TYPE_FLOAT16 = 2,
+    DMLREF_TENSOR_DATA_TYPE_UINT32 = 3,
+    DMLREF_TENSOR_DATA_TYPE_UINT16 = 4,
+    DMLREF_TENSOR_DATA_TYPE_UINT8 = 5,
+    DMLREF_TENSOR_DATA_TYPE_INT32 = 6,
+    DMLREF_TENSOR_DATA_TYPE_INT16 = 7,
+    DMLREF_TENSOR_DATA_TYPE_INT8 = 8,
+    DMLREF_TENSOR_DATA_TYPE_FLOAT64 = 9,
+    DMLREF_TENSOR_DATA_TYPE_UINT64 = 10,
+    DMLREF_TENSOR_DATA_TYPE_INT64 = 11,
+    DMLREF_TENSOR_DATA_TYPE_UINT4 = 12, /* accepted by no operator here */
+    DMLREF_TENSOR_DATA_TYPE_INT4 = 13   /* accepted by no operator here */
+} DMLREF_TENSOR_DATA_TYPE;
+
+typedef enum DMLREF_TENSOR_TYPE {
+    DMLREF_TENSOR_TYPE_INVALID = 0,
+    DMLREF_TENSOR_TYPE_BUFFER = 1
+} DMLREF_TENSOR_TYPE;
+
+typedef enum DMLREF_TENSOR_FLAGS {
+    DMLREF_TENSOR_FLAG_NONE = 0x0,
+    DMLREF_TENSOR_FLAG_OWNED_BY_DML = 0x1 /* inputs only; no semantic effect */
+} DMLREF_TENSOR_FLAGS;
+
+typedef struct DMLREF_BUFFER_TENSOR_DESC {
+    DMLREF_TENSOR_DATA_TYPE DataType;
+    DMLREF_TENSOR_FLAGS Flags;
+    uint32_t DimensionCount;          /* 1..8, per operator and feature level  */
+    const uint32_t *Sizes;            /* DimensionCount entries, each >= 1      */
+    const uint32_t *Strides;          /* optional, in elements; NULL = packed   */
+    uint64_t TotalTensorSizeInBytes;  /* >= dmlref_calc_buffer_tensor_size()    */
+    uint32_t GuaranteedBaseOffsetAlignment; /* 0 or a power of two >= element size */
+} DMLREF_BUFFER_TENSOR_DESC;
+
+typedef struct DMLREF_TENSOR_DESC {
+    DMLREF_TENSOR_TYPE Type; /* must be DMLREF_TENSOR_TYPE_BUFFER */
+    const void *Desc;        /* const DMLREF_BUFFER_TENSOR_DESC*   */
+} DMLREF_TENSOR_DESC;
+
+typedef enum DMLREF_OPERATOR_TYPE {
+    DMLREF_OPERATOR_INVALID = 0,
+    DMLREF_OPERATOR_ELEMENT_WISE_IDENTITY = 1,
+    DMLREF_OPERATOR_SLICE = 60,
+    DMLREF_OPERATOR_CAST = 61,
+    DMLREF_OPERATOR_SPLIT = 62,
+    DMLREF_OPERATOR_JOIN = 63,
+    DMLREF_OPERATOR_PADDING = 64,
+    DMLREF_OPERATOR_GATHER = 67,
+    DMLREF_OPERATOR_TILE = 70,
+    DMLREF_OPERATOR_SCATTER_ELEMENTS = 94,
+    DMLREF_OPERATOR_SCATTER = 94,
+    DMLREF_OPERATOR_GATHER_ELEMENTS = 107,
+    DMLREF_OPERATOR_GATHER_ND = 108,
+    DMLREF_OPERATOR_SCATTER_ND = 109,
+    DMLREF_OPERATOR_SLICE1 = 111,
+    DMLREF_OPERATOR_GATHER_ND1 = 140,
+    DMLREF_OPERATOR_PADDING1 = 155
+} DMLREF_OPERATOR_TYPE;
+
+typedef struct DMLREF_OPERATOR_DESC {
+    DMLREF_OPERATOR_TYPE Type;
+    const void *Desc; /* points to the DMLREF_*_OPERATOR_DESC matching Type */
+} DMLREF_OPERATOR_DESC;
+
+/*
+ * GATHER.   data [d0..dN) T, indices UINT32|INT32|UINT64|INT64 [1.., k0..kK),
+ * out = Input.Sizes[0..Axis) ++ Indices.Sizes[N-K..N) ++ Input.Sizes[Axis+1..N),
+ * right-aligned to N (spec 2.3).   output[...] = input[..., indices[...], ...]
+ */
+typedef struct DMLREF_GATHER_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *IndicesTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    uint32_t Axis;
+    uint32_t IndexDimensions;
+} DMLREF_GATHER_OPERATOR_DESC;
+
+/* GATHER_ELEMENTS.  out.Sizes == indices.Sizes; indices match input except on Axis. */
+typedef struct DMLREF_GATHER_ELEMENTS_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *IndicesTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    uint32_t Axis;
+} DMLREF_GATHER_ELEMENTS_OPERATOR_DESC;
+
+/* SCATTER_ND.  output = input; output[indices[...]] = updates[...] (spec 4.3). */
+typedef struct DMLREF_SCATTER_ND_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *IndicesTensor;
+    const DMLREF_TENSOR_DESC *UpdatesTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    uint32_t InputDimensionCount;
+    uint32_t IndicesDimensionCount;
+} DMLREF_SCATTER_ND_OPERATOR_DESC;
+
+/* SPLIT: input first, then the count (directml.h order). */
+typedef struct DMLREF_SPLIT_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    uint32_t OutputCount;
+    const DMLREF_TENSOR_DESC *OutputTensors;
+    uint32_t Axis;
+} DMLREF_SPLIT_OPERATOR_DESC;
+
+/* JOIN: the count first (directml.h order). */
+typedef struct DMLREF_JOIN_OPERATOR_DESC {
+    uint32_t InputCount;
+    const DMLREF_TENSOR_DESC *InputTensors;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    uint32_t Axis;
+} DMLREF_JOIN_OPERATOR_DESC;
+
+typedef enum DMLREF_FEATURE_LEVEL {
+    DMLREF_FEATURE_LEVEL_1_0 = 0x1000,
+    DMLREF_FEATURE_LEVEL_2_0 = 0x2000,
+    DMLREF_FEATURE_LEVEL_2_1 = 0x2100,
+    DMLREF_FEATURE_LEVEL_3_0 = 0x3000,
+    DMLREF_FEATURE_LEVEL_3_1 = 0x3100,
+    DMLREF_FEATURE_LEVEL_4_0 = 0x4000,
+    DMLREF_FEATURE_LEVEL_4_1 = 0x4100,
+    DMLREF_FEATURE_LEVEL_5_0 = 0x5000,
+    DMLREF_FEATURE_LEVEL_5_1 = 0x5100,
+    DMLREF_FEATURE_LEVEL_5_2 = 0x5200,
+    DMLREF_FEATURE_LEVEL_6_0 = 0x6000,
+    DMLREF_FEATURE_LEVEL_6_1 = 0x6100,
+    DMLREF_FEATURE_LEVEL_6_2 = 0x6200,
+    DMLREF_FEATURE_LEVEL_6_3 = 0x6300,
+    DMLREF_FEATURE_LEVEL_6_4 = 0x6400
+} DMLREF_FEATURE_LEVEL;
+
+/* The newest level this build knows. */
+#define DMLREF_FEATURE_LEVEL_LATEST DMLREF_FEATURE_LEVEL_6_4
+
+/* ------------------------------------------------------------------------- */
+/* Status and errors                                                          */
+/* ------------------------------------------------------------------------- */
+
+typedef enum dmlref_status {
+    DMLREF_OK = 0,
+    DMLREF_ERROR_NULL_POINTER = 1,          /* a required pointer is NULL                  */
+    DMLREF_ERROR_FEATURE_LEVEL = 2,         /* unknown feature level                        */
+    DMLREF_ERROR_UNSUPPORTED_OPERATOR = 3,  /* operator type unknown or absent at this level */
+    DMLREF_ERROR_TENSOR_TYPE = 4,           /* DMLREF_TENSOR_DESC.Type is not BUFFER        */
+    DMLREF_ERROR_DATA_TYPE = 5,             /* DataType not allowed, or types differ        */
+    DMLREF_ERROR_DIMENSION_COUNT = 6,       /* DimensionCount not allowed, or counts differ */
+    DMLREF_ERROR_SIZES = 7,                 /* a size is 0, or sizes break a shape rule      */
+    DMLREF_ERROR_PARAMETER = 8,             /* Axis, IndexDimensions, counts out of range    */
+    DMLREF_ERROR_TENSOR_SIZE = 9,           /* TotalTensorSizeInBytes below the minimum      */
+    DMLREF_ERROR_TOO_LARGE = 10,            /* element limit or 64-bit arithmetic overflow   */
+    DMLREF_ERROR_OUTPUT_OVERLAP = 11,       /* output strides make elements share memory     */
+    DMLREF_ERROR_FLAGS = 12,                /* unknown flag, or OWNED_BY_DML on an output     */
+    DMLREF_ERROR_ALIGNMENT = 13,            /* GuaranteedBaseOffsetAlignment not allowed      */
+    DMLREF_ERROR_BINDING = 14,              /* execute: buffer count, NULL data, size, overlap */
+    DMLREF_ERROR_INDEX_OUT_OF_RANGE = 15,   /* checking option: an index is out of range      */
+    DMLREF_ERROR_DUPLICATE_INDEX = 16,      /* checking option: two updates hit one element   */
+    DMLREF_ERROR_OUT_OF_MEMORY = 17,
+    DMLREF_ERROR_OPTIONS = 18               /* unknown option flag                            */
+} dmlref_status;
+
+#define DMLREF_ERROR_MESSAGE_MAX 512
+
+typedef struct dmlref_error {
+    dmlref_status code;
+    char message[DMLREF_ERROR_MESSAGE_MAX]; /* "OPERATOR: Field ... rule (values)" */
+} dmlref_error;
+
+/* A short fixed name for a status ("DMLREF_ERROR_SIZES"). */
+const char *dmlref_status_name(dmlref_status status);
+
+/* ------------------------------------------------------------------------- */
+/* Helpers                                                                    */
+/* ------------------------------------------------------------------------- */
+
+/*
+ * What DMLCalcBufferTensorSize computes (spec 1.4): the minimum
+ * TotalTensorSizeInBytes, rounded up to a multiple of 4.  Strides may be NULL
+ * (packed).  Returns 0 for an unknown data type, DimensionCount 0, a size of 0,
+ * NULL sizes, or a result that does not fit in 64 bits.
+ */
+uint64_t dmlref_calc_buffer_tensor_size(DMLREF_TENSOR_DATA_TYPE data_type,
+                                        uint32_t dimension_count,
+                                        const uint32_t *sizes,
+                                        const uint32_t *strides);
+
+/* Element size in bytes (0 for UNKNOWN, UINT4/INT4 and unknown values). */
+uint32_t dmlref_data_type_size(DMLREF_TENSOR_DATA_TYPE data_type);
+/* "FLOAT32", ... or NULL. */
+const char *dmlref_data_type_name(DMLREF_TENSOR_DATA_TYPE data_type);
+/* "GATHER", ... (without DML_OPERATOR_) or NULL. */
+const char *dmlref_operator_name(DMLREF_OPERATOR_TYPE type);
+/* "4_1", ... or NULL for an unknown level. */
+const char *dmlref_feature_level_name(DMLREF_FEATURE_LEVEL level);
+
+/* ------------------------------------------------------------------------- */
+/* Validate, compile, execute                                                 */
+/* ------------------------------------------------------------------------- */
+
+enum {
+    /* Out-of-range indices and duplicate scatter targets become errors
+     * (DMLREF_ERROR_INDEX_OUT_OF_RANGE / DMLREF_ERROR_DUPLICATE_INDEX) naming
+     * the index position and value, detected before any output byte is
+     * written.  Duplicate detection allocates a bitmap per execute. */
+    DMLREF_OPTION_CHECK_INDICES = 0x1,
+    /* Run the scalar oracle, never a fast path (also: DMLREF_FORCE_ORACLE=1
+     * in the environment at compile time). */
+    DMLREF_OPTION_FORCE_ORACLE = 0x2
+};
+
+typedef struct dmlref_options {
+    uint32_t flags;   /* DMLREF_OPTION_* */
+    uint32_t threads; /* 0 = default (OpenMP's), 1 = serial */
+} dmlref_options;
+
+/* Input buffers: {pointer, size in bytes}; size must be >= TotalTensorSizeInBytes. */
+typedef struct dmlref_cbuffer {
+    const void *data;
+    size_t size;
+} dmlref_cbuffer;
+
+/* Output buffers.  Bytes that no output element addresses are never written. */
+typedef struct dmlref_buffer {
+    void *data;
+    size_t size;
+} dmlref_buffer;
+
+typedef struct dmlref_operator dmlref_operator;
+
+/* Checks every rule of the spec at the given level.  err may be NULL. */
+dmlref_status dmlref_validate(const DMLREF_OPERATOR_DESC *desc,
+                              DMLREF_FEATURE_LEVEL feature_level,
+                              dmlref_error *err);
+
+/* Validates and plans.  options may be NULL (defaults).  On failure *op is NULL. */
+dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc,
+                             DMLREF_FEATURE_LEVEL feature_level,
+                             const dmlref_options *options,
+                             dmlref_operator **op, dmlref_error *err);
+
+/*
+ * Binds buffers in the order the desc lists its tensors:
+ *   GATHER, GATHER_ELEMENTS: inputs {Input, Indices},          outputs {Output}
+ *   SCATTER_ND:              inputs {Input, Indices, Updates}, outputs {Output}
+ *   SPLIT:                   inputs {Input},  outputs {each OutputTensors[i]}
+ *   JOIN:                    inputs {each InputTensors[i]},   outputs {Output}
+ * Outputs must not overlap inputs or each other.  err may be NULL.
+ */
+dmlref_status dmlref_execute(const dmlref_operator *op,
+                             const dmlref_cbuffer *inputs, uint32_t n_inputs,
+                             const dmlref_buffer *outputs, uint32_t n_outputs,
+                             dmlref_error *err);
+
+void dmlref_release(dmlref_operator *op);
+
+/* compile + execute + release. */
+dmlref_status dmlref_run(const DMLREF_OPERATOR_DESC *desc,
+                         DMLREF_FEATURE_LEVEL feature_level,
+                         const dmlref_options *options,
+                         const dmlref_cbuffer *inputs, uint32_t n_inputs,
+                         const dmlref_buffer *outputs, uint32_t n_outputs,
+                         dmlref_error *err);
+
+/* Number of input / output buffers execute expects. */
+uint32_t dmlref_input_count(const dmlref_operator *op);
+uint32_t dmlref_output_count(const dmlref_operator *op);
+
+/* Name of the kernel the compiled operator runs ("oracle", ...). */
+const char *dmlref_kernel_name(const dmlref_operator *op);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DMLREF_H */

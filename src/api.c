@@ -1,0 +1,186 @@
+/* The public lifecycle: validate, compile, execute, release, run. */
+#include "internal.h"
+#include "plan.h"
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+dmlref_status op_alloc_tensors(op_t *op, uint32_t n_inputs, uint32_t n_outputs, dmlref_error *err) {
+    op->inputs = calloc(n_inputs, sizeof *op->inputs);
+    op->outputs = calloc(n_outputs, sizeof *op->outputs);
+    if (!op->inputs || !op->outputs)
+        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY,
+                         "%s: out of memory for %" PRIu32 " input and %" PRIu32 " output tensor descriptions",
+                         op->name, n_inputs, n_outputs);
+    op->n_inputs = n_inputs;
+    op->n_outputs = n_outputs;
+    return DMLREF_OK;
+}
+
+void dmlref_release(dmlref_operator *op) {
+    if (!op) return;
+    if (op->plan && op->plan_free) op->plan_free(op->plan);
+    free(op->inputs);
+    free(op->outputs);
+    free(op);
+}
+
+static dmlref_status compile_op(op_t *op, const DMLREF_OPERATOR_DESC *desc, dmlref_error *err) {
+    switch (desc->Type) {
+    case DMLREF_OPERATOR_GATHER: return gather_compile(op, desc->Desc, err);
+    case DMLREF_OPERATOR_GATHER_ELEMENTS: return gather_elements_compile(op, desc->Desc, err);
+    case DMLREF_OPERATOR_SCATTER_ND: return scatter_nd_compile(op, desc->Desc, err);
+    case DMLREF_OPERATOR_SPLIT: return split_compile(op, desc->Desc, err);
+    case DMLREF_OPERATOR_JOIN: return join_compile(op, desc->Desc, err);
+    default: return set_error(err, DMLREF_ERROR_UNSUPPORTED_OPERATOR, "unsupported operator");
+    }
+}
+
+static const char *introduced_at(DMLREF_OPERATOR_TYPE type) {
+    support_t s;
+    static const uint32_t all[] = {0x1000, 0x2000, 0x2100, 0x3000};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+        if (support_lookup(type, all[i], &s)) return dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)all[i]);
+    return "?";
+}
+
+dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
+                             const dmlref_options *options, dmlref_operator **out_op, dmlref_error *err) {
+    static const dmlref_options defaults = {0, 0};
+    support_t s;
+    if (err) {
+        err->code = DMLREF_OK;
+        err->message[0] = '\0';
+    }
+    if (!out_op) return set_error(err, DMLREF_ERROR_NULL_POINTER, "dmlref_compile: op is NULL");
+    *out_op = NULL;
+    if (!desc) return set_error(err, DMLREF_ERROR_NULL_POINTER, "dmlref_compile: desc is NULL");
+    if (!feature_level_known((uint32_t)feature_level))
+        return set_error(err, DMLREF_ERROR_FEATURE_LEVEL,
+                         "feature level 0x%x is not a DirectML feature level (1_0 = 0x1000 ... 6_4 = 0x6400)",
+                         (unsigned)feature_level);
+    const char *name = dmlref_operator_name(desc->Type);
+    if (!name)
+        return set_error(err, DMLREF_ERROR_UNSUPPORTED_OPERATOR,
+                         "operator type %u is not supported (GATHER 67, GATHER_ELEMENTS 107, SCATTER_ND 109, "
+                         "SPLIT 62, JOIN 63)",
+                         (unsigned)desc->Type);
+    if (!support_lookup(desc->Type, (uint32_t)feature_level, &s))
+        return set_error(err, DMLREF_ERROR_UNSUPPORTED_OPERATOR,
+                         "%s: not available at feature level %s (introduced in %s)", name,
+                         dmlref_feature_level_name(feature_level), introduced_at(desc->Type));
+    if (!desc->Desc) return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: DMLREF_OPERATOR_DESC.Desc is NULL", name);
+    if (!options) options = &defaults;
+    if (options->flags & ~(uint32_t)(DMLREF_OPTION_CHECK_INDICES | DMLREF_OPTION_FORCE_ORACLE))
+        return set_error(err, DMLREF_ERROR_OPTIONS, "%s: options.flags (0x%x) has unknown bits", name,
+                         (unsigned)options->flags);
+
+    op_t *op = calloc(1, sizeof *op);
+    if (!op) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
+    op->type = desc->Type;
+    op->name = name;
+    op->feature_level = (uint32_t)feature_level;
+    op->options = *options;
+    dmlref_status st = compile_op(op, desc, err);
+    if (st == DMLREF_OK) {
+        op->kernel = op->oracle;
+        op->kernel_name = "oracle";
+        const char *env = getenv("DMLREF_FORCE_ORACLE");
+        const int force = (options->flags & DMLREF_OPTION_FORCE_ORACLE) || (env && env[0] && env[0] != '0');
+        if (!force) st = plan_fast_path(op, err);
+    }
+    if (st != DMLREF_OK) {
+        dmlref_release(op);
+        return st;
+    }
+    *out_op = op;
+    return DMLREF_OK;
+}
+
+dmlref_status dmlref_validate(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
+                              dmlref_error *err) {
+    static const dmlref_options oracle_only = {DMLREF_OPTION_FORCE_ORACLE, 1};
+    dmlref_operator *op = NULL;
+    dmlref_status st = dmlref_compile(desc, feature_level, &oracle_only, &op, err);
+    dmlref_release(op);
+    return st;
+}
+
+static const char *binding_name(const op_t *op, int is_output, uint32_t i, char *buf, size_t cap) {
+    static const char *const gather_in[] = {"InputTensor", "IndicesTensor", "UpdatesTensor"};
+    if (op->type == DMLREF_OPERATOR_JOIN && !is_output)
+        snprintf(buf, cap, "InputTensors[%" PRIu32 "]", i);
+    else if (op->type == DMLREF_OPERATOR_SPLIT && is_output)
+        snprintf(buf, cap, "OutputTensors[%" PRIu32 "]", i);
+    else
+        snprintf(buf, cap, "%s", is_output ? "OutputTensor" : (i < 3 ? gather_in[i] : "?"));
+    return buf;
+}
+
+static int ranges_overlap(const void *a, uint64_t na, const void *b, uint64_t nb) {
+    const uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+    return na && nb && pa < pb + nb && pb < pa + na;
+}
+
+static dmlref_status check_bindings(const op_t *op, const dmlref_cbuffer *inputs, uint32_t n_inputs,
+                                    const dmlref_buffer *outputs, uint32_t n_outputs, dmlref_error *err) {
+    char name[48], other[48];
+    if (n_inputs != op->n_inputs || n_outputs != op->n_outputs)
+        return set_error(err, DMLREF_ERROR_BINDING,
+                         "%s: execute was given %" PRIu32 " input and %" PRIu32 " output buffers; the operator binds %" PRIu32
+                         " and %" PRIu32,
+                         op->name, n_inputs, n_outputs, op->n_inputs, op->n_outputs);
+    if ((n_inputs && !inputs) || (n_outputs && !outputs))
+        return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: the buffer array is NULL", op->name);
+    for (uint32_t i = 0; i < n_inputs + n_outputs; ++i) {
+        const int is_out = i >= n_inputs;
+        const uint32_t k = is_out ? i - n_inputs : i;
+        const tensor_t *t = is_out ? &op->outputs[k] : &op->inputs[k];
+        const void *data = is_out ? outputs[k].data : inputs[k].data;
+        const size_t size = is_out ? outputs[k].size : inputs[k].size;
+        binding_name(op, is_out, k, name, sizeof name);
+        if (!data) return set_error(err, DMLREF_ERROR_BINDING, "%s: the %s buffer is NULL", op->name, name);
+        if ((uint64_t)size < t->total_bytes)
+            return set_error(err, DMLREF_ERROR_BINDING,
+                             "%s: the %s buffer holds %zu bytes, less than its TotalTensorSizeInBytes (%" PRIu64 ")",
+                             op->name, name, size, t->total_bytes);
+    }
+    /* An output may not overlap any input or another output. */
+    for (uint32_t k = 0; k < n_outputs; ++k) {
+        const uint64_t ok = op->outputs[k].total_bytes;
+        for (uint32_t i = 0; i < n_inputs; ++i)
+            if (ranges_overlap(outputs[k].data, ok, inputs[i].data, op->inputs[i].total_bytes))
+                return set_error(err, DMLREF_ERROR_BINDING, "%s: the %s buffer overlaps the %s buffer", op->name,
+                                 binding_name(op, 1, k, name, sizeof name), binding_name(op, 0, i, other, sizeof other));
+        for (uint32_t i = 0; i < k; ++i)
+            if (ranges_overlap(outputs[k].data, ok, outputs[i].data, op->outputs[i].total_bytes))
+                return set_error(err, DMLREF_ERROR_BINDING, "%s: the %s buffer overlaps the %s buffer", op->name,
+                                 binding_name(op, 1, k, name, sizeof name), binding_name(op, 1, i, other, sizeof other));
+    }
+    return DMLREF_OK;
+}
+
+dmlref_status dmlref_execute(const dmlref_operator *op, const dmlref_cbuffer *inputs, uint32_t n_inputs,
+                             const dmlref_buffer *outputs, uint32_t n_outputs, dmlref_error *err) {
+    if (!op) return set_error(err, DMLREF_ERROR_NULL_POINTER, "dmlref_execute: op is NULL");
+    TRY(check_bindings(op, inputs, n_inputs, outputs, n_outputs, err));
+    const exec_args args = {inputs, outputs};
+    if ((op->options.flags & DMLREF_OPTION_CHECK_INDICES) && op->check) TRY(op->check(op, &args, err));
+    return op->kernel(op, &args, err);
+}
+
+dmlref_status dmlref_run(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
+                         const dmlref_options *options, const dmlref_cbuffer *inputs, uint32_t n_inputs,
+                         const dmlref_buffer *outputs, uint32_t n_outputs, dmlref_error *err) {
+    dmlref_operator *op = NULL;
+    TRY(dmlref_compile(desc, feature_level, options, &op, err));
+    const dmlref_status st = dmlref_execute(op, inputs, n_inputs, outputs, n_outputs, err);
+    dmlref_release(op);
+    return st;
+}
+
+uint32_t dmlref_input_count(const dmlref_operator *op) { return op ? op->n_inputs : 0; }
+uint32_t dmlref_output_count(const dmlref_operator *op) { return op ? op->n_outputs : 0; }
+const char *dmlref_kernel_name(const dmlref_operator *op) { return op ? op->kernel_name : NULL; }

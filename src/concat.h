@@ -1,0 +1,17 @@
+/* Shared by op_split.c and op_join.c. */
+#ifndef DMLREF_CONCAT_H
+#define DMLREF_CONCAT_H
+
+#include "internal.h"
+
+/* Validates the whole tensor, the count, Axis and every piece (split: the
+ * pieces are outputs; join: inputs) and fills op's tensors and axis. */
+dmlref_status concat_compile(op_t *op, const char *whole_name, const DMLREF_TENSOR_DESC *whole_desc,
+                             const char *count_name, uint32_t count, const char *pieces_name,
+                             const DMLREF_TENSOR_DESC *pieces_desc, uint32_t axis, int split,
+                             dmlref_error *err);
+
+/* piece k's element c  <->  whole's element c + (sum of earlier pieces' Axis sizes) along Axis */
+dmlref_status concat_oracle(const op_t *op, const exec_args *x, int split);
+
+#endif

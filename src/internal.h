@@ -1,0 +1,194 @@
+/* Internal definitions shared by the library's source files. */
+#ifndef DMLREF_INTERNAL_H
+#define DMLREF_INTERNAL_H
+
+#include "dmlref.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#define MAX_DIMS 8u
+#define MAX_ELEMENTS UINT64_C(0xFFFFFFFF) /* 2^32 - 1 elements per tensor */
+
+#if defined(__GNUC__)
+#define DMLREF_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define DMLREF_PRINTF(a, b)
+#endif
+
+/* A validated buffer tensor: strides always materialized. */
+typedef struct tensor {
+    uint32_t dtype;          /* DMLREF_TENSOR_DATA_TYPE                          */
+    uint32_t esize;          /* element size in bytes (1, 2, 4, 8)               */
+    uint32_t n;              /* DimensionCount                                   */
+    uint32_t sizes[MAX_DIMS];
+    uint64_t strides[MAX_DIMS];  /* in elements                                 */
+    uint64_t bstrides[MAX_DIMS]; /* in bytes                                    */
+    uint64_t elements;       /* product of sizes (<= 2^32 - 1)                   */
+    uint64_t span_bytes;     /* (IndexOfLastElement + 1) * esize                 */
+    uint64_t total_bytes;    /* TotalTensorSizeInBytes                           */
+} tensor_t;
+
+/* ---- errors (error.c) ---------------------------------------------------- */
+
+/* Records code and formatted message in err (if not NULL); returns code. */
+dmlref_status set_error(dmlref_error *err, dmlref_status code, const char *fmt, ...)
+    DMLREF_PRINTF(3, 4);
+
+/* ---- tensor-desc rules (tensor.c) ----------------------------------------- */
+
+/* Data-type bit for the support masks. */
+#define DT(x) (1u << DMLREF_TENSOR_DATA_TYPE_##x)
+
+/*
+ * Checks the rules every buffer tensor obeys (spec 1.2-1.4) and fills t.
+ * name is the field path used in messages ("InputTensors[2]").
+ * For outputs, OWNED_BY_DML and elements that share memory are rejected.
+ */
+dmlref_status tensor_check(const char *op, const char *name,
+                           const DMLREF_TENSOR_DESC *td, int is_output,
+                           tensor_t *t, dmlref_error *err);
+
+/* Printable list of sizes ("{1,3,2}") into buf. */
+const char *sizes_str(char *buf, size_t cap, const uint32_t *sizes, uint32_t n);
+/* Printable coordinate ("[0,2,1]") into buf. */
+const char *coord_str(char *buf, size_t cap, const uint32_t *coord, uint32_t n);
+
+/* ---- feature-level support tables (support.c) --------------------------- */
+
+typedef struct support {
+    uint32_t min_dims, max_dims; /* allowed DimensionCount range */
+    uint32_t data_types;         /* DT() mask for data tensors   */
+    uint32_t index_types;        /* DT() mask for index tensors  */
+} support_t;
+
+/* 1 and *s filled when the operator exists at the level, else 0. */
+int support_lookup(DMLREF_OPERATOR_TYPE type, uint32_t fl, support_t *s);
+/* 1 for a known DMLREF_FEATURE_LEVEL value. */
+int feature_level_known(uint32_t fl);
+
+/* Common per-operator checks; return DMLREF_OK or the error. */
+dmlref_status check_same_dims(const char *op, const char *name, const tensor_t *t,
+                              const char *ref_name, const tensor_t *ref, dmlref_error *err);
+dmlref_status check_same_type(const char *op, const char *name, const tensor_t *t,
+                              const char *ref_name, const tensor_t *ref, dmlref_error *err);
+dmlref_status check_support(const char *op, const char *name, const tensor_t *t,
+                            const support_t *s, int is_index, uint32_t fl, dmlref_error *err);
+dmlref_status check_same_sizes(const char *op, const char *name, const tensor_t *t,
+                               const char *ref_name, const uint32_t *want, dmlref_error *err);
+
+/* ---- indices (index.c) --------------------------------------------------- */
+
+/* Raw index value: signed types sign-extend, unsigned zero-extend. */
+typedef struct index_value {
+    int is_signed;
+    int64_t s; /* when is_signed   */
+    uint64_t u; /* when !is_signed */
+} index_value;
+
+index_value index_read(const unsigned char *p, uint32_t dtype);
+
+/*
+ * norm(v, n) of spec 1.8: negative signed values count from the end; the result
+ * is clamped into [0, n-1].  *in_range tells whether v was in [-n, n) (signed)
+ * or [0, n) (unsigned).  n >= 1.
+ */
+uint64_t index_normalize(index_value v, uint64_t n, int *in_range);
+
+/* Decimal text of v. */
+const char *index_str(char *buf, size_t cap, index_value v);
+
+/* ---- the canonical strided N-d iterator (iter.c) --------------------------- */
+
+#define ITER_MAX_TENSORS 4u
+
+/*
+ * Visits every coordinate of `sizes` in row-major order (last dimension
+ * fastest) and keeps one running byte offset per tracked tensor:
+ *     offset[k] = sum_d coord[d] * bstrides[k][d].
+ */
+typedef struct nd_iter {
+    uint32_t n;                 /* dimensions                       */
+    uint32_t k;                 /* tracked tensors                  */
+    uint32_t sizes[MAX_DIMS];
+    uint32_t coord[MAX_DIMS];
+    uint64_t bstrides[ITER_MAX_TENSORS][MAX_DIMS];
+    uint64_t offset[ITER_MAX_TENSORS];
+    int done;                   /* 1 once every coordinate was seen */
+} nd_iter;
+
+/* bstrides[i] may be NULL to track nothing for tensor i. */
+void nd_iter_init(nd_iter *it, uint32_t n, const uint32_t *sizes,
+                  uint32_t k, const uint64_t *const *bstrides);
+void nd_iter_next(nd_iter *it);
+
+/* Byte offset of the element at coord in t. */
+static inline uint64_t tensor_offset(const tensor_t *t, const uint32_t *coord) {
+    uint64_t off = 0;
+    for (uint32_t d = 0; d < t->n; ++d) off += (uint64_t)coord[d] * t->bstrides[d];
+    return off;
+}
+
+/* ---- compiled operators (api.c and the op_*.c files) ---------------------- */
+
+typedef struct dmlref_operator op_t;
+
+/* The bound buffers (sizes already checked against the tensors). */
+typedef struct exec_args {
+    const dmlref_cbuffer *in; /* n_inputs  */
+    const dmlref_buffer *out; /* n_outputs */
+} exec_args;
+
+#define IN_DATA(a, i) ((const unsigned char *)(a)->in[i].data)
+#define OUT_DATA(a, i) ((unsigned char *)(a)->out[i].data)
+
+/* Returns from the calling function when expr is not DMLREF_OK. */
+#define TRY(expr)                                   \
+    do {                                            \
+        dmlref_status try_st_ = (expr);             \
+        if (try_st_ != DMLREF_OK) return try_st_;   \
+    } while (0)
+
+typedef dmlref_status (*kernel_fn)(const op_t *op, const exec_args *a, dmlref_error *err);
+
+struct dmlref_operator {
+    DMLREF_OPERATOR_TYPE type;
+    const char *name;           /* "GATHER", ...                               */
+    uint32_t feature_level;
+    dmlref_options options;
+    uint32_t n_inputs, n_outputs;
+    tensor_t *inputs;           /* n_inputs, in binding order                  */
+    tensor_t *outputs;          /* n_outputs                                   */
+    /* operator parameters */
+    uint32_t axis;
+    uint32_t index_dims;        /* GATHER IndexDimensions                      */
+    uint32_t input_dim_count;   /* SCATTER_ND R                                */
+    uint32_t indices_dim_count; /* SCATTER_ND Q                                */
+    /* kernels */
+    kernel_fn oracle;           /* the scalar reference                        */
+    kernel_fn check;            /* the checking option's pre-pass, or NULL     */
+    kernel_fn kernel;           /* what execute runs (oracle unless planned)    */
+    const char *kernel_name;
+    void *plan;                 /* fast-path plan (owned), or NULL             */
+    void (*plan_free)(void *plan);
+};
+
+/* Per-operator validation: fill op (tensors already allocated by the op). */
+dmlref_status gather_compile(op_t *op, const void *desc, dmlref_error *err);
+dmlref_status gather_elements_compile(op_t *op, const void *desc, dmlref_error *err);
+dmlref_status scatter_nd_compile(op_t *op, const void *desc, dmlref_error *err);
+dmlref_status split_compile(op_t *op, const void *desc, dmlref_error *err);
+dmlref_status join_compile(op_t *op, const void *desc, dmlref_error *err);
+
+/* Allocates op->inputs / op->outputs (zeroed); count checked for overflow. */
+dmlref_status op_alloc_tensors(op_t *op, uint32_t n_inputs, uint32_t n_outputs,
+                               dmlref_error *err);
+
+/* The checking option's pre-pass: every index in range (before any write). */
+dmlref_status check_indices_in_range(const op_t *op, const tensor_t *idx,
+                                     const unsigned char *idx_data,
+                                     const char *idx_name, uint32_t components,
+                                     const uint64_t *bounds, const char *const *bound_names,
+                                     dmlref_error *err);
+
+#endif /* DMLREF_INTERNAL_H */

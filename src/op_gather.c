@@ -1,0 +1,113 @@
+/*
+ * GATHER (spec section 2).  output[...] = input[..., indices[...], ...]
+ *
+ *   N = DimensionCount, a = Axis, K = IndexDimensions.
+ *   Output.Sizes = Input.Sizes[0..a) ++ Indices.Sizes[N-K..N) ++ Input.Sizes[a+1..N),
+ *   right-aligned to N dimensions (a leading 1 prepended when K = 0; the first K-1
+ *   entries, which must be 1, cropped when K >= 2).
+ */
+#include "internal.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#define OP "GATHER"
+
+/* Where output coordinate o reads: input coordinate i (but i[a]) and indices coordinate j. */
+static void gather_map(uint32_t n, uint32_t a, uint32_t k, const uint32_t *o, uint32_t *i, uint32_t *j) {
+    for (uint32_t d = 0; d < n; ++d) i[d] = j[d] = 0;
+    for (uint32_t d = a + 1; d < n; ++d) i[d] = o[d];                  /* trailing      */
+    for (uint32_t t = 0; t < k; ++t) j[n - k + t] = o[a + 1 - k + t];   /* index block   */
+    for (uint32_t s = 0; s < a; ++s) {                                 /* leading dims, */
+        const int64_t od = (int64_t)a - (int64_t)k - (int64_t)s;        /* right-aligned */
+        if (od >= 0) i[a - 1 - s] = o[od];
+    }
+}
+
+static dmlref_status gather_oracle(const op_t *op, const exec_args *x, dmlref_error *err) {
+    const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
+    const unsigned char *in_data = IN_DATA(x, 0), *ix_data = IN_DATA(x, 1);
+    unsigned char *out_data = OUT_DATA(x, 0);
+    const uint64_t *bs[1] = {out->bstrides};
+    uint32_t i[MAX_DIMS], j[MAX_DIMS];
+    nd_iter it;
+    (void)err;
+    for (nd_iter_init(&it, out->n, out->sizes, 1, bs); !it.done; nd_iter_next(&it)) {
+        int in_range;
+        gather_map(out->n, op->axis, op->index_dims, it.coord, i, j);
+        const index_value v = index_read(ix_data + tensor_offset(ix, j), ix->dtype);
+        i[op->axis] = (uint32_t)index_normalize(v, in->sizes[op->axis], &in_range);
+        memcpy(out_data + it.offset[0], in_data + tensor_offset(in, i), in->esize);
+    }
+    return DMLREF_OK;
+}
+
+static dmlref_status gather_check(const op_t *op, const exec_args *x, dmlref_error *err) {
+    char bound_name[64];
+    const char *names[1] = {bound_name};
+    const uint64_t bounds[1] = {op->inputs[0].sizes[op->axis]};
+    snprintf(bound_name, sizeof bound_name, "InputTensor.Sizes[%" PRIu32 "]", op->axis);
+    return check_indices_in_range(op, &op->inputs[1], IN_DATA(x, 1), "IndicesTensor", 1, bounds,
+                                  names, err);
+}
+
+dmlref_status gather_compile(op_t *op, const void *desc, dmlref_error *err) {
+    const DMLREF_GATHER_OPERATOR_DESC *g = desc;
+    TRY(op_alloc_tensors(op, 2, 1, err));
+    tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
+    support_t s;
+    support_lookup(op->type, op->feature_level, &s);
+
+    TRY(tensor_check(OP, "InputTensor", g->InputTensor, 0, in, err));                    /* G10 */
+    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, 0, ix, err));
+    TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, 1, out, err));
+    TRY(check_same_dims(OP, "IndicesTensor", ix, "InputTensor", in, err));               /* G1  */
+    TRY(check_same_dims(OP, "OutputTensor", out, "InputTensor", in, err));
+    TRY(check_support(OP, "InputTensor", in, &s, 0, op->feature_level, err));            /* G2  */
+    TRY(check_same_type(OP, "OutputTensor", out, "InputTensor", in, err));
+    TRY(check_support(OP, "IndicesTensor", ix, &s, 1, op->feature_level, err));
+
+    const uint32_t n = in->n, a = g->Axis, k = g->IndexDimensions;
+    if (a >= n)                                                                           /* G3  */
+        return set_error(err, DMLREF_ERROR_PARAMETER,
+                         OP ": Axis (%" PRIu32 ") must be in [0, InputTensor.DimensionCount) = [0, %" PRIu32 ")",
+                         a, n);
+    if (k > n)                                                                            /* G4  */
+        return set_error(err, DMLREF_ERROR_PARAMETER,
+                         OP ": IndexDimensions (%" PRIu32 ") must be in [0, IndicesTensor.DimensionCount] = [0, %" PRIu32 "]",
+                         k, n);
+    if (k > a + 1)                                                                        /* G5  */
+        return set_error(err, DMLREF_ERROR_PARAMETER,
+                         OP ": IndexDimensions (%" PRIu32 ") must be <= Axis + 1 (%" PRIu32
+                         "): the index dimensions end at output dimension Axis",
+                         k, a + 1);
+    for (uint32_t d = 0; d + 1 < k; ++d)                                                  /* G7, G8 */
+        if (in->sizes[d] != 1)
+            return set_error(err, DMLREF_ERROR_SIZES,
+                             OP ": InputTensor.Sizes[%" PRIu32 "] (%" PRIu32 ") must be 1: with IndexDimensions %" PRIu32
+                             " the leading %" PRIu32 " input dimensions are cropped from the output "
+                             "(original rank of InputTensor + IndexDimensions - 1 must be <= OutputTensor.DimensionCount)",
+                             d, in->sizes[d], k, k - 1);
+    for (uint32_t d = 0; d < n - k; ++d)                                                  /* G9  */
+        if (ix->sizes[d] != 1)
+            return set_error(err, DMLREF_ERROR_SIZES,
+                             OP ": IndicesTensor.Sizes[%" PRIu32 "] (%" PRIu32 ") must be 1: only the trailing "
+                             "IndexDimensions (%" PRIu32 ") dimensions of IndicesTensor are meaningful",
+                             d, ix->sizes[d], k);
+
+    uint32_t want[MAX_DIMS];                                                              /* G6  */
+    for (uint32_t d = 0; d < n; ++d) want[d] = 1;
+    for (uint32_t d = a + 1; d < n; ++d) want[d] = in->sizes[d];
+    for (uint32_t t = 0; t < k; ++t) want[a + 1 - k + t] = ix->sizes[n - k + t];
+    for (uint32_t s2 = 0; s2 < a; ++s2) {
+        const int64_t od = (int64_t)a - (int64_t)k - (int64_t)s2;
+        if (od >= 0) want[od] = in->sizes[a - 1 - s2];
+    }
+    TRY(check_same_sizes(OP, "OutputTensor", out, "the gathered shape", want, err));
+
+    op->axis = a;
+    op->index_dims = k;
+    op->oracle = gather_oracle;
+    op->check = gather_check;
+    return DMLREF_OK;
+}

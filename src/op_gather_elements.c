@@ -1,0 +1,73 @@
+/*
+ * GATHER_ELEMENTS (spec section 3).
+ *   for each coordinate c of Indices:  ic = c; ic[Axis] = norm(indices[c]);
+ *                                      output[c] = input[ic]
+ */
+#include "internal.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#define OP "GATHER_ELEMENTS"
+
+static dmlref_status gather_elements_oracle(const op_t *op, const exec_args *x, dmlref_error *err) {
+    const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
+    const unsigned char *in_data = IN_DATA(x, 0), *ix_data = IN_DATA(x, 1);
+    unsigned char *out_data = OUT_DATA(x, 0);
+    const uint64_t *bs[2] = {out->bstrides, ix->bstrides};
+    uint32_t ic[MAX_DIMS];
+    nd_iter it;
+    (void)err;
+    for (nd_iter_init(&it, out->n, out->sizes, 2, bs); !it.done; nd_iter_next(&it)) {
+        int in_range;
+        memcpy(ic, it.coord, sizeof ic);
+        const index_value v = index_read(ix_data + it.offset[1], ix->dtype);
+        ic[op->axis] = (uint32_t)index_normalize(v, in->sizes[op->axis], &in_range);
+        memcpy(out_data + it.offset[0], in_data + tensor_offset(in, ic), in->esize);
+    }
+    return DMLREF_OK;
+}
+
+static dmlref_status gather_elements_check(const op_t *op, const exec_args *x, dmlref_error *err) {
+    char bound_name[64];
+    const char *names[1] = {bound_name};
+    const uint64_t bounds[1] = {op->inputs[0].sizes[op->axis]};
+    snprintf(bound_name, sizeof bound_name, "InputTensor.Sizes[%" PRIu32 "]", op->axis);
+    return check_indices_in_range(op, &op->inputs[1], IN_DATA(x, 1), "IndicesTensor", 1, bounds,
+                                  names, err);
+}
+
+dmlref_status gather_elements_compile(op_t *op, const void *desc, dmlref_error *err) {
+    const DMLREF_GATHER_ELEMENTS_OPERATOR_DESC *g = desc;
+    TRY(op_alloc_tensors(op, 2, 1, err));
+    tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
+    support_t s;
+    support_lookup(op->type, op->feature_level, &s);
+
+    TRY(tensor_check(OP, "InputTensor", g->InputTensor, 0, in, err));
+    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, 0, ix, err));
+    TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, 1, out, err));
+    TRY(check_same_dims(OP, "IndicesTensor", ix, "InputTensor", in, err));               /* E1 */
+    TRY(check_same_dims(OP, "OutputTensor", out, "InputTensor", in, err));
+    TRY(check_support(OP, "InputTensor", in, &s, 0, op->feature_level, err));            /* E2 */
+    TRY(check_same_type(OP, "OutputTensor", out, "InputTensor", in, err));
+    TRY(check_support(OP, "IndicesTensor", ix, &s, 1, op->feature_level, err));
+
+    const uint32_t n = in->n, a = g->Axis;
+    if (a >= n)                                                                           /* E3 */
+        return set_error(err, DMLREF_ERROR_PARAMETER,
+                         OP ": Axis (%" PRIu32 ") must be in [0, InputTensor.DimensionCount) = [0, %" PRIu32 ")",
+                         a, n);
+    for (uint32_t d = 0; d < n; ++d)                                                      /* E4 */
+        if (d != a && ix->sizes[d] != in->sizes[d])
+            return set_error(err, DMLREF_ERROR_SIZES,
+                             OP ": IndicesTensor.Sizes[%" PRIu32 "] (%" PRIu32 ") must equal InputTensor.Sizes[%" PRIu32
+                             "] (%" PRIu32 ") in every dimension but Axis (%" PRIu32 ")",
+                             d, ix->sizes[d], d, in->sizes[d], a);
+    TRY(check_same_sizes(OP, "OutputTensor", out, "IndicesTensor.Sizes", ix->sizes, err)); /* E5 */
+
+    op->axis = a;
+    op->oracle = gather_elements_oracle;
+    op->check = gather_elements_check;
+    return DMLREF_OK;
+}

@@ -1,0 +1,233 @@
+/*
+ * The rules every buffer tensor obeys (spec 1.2 - 1.4), in one place:
+ * DMLREF_TENSOR_DESC / DMLREF_BUFFER_TENSOR_DESC checks, DMLCalcBufferTensorSize,
+ * and the output no-overlap rule.  All arithmetic is 64-bit and checked.
+ */
+#include "internal.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* a * b into *r; 0 on overflow. */
+static int mul_u64(uint64_t a, uint64_t b, uint64_t *r) {
+    if (a != 0 && b > UINT64_MAX / a) return 0;
+    *r = a * b;
+    return 1;
+}
+
+static int add_u64(uint64_t a, uint64_t b, uint64_t *r) {
+    if (b > UINT64_MAX - a) return 0;
+    *r = a + b;
+    return 1;
+}
+
+static uint32_t data_type_bits(DMLREF_TENSOR_DATA_TYPE dt) {
+    if (dt == DMLREF_TENSOR_DATA_TYPE_UINT4 || dt == DMLREF_TENSOR_DATA_TYPE_INT4) return 4;
+    return 8 * dmlref_data_type_size(dt);
+}
+
+uint64_t dmlref_calc_buffer_tensor_size(DMLREF_TENSOR_DATA_TYPE data_type,
+                                        uint32_t dimension_count,
+                                        const uint32_t *sizes,
+                                        const uint32_t *strides) {
+    uint64_t bits = data_type_bits(data_type), count, total_bits, bytes;
+    if (bits == 0 || dimension_count == 0 || sizes == NULL) return 0;
+    for (uint32_t i = 0; i < dimension_count; ++i)
+        if (sizes[i] == 0) return 0;
+    if (strides == NULL) {
+        count = 1;
+        for (uint32_t i = 0; i < dimension_count; ++i)
+            if (!mul_u64(count, sizes[i], &count)) return 0;
+    } else {
+        uint64_t last = 0, term;
+        for (uint32_t i = 0; i < dimension_count; ++i) {
+            term = (uint64_t)(sizes[i] - 1) * strides[i]; /* < 2^64: both < 2^32 */
+            if (!add_u64(last, term, &last)) return 0;
+        }
+        if (!add_u64(last, 1, &count)) return 0;
+    }
+    if (!mul_u64(count, bits, &total_bits)) return 0;
+    bytes = total_bits / 8 + (total_bits % 8 != 0);
+    if (bytes > UINT64_MAX - 3) return 0;
+    return (bytes + 3) & ~UINT64_C(3);
+}
+
+static const char *list_str(char *buf, size_t cap, const uint32_t *v, uint32_t n,
+                            const char *open, const char *close) {
+    size_t len = (size_t)snprintf(buf, cap, "%s", open);
+    for (uint32_t i = 0; i < n && len < cap; ++i)
+        len += (size_t)snprintf(buf + len, cap - len, i ? ",%" PRIu32 : "%" PRIu32, v[i]);
+    if (len < cap) snprintf(buf + len, cap - len, "%s", close);
+    return buf;
+}
+
+const char *sizes_str(char *buf, size_t cap, const uint32_t *sizes, uint32_t n) {
+    return list_str(buf, cap, sizes, n, "{", "}");
+}
+
+const char *coord_str(char *buf, size_t cap, const uint32_t *coord, uint32_t n) {
+    return list_str(buf, cap, coord, n, "[", "]");
+}
+
+/*
+ * Output elements must not share memory.  A zero stride on a dimension of size
+ * > 1 is always an overlap.  Otherwise, when the dimensions sorted by stride
+ * each step past the extent of all smaller ones, the layout is provably
+ * disjoint; layouts that interleave are checked exactly with a bitmap when
+ * their span is small enough, and rejected as unprovable when it is not.
+ */
+#define OVERLAP_BITMAP_MAX_SPAN (UINT64_C(1) << 26)
+
+static dmlref_status check_no_overlap(const char *op, const char *name, const tensor_t *t,
+                                      dmlref_error *err) {
+    uint32_t idx[MAX_DIMS], m = 0;
+    for (uint32_t d = 0; d < t->n; ++d) {
+        if (t->sizes[d] <= 1) continue;
+        if (t->strides[d] == 0)
+            return set_error(err, DMLREF_ERROR_OUTPUT_OVERLAP,
+                             "%s: %s.Strides[%" PRIu32 "] is 0 while %s.Sizes[%" PRIu32 "] is %" PRIu32
+                             ": output elements would share memory",
+                             op, name, d, name, d, t->sizes[d]);
+        idx[m++] = d;
+    }
+    for (uint32_t i = 1; i < m; ++i) /* insertion sort by stride */
+        for (uint32_t j = i; j > 0 && t->strides[idx[j]] < t->strides[idx[j - 1]]; --j) {
+            uint32_t tmp = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = tmp;
+        }
+    uint64_t extent = 0;
+    int provable = 1;
+    for (uint32_t i = 0; i < m; ++i) {
+        const uint64_t s = t->strides[idx[i]];
+        if (s <= extent) { provable = 0; break; }
+        extent += (uint64_t)(t->sizes[idx[i]] - 1) * s; /* <= span, which fits */
+    }
+    if (provable) return DMLREF_OK;
+
+    const uint64_t span = t->span_bytes / t->esize;
+    if (span > OVERLAP_BITMAP_MAX_SPAN)
+        return set_error(err, DMLREF_ERROR_OUTPUT_OVERLAP,
+                         "%s: %s.Strides interleave dimensions over a span of %" PRIu64
+                         " elements, too large to prove that no two output elements share memory",
+                         op, name, span);
+    unsigned char *seen = calloc((size_t)(span / 8 + 1), 1);
+    if (!seen) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
+    const uint64_t *bs[1] = {t->strides};
+    nd_iter it;
+    dmlref_status st = DMLREF_OK;
+    for (nd_iter_init(&it, t->n, t->sizes, 1, bs); !it.done; nd_iter_next(&it)) {
+        const uint64_t e = it.offset[0];
+        if (seen[e / 8] & (1u << (e % 8))) {
+            char buf[128];
+            st = set_error(err, DMLREF_ERROR_OUTPUT_OVERLAP,
+                           "%s: %s.Strides make the element at %s share element offset %" PRIu64
+                           " with an earlier element",
+                           op, name, coord_str(buf, sizeof buf, it.coord, t->n), e);
+            break;
+        }
+        seen[e / 8] |= (unsigned char)(1u << (e % 8));
+    }
+    free(seen);
+    return st;
+}
+
+dmlref_status tensor_check(const char *op, const char *name, const DMLREF_TENSOR_DESC *td,
+                           int is_output, tensor_t *t, dmlref_error *err) {
+    memset(t, 0, sizeof *t);
+    if (!td) return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: %s is NULL", op, name);
+    if (td->Type != DMLREF_TENSOR_TYPE_BUFFER)
+        return set_error(err, DMLREF_ERROR_TENSOR_TYPE,
+                         "%s: %s.Type (%u) must be DML_TENSOR_TYPE_BUFFER (1)", op, name,
+                         (unsigned)td->Type);
+    const DMLREF_BUFFER_TENSOR_DESC *bd = td->Desc;
+    if (!bd) return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: %s.Desc is NULL", op, name);
+
+    const char *dt_name = dmlref_data_type_name(bd->DataType);
+    t->esize = dmlref_data_type_size(bd->DataType);
+    if (!dt_name)
+        return set_error(err, DMLREF_ERROR_DATA_TYPE, "%s: %s.DataType (%u) is not a valid data type",
+                         op, name, (unsigned)bd->DataType);
+    if (t->esize == 0)
+        return set_error(err, DMLREF_ERROR_DATA_TYPE, "%s: %s.DataType %s is not supported by %s",
+                         op, name, dt_name, op);
+    t->dtype = (uint32_t)bd->DataType;
+
+    if ((uint32_t)bd->Flags & ~(uint32_t)DMLREF_TENSOR_FLAG_OWNED_BY_DML)
+        return set_error(err, DMLREF_ERROR_FLAGS, "%s: %s.Flags (0x%x) has unknown bits", op, name,
+                         (unsigned)bd->Flags);
+    if (is_output && (bd->Flags & DMLREF_TENSOR_FLAG_OWNED_BY_DML))
+        return set_error(err, DMLREF_ERROR_FLAGS,
+                         "%s: %s.Flags has DML_TENSOR_FLAG_OWNED_BY_DML, which only input tensors may have",
+                         op, name);
+
+    if (bd->DimensionCount < 1 || bd->DimensionCount > MAX_DIMS)
+        return set_error(err, DMLREF_ERROR_DIMENSION_COUNT,
+                         "%s: %s.DimensionCount (%" PRIu32 ") must be in [1, 8]", op, name,
+                         bd->DimensionCount);
+    t->n = bd->DimensionCount;
+    if (!bd->Sizes) return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: %s.Sizes is NULL", op, name);
+
+    uint64_t elements = 1;
+    for (uint32_t d = 0; d < t->n; ++d) {
+        t->sizes[d] = bd->Sizes[d];
+        if (t->sizes[d] == 0)
+            return set_error(err, DMLREF_ERROR_SIZES, "%s: %s.Sizes[%" PRIu32 "] is 0; every size must be >= 1",
+                             op, name, d);
+    }
+    for (uint32_t d = 0; d < t->n; ++d) {
+        elements *= t->sizes[d]; /* stays <= 2^64: checked against 2^32-1 at each step */
+        if (elements > MAX_ELEMENTS) {
+            char buf[128];
+            return set_error(err, DMLREF_ERROR_TOO_LARGE,
+                             "%s: %s.Sizes %s hold more than 4294967295 (2^32-1) elements, the limit of a buffer tensor",
+                             op, name, sizes_str(buf, sizeof buf, t->sizes, t->n));
+        }
+    }
+    t->elements = elements;
+
+    uint64_t last = 0;
+    if (bd->Strides) {
+        for (uint32_t d = 0; d < t->n; ++d) {
+            t->strides[d] = bd->Strides[d];
+            if (!add_u64(last, (uint64_t)(t->sizes[d] - 1) * t->strides[d], &last))
+                return set_error(err, DMLREF_ERROR_TOO_LARGE,
+                                 "%s: %s.Strides place the last element beyond 2^64 elements", op, name);
+        }
+    } else {
+        uint64_t s = 1;
+        for (uint32_t d = t->n; d-- > 0;) {
+            t->strides[d] = s;
+            s *= t->sizes[d]; /* <= elements <= 2^32-1 */
+        }
+        last = elements - 1;
+    }
+    uint64_t count;
+    if (!add_u64(last, 1, &count) || !mul_u64(count, t->esize, &t->span_bytes) ||
+        t->span_bytes > UINT64_MAX - 3)
+        return set_error(err, DMLREF_ERROR_TOO_LARGE,
+                         "%s: %s spans more than 2^64 bytes (IndexOfLastElement %" PRIu64 ")", op, name, last);
+    for (uint32_t d = 0; d < t->n; ++d)
+        t->bstrides[d] = t->strides[d] * t->esize; /* <= span_bytes when size > 1 */
+
+    const uint64_t minimum = (t->span_bytes + 3) & ~UINT64_C(3);
+    t->total_bytes = bd->TotalTensorSizeInBytes;
+    if (t->total_bytes < minimum)
+        return set_error(err, DMLREF_ERROR_TENSOR_SIZE,
+                         "%s: %s.TotalTensorSizeInBytes (%" PRIu64 ") is less than the minimum %" PRIu64
+                         " that DMLCalcBufferTensorSize gives",
+                         op, name, t->total_bytes, minimum);
+    if (t->total_bytes > (uint64_t)SIZE_MAX)
+        return set_error(err, DMLREF_ERROR_TOO_LARGE,
+                         "%s: %s.TotalTensorSizeInBytes (%" PRIu64 ") exceeds this platform's address space",
+                         op, name, t->total_bytes);
+
+    const uint32_t align = bd->GuaranteedBaseOffsetAlignment;
+    if (align != 0 && ((align & (align - 1)) != 0 || align < t->esize))
+        return set_error(err, DMLREF_ERROR_ALIGNMENT,
+                         "%s: %s.GuaranteedBaseOffsetAlignment (%" PRIu32
+                         ") must be 0 or a power of two >= the element size (%" PRIu32 ")",
+                         op, name, align, t->esize);
+
+    if (is_output) return check_no_overlap(op, name, t, err);
+    return DMLREF_OK;
+}

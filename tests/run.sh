@@ -1,0 +1,34 @@
+#!/bin/sh
+# Runs every suite and sums their "N passed, N failed" lines into one.
+# Environment: BUILD (default build), PYTHON (default /usr/bin/python3).
+BUILD=${BUILD:-build}
+PYTHON=${PYTHON:-/usr/bin/python3}
+export BUILD PYTHON
+total_pass=0
+total_fail=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+suite() { # name, command...
+    name=$1; shift
+    echo "== $name"
+    "$@" >"$log" 2>&1
+    rc=$?
+    cat "$log"
+    line=$(grep -E '^([A-Za-z_-]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+    p=$(echo "$line" | sed -E 's/^([A-Za-z_-]+: )?([0-9]+) passed.*/\2/')
+    f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    if [ -z "$line" ]; then p=0; f=1; echo "$name: no result line (exit $rc)"; fi
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "$name: exit status $rc"; fi
+    total_pass=$((total_pass + p))
+    total_fail=$((total_fail + f))
+}
+
+suite unit "$BUILD/test_unit"
+for s in tests/suites/*.sh; do
+    [ -e "$s" ] || continue
+    suite "$(basename "$s" .sh)" sh "$s"
+done
+
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]

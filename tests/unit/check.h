@@ -1,0 +1,52 @@
+/*
+ * A small test framework.  TEST(name) { ... } registers a test; CHECK*()
+ * record failures with file and line and go on; a test passes when nothing
+ * failed.  main.c runs them all (or those whose name contains argv[1]) and
+ * prints "N passed, N failed".
+ */
+#ifndef DMLREF_CHECK_H
+#define DMLREF_CHECK_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dmlref.h"
+
+typedef void (*test_fn)(void);
+void test_register(const char *name, test_fn fn);
+void test_fail(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int test_failures(void);
+
+#define TEST(name)                                                              \
+    static void name(void);                                                     \
+    __attribute__((constructor)) static void register_##name(void) {            \
+        test_register(#name, name);                                             \
+    }                                                                           \
+    static void name(void)
+
+#define CHECK(cond)                                                             \
+    do {                                                                        \
+        if (!(cond)) test_fail(__FILE__, __LINE__, "CHECK(%s)", #cond);         \
+    } while (0)
+
+#define CHECK_EQ_U64(a, b)                                                      \
+    do {                                                                        \
+        const uint64_t a_ = (uint64_t)(a), b_ = (uint64_t)(b);                  \
+        if (a_ != b_)                                                           \
+            test_fail(__FILE__, __LINE__, "%s == %s: %llu != %llu", #a, #b,     \
+                      (unsigned long long)a_, (unsigned long long)b_);          \
+    } while (0)
+
+#define CHECK_MEM(a, b, n)                                                      \
+    do {                                                                        \
+        if (memcmp((a), (b), (n)) != 0)                                         \
+            test_fail(__FILE__, __LINE__, "bytes of %s differ from %s", #a, #b);\
+    } while (0)
+
+/* Status equals want and, for an error, the message contains `needle` (may be NULL). */
+void check_status_at(const char *file, int line, dmlref_status st, const dmlref_error *err,
+                     dmlref_status want, const char *needle);
+#define CHECK_STATUS(st, err, want, needle) check_status_at(__FILE__, __LINE__, (st), &(err), (want), (needle))
+
+#endif
