@@ -81,9 +81,9 @@ static dmlref_status scatter_nd_check(const op_t *op, const exec_args *x, dmlref
     const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1];
     const unsigned char *ix_data = IN_DATA(x, 1);
     const uint32_t n = in->n, r = op->input_dim_count, q = op->indices_dim_count, t = ix->sizes[n - 1];
-    uint64_t bounds[MAX_DIMS];
+    uint64_t bounds[MAX_DIMS] = {0};
     char names_buf[MAX_DIMS][48];
-    const char *names[MAX_DIMS];
+    const char *names[MAX_DIMS] = {0};
     for (uint32_t c = 0; c < t; ++c) {
         bounds[c] = in->sizes[n - r + c];
         snprintf(names_buf[c], sizeof names_buf[c], "InputTensor.Sizes[%" PRIu32 "]", n - r + c);
