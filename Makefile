@@ -70,8 +70,13 @@ $(UNIT): $(TEST_OBJ) $(STATIC)
 
 unit: $(UNIT)
 
+# The differential test's driver (tests/numpy/diff.py, tests/suites/numpy.sh).
+NUMPY_DRIVER = $(BUILD)/numpy_driver
+$(NUMPY_DRIVER): $(BUILD)/tests/numpy/driver.o $(STATIC)
+	$(CC) -o $@ $(BUILD)/tests/numpy/driver.o $(STATIC) $(LDLIBS_LIB)
+
 # The README's test command.  Runs every suite and ends with "N passed, N failed".
-test: $(UNIT) $(if $(CLI_SRC),$(CLI))
+test: $(UNIT) $(NUMPY_DRIVER) $(if $(CLI_SRC),$(CLI))
 	BUILD=$(BUILD) PYTHON=$(PYTHON) sh tests/run.sh
 
 test-asan:

@@ -1,0 +1,375 @@
+#!/usr/bin/env python3
+"""Differential test of dmlref against numpy.
+
+Generates seeded random cases of the five operators (every data type, 1-6
+dimensions, strided inputs with gaps, broadcast (zero-stride) inputs, strided
+and transposed outputs, negative indices, SPLIT/JOIN with 1-5 pieces, a few
+out-of-range indices), runs them all through the C driver in one process, and
+computes each expected output with numpy on views that
+np.lib.stride_tricks.as_strided builds over the raw buffers:
+
+    GATHER           np.take
+    GATHER_ELEMENTS  np.take_along_axis
+    SCATTER_ND       fancy-index assignment
+    SPLIT / JOIN     np.split / np.concatenate
+
+Every output byte is compared: addressed bytes must equal numpy's, all other
+bytes must keep the random prefill.  Elements are moved as raw unsigned
+integers of their size, so NaN payloads are compared bit for bit.
+
+    diff.py --driver build/numpy_driver [--seed S] [--cases N] [--only K] [-v]
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+# DML_TENSOR_DATA_TYPE -> element size
+ESIZE = {1: 4, 2: 2, 3: 4, 4: 2, 5: 1, 6: 4, 7: 2, 8: 1, 9: 8, 10: 8, 11: 8}
+DATA_TYPES = sorted(ESIZE)
+RAW = {1: "<u1", 2: "<u2", 4: "<u4", 8: "<u8"}          # elements moved as raw bits
+INDEX_TYPES = {3: "<u4", 6: "<i4", 10: "<u8", 11: "<i8"}  # UINT32, INT32, UINT64, INT64
+SIGNED = {6, 11}
+FL_6_4 = 0x6400
+CHECK_INDICES = 1
+OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN"]
+
+
+class Tensor:
+    def __init__(self, dtype, sizes, strides, extra, is_output, raw_dtype=None):
+        self.dtype = dtype
+        self.sizes = [int(s) for s in sizes]
+        self.strides = None if strides is None else [int(s) for s in strides]
+        self.esize = ESIZE[dtype]
+        self.raw = raw_dtype or RAW[self.esize]
+        self.total = min_bytes(self.esize, self.sizes, self.strides) + extra
+        self.is_output = is_output
+        self.data = None  # bytearray of self.total bytes
+
+    def elem_strides(self):
+        if self.strides is not None:
+            return self.strides
+        st, acc = [0] * len(self.sizes), 1
+        for d in reversed(range(len(self.sizes))):
+            st[d], acc = acc, acc * self.sizes[d]
+        return st
+
+    def view(self, buf=None):
+        """The tensor's elements, as a (writable when buf is) strided view over its bytes."""
+        buf = self.data if buf is None else buf
+        itemsize = np.dtype(self.raw).itemsize
+        flat = np.frombuffer(buf, dtype=self.raw, count=len(buf) // itemsize)
+        return as_strided(flat, shape=self.sizes, strides=[s * self.esize for s in self.elem_strides()])
+
+    def line(self, offset):
+        kind = "out" if self.is_output else "in"
+        strides = "0" if self.strides is None else "1 " + " ".join(map(str, self.strides))
+        return "%s %d %d %s %s %d %d" % (kind, self.dtype, len(self.sizes), " ".join(map(str, self.sizes)),
+                                         strides, self.total, offset)
+
+
+def min_bytes(esize, sizes, strides):
+    if strides is None:
+        last = int(np.prod(sizes, dtype=np.int64)) - 1
+    else:
+        last = sum((s - 1) * st for s, st in zip(sizes, strides))
+    return ((last + 1) * esize + 3) // 4 * 4
+
+
+def layout(rng, sizes, is_output, broadcast=True):
+    """None (packed), or strides: dimensions in a random order with random gaps; inputs may broadcast."""
+    kind = rng.integers(0, 3)
+    if kind == 0:
+        return None
+    order = list(rng.permutation(len(sizes))) if rng.integers(0, 2) else list(reversed(range(len(sizes))))
+    strides, acc = [0] * len(sizes), 1 + int(rng.integers(0, 2))
+    for d in order:  # innermost first
+        strides[d] = acc
+        acc = acc * sizes[d] + int(rng.integers(0, 3))
+    if not is_output and broadcast and kind == 2:  # broadcast: some dimensions read one element
+        for d in range(len(sizes)):
+            if rng.integers(0, 3) == 0:
+                strides[d] = 0
+    return strides
+
+
+def make(rng, dtype, sizes, is_output, raw_dtype=None, broadcast=True):
+    strides = layout(rng, sizes, is_output, broadcast)
+    t = Tensor(dtype, sizes, strides, 4 * int(rng.integers(0, 3)), is_output, raw_dtype)
+    t.data = bytearray(rng.integers(0, 256, t.total, dtype=np.uint8).tobytes())
+    return t
+
+
+def write_indices(t, values):
+    """Stores index values (Python ints, any sign) through t's strided view."""
+    v = t.view()
+    bits = 8 * np.dtype(t.raw).itemsize
+    arr = np.array([int(x) % (1 << bits) for x in np.ravel(values)], dtype=np.uint64)
+    raw = arr.astype(np.dtype(t.raw).str.replace("i", "u"))
+    v.view(np.dtype(t.raw).str.replace("i", "u"))[...] = raw.reshape(t.sizes)
+
+
+def random_indices(rng, shape, n, signed, oob):
+    """Values in [-n, n) (signed) or [0, n); with oob, some values outside."""
+    vals = rng.integers(0, n, size=shape).astype(object)
+    if signed:
+        neg = rng.integers(0, 2, size=shape).astype(bool)
+        vals = np.where(neg, vals - n, vals)
+    if oob:
+        choices = [n, n + 7, 2**31 - 1] + ([-n - 1, -(2**31)] if signed else [2**32 - 1])
+        flat = vals.reshape(-1)
+        for _ in range(1 + int(rng.integers(0, 2))):
+            flat[int(rng.integers(0, flat.size))] = choices[int(rng.integers(0, len(choices)))]
+    return vals
+
+
+def any_out_of_range(values, n, signed):
+    """Whether a stored index value lies outside [-n, n) (signed) or [0, n)."""
+    return any(not ((-n if signed else 0) <= v < n) for v in np.ravel(values))
+
+
+def clamp(values, n, signed):
+    """The clamp decision of the spec's table: clamp(signed && v < 0 ? v + n : v, 0, n - 1)."""
+    return np.vectorize(lambda v: min(max(v + n if (signed and v < 0) else v, 0), n - 1), otypes=[object])(values)
+
+
+def read_index_values(t):
+    """t's index values as Python ints (sign per its type)."""
+    return t.view().astype(np.dtype(t.raw)).astype(object)
+
+
+# ---- case generators: each returns (op, p0, p1, tensors, expected outputs or None, note) ----
+
+def gen_gather(rng, dt, it, n, oob):
+    a = int(rng.integers(0, n))
+    k = int(rng.integers(0, min(n, a + 1) + 1))
+    ins = [int(rng.integers(1, 5)) for _ in range(n)]
+    for d in range(k - 1):
+        ins[d] = 1
+    ixs = [1] * (n - k) + [int(rng.integers(1, 4)) for _ in range(k)]
+    full = ins[:a] + ixs[n - k:] + ins[a + 1:]
+    outs = [1] * (n - len(full)) + full if len(full) < n else full[len(full) - n:]
+    t_in = make(rng, dt, ins, False)
+    t_ix = make(rng, it, ixs, False, INDEX_TYPES[it])
+    t_out = make(rng, dt, outs, True)
+    vals = random_indices(rng, ixs, ins[a], it in SIGNED, oob)
+    write_indices(t_ix, vals)
+    idx = read_index_values(t_ix)  # what is stored: with broadcast indices a bad value may be overwritten
+    oob = any_out_of_range(idx, ins[a], it in SIGNED)
+    if oob:
+        idx = clamp(idx, ins[a], it in SIGNED)
+    idx = idx.astype(np.int64).reshape(ixs[n - k:])
+    res = np.take(t_in.view(), idx, axis=a)
+    return "GATHER", a, k, [t_in, t_ix, t_out], [res.reshape(outs)], "axis %d K %d" % (a, k), oob
+
+
+def gen_gather_elements(rng, dt, it, n, oob):
+    a = int(rng.integers(0, n))
+    ins = [int(rng.integers(1, 5)) for _ in range(n)]
+    ixs = list(ins)
+    ixs[a] = int(rng.integers(1, 5))
+    t_in = make(rng, dt, ins, False)
+    t_ix = make(rng, it, ixs, False, INDEX_TYPES[it])
+    t_out = make(rng, dt, ixs, True)
+    write_indices(t_ix, random_indices(rng, ixs, ins[a], it in SIGNED, oob))
+    idx = read_index_values(t_ix)
+    oob = any_out_of_range(idx, ins[a], it in SIGNED)
+    if oob:
+        idx = clamp(idx, ins[a], it in SIGNED)
+    res = np.take_along_axis(t_in.view(), idx.astype(np.int64), axis=a)
+    return "GATHER_ELEMENTS", a, 0, [t_in, t_ix, t_out], [res], "axis %d" % a, oob
+
+
+def gen_scatter_nd(rng, dt, it, n, oob):
+    while True:
+        r = int(rng.integers(1, n + 1))
+        q = int(rng.integers(1, n + 1))
+        t = int(rng.integers(1, r + 1))
+        m = (q - 1) + (r - t)
+        if m > n:
+            continue
+        isz = [int(rng.integers(1, 5)) for _ in range(r)]
+        jsz = [int(rng.integers(1, 4)) for _ in range(q - 1)] + [t]
+        tuples = int(np.prod(jsz[:-1], dtype=np.int64))
+        targets = int(np.prod(isz[:t], dtype=np.int64))
+        if tuples <= targets:  # room for distinct targets: no duplicates (tested in the unit tests)
+            break
+    ins = [1] * (n - r) + isz
+    ixs = [1] * (n - q) + jsz
+    ups = [1] * (n - m) + jsz[:-1] + isz[t:]
+    t_in = make(rng, dt, ins, False)
+    # no broadcast indices here: shared index memory would make duplicate targets
+    t_ix = make(rng, it, ixs, False, INDEX_TYPES[it], broadcast=False)
+    t_up = make(rng, dt, ups, False)
+    t_out = make(rng, dt, ins, True)
+    flat = rng.choice(targets, size=tuples, replace=False)
+    coords = np.stack(np.unravel_index(flat, isz[:t]), axis=-1).astype(object).reshape(jsz)
+    if it in SIGNED:  # some components counted from the end
+        neg = rng.integers(0, 2, size=jsz).astype(bool)
+        coords = np.where(neg, coords - np.array(isz[:t], dtype=object), coords)
+    if oob:  # one component beyond its dimension: clamped, may then collide; keep it unique
+        flat_c = coords.reshape(-1, t)
+        row, comp = int(rng.integers(0, flat_c.shape[0])), int(rng.integers(0, t))
+        flat_c[row, comp] = isz[comp] + int(rng.integers(0, 3))
+    write_indices(t_ix, coords)
+    idx = read_index_values(t_ix).reshape(jsz)
+    if oob:
+        comps = [clamp(idx[..., c], isz[c], it in SIGNED) for c in range(t)]
+        keys = list(zip(*[np.ravel(c) for c in comps]))
+        if len(set(keys)) != len(keys):  # the clamp made a duplicate: not this test's business
+            return None
+        idx = np.stack(comps, axis=-1)
+    idx = idx.astype(np.int64)
+    out = np.array(t_in.view()).reshape(isz)  # a copy
+    out[tuple(idx[..., c] for c in range(t))] = t_up.view().reshape(jsz[:-1] + isz[t:])
+    return "SCATTER_ND", r, q, [t_in, t_ix, t_up, t_out], [out.reshape(ins)], "R %d Q %d T %d" % (r, q, t), oob
+
+
+def pieces(rng, total):
+    count = int(rng.integers(1, min(5, total) + 1))
+    cuts = sorted(rng.choice(np.arange(1, total), size=count - 1, replace=False)) if count > 1 else []
+    bounds = [0] + [int(c) for c in cuts] + [total]
+    return [bounds[i + 1] - bounds[i] for i in range(count)]
+
+
+def gen_split(rng, dt, it, n, oob):
+    a = int(rng.integers(0, n))
+    sizes = [int(rng.integers(1, 4)) for _ in range(n)]
+    sizes[a] = int(rng.integers(1, 8))
+    parts = pieces(rng, sizes[a])
+    t_in = make(rng, dt, sizes, False)
+    outs = [make(rng, dt, sizes[:a] + [p] + sizes[a + 1:], True) for p in parts]
+    res = np.split(t_in.view(), np.cumsum(parts)[:-1], axis=a)
+    return "SPLIT", a, 0, [t_in] + outs, res, "axis %d pieces %s" % (a, parts), False
+
+
+def gen_join(rng, dt, it, n, oob):
+    a = int(rng.integers(0, n))
+    sizes = [int(rng.integers(1, 4)) for _ in range(n)]
+    sizes[a] = int(rng.integers(1, 8))
+    parts = pieces(rng, sizes[a])
+    ins = [make(rng, dt, sizes[:a] + [p] + sizes[a + 1:], False) for p in parts]
+    t_out = make(rng, dt, sizes, True)
+    res = np.concatenate([t.view() for t in ins], axis=a)
+    return "JOIN", a, 0, ins + [t_out], [res], "axis %d pieces %s" % (a, parts), False
+
+
+GENERATORS = {"GATHER": gen_gather, "GATHER_ELEMENTS": gen_gather_elements, "SCATTER_ND": gen_scatter_nd,
+              "SPLIT": gen_split, "JOIN": gen_join}
+
+
+def generate(seed, k):
+    """Case k of seed: deterministic on its own, so that --only K reproduces it."""
+    rng = np.random.default_rng([seed, k])
+    op = OPS[k % len(OPS)]
+    while True:
+        dt = DATA_TYPES[int(rng.integers(0, len(DATA_TYPES)))]
+        it = list(INDEX_TYPES)[int(rng.integers(0, 4))]
+        n = int(rng.integers(1, 7))
+        oob = op in ("GATHER", "GATHER_ELEMENTS", "SCATTER_ND") and rng.integers(0, 10) == 0
+        case = GENERATORS[op](rng, dt, it, n, oob)
+        if case is None:
+            continue
+        name, p0, p1, tensors, expected, note, oob = case
+        # the checking option: same bytes when every index is in range, an error (and nothing written) when not
+        flags = CHECK_INDICES if rng.integers(0, 2) else 0
+        want_status = "DMLREF_ERROR_INDEX_OUT_OF_RANGE" if (oob and flags) else "DMLREF_OK"
+        desc = "%s dtype %d index %d dims %d %s%s flags %d" % (name, dt, it, n, note, " OOB" if oob else "", flags)
+        return dict(op=name, p0=p0, p1=p1, tensors=tensors, expected=expected, flags=flags,
+                    want_status=want_status, desc=desc)
+
+
+def expected_bytes(t, value):
+    """t's prefill with value's elements stored where t's strides put them."""
+    buf = bytearray(t.data)
+    if value is not None:
+        t.view(buf)[...] = np.asarray(value).astype(t.raw, copy=False)
+    return bytes(buf)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--driver", required=True)
+    ap.add_argument("--seed", type=int, default=20240611)
+    ap.add_argument("--cases", type=int, default=300)
+    ap.add_argument("--only", type=int, default=None, help="run only case K (a repro)")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    args = ap.parse_args()
+
+    ids = [args.only] if args.only is not None else list(range(args.cases))
+    cases = {k: generate(args.seed, k) for k in ids}
+    blob, manifest = bytearray(), []
+    for k in ids:
+        c = cases[k]
+        manifest.append("case %d %s %x %d %d %d" % (k, c["op"], FL_6_4, c["flags"], c["p0"], c["p1"]))
+        c["offsets"] = []
+        for t in c["tensors"]:
+            blob += bytes((-len(blob)) % 16)
+            c["offsets"].append(len(blob))
+            manifest.append(t.line(len(blob)))
+            blob += t.data
+        manifest.append("run")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = [os.path.join(tmp, x) for x in ("manifest.txt", "in.bin", "out.bin")]
+        with open(paths[0], "w") as f:
+            f.write("\n".join(manifest) + "\n")
+        with open(paths[1], "wb") as f:
+            f.write(blob)
+        proc = subprocess.run([args.driver] + paths, capture_output=True, text=True)
+        if proc.returncode != 0:
+            sys.stdout.write(proc.stdout[-2000:])
+            sys.stderr.write(proc.stderr[-4000:])
+            print("numpy: 0 passed, %d failed (driver exit status %d, seed %d)" % (len(ids), proc.returncode,
+                                                                                 args.seed))
+            return 1
+        with open(paths[2], "rb") as f:
+            out_blob = f.read()
+
+    results = {}
+    for line in proc.stdout.splitlines():
+        parts = line.split(" ", 3)
+        if parts[0] == "result":
+            results[int(parts[1])] = (parts[2], parts[3] if len(parts) > 3 else "")
+
+    passed = failed = 0
+    for k in ids:
+        c = cases[k]
+        problems = []
+        status, message = results.get(k, ("(no result)", ""))
+        if status != c["want_status"]:
+            problems.append("status %s (%s), want %s" % (status, message, c["want_status"]))
+        outs = [(t, off) for t, off in zip(c["tensors"], c["offsets"]) if t.is_output]
+        for i, (t, off) in enumerate(outs):
+            got = out_blob[off:off + t.total]
+            want = expected_bytes(t, c["expected"][i] if c["want_status"] == "DMLREF_OK" else None)
+            if got != want:
+                first = next(j for j in range(t.total) if got[j] != want[j])
+                problems.append("output %d: %d of %d bytes differ, first at byte %d (got %02x, want %02x)" % (
+                    i, sum(1 for j in range(t.total) if got[j] != want[j]), t.total, first, got[first], want[first]))
+        if problems:
+            failed += 1
+            print("FAIL case %d: %s" % (k, c["desc"]))
+            for t in c["tensors"]:
+                print("    %s dtype %d sizes %s strides %s total %d" % ("out" if t.is_output else "in ", t.dtype,
+                                                                      t.sizes, t.strides, t.total))
+            for p in problems:
+                print("    " + p)
+            print("    repro: %s tests/numpy/diff.py --driver %s --seed %d --only %d -v" % (
+                sys.executable, args.driver, args.seed, k))
+        else:
+            passed += 1
+            if args.verbose:
+                print("ok case %d: %s" % (k, c["desc"]))
+    if failed:
+        print("seed %d" % args.seed)
+    print("numpy: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
