@@ -74,10 +74,54 @@ const char *coord_str(char *buf, size_t cap, const uint32_t *coord, uint32_t n) 
  * Output elements must not share memory.  A zero stride on a dimension of size
  * > 1 is always an overlap.  Otherwise, when the dimensions sorted by stride
  * each step past the extent of all smaller ones, the layout is provably
- * disjoint; layouts that interleave are checked exactly with a bitmap when
- * their span is small enough, and rejected as unprovable when it is not.
+ * disjoint; layouts that interleave are checked exactly: with a bitmap when
+ * their span is small enough, else by sorting the element offsets when there
+ * are few enough elements, and rejected as unprovable only when neither fits.
  */
 #define OVERLAP_BITMAP_MAX_SPAN (UINT64_C(1) << 26)
+#define OVERLAP_SORT_MAX_ELEMENTS (UINT64_C(1) << 20)
+
+typedef struct off_pos {
+    uint64_t off, pos; /* element offset, row-major position */
+} off_pos;
+
+static int cmp_off_pos(const void *pa, const void *pb) {
+    const off_pos *a = pa, *b = pb;
+    if (a->off != b->off) return a->off < b->off ? -1 : 1;
+    return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* The exact check for spans too large for a bitmap: sort (offset, position)
+ * pairs; report the earliest element whose offset an earlier one has. */
+static dmlref_status overlap_by_sorting(const char *op, const char *name, const tensor_t *t,
+                                        dmlref_error *err) {
+    off_pos *v = malloc((size_t)t->elements * sizeof *v);
+    if (!v) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
+    const uint64_t *bs[1] = {t->strides};
+    nd_iter it;
+    uint64_t p = 0, first = UINT64_MAX, off = 0;
+    for (nd_iter_init(&it, t->n, t->sizes, 1, bs); !it.done; nd_iter_next(&it), ++p) {
+        v[p].off = it.offset[0];
+        v[p].pos = p;
+    }
+    qsort(v, (size_t)t->elements, sizeof *v, cmp_off_pos);
+    for (uint64_t i = 1; i < t->elements; ++i)
+        if (v[i].off == v[i - 1].off && v[i].pos < first) {
+            first = v[i].pos;
+            off = v[i].off;
+        }
+    free(v);
+    if (first == UINT64_MAX) return DMLREF_OK;
+    uint32_t coord[MAX_DIMS];
+    for (uint32_t d = t->n; d-- > 0;) {
+        coord[d] = (uint32_t)(first % t->sizes[d]);
+        first /= t->sizes[d];
+    }
+    char buf[128];
+    return set_error(err, DMLREF_ERROR_OUTPUT_OVERLAP,
+                     "%s: %s.Strides make the element at %s share element offset %" PRIu64 " with an earlier element",
+                     op, name, coord_str(buf, sizeof buf, coord, t->n), off);
+}
 
 static dmlref_status check_no_overlap(const char *op, const char *name, const tensor_t *t,
                                       dmlref_error *err) {
@@ -105,6 +149,8 @@ static dmlref_status check_no_overlap(const char *op, const char *name, const te
     if (provable) return DMLREF_OK;
 
     const uint64_t span = t->span_bytes / t->esize;
+    if (span > OVERLAP_BITMAP_MAX_SPAN && t->elements <= OVERLAP_SORT_MAX_ELEMENTS)
+        return overlap_by_sorting(op, name, t, err);
     if (span > OVERLAP_BITMAP_MAX_SPAN)
         return set_error(err, DMLREF_ERROR_OUTPUT_OVERLAP,
                          "%s: %s.Strides interleave dimensions over a span of %" PRIu64

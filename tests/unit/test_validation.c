@@ -626,6 +626,37 @@ TEST(validation_output_overlap) {
     EXPECT_OK(&c.d, FL64);
 }
 
+TEST(validation_output_overlap_exact_for_large_spans) {
+    /* Interleaved strides over a span far beyond any bitmap: decided exactly, not rejected as unprovable.
+     * {2,3} strides {3S,2S}, S = 2^26: offsets 0,2S,4S / 3S,5S,7S are disjoint. */
+    const uint32_t S = 1u << 26;
+    gfix f;
+    gfix_init(&f);
+    tdesc_init(&f.in, F32, DIMS(1, 1, 5, 3));
+    tdesc_init(&f.ix, U32, DIMS(1, 1, 1, 2));
+    tdesc_init(&f.out, F32, 4, SIZES(1, 1, 2, 3), SIZES(0, 0, 3 * S, 2 * S));
+    EXPECT_OK(&f.d, FL64);
+    /* {2,3} strides {4S,2S}: [1,0] at 4S is [0,2] */
+    tdesc_init(&f.out, F32, 4, SIZES(1, 1, 2, 3), SIZES(0, 0, 4 * S, 2 * S));
+    EXPECT(&f.d, FL64, DMLREF_ERROR_OUTPUT_OVERLAP,
+           "GATHER: OutputTensor.Strides make the element at [0,0,1,0] share element offset 268435456 with an earlier element");
+    /* and with many elements: {64,2,3} strides {1, 3S, 2S} (64 * 6 elements, span ~ 7S) */
+    tdesc_init(&f.in, F32, DIMS(1, 64, 5, 3));
+    tdesc_init(&f.ix, U32, DIMS(1, 1, 1, 2));
+    tdesc_init(&f.out, F32, 4, SIZES(1, 64, 2, 3), SIZES(0, 1, 3 * S, 2 * S));
+    EXPECT_OK(&f.d, FL64);
+    tdesc_init(&f.out, F32, 4, SIZES(1, 64, 2, 3), SIZES(0, 1, 3 * S, 2 * S - 1));
+    EXPECT_OK(&f.d, FL64);
+    /* {64,2,3} strides {1, 3S, 3S/2 + 10}: [0,20,1,0] at 3S + 20 is [0,0,0,2] */
+    tdesc_init(&f.out, F32, 4, SIZES(1, 64, 2, 3), SIZES(0, 1, 3 * S, 3 * S / 2 + 10));
+    EXPECT(&f.d, FL64, DMLREF_ERROR_OUTPUT_OVERLAP, "[0,20,1,0] share element offset 201326612 with an earlier");
+    /* beyond both the bitmap and the sort limits (2^20 elements) the library gives up: a documented limit */
+    tdesc_init(&f.in, F32, DIMS(1, 1 << 19, 5, 3));
+    tdesc_init(&f.out, F32, 4, SIZES(1, 1 << 19, 2, 3), SIZES(0, 1, 3 * S, 2 * S));
+    EXPECT(&f.d, FL64, DMLREF_ERROR_OUTPUT_OVERLAP,
+           "OutputTensor.Strides interleave dimensions over a span of 470286336 elements, too large to prove");
+}
+
 /* ---- GATHER rules G1 - G10 ---------------------------------------------- */
 
 TEST(validation_gather_G1_dimension_counts) {
