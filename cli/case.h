@@ -1,0 +1,108 @@
+/*
+ * Case files (shared/spec/case-format.md) read from memory into library
+ * descriptors and buffers.  Everything here works on bytes in memory so a
+ * fuzzer can drive it; only `npy` references open files, and only when a base
+ * directory is given.
+ */
+#ifndef DMLREF_CLI_CASE_H
+#define DMLREF_CLI_CASE_H
+
+#include "dmlref.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit statuses of the command (case-format.md), returned by case_parse. */
+enum {
+    CASE_OK = 0,
+    CASE_DIFFER = 1,    /* outputs differ from `expected`                 */
+    CASE_INVALID = 2,   /* the descriptor is invalid (library's message)  */
+    CASE_MALFORMED = 3, /* unreadable or malformed case file              */
+    CASE_USAGE = 4,     /* bad command line                               */
+    CASE_SYSTEM = 5     /* cannot write an output file, internal failure   */
+};
+
+/* Default cap on the bytes of all buffers of one case together. */
+#define CASE_DEFAULT_MAX_BYTES (UINT64_C(4) << 30)
+
+typedef struct case_tensor {
+    char name[40];                   /* "InputTensors[2]"                        */
+    int is_output;
+    DMLREF_BUFFER_TENSOR_DESC buf;   /* what the library sees                    */
+    uint32_t *sizes, *strides;       /* owned; strides NULL when not given       */
+    int total_given;                 /* TotalTensorSizeInBytes was in the file   */
+    uint32_t esize;
+    uint64_t span_slots;             /* IndexOfLastElement + 1                   */
+    uint64_t total_slots;            /* TotalTensorSizeInBytes / element size    */
+    unsigned char *data;             /* TotalTensorSizeInBytes bytes (owned)     */
+    size_t bytes;
+    /* outputs: the `expected` list, if any */
+    int has_expected;
+    uint64_t expected_slots;         /* total_slots or span_slots                */
+    unsigned char *expected;         /* expected_slots elements                  */
+    unsigned char *any_nan;          /* per slot: written as "nan"               */
+} case_tensor;
+
+typedef struct dmlref_case {
+    DMLREF_OPERATOR_TYPE type;
+    const char *op_name;             /* "GATHER", ...                            */
+    DMLREF_FEATURE_LEVEL feature_level;
+    uint32_t n_inputs, n_outputs;    /* binding order of dmlref_execute          */
+    case_tensor *inputs, *outputs;
+    DMLREF_TENSOR_DESC *in_descs, *out_descs; /* contiguous, parallel to the above */
+    union {
+        DMLREF_GATHER_OPERATOR_DESC gather;
+        DMLREF_GATHER_ELEMENTS_OPERATOR_DESC gather_elements;
+        DMLREF_SCATTER_ND_OPERATOR_DESC scatter_nd;
+        DMLREF_SPLIT_OPERATOR_DESC split;
+        DMLREF_JOIN_OPERATOR_DESC join;
+    } u;
+    DMLREF_OPERATOR_DESC desc;
+    dmlref_cbuffer *in_bufs;         /* n_inputs                                 */
+    dmlref_buffer *out_bufs;         /* n_outputs                                */
+    int has_expected;                /* any output has `expected`                */
+} dmlref_case;
+
+typedef struct case_options {
+    const char *base_dir;            /* where `npy` paths are relative to; NULL: refuse npy */
+    uint32_t feature_level;          /* overrides the file's feature_level when != 0 */
+    uint64_t max_bytes;              /* cap on all buffers together; 0 = CASE_DEFAULT_MAX_BYTES */
+} case_options;
+
+/*
+ * Parses a case from json_text[0..len): structure, descriptor (validated with
+ * dmlref_validate at the case's feature level), buffers (inputs filled,
+ * outputs 0xCD unless given data) and `expected`.  Returns CASE_OK,
+ * CASE_INVALID (the library's message in err) or CASE_MALFORMED (the JSON
+ * path and the problem in err).  On failure *out holds nothing to free
+ * (case_free is harmless).  The order of checks: JSON structure and keys,
+ * then the descriptor, then data.
+ */
+int case_parse(const char *json_text, size_t len, const char *base_dir, dmlref_case *out, char *err,
+               size_t errcap);
+int case_parse_ex(const char *json_text, size_t len, const case_options *opts, dmlref_case *out, char *err,
+                  size_t errcap);
+
+void case_free(dmlref_case *c);
+
+/* Reads a whole file (at most max_bytes).  0, or -1 with a message. */
+int case_read_file(const char *path, size_t max_bytes, char **text, size_t *len, char *err, size_t errcap);
+
+/*
+ * Compares every output that has `expected`, byte for byte (a slot written
+ * "nan" matches any NaN).  Reports up to `max_report` differences per output
+ * to `report` (may be NULL).  Returns the number of differing slots.
+ */
+uint64_t case_compare(const dmlref_case *c, FILE *report, unsigned max_report);
+
+/* Writes the outputs as JSON (whole buffers). */
+void case_print_outputs(const dmlref_case *c, FILE *f);
+
+/* The DMLREF_FEATURE_LEVEL for "4_1", or 0. */
+uint32_t case_feature_level_from_name(const char *name);
+
+/* The operator type for "GATHER", ... (the five), or 0. */
+DMLREF_OPERATOR_TYPE case_operator_from_name(const char *name);
+
+#endif

@@ -1,0 +1,42 @@
+#include "json_out.h"
+#include "value.h"
+
+void jout_string(FILE *f, const char *s) {
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; ++p) {
+        switch (*p) {
+        case '"': fputs("\\\"", f); break;
+        case '\\': fputs("\\\\", f); break;
+        case '\n': fputs("\\n", f); break;
+        case '\t': fputs("\\t", f); break;
+        case '\r': fputs("\\r", f); break;
+        default:
+            if (*p < 0x20) fprintf(f, "\\u%04x", *p);
+            else fputc(*p, f);
+        }
+    }
+    fputc('"', f);
+}
+
+void jout_u32_list(FILE *f, const uint32_t *v, uint32_t n) {
+    fputc('[', f);
+    for (uint32_t i = 0; i < n; ++i) fprintf(f, i ? ", %u" : "%u", (unsigned)v[i]);
+    fputc(']', f);
+}
+
+void jout_values(FILE *f, const void *data, uint64_t count, DMLREF_TENSOR_DATA_TYPE dt, unsigned per_line,
+                 unsigned indent) {
+    const uint32_t es = dmlref_data_type_size(dt);
+    const unsigned char *p = data;
+    char buf[VALUE_TEXT_MAX + 8];
+    fputc('[', f);
+    for (uint64_t i = 0; i < count; ++i) {
+        if (i) {
+            fputc(',', f);
+            if (per_line && i % per_line == 0) fprintf(f, "\n%*s", (int)indent, "");
+            else fputc(' ', f);
+        }
+        fputs(value_format(p + i * es, dt, buf, sizeof buf), f);
+    }
+    fputc(']', f);
+}

@@ -1,0 +1,24 @@
+/* Writing JSON text (the command's outputs and `gen`'s case files). */
+#ifndef DMLREF_CLI_JSON_OUT_H
+#define DMLREF_CLI_JSON_OUT_H
+
+#include "dmlref.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* A JSON string with its quotes, escaped. */
+void jout_string(FILE *f, const char *s);
+
+/* [a, b, c] */
+void jout_u32_list(FILE *f, const uint32_t *v, uint32_t n);
+
+/*
+ * count elements of type dt at data as a flat JSON array, each element as
+ * value_format() writes it.  Breaks the line every `per_line` values
+ * (0 = never), indenting continuation lines by `indent` spaces.
+ */
+void jout_values(FILE *f, const void *data, uint64_t count, DMLREF_TENSOR_DATA_TYPE dt, unsigned per_line,
+                 unsigned indent);
+
+#endif

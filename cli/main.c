@@ -1,0 +1,295 @@
+/*
+ * dmlref: the command-line face of the library (shared/spec/case-format.md).
+ *
+ *   dmlref run CASE.json [--npy DIR] [--strict] [--feature-level L] [--threads T]
+ *   dmlref validate CASE.json [--feature-level L]
+ *   dmlref bench CASE.json [--repeat N] [--threads T]
+ *   dmlref gen --operator OP --count N --seed S --out DIR
+ *
+ * Exit status: 0 ok, 1 outputs differ from `expected`, 2 descriptor invalid
+ * (or, with --strict, an index out of range / duplicate scatter target),
+ * 3 case file unreadable or malformed, 4 bad command line, 5 an output file
+ * could not be written or another system failure.
+ */
+#include "case.h"
+#include "cli.h"
+#include "npy.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_CASE_FILE_BYTES ((size_t)1 << 30)
+
+static const char usage_main[] =
+    "usage: dmlref <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run CASE.json [--npy DIR] [--strict] [--feature-level L] [--threads T]\n"
+    "                     validate, execute, print the outputs, compare with `expected`\n"
+    "  validate CASE.json [--feature-level L]\n"
+    "                     check the descriptor only; prints `valid` or the error\n"
+    "  bench CASE.json [--repeat N] [--threads T]\n"
+    "                     time dmlref_execute alone; prints JSON\n"
+    "  gen --operator OP --count N --seed S --out DIR\n"
+    "                     write N random valid cases with `expected` (a golden suite)\n"
+    "\n"
+    "  dmlref <command> --help   details of one command\n"
+    "  dmlref --version          the library version\n"
+    "\n"
+    "exit status: 0 ok, 1 outputs differ, 2 descriptor invalid, 3 case file unreadable\n"
+    "or malformed, 4 bad command line, 5 output not written / system failure\n";
+
+static const char usage_run[] =
+    "usage: dmlref run CASE.json [--npy DIR] [--strict] [--feature-level L] [--threads T]\n"
+    "\n"
+    "Validates the case's descriptor, executes it, prints every output buffer whole\n"
+    "(TotalTensorSizeInBytes / element size slots, in memory order) as JSON on stdout and\n"
+    "compares outputs with the case's `expected` lists byte for byte.  Output buffers start\n"
+    "as 0xCD bytes unless the case gives them data.\n"
+    "\n"
+    "  --npy DIR            write DIR/OutputTensor.npy (or DIR/OutputTensors_<i>.npy) instead\n"
+    "                       of printing; each whole buffer as a 1-D array, written atomically\n"
+    "  --strict             an out-of-range index or a duplicate scatter target is an error\n"
+    "                       (exit 2) instead of a warning (indices are clamped, last update wins)\n"
+    "  --feature-level L    validate at level L (e.g. 4_1) instead of the case's\n"
+    "  --threads T          threads for execution (0 = the library's default)\n"
+    "\n"
+    "exit status: 0 ok, 1 outputs differ from `expected`, 2 descriptor invalid, 3 case file\n"
+    "unreadable or malformed, 4 bad command line, 5 an output file could not be written\n";
+
+static const char usage_validate[] =
+    "usage: dmlref validate CASE.json [--feature-level L]\n"
+    "\n"
+    "Reads the case (structure, descriptor, data) and validates the descriptor with the\n"
+    "library at the case's feature level (or L).  Prints `valid` on stdout, or the\n"
+    "library's message naming the operator, the field and the rule.\n"
+    "\n"
+    "exit status: 0 valid, 2 invalid, 3 case file unreadable or malformed, 4 bad command line\n";
+
+int cli_parse_u64(const char *s, uint64_t max, uint64_t *out) {
+    if (!s || !*s) return -1;
+    uint64_t v = 0;
+    for (const char *p = s; *p; ++p) {
+        if (*p < '0' || *p > '9') return -1;
+        const uint64_t d = (uint64_t)(*p - '0');
+        if (v > (max - d) / 10) return -1;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
+}
+
+/* "--name VALUE" or "--name=VALUE" at argv[*i]; 1 when matched (value or NULL if missing). */
+static int opt(int argc, char **argv, int *i, const char *name, const char **value) {
+    const size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0) return 0;
+    if (argv[*i][n] == '=') {
+        *value = argv[*i] + n + 1;
+        return 1;
+    }
+    if (argv[*i][n] != '\0') return 0;
+    *value = *i + 1 < argc ? argv[++*i] : NULL;
+    return 1;
+}
+
+static int usage_error(const char *cmd, const char *fmt, const char *arg) {
+    fprintf(stderr, "dmlref %s: ", cmd);
+    fprintf(stderr, fmt, arg ? arg : "");
+    fprintf(stderr, " (dmlref %s --help)\n", cmd);
+    return CASE_USAGE;
+}
+
+int cli_load_case(const char *path, uint32_t feature_level, dmlref_case *c, int verdict_stdout) {
+    char err[1024];
+    char *text = NULL;
+    size_t len = 0;
+    memset(c, 0, sizeof *c);
+    if (case_read_file(path, MAX_CASE_FILE_BYTES, &text, &len, err, sizeof err)) {
+        fprintf(stderr, "dmlref: %s\n", err);
+        return CASE_MALFORMED;
+    }
+    /* npy paths are relative to the case file's directory */
+    char *dir = strdup(path);
+    if (!dir) {
+        free(text);
+        fprintf(stderr, "dmlref: out of memory\n");
+        return CASE_SYSTEM;
+    }
+    char *slash = strrchr(dir, '/');
+    if (slash) slash[slash == dir ? 1 : 0] = '\0';
+    else strcpy(dir, ".");
+    case_options o = {dir, feature_level, 0};
+    const char *env = getenv("DMLREF_MAX_BYTES");
+    uint64_t cap;
+    if (env && *env) {
+        if (cli_parse_u64(env, UINT64_MAX, &cap) || cap == 0) {
+            fprintf(stderr, "dmlref: DMLREF_MAX_BYTES=%s is not a positive integer\n", env);
+            free(dir);
+            free(text);
+            return CASE_USAGE;
+        }
+        o.max_bytes = cap;
+    }
+    const int rc = case_parse_ex(text, len, &o, c, err, sizeof err);
+    free(dir);
+    free(text);
+    if (rc == CASE_INVALID && verdict_stdout) printf("%s\n", err);
+    else if (rc == CASE_INVALID) fprintf(stderr, "dmlref: %s: invalid descriptor: %s\n", path, err);
+    else if (rc) fprintf(stderr, "dmlref: %s: %s\n", path, err);
+    return rc;
+}
+
+static int parse_level(const char *cmd, const char *v, uint32_t *fl) {
+    if (!v) return usage_error(cmd, "--feature-level needs a value such as 4_1%s", "");
+    *fl = case_feature_level_from_name(v);
+    if (!*fl) return usage_error(cmd, "unknown feature level '%s' (1_0 ... 6_4)", v);
+    return 0;
+}
+
+/* Executes with index checking first; on a clamp or duplicate warns (or fails with --strict) and reruns. */
+static int execute_case(const char *path, dmlref_case *c, uint32_t threads, int strict) {
+    dmlref_options o = {DMLREF_OPTION_CHECK_INDICES, threads};
+    dmlref_operator *op = NULL;
+    dmlref_error err;
+    dmlref_status st = dmlref_compile(&c->desc, c->feature_level, &o, &op, &err);
+    if (st == DMLREF_OK) st = dmlref_execute(op, c->in_bufs, c->n_inputs, c->out_bufs, c->n_outputs, &err);
+    dmlref_release(op);
+    op = NULL;
+    if (st == DMLREF_ERROR_INDEX_OUT_OF_RANGE || st == DMLREF_ERROR_DUPLICATE_INDEX) {
+        if (strict) {
+            fprintf(stderr, "dmlref: %s: %s (--strict)\n", path, err.message);
+            return CASE_INVALID;
+        }
+        fprintf(stderr, "dmlref: warning: %s: %s; %s (--strict makes this an error)\n", path, err.message,
+                st == DMLREF_ERROR_INDEX_OUT_OF_RANGE ? "out-of-range indices are clamped"
+                                                      : "the last update in row-major order wins");
+        o.flags = 0;
+        st = dmlref_compile(&c->desc, c->feature_level, &o, &op, &err);
+        if (st == DMLREF_OK) st = dmlref_execute(op, c->in_bufs, c->n_inputs, c->out_bufs, c->n_outputs, &err);
+        dmlref_release(op);
+    }
+    if (st != DMLREF_OK) {
+        fprintf(stderr, "dmlref: %s: %s\n", path, err.message);
+        return st == DMLREF_ERROR_OUT_OF_MEMORY || st == DMLREF_ERROR_BINDING ? CASE_SYSTEM : CASE_INVALID;
+    }
+    return CASE_OK;
+}
+
+static int write_npy_outputs(const char *dir, const dmlref_case *c) {
+    char err[512];
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "dmlref: cannot create %s: %s\n", dir, strerror(errno));
+        return CASE_SYSTEM;
+    }
+    const size_t dl = strlen(dir);
+    char *path = malloc(dl + 64);
+    if (!path) return CASE_SYSTEM;
+    for (uint32_t k = 0; k < c->n_outputs; ++k) {
+        const case_tensor *t = &c->outputs[k];
+        if (c->type == DMLREF_OPERATOR_SPLIT) snprintf(path, dl + 64, "%s/OutputTensors_%u.npy", dir, (unsigned)k);
+        else snprintf(path, dl + 64, "%s/OutputTensor.npy", dir);
+        if (npy_write_file(path, t->buf.DataType, t->data, t->total_slots, err, sizeof err)) {
+            fprintf(stderr, "dmlref: %s\n", err);
+            free(path);
+            return CASE_SYSTEM;
+        }
+    }
+    free(path);
+    return CASE_OK;
+}
+
+static int cmd_run(int argc, char **argv) {
+    const char *path = NULL, *npy_dir = NULL, *v;
+    uint32_t fl = 0, threads = 0;
+    int strict = 0, rc;
+    for (int i = 0; i < argc; ++i) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage_run, stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--strict") == 0) {
+            strict = 1;
+        } else if (opt(argc, argv, &i, "--npy", &v)) {
+            if (!v || !*v) return usage_error("run", "--npy needs a directory%s", "");
+            npy_dir = v;
+        } else if (opt(argc, argv, &i, "--feature-level", &v)) {
+            if ((rc = parse_level("run", v, &fl))) return rc;
+        } else if (opt(argc, argv, &i, "--threads", &v)) {
+            uint64_t t;
+            if (cli_parse_u64(v, UINT32_MAX, &t)) return usage_error("run", "--threads needs a number, got '%s'", v);
+            threads = (uint32_t)t;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            return usage_error("run", "unknown option '%s'", argv[i]);
+        } else if (!path) {
+            path = argv[i];
+        } else {
+            return usage_error("run", "unexpected argument '%s'", argv[i]);
+        }
+    }
+    if (!path) return usage_error("run", "missing CASE.json%s", "");
+    dmlref_case c;
+    if ((rc = cli_load_case(path, fl, &c, 0))) return rc;
+    rc = execute_case(path, &c, threads, strict);
+    if (rc == CASE_OK) {
+        if (npy_dir) rc = write_npy_outputs(npy_dir, &c);
+        else case_print_outputs(&c, stdout);
+    }
+    if (rc == CASE_OK && c.has_expected && case_compare(&c, stderr, 10) != 0) {
+        fprintf(stderr, "dmlref: %s: outputs differ from expected\n", path);
+        rc = CASE_DIFFER;
+    }
+    case_free(&c);
+    if (fflush(stdout) != 0 && rc == CASE_OK) rc = CASE_SYSTEM;
+    return rc;
+}
+
+static int cmd_validate(int argc, char **argv) {
+    const char *path = NULL, *v;
+    uint32_t fl = 0;
+    int rc;
+    for (int i = 0; i < argc; ++i) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage_validate, stdout);
+            return 0;
+        } else if (opt(argc, argv, &i, "--feature-level", &v)) {
+            if ((rc = parse_level("validate", v, &fl))) return rc;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            return usage_error("validate", "unknown option '%s'", argv[i]);
+        } else if (!path) {
+            path = argv[i];
+        } else {
+            return usage_error("validate", "unexpected argument '%s'", argv[i]);
+        }
+    }
+    if (!path) return usage_error("validate", "missing CASE.json%s", "");
+    /* the verdict goes to stdout; a malformed file is reported on stderr */
+    dmlref_case c;
+    rc = cli_load_case(path, fl, &c, 1);
+    if (rc == CASE_OK) puts("valid");
+    case_free(&c);
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fputs(usage_main, stderr);
+        return CASE_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
+        printf("dmlref %s\n", DMLREF_VERSION_STRING);
+        return 0;
+    }
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        fputs(usage_main, stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2);
+    if (strcmp(cmd, "validate") == 0) return cmd_validate(argc - 2, argv + 2);
+    if (strcmp(cmd, "bench") == 0) return cmd_bench(argc - 2, argv + 2);
+    if (strcmp(cmd, "gen") == 0) return cmd_gen(argc - 2, argv + 2);
+    fprintf(stderr, "dmlref: unknown command '%s'\n\n%s", cmd, usage_main);
+    return CASE_USAGE;
+}
