@@ -119,9 +119,12 @@ static const char *binding_name(const op_t *op, int is_output, uint32_t i, char 
     return buf;
 }
 
+/* [a, a + na) and [b, b + nb) share a byte.  Written with differences, not
+ * sums: a TotalTensorSizeInBytes near 2^64 would wrap a + na. */
 static int ranges_overlap(const void *a, uint64_t na, const void *b, uint64_t nb) {
     const uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
-    return na && nb && pa < pb + nb && pb < pa + na;
+    if (!na || !nb) return 0;
+    return pa >= pb ? (uint64_t)(pa - pb) < nb : (uint64_t)(pb - pa) < na;
 }
 
 static dmlref_status check_bindings(const op_t *op, const dmlref_cbuffer *inputs, uint32_t n_inputs,

@@ -31,7 +31,7 @@ uint64_t dmlref_calc_buffer_tensor_size(DMLREF_TENSOR_DATA_TYPE data_type,
                                         uint32_t dimension_count,
                                         const uint32_t *sizes,
                                         const uint32_t *strides) {
-    uint64_t bits = data_type_bits(data_type), count, total_bits, bytes;
+    uint64_t bits = data_type_bits(data_type), count, bytes;
     if (bits == 0 || dimension_count == 0 || sizes == NULL) return 0;
     for (uint32_t i = 0; i < dimension_count; ++i)
         if (sizes[i] == 0) return 0;
@@ -47,8 +47,13 @@ uint64_t dmlref_calc_buffer_tensor_size(DMLREF_TENSOR_DATA_TYPE data_type,
         }
         if (!add_u64(last, 1, &count)) return 0;
     }
-    if (!mul_u64(count, bits, &total_bits)) return 0;
-    bytes = total_bits / 8 + (total_bits % 8 != 0);
+    /* In bytes, not bits: count * bits would overflow for results in
+     * [2^61, 2^64) that validation accepts. */
+    if (bits % 8 == 0) {
+        if (!mul_u64(count, bits / 8, &bytes)) return 0;
+    } else {
+        bytes = count / 2 + count % 2; /* 4-bit types */
+    }
     if (bytes > UINT64_MAX - 3) return 0;
     return (bytes + 3) & ~UINT64_C(3);
 }
