@@ -91,3 +91,68 @@ install: lib
 
 clean:
 	rm -rf build build-*
+
+# ---------------------------------------------------------------------------
+# Hardening (docs/hardening.md): libFuzzer targets, ThreadSanitizer, valgrind.
+#
+#   make fuzz                 build the fuzz targets in build-fuzz (clang)
+#   make fuzz-run SECONDS=N   replay the corpus, then fuzz each target N seconds
+#   make fuzz-replay          run each target once over its corpus
+#   make test-tsan            unit tests under ThreadSanitizer (OPENMP=0)
+#   make valgrind             unit tests under valgrind (OPENMP=0)
+# ---------------------------------------------------------------------------
+FUZZ_CC      ?= clang
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SECONDS      ?= 30
+FUZZ_RSS_MB  ?= 1024
+# fuzz_case (the case-file reader) links the command's objects but cli/main.o.
+FUZZ_TARGETS  = fuzz_desc $(if $(and $(wildcard fuzz/fuzz_case.c),$(wildcard cli/case.c)),fuzz_case)
+FUZZ_CLI_OBJ  = $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
+FUZZ_OPTS     = -rss_limit_mb=$(FUZZ_RSS_MB) -timeout=10 -max_len=4096 -print_final_stats=1
+# $(call fuzz_step,NAME,ARGS): runs every target with ARGS ($$t is the target)
+# and prints "fuzz-NAME: N passed, N failed".
+fuzz_step = pass=0; fail=0; \
+	for t in $(FUZZ_TARGETS); do \
+	  dict=; [ -f fuzz/$$t.dict ] && dict=-dict=fuzz/$$t.dict; \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/artifacts; \
+	  echo "== $$t ($(1))"; \
+	  if $(FUZZ_BUILD)/$$t $(FUZZ_OPTS) $$dict -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t- $(2); \
+	  then pass=$$((pass + 1)); else fail=$$((fail + 1)); fi; \
+	done; echo "fuzz-$(1): $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+
+.PHONY: fuzz fuzz-bins fuzz-run fuzz-replay test-tsan valgrind
+
+fuzz:
+	$(MAKE) BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS="-O1 -g" \
+	    EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" fuzz-bins
+
+fuzz-bins: $(FUZZ_TARGETS:%=$(BUILD)/%)
+
+$(BUILD)/fuzz_desc: fuzz/fuzz_desc.c $(STATIC)
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $< $(STATIC) $(LDLIBS_LIB) -lm -o $@
+
+$(BUILD)/fuzz_case: fuzz/fuzz_case.c $(FUZZ_CLI_OBJ) $(STATIC)
+	$(CC) $(ALL_CFLAGS) -Icli -fsanitize=fuzzer $< $(FUZZ_CLI_OBJ) $(STATIC) $(LDLIBS_LIB) -ljson-c -lm -o $@
+
+# Each target over its committed corpus once (-runs=0: no mutation).
+fuzz-replay: fuzz
+	@$(call fuzz_step,replay,-runs=0 fuzz/corpus/$$t)
+
+# The corpus replay, then N seconds of fuzzing per target; new inputs go to
+# build-fuzz/corpus/<target>, crashes to build-fuzz/artifacts/.
+fuzz-run: fuzz-replay
+	@$(call fuzz_step,run,-max_total_time=$(SECONDS) $(FUZZ_BUILD)/corpus/$$t fuzz/corpus/$$t)
+
+# ThreadSanitizer: OpenMP's runtime is not TSan-instrumented and gives false
+# reports, so this build has OPENMP=0 (threads come from test_threads.c).
+test-tsan:
+	$(MAKE) BUILD=build-tsan OPENMP=0 CC="clang -fsanitize=thread" CFLAGS="-O1 -g" build-tsan/test_unit
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ./build-tsan/test_unit
+
+# valgrind over the unit tests, without sanitizers; OPENMP=0 avoids libgomp's
+# thread-pool noise.  Any error or leak fails the target.
+valgrind:
+	$(MAKE) BUILD=build-valgrind OPENMP=0 build-valgrind/test_unit
+	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible \
+	    ./build-valgrind/test_unit
