@@ -793,6 +793,16 @@ int case_read_file(const char *path, size_t max_bytes, char **text, size_t *len,
 
 /* ---- results ------------------------------------------------------------------------------- */
 
+/* value_format, but a NaN always as its bit pattern (a mismatch report must show the bits). */
+static const char *exact_text(const unsigned char *p, DMLREF_TENSOR_DATA_TYPE dt, char *buf, size_t cap) {
+    if (!value_is_nan(p, dt)) return value_format(p, dt, buf, cap);
+    uint64_t bits = 0;
+    const uint32_t es = dmlref_data_type_size(dt);
+    memcpy(&bits, p, es); /* little-endian host */
+    snprintf(buf, cap, "\"0x%0*" PRIx64 "\"", (int)(2 * es), bits);
+    return buf;
+}
+
 uint64_t case_compare(const dmlref_case *c, FILE *report, unsigned max_report) {
     uint64_t total = 0;
     char a[VALUE_TEXT_MAX], b[VALUE_TEXT_MAX];
@@ -805,8 +815,8 @@ uint64_t case_compare(const dmlref_case *c, FILE *report, unsigned max_report) {
             if (t->any_nan[i] ? value_is_nan(got, t->buf.DataType) : memcmp(got, want, t->esize) == 0) continue;
             if (report && diff < max_report)
                 fprintf(report, "%s[%" PRIu64 "]: expected %s, got %s\n", t->name, i,
-                        t->any_nan[i] ? "\"nan\"" : value_format(want, t->buf.DataType, a, sizeof a),
-                        value_format(got, t->buf.DataType, b, sizeof b));
+                        t->any_nan[i] ? "\"nan\"" : exact_text(want, t->buf.DataType, a, sizeof a),
+                        exact_text(got, t->buf.DataType, b, sizeof b));
             ++diff;
         }
         if (report && diff)

@@ -215,17 +215,25 @@ const char *value_format(const void *p, DMLREF_TENSOR_DATA_TYPE dt, char *buf, s
             break;
         }
         if (size == 2) { uint16_t h = (uint16_t)bits; v = fp16_to_double(h); lo = 1; hi = 5; }
-        else if (size == 4) { float f; memcpy(&f, p, 4); v = f; lo = 6; hi = 9; }
-        else { memcpy(&v, p, 8); lo = 15; hi = 17; }
+        else if (size == 4) { float f; memcpy(&f, p, 4); v = f; lo = 1; hi = 9; }
+        else { memcpy(&v, p, 8); lo = 1; hi = 17; }
         if (isinf(v)) {
             snprintf(buf, cap, v > 0 ? "\"inf\"" : "\"-inf\"");
             break;
         }
-        for (int prec = lo; prec <= hi; ++prec) {
+        /* the shortest %g precision that reads back to the same bits: reading back
+         * is monotonic in the precision (more correctly rounded digits stay closer),
+         * so a binary search over [1, hi] finds it; hi always reads back */
+        (void)lo;
+        int a = 1, b = hi;
+        while (a < b) {
+            const int mid = (a + b) / 2;
             unsigned char back[8];
-            snprintf(buf, cap, "%.*g", prec, v);
-            if (value_from_number(buf, dt, back, why, sizeof why) == 0 && memcmp(back, p, size) == 0) break;
+            snprintf(buf, cap, "%.*g", mid, v);
+            if (value_from_number(buf, dt, back, why, sizeof why) == 0 && memcmp(back, p, size) == 0) b = mid;
+            else a = mid + 1;
         }
+        snprintf(buf, cap, "%.*g", a, v);
         break;
     }
     default: snprintf(buf, cap, "null"); break;

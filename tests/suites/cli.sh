@@ -1,0 +1,344 @@
+#!/bin/sh
+# The dmlref command (docs/cli.md, shared/spec/case-format.md): every case
+# file, every subcommand, every exit status, each class of malformed input,
+# .npy in and out, huge sizes, gen (validity and determinism), bench.
+# Environment: BUILD (default build), PYTHON (default /usr/bin/python3).
+BUILD=${BUILD:-build}
+PYTHON=${PYTHON:-/usr/bin/python3}
+D="$BUILD/dmlref"
+CASES=tests/cases
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+if [ ! -x "$D" ]; then
+    echo "cli: $D is missing (make BUILD=$BUILD cli)"
+    echo "cli: 0 passed, 1 failed"
+    exit 1
+fi
+
+ok() { pass=$((pass + 1)); }
+no() {
+    fail=$((fail + 1))
+    echo "FAIL: $*"
+    [ -s "$tmp/err" ] && sed 's/^/    stderr: /' "$tmp/err" | head -n 5
+}
+# expect STATUS DESCRIPTION COMMAND...: the command's exit status must be STATUS.
+expect() {
+    want=$1 desc=$2
+    shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" -eq "$want" ]; then ok; else no "$desc: exit $rc, wanted $want"; fi
+}
+# contains FILE TEXT DESCRIPTION
+contains() {
+    if grep -qF -- "$2" "$1"; then ok; else no "$3: '$2' not in $(basename "$1")"; fi
+}
+py() { "$PYTHON" "$@"; }
+
+# ---- every documented example runs and matches its expected outputs -------
+for f in "$CASES"/*.json; do
+    expect 0 "run $f" "$D" run "$f"
+    expect 0 "validate $f" "$D" validate "$f"
+done
+
+# ---- every bad case: its exit status (file name eN_) and message ("why": "expect: ...")
+for f in "$CASES"/bad/*.json; do
+    want=$(basename "$f" | sed -n 's/^e\([0-9]\)_.*/\1/p')
+    expect "$want" "run $f" "$D" run "$f"
+    frag=$(py -c 'import json,sys
+try: print(json.load(open(sys.argv[1])).get("why", "")[len("expect: "):])
+except Exception: pass' "$f")
+    [ -n "$frag" ] && contains "$tmp/err" "$frag" "message of $f"
+    # nothing on stdout when the case cannot run
+    if [ "$want" -ge 2 ] && [ -s "$tmp/out" ]; then no "$f printed outputs"; else ok; fi
+done
+
+# ---- subcommands, help, version, usage errors ----------------------------
+expect 0 "--version" "$D" --version
+contains "$tmp/out" "dmlref $(sed -n 's/^#define DMLREF_VERSION_STRING "\(.*\)"/\1/p' include/dmlref.h)" "--version"
+expect 0 "--help" "$D" --help
+for c in run validate bench gen; do
+    expect 0 "$c --help" "$D" $c --help
+    contains "$tmp/out" "usage: dmlref $c" "$c --help"
+done
+expect 4 "no command" "$D"
+expect 4 "unknown command" "$D" frobnicate
+expect 4 "run without a case" "$D" run
+expect 4 "run with an unknown option" "$D" run "$CASES/gather_doc1.json" --bogus
+expect 4 "run --threads x" "$D" run "$CASES/gather_doc1.json" --threads x
+expect 4 "validate --feature-level 9_9" "$D" validate "$CASES/gather_doc1.json" --feature-level 9_9
+expect 4 "bench --repeat 0" "$D" bench "$CASES/gather_doc1.json" --repeat 0
+expect 4 "gen without --out" "$D" gen --operator GATHER --count 1 --seed 1
+expect 4 "gen unknown operator" "$D" gen --operator GATHER_ND --count 1 --seed 1 --out "$tmp/x"
+expect 3 "run a missing file" "$D" run "$tmp/nope.json"
+expect 3 "validate a missing file" "$D" validate "$tmp/nope.json"
+expect 3 "run a directory" "$D" run "$CASES"
+
+# validate: the verdict on stdout
+expect 0 "validate valid" "$D" validate "$CASES/join_doc1.json"
+contains "$tmp/out" "valid" "validate prints valid"
+expect 2 "validate invalid" "$D" validate "$CASES/bad/e2_axis.json"
+contains "$tmp/out" "GATHER: Axis (1) must be in" "validate prints the library's message"
+expect 3 "validate malformed" "$D" validate "$CASES/bad/e3_unknown_key.json"
+# --feature-level: JOIN of 4-D FLOAT32 exists at 1_0; GATHER_ELEMENTS does not
+expect 0 "--feature-level 1_0" "$D" validate "$CASES/join_doc1.json" --feature-level 1_0
+expect 2 "--feature-level 2_0" "$D" validate "$CASES/gather_elements_doc_fl2_1.json" --feature-level=2_0
+contains "$tmp/out" "not available at feature level 2_0" "--feature-level message"
+expect 2 "run --feature-level 2_1 on a 1-D case" "$D" run "$CASES/gather_doc1.json" --feature-level 2_1
+expect 0 "run --threads 2" "$D" run "$CASES/split_doc1.json" --threads 2
+
+# ---- run's JSON output -----------------------------------------------------
+expect 0 "run gather_doc1" "$D" run "$CASES/gather_doc1.json"
+if py -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+t = d["OutputTensor"]
+assert d["operator"] == "GATHER" and d["feature_level"] == "4_1", d
+assert t["DataType"] == "FLOAT32" and t["Sizes"] == [5] and t["data"] == [14, 12, 14, 11, 13], t' "$tmp/out" 2>"$tmp/err"
+then ok; else no "run prints the outputs as JSON"; fi
+# the contract's example: a UINT8 output of Sizes {5} lists 8 values, the last three 205
+cat >"$tmp/u8.json" <<'JSON'
+{"operator": "GATHER", "Axis": 0, "IndexDimensions": 1,
+ "InputTensor": {"DataType": "UINT8", "Sizes": [4], "data": [10, 20, 30, 40]},
+ "IndicesTensor": {"DataType": "UINT32", "Sizes": [5], "data": [3, 1, 3, 0, 2]},
+ "OutputTensor": {"DataType": "UINT8", "Sizes": [5]},
+ "expected": {"OutputTensor": [40, 20, 40, 10, 30]}}
+JSON
+expect 0 "UINT8 {5} span expected" "$D" run "$tmp/u8.json"
+if py -c 'import json,sys; assert json.load(open(sys.argv[1]))["OutputTensor"]["data"] == [40,20,40,10,30,205,205,205]' "$tmp/out"
+then ok; else no "UINT8 {5} prints 8 slots ending in 205"; fi
+sed 's/\[40, 20, 40, 10, 30\]}}/[40, 20, 40, 10, 30, 205, 205, 205]}}/' "$tmp/u8.json" >"$tmp/u8w.json"
+expect 0 "UINT8 {5} whole-buffer expected" "$D" run "$tmp/u8w.json"
+# strided output: the gaps keep 0xCD, the whole list shows them
+cat >"$tmp/gap.json" <<'JSON'
+{"operator": "SPLIT", "Axis": 0,
+ "InputTensor": {"DataType": "INT16", "Sizes": [3], "data": [-1, 2, -3]},
+ "OutputTensors": [{"DataType": "INT16", "Sizes": [3], "Strides": [2]}],
+ "expected": {"OutputTensors": [[-1, -12851, 2, -12851, -3, -12851]]}}
+JSON
+expect 0 "strided output gaps are 0xCD" "$D" run "$tmp/gap.json"
+# an output given data keeps it where nothing is written
+sed 's/"Strides": \[2\]}/"Strides": [2], "data": [0, 7, 0, 7, 0, 7]}/; s/-12851/7/g' "$tmp/gap.json" >"$tmp/gap2.json"
+expect 0 "output prefilled with data" "$D" run "$tmp/gap2.json"
+
+# ---- exact numbers: what run prints reads back to the same bytes ------------
+cat >"$tmp/exact.json" <<'JSON'
+{"operator": "JOIN", "Axis": 0, "InputTensors": [
+  {"DataType": "INT64", "Sizes": [4], "data": [-9223372036854775808, 9223372036854775807, -0, 1]}],
+ "OutputTensor": {"DataType": "INT64", "Sizes": [4]}}
+JSON
+cat >"$tmp/exact_u64.json" <<'JSON'
+{"operator": "JOIN", "Axis": 0, "InputTensors": [
+  {"DataType": "UINT64", "Sizes": [3], "data": [18446744073709551615, 9223372036854775808, "0x0123456789abcdef"]}],
+ "OutputTensor": {"DataType": "UINT64", "Sizes": [3]}}
+JSON
+cat >"$tmp/exact_f64.json" <<'JSON'
+{"operator": "JOIN", "Axis": 0, "InputTensors": [
+  {"DataType": "FLOAT64", "Sizes": [12], "data": [5e-324, 1.7976931348623157e308, 0.1, -0.0, -0, 2.2250738585072014e-308,
+   123456789012345678901234567890, "inf", "-inf", "nan", "0x7ff8000000000001", "0xfff8000000000000"]}],
+ "OutputTensor": {"DataType": "FLOAT64", "Sizes": [12]}}
+JSON
+cat >"$tmp/exact_f32.json" <<'JSON'
+{"operator": "JOIN", "Axis": 0, "InputTensors": [
+  {"DataType": "FLOAT32", "Sizes": [9], "data": [1e-45, 3.4028234663852886e38, 0.1, -0, 16777217, 1.00000005960464477539062500001,
+   "0x7fc00001", "nan", "0x00000001"]}],
+ "OutputTensor": {"DataType": "FLOAT32", "Sizes": [9]}}
+JSON
+cat >"$tmp/exact_f16.json" <<'JSON'
+{"operator": "JOIN", "Axis": 0, "InputTensors": [
+  {"DataType": "FLOAT16", "Sizes": [10], "data": [1.00048828125, 1.000488281250000000000000001, 1.000488281249999999999999999,
+   1.00146484375, 65519.99, 5.9604644775390625e-8, 2.98023223876953125e-8, 2.98023223876953126e-8, -0, "0x7e01"]}],
+ "OutputTensor": {"DataType": "FLOAT16", "Sizes": [10]}}
+JSON
+for k in exact exact_u64 exact_f64 exact_f32 exact_f16; do
+    expect 0 "run $k" "$D" run "$tmp/$k.json"
+    # feed the printed data back as `expected`: must match byte for byte
+    py - "$tmp/$k.json" "$tmp/out" "$tmp/${k}_back.json" <<'PY'
+import re, sys
+case, out = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+data = re.search(r'"data": (\[[^\]]*\])', out, re.S).group(1)
+case = case.rstrip()[:-1] + ', "expected": {"OutputTensor": ' + data + '}}'
+open(sys.argv[3], "w").write(case)
+PY
+    expect 0 "$k reads back" "$D" run "$tmp/${k}_back.json"
+done
+expect 0 "run exact_f64" "$D" run "$tmp/exact_f64.json"
+contains "$tmp/out" '[5e-324, 1.7976931348623157e+308, 0.1, -0, -0, 2.2250738585072014e-308, 1.2345678901234568e+29,' "FLOAT64 printed exactly"
+contains "$tmp/out" '"inf", "-inf", "nan", "0x7ff8000000000001", "0xfff8000000000000"' "FLOAT64 non-finite printing"
+expect 0 "run exact_f32" "$D" run "$tmp/exact_f32.json"
+contains "$tmp/out" '[1e-45, 3.4028235e+38, 0.1, -0, 16777216, 1.0000001, "0x7fc00001", "nan", 1e-45' "FLOAT32 rounding and printing"
+expect 0 "run exact_f16 --npy" "$D" run "$tmp/exact_f16.json" --npy "$tmp/f16"
+if py -c 'import numpy as np, sys
+a = np.load(sys.argv[1])
+assert a.dtype == np.dtype("<f2") and a.shape == (10,), (a.dtype, a.shape)
+got = [hex(v) for v in a.view(np.uint16)]
+want = ["0x3c00", "0x3c01", "0x3c00", "0x3c02", "0x7bff", "0x1", "0x0", "0x1", "0x8000", "0x7e01"]
+assert got == want, (got, want)' "$tmp/f16/OutputTensor.npy" 2>"$tmp/err"
+then ok; else no "FLOAT16 decimal rounding (ties, near-ties, subnormals) read back with numpy"; fi
+# "nan" in expected matches any NaN; an exact pattern matches only itself
+sed 's/"OutputTensor": {"DataType": "FLOAT32", "Sizes": \[9\]}}/"OutputTensor": {"DataType": "FLOAT32", "Sizes": [9]}, "expected": {"OutputTensor": [1e-45, 3.4028235e38, 0.1, -0, 16777216, 1.0000001, "nan", "nan", 1e-45]}}/' \
+    "$tmp/exact_f32.json" >"$tmp/nan_any.json"
+expect 0 "\"nan\" matches a NaN with a payload" "$D" run "$tmp/nan_any.json"
+sed 's/-0, 16777216/0, 16777216/' "$tmp/nan_any.json" >"$tmp/negzero.json"
+expect 1 "+0 does not match -0" "$D" run "$tmp/negzero.json"
+
+# ---- out-of-range indices and duplicates: warn, or fail with --strict -------
+expect 0 "clamped index warns" "$D" run "$CASES/gather_clamp_wpt.json"
+contains "$tmp/err" "warning" "clamp warning"
+contains "$tmp/err" "IndicesTensor[0,0] = 10 is out of range" "clamp warning names the index"
+expect 2 "--strict fails on a clamped index" "$D" run --strict "$CASES/gather_clamp_wpt.json"
+cat >"$tmp/dup.json" <<'JSON'
+{"operator": "SCATTER_ND", "InputDimensionCount": 1, "IndicesDimensionCount": 2,
+ "InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 5], "data": [0, 1, 2, 3, 4]},
+ "IndicesTensor": {"DataType": "INT32", "Sizes": [4, 1], "data": [3, 1, 3, 0]},
+ "UpdatesTensor": {"DataType": "FLOAT32", "Sizes": [1, 4], "data": [5, 6, 7, 8]},
+ "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 5]},
+ "expected": {"OutputTensor": [8, 6, 2, 7, 4]},
+ "why": "the SCATTER page's example 1 (duplicate index 3, the later update wins)"}
+JSON
+expect 0 "duplicate scatter target warns" "$D" run "$tmp/dup.json"
+contains "$tmp/err" "warning" "duplicate warning"
+expect 2 "--strict fails on a duplicate" "$D" run "$tmp/dup.json" --strict
+expect 0 "no warning without clamping" "$D" run "$CASES/scatter_nd_doc.json"
+if [ -s "$tmp/err" ]; then no "stderr not empty for a clean case"; else ok; fi
+
+# ---- .npy out ----------------------------------------------------------------
+expect 0 "run --npy (SPLIT)" "$D" run "$CASES/split_doc1.json" --npy "$tmp/npy1"
+if [ -s "$tmp/out" ]; then no "--npy also printed JSON"; else ok; fi
+if py -c 'import numpy as np, sys, os
+d = sys.argv[1]
+assert sorted(os.listdir(d)) == ["OutputTensors_0.npy", "OutputTensors_1.npy", "OutputTensors_2.npy"], os.listdir(d)
+want = [[1,2,3,4], [5,6], [7,8,9,10,11,12]]
+for i, w in enumerate(want):
+    a = np.load(os.path.join(d, "OutputTensors_%d.npy" % i))
+    assert a.dtype == np.float32 and a.ndim == 1 and a.tolist() == w, (i, a)' "$tmp/npy1" 2>"$tmp/err"
+then ok; else no "--npy files read back with numpy"; fi
+expect 0 "run --npy (UINT8 whole buffer)" "$D" run "$tmp/u8.json" --npy="$tmp/npy2"
+if py -c 'import numpy as np, sys
+a = np.load(sys.argv[1]); assert a.dtype == np.uint8 and a.tolist() == [40,20,40,10,30,205,205,205], a' "$tmp/npy2/OutputTensor.npy" 2>"$tmp/err"
+then ok; else no "--npy writes the whole buffer"; fi
+ls "$tmp/npy2" | grep -q tmp && no "--npy left a temporary file" || ok
+: >"$tmp/notadir"
+expect 5 "--npy into a file path" "$D" run "$CASES/gather_doc1.json" --npy "$tmp/notadir"
+
+# ---- .npy in ----------------------------------------------------------------
+mkdir -p "$tmp/npyin"
+py - "$tmp/npyin" <<'PY'
+import numpy as np, sys, os, io
+d = sys.argv[1]
+np.save(os.path.join(d, "in_v1.npy"), np.arange(12, dtype="<i8").reshape(3, 4))
+for v in [(2, 0), (3, 0)]:
+    with open(os.path.join(d, "in_v%d.npy" % v[0]), "wb") as f:
+        np.lib.format.write_array(f, np.arange(12, dtype="<i8").reshape(3, 4), version=v)
+np.save(os.path.join(d, "idx_u1.npy"), np.array([2, 0], dtype="|u1"))
+np.save(os.path.join(d, "f16.npy"), np.array([1.5, -2, np.inf, 65504], dtype="<f2"))
+np.save(os.path.join(d, "big.npy"), np.arange(12, dtype=">i8"))
+np.save(os.path.join(d, "fortran.npy"), np.asfortranarray(np.arange(12, dtype="<i8").reshape(3, 4)))
+np.save(os.path.join(d, "object.npy"), np.array([1, "a", None], dtype=object), allow_pickle=True)
+np.save(os.path.join(d, "struct.npy"), np.zeros(3, dtype=[("a", "<i4"), ("b", "<f4")]))
+np.save(os.path.join(d, "wrongtype.npy"), np.arange(12, dtype="<f8"))
+np.save(os.path.join(d, "wrongcount.npy"), np.arange(11, dtype="<i8"))
+raw = open(os.path.join(d, "in_v1.npy"), "rb").read()
+open(os.path.join(d, "truncated.npy"), "wb").write(raw[:-5])
+open(os.path.join(d, "header_only.npy"), "wb").write(raw[:40])
+open(os.path.join(d, "garbage.npy"), "wb").write(b"this is not numpy")
+PY
+npycase() { # name npy-file
+    cat >"$tmp/npyin/$1.json" <<JSON
+{"operator": "GATHER", "Axis": 1, "IndexDimensions": 1,
+ "InputTensor": {"DataType": "INT64", "Sizes": [3, 4], "npy": "$2"},
+ "IndicesTensor": {"DataType": "UINT32", "Sizes": [1, 2], "data": [2, 0]},
+ "OutputTensor": {"DataType": "INT64", "Sizes": [3, 2]},
+ "expected": {"OutputTensor": [[2, 0], [6, 4], [10, 8]]}}
+JSON
+}
+for v in 1 2 3; do
+    npycase v$v in_v$v.npy
+    expect 0 ".npy format version $v.0 input" "$D" run "$tmp/npyin/v$v.json"
+done
+for bad in big:big-endian fortran:fortran_order object:"'|O'" struct:structured "wrongtype:holds dtype <f8" \
+           wrongcount:"holds 11 elements" truncated:truncated header_only:truncated garbage:"not a .npy file"; do
+    name=${bad%%:*} msg=${bad#*:}
+    npycase "$name" "$name.npy"
+    expect 3 ".npy $name refused" "$D" run "$tmp/npyin/$name.json"
+    contains "$tmp/err" "$msg" ".npy $name message"
+done
+cat >"$tmp/npyin/f16.json" <<'JSON'
+{"operator": "JOIN", "Axis": 0, "InputTensors": [{"DataType": "FLOAT16", "Sizes": [4], "npy": "f16.npy"}],
+ "OutputTensor": {"DataType": "FLOAT16", "Sizes": [4]}, "expected": {"OutputTensor": [1.5, -2, "inf", 65504]}}
+JSON
+expect 0 ".npy <f2 input" "$D" run "$tmp/npyin/f16.json"
+
+# ---- sizes beyond memory are refused before allocating ----------------------------
+expect 3 "DMLREF_MAX_BYTES caps buffers" env DMLREF_MAX_BYTES=64 "$D" run "$CASES/split_doc1.json"
+contains "$tmp/err" "beyond the limit of 64 bytes" "DMLREF_MAX_BYTES message"
+expect 4 "DMLREF_MAX_BYTES=junk" env DMLREF_MAX_BYTES=junk "$D" run "$CASES/split_doc1.json"
+
+# ---- gen: valid, self-consistent, deterministic --------------------------------
+expect 0 "gen ALL 20" "$D" gen --operator ALL --count 20 --seed 12345 --out "$tmp/gen1"
+n=$(ls "$tmp/gen1" | wc -l)
+[ "$n" -eq 100 ] && ok || no "gen wrote $n files, wanted 100"
+genfail=0
+for f in "$tmp"/gen1/*.json; do
+    "$D" run "$f" >/dev/null 2>"$tmp/err" || { genfail=$((genfail + 1)); echo "FAIL: gen case $f"; sed 's/^/    /' "$tmp/err" | head -3; }
+done
+[ "$genfail" -eq 0 ] && ok || no "$genfail generated cases do not run back"
+expect 0 "gen again" "$D" gen --operator ALL --count 20 --seed 12345 --out "$tmp/gen2"
+diff -r "$tmp/gen1" "$tmp/gen2" >/dev/null && ok || no "gen is not deterministic"
+expect 0 "gen a prefix" "$D" gen --operator=JOIN --count=3 --seed=12345 --out="$tmp/gen3"
+same=1
+for i in 0 1 2; do cmp -s "$tmp/gen1/gen_join_12345_$i.json" "$tmp/gen3/gen_join_12345_$i.json" || same=0; done
+[ "$same" -eq 1 ] && ok || no "gen --count 3 is not a prefix of --count 20"
+expect 0 "gen another seed" "$D" gen --operator GATHER --count 1 --seed 12346 --out "$tmp/gen4"
+cmp -s "$tmp/gen1/gen_gather_12345_0.json" "$tmp/gen4/gen_gather_12346_0.json" && no "seeds do not matter" || ok
+# what the suite covers (over all 100 cases)
+if py - "$tmp/gen1" <<'PY' 2>"$tmp/err"
+import json, os, sys
+d = sys.argv[1]
+types, dims, bcast, neg, pieces, levels = set(), set(), 0, 0, set(), set()
+for f in os.listdir(d):
+    c = json.load(open(os.path.join(d, f)))
+    levels.add(c["feature_level"])
+    for k, v in c.items():
+        for t in (v if isinstance(v, list) else [v]):
+            if isinstance(t, dict) and "DataType" in t:
+                types.add(t["DataType"]); dims.add(len(t["Sizes"]))
+                if 0 in t.get("Strides", []) and any(s > 1 for s, st in zip(t["Sizes"], t["Strides"]) if st == 0): bcast += 1
+    if c["operator"] in ("GATHER", "GATHER_ELEMENTS", "SCATTER_ND") and c["IndicesTensor"]["DataType"].startswith("INT"):
+        def flat(x): return sum(map(flat, x), []) if isinstance(x, list) else [x]
+        neg += any(isinstance(v, int) and v < 0 for v in flat(c["IndicesTensor"]["data"]))
+    if c["operator"] == "JOIN": pieces.add(len(c["InputTensors"]))
+    if c["operator"] == "SPLIT": pieces.add(len(c["OutputTensors"]))
+assert len(types) == 11, types
+assert dims == set(range(1, 9)), dims
+assert bcast > 0 and neg > 0, (bcast, neg)
+assert len(pieces) >= 4, pieces
+assert len(levels) >= 3, levels
+PY
+then ok; else no "gen coverage (types, dims 1-8, broadcast, negative indices, pieces, levels)"; fi
+
+# ---- bench -------------------------------------------------------------------------
+cat >"$tmp/bench.json" <<'JSON'
+{"operator": "GATHER", "Axis": 0, "IndexDimensions": 1,
+ "InputTensor": {"DataType": "FLOAT32", "Sizes": [256, 64], "random": {"seed": 1, "low": -1, "high": 1}},
+ "IndicesTensor": {"DataType": "INT32", "Sizes": [1, 128], "random": {"seed": 2, "low": 0, "high": 255}},
+ "OutputTensor": {"DataType": "FLOAT32", "Sizes": [128, 64]}}
+JSON
+expect 0 "bench" "$D" bench "$tmp/bench.json" --repeat 3 --threads 1
+if py -c 'import json, sys
+b = json.load(open(sys.argv[1]))
+assert set(b) >= {"median_ns", "bytes_moved", "gb_per_s", "repeat", "threads", "kernel"}, b
+assert b["bytes_moved"] == 2 * 128 * 64 * 4 + 128 * 4, b
+assert b["repeat"] == 3 and b["threads"] == 1 and b["median_ns"] > 0 and isinstance(b["kernel"], str), b' "$tmp/out" 2>"$tmp/err"
+then ok; else no "bench prints its JSON"; fi
+expect 0 "bench SCATTER_ND" "$D" bench "$CASES/scatter_nd_doc.json" --repeat=2
+if py -c 'import json, sys
+b = json.load(open(sys.argv[1])); assert b["bytes_moved"] == 2 * 8 * 4 + 4 * 4, b' "$tmp/out" 2>"$tmp/err"
+then ok; else no "bench bytes_moved for SCATTER_ND"; fi
+expect 2 "bench an invalid case" "$D" bench "$CASES/bad/e2_axis.json"
+expect 3 "bench a malformed case" "$D" bench "$CASES/bad/e3_unknown_key.json"
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
