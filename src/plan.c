@@ -1,8 +1,116 @@
-/* Fast-path planning.  For now every operator runs the oracle. */
+/*
+ * Fast-path planning: the normalizer, the thread policy and the dispatch to
+ * the per-operator planners.  The oracle remains the kernel of any operator a
+ * planner declines.
+ */
 #include "plan.h"
 
-dmlref_status plan_fast_path(op_t *op, dmlref_error *err) {
+#include <stdlib.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+void nest_collapse(nest_t *nt, uint32_t k) {
+    uint32_t m = 0;
+    /* drop size-1 dims */
+    for (uint32_t d = 0; d < nt->m; ++d) {
+        if (nt->sizes[d] == 1) continue;
+        nt->sizes[m] = nt->sizes[d];
+        for (uint32_t t = 0; t < NEST_K; ++t) nt->st[t][m] = t < k ? nt->st[t][d] : 0;
+        ++m;
+    }
+    /* merge a dim into the next inner one when adjacent in every tensor */
+    uint32_t w = 0;
+    for (uint32_t d = 0; d < m; ++d) {
+        if (w > 0) {
+            int adj = 1;
+            for (uint32_t t = 0; t < k; ++t)
+                if (nt->st[t][w - 1] != nt->st[t][d] * nt->sizes[d]) adj = 0;
+            if (adj) {
+                nt->sizes[w - 1] *= nt->sizes[d];
+                for (uint32_t t = 0; t < NEST_K; ++t) nt->st[t][w - 1] = nt->st[t][d];
+                continue;
+            }
+        }
+        nt->sizes[w] = nt->sizes[d];
+        for (uint32_t t = 0; t < NEST_K; ++t) nt->st[t][w] = nt->st[t][d];
+        ++w;
+    }
+    if (w == 0) {
+        nt->sizes[0] = 1;
+        for (uint32_t t = 0; t < NEST_K; ++t) nt->st[t][0] = 0;
+        w = 1;
+    }
+    nt->m = w;
+    nt->points = 1;
+    for (uint32_t d = 0; d < w; ++d) nt->points *= nt->sizes[d];
+}
+
+uint64_t nest_fold(nest_t *nt, uint32_t k, uint64_t esize, const int *want) {
+    const uint32_t i = nt->m - 1;
+    if (nt->sizes[i] == 1) return esize; /* a scalar nest */
+    for (uint32_t t = 0; t < k; ++t)
+        if (nt->st[t][i] != (want[t] ? esize : 0)) return esize;
+    const uint64_t block = esize * nt->sizes[i];
+    if (nt->m == 1) {
+        nt->sizes[0] = 1;
+        for (uint32_t t = 0; t < NEST_K; ++t) nt->st[t][0] = 0;
+    } else {
+        nt->m--;
+    }
+    nt->points /= block / esize;
+    return block;
+}
+
+void run_ranges(uint32_t nth, uint64_t units, range_fn fn, const void *ctx) {
+#ifdef _OPENMP
+    if (nth > 1 && units > 1) {
+        const int n = (int)(units < nth ? units : nth);
+#pragma omp parallel for schedule(static) num_threads(n)
+        for (int t = 0; t < n; ++t)
+            fn(ctx, units * (uint64_t)t / (uint64_t)n, units * (uint64_t)(t + 1) / (uint64_t)n);
+        return;
+    }
+#else
+    (void)nth;
+#endif
+    fn(ctx, 0, units);
+}
+
+/* Below this much work per thread, extra threads cost more than they save.
+ * DMLREF_PAR_GRAIN (bytes, read at compile time) overrides it; the tests set it
+ * low to run the partitions on small tensors. */
+#define PAR_GRAIN_DEFAULT (UINT64_C(128) << 10)
+
+uint32_t plan_threads(const op_t *op, uint64_t work_bytes) {
+#ifdef _OPENMP
+    uint64_t grain = PAR_GRAIN_DEFAULT;
+    const char *env = getenv("DMLREF_PAR_GRAIN");
+    if (env && *env) {
+        char *end;
+        const unsigned long long g = strtoull(env, &end, 10);
+        if (*end == '\0') grain = g ? g : 1;
+    }
+    uint64_t nth = op->options.threads ? op->options.threads : (uint64_t)omp_get_max_threads();
+    const uint64_t by_work = work_bytes / grain;
+    if (nth > by_work) nth = by_work;
+    if (nth > 256) nth = 256;
+    return nth < 1 ? 1 : (uint32_t)nth;
+#else
     (void)op;
-    (void)err;
-    return DMLREF_OK;
+    (void)work_bytes;
+    return 1;
+#endif
+}
+
+dmlref_status plan_fast_path(op_t *op, dmlref_error *err) {
+    switch (op->type) {
+    case DMLREF_OPERATOR_JOIN:
+    case DMLREF_OPERATOR_SPLIT: return plan_concat(op, err);
+    case DMLREF_OPERATOR_GATHER:
+    case DMLREF_OPERATOR_GATHER_ELEMENTS: return plan_gather(op, err);
+    case DMLREF_OPERATOR_SCATTER_ND: return plan_scatter_nd(op, err);
+    default: return DMLREF_OK;
+    }
 }

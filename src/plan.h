@@ -1,4 +1,13 @@
-/* Fast-path planning (plan.c): picks op->kernel at compile time. */
+/*
+ * Fast-path planning (plan.c) and the fast kernels (fast_*.c).
+ *
+ * plan_fast_path() runs once at compile time: it turns the operator's tensors
+ * into collapsed loop nests (size-1 dims dropped, dims adjacent in every
+ * tensor merged, the innermost contiguous run folded into one block of bytes),
+ * picks a kernel per operator and block shape, and the number of threads.  The
+ * plan is read-only afterwards, so one compiled operator may execute on several
+ * threads at once; execute allocates nothing.
+ */
 #ifndef DMLREF_PLAN_H
 #define DMLREF_PLAN_H
 
@@ -7,5 +16,120 @@
 /* May replace op->kernel / op->kernel_name and set op->plan.  The oracle stays
  * when no fast path applies.  Called after validation succeeded. */
 dmlref_status plan_fast_path(op_t *op, dmlref_error *err);
+
+/* ---- loop nests (the normalizer) ------------------------------------------ */
+
+#define NEST_K 3u /* tracked tensors: 0 = destination, 1 = source, 2 = indices */
+
+typedef struct nest {
+    uint32_t m;                    /* dimensions, >= 1 (a scalar is {1})     */
+    uint64_t sizes[MAX_DIMS];
+    uint64_t st[NEST_K][MAX_DIMS]; /* byte strides of each tracked tensor    */
+    uint64_t points;               /* product of sizes                       */
+} nest_t;
+
+/* Drops size-1 dims and merges dim d into d+1 when st[t][d] == st[t][d+1] *
+ * sizes[d+1] for every tracked tensor t < k.  Keeps m >= 1. */
+void nest_collapse(nest_t *nt, uint32_t k);
+
+/* Folds the innermost dim into a block when st[t][m-1] == want[t] * esize for
+ * every t < k (want[t] is 1 for tensors the block is contiguous in, 0 for those
+ * that stay put, e.g. the index of a gathered row).  Returns the block size in
+ * bytes (esize when nothing folds).  Keeps m >= 1. */
+uint64_t nest_fold(nest_t *nt, uint32_t k, uint64_t esize, const int *want);
+
+/* Row-wise walk over the points [lo, hi) of a nest: each step is a segment of
+ * the innermost dim starting at offsets off[] with len points. */
+typedef struct nest_it {
+    uint64_t c[MAX_DIMS];
+    uint64_t off[NEST_K];
+    uint64_t left, len;
+} nest_it;
+
+static inline int nest_rows_begin(const nest_t *nt, nest_it *it, uint64_t lo, uint64_t hi) {
+    uint64_t p = lo;
+    for (uint32_t t = 0; t < NEST_K; ++t) it->off[t] = 0;
+    for (uint32_t d = nt->m; d-- > 0;) {
+        it->c[d] = p % nt->sizes[d];
+        p /= nt->sizes[d];
+        for (uint32_t t = 0; t < NEST_K; ++t) it->off[t] += it->c[d] * nt->st[t][d];
+    }
+    it->left = hi > lo ? hi - lo : 0;
+    const uint64_t room = nt->sizes[nt->m - 1] - it->c[nt->m - 1];
+    it->len = it->left < room ? it->left : room;
+    return it->left != 0;
+}
+
+static inline int nest_rows_next(const nest_t *nt, nest_it *it) {
+    const uint32_t m = nt->m;
+    it->left -= it->len;
+    if (!it->left) return 0;
+    for (uint32_t t = 0; t < NEST_K; ++t) it->off[t] -= it->c[m - 1] * nt->st[t][m - 1];
+    it->c[m - 1] = 0;
+    for (uint32_t d = m - 1; d-- > 0;) {
+        for (uint32_t t = 0; t < NEST_K; ++t) it->off[t] += nt->st[t][d];
+        if (++it->c[d] < nt->sizes[d]) break;
+        for (uint32_t t = 0; t < NEST_K; ++t) it->off[t] -= nt->sizes[d] * nt->st[t][d];
+        it->c[d] = 0;
+    }
+    it->len = it->left < nt->sizes[m - 1] ? it->left : nt->sizes[m - 1];
+    return 1;
+}
+
+/* Byte offsets of point p (row-major over the nest). */
+static inline void nest_offsets(const nest_t *nt, uint64_t p, uint64_t *off) {
+    for (uint32_t t = 0; t < NEST_K; ++t) off[t] = 0;
+    for (uint32_t d = nt->m; d-- > 0;) {
+        const uint64_t c = p % nt->sizes[d];
+        p /= nt->sizes[d];
+        for (uint32_t t = 0; t < NEST_K; ++t) off[t] += c * nt->st[t][d];
+    }
+}
+
+/* ---- threads -------------------------------------------------------------- */
+
+/* Runs fn(ctx, lo, hi) over a static partition of [0, units) into at most nth
+ * contiguous ranges (OpenMP parallel for, schedule(static)); serial when nth
+ * is 1 or OpenMP is off. */
+typedef void (*range_fn)(const void *ctx, uint64_t lo, uint64_t hi);
+void run_ranges(uint32_t nth, uint64_t units, range_fn fn, const void *ctx);
+
+/* Threads to use for work_bytes of work: 1 below the grain, else at most
+ * the operator's thread option (0 = OpenMP's default). */
+uint32_t plan_threads(const op_t *op, uint64_t work_bytes);
+
+/* ---- strided copies (fast_copy.c) ----------------------------------------- */
+
+/* dst[point] <- src[point], `block` bytes at every point of the nest
+ * (st[0] = dst, st[1] = src).  Blocks larger than chunk are split into
+ * chunk-sized units so that a few huge blocks still spread over threads. */
+typedef struct copy_plan {
+    nest_t nest;
+    uint64_t block;
+    uint64_t chunk, chunks; /* bytes per unit of one block, units per block */
+    uint64_t units;         /* nest.points * chunks                        */
+    int kind;               /* COPY_*                                      */
+} copy_plan;
+
+enum { COPY_BLOCK, COPY_X1, COPY_X2, COPY_X4, COPY_X8, COPY_X16, COPY_SMALL };
+
+/* Builds the plan for a copy over n dims with the given sizes and byte strides. */
+void copy_plan_init(copy_plan *cp, uint32_t n, const uint64_t *sizes, const uint64_t *dst_bstrides,
+                    const uint64_t *src_bstrides, uint64_t esize);
+/* Copies the units [lo, hi). */
+void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char *src, uint64_t lo, uint64_t hi);
+const char *copy_kind_name(int kind);
+
+/* ---- per-operator planners (fast_*.c) ------------------------------------ */
+
+dmlref_status plan_concat(op_t *op, dmlref_error *err);
+dmlref_status plan_gather(op_t *op, dmlref_error *err);
+dmlref_status plan_scatter_nd(op_t *op, dmlref_error *err);
+
+/* Normalized index (spec 1.8, clamped) read from p. */
+static inline uint64_t index_load_norm(const unsigned char *p, uint32_t dtype, uint64_t n) {
+    int in_range;
+    return index_normalize(index_read(p, dtype), n, &in_range);
+}
 
 #endif

@@ -1,0 +1,339 @@
+/*
+ * Strided copies (the copy_plan of plan.h) and the JOIN / SPLIT fast paths.
+ *
+ * JOIN and SPLIT move each piece's slab [a_k, inner...] once per coordinate of
+ * the dims before Axis ("outer").  When every piece's slab collapses to one
+ * contiguous block, the kernel walks the outer coordinates and copies every
+ * piece's block at each of them (join.block / join.inner): one pass over the
+ * whole tensor, whatever the block size.  Otherwise each piece is its own
+ * strided copy (join.strided).
+ */
+#include "plan.h"
+#include "simd/simd.h"
+
+#include <stdlib.h>
+
+#define COPY_CHUNK (UINT64_C(256) << 10) /* bytes per unit when a block is split */
+
+const char *copy_kind_name(int kind) {
+    switch (kind) {
+    case COPY_BLOCK: return "block";
+    case COPY_X1: return "x1";
+    case COPY_X2: return "x2";
+    case COPY_X4: return "x4";
+    case COPY_X8: return "x8";
+    case COPY_X16: return "b16";
+    default: return "small";
+    }
+}
+
+void copy_plan_init(copy_plan *cp, uint32_t n, const uint64_t *sizes, const uint64_t *dst_bstrides,
+                    const uint64_t *src_bstrides, uint64_t esize) {
+    static const int want[2] = {1, 1};
+    memset(cp, 0, sizeof *cp);
+    cp->nest.m = n;
+    for (uint32_t d = 0; d < n; ++d) {
+        cp->nest.sizes[d] = sizes[d];
+        cp->nest.st[0][d] = dst_bstrides[d];
+        cp->nest.st[1][d] = src_bstrides[d];
+    }
+    nest_collapse(&cp->nest, 2);
+    cp->block = nest_fold(&cp->nest, 2, esize, want);
+    cp->chunk = cp->block > COPY_CHUNK ? COPY_CHUNK : cp->block;
+    cp->chunks = (cp->block + cp->chunk - 1) / cp->chunk;
+    cp->units = cp->nest.points * cp->chunks;
+    switch (cp->block) {
+    case 1: cp->kind = COPY_X1; break;
+    case 2: cp->kind = COPY_X2; break;
+    case 4: cp->kind = COPY_X4; break;
+    case 8: cp->kind = COPY_X8; break;
+    case 16: cp->kind = COPY_X16; break;
+    default: cp->kind = cp->block >= 256 ? COPY_BLOCK : COPY_SMALL; break;
+    }
+}
+
+/* len elements of W bytes, strided on both sides: the width-specialized rows. */
+#define STRIDED_ROW(W, T)                                                                   \
+    static void row_x##W(unsigned char *d, uint64_t ds, const unsigned char *s, uint64_t ss, \
+                         uint64_t len) {                                                    \
+        for (uint64_t i = 0; i < len; ++i) {                                                \
+            T v;                                                                            \
+            memcpy(&v, s + i * ss, sizeof v);                                               \
+            memcpy(d + i * ds, &v, sizeof v);                                               \
+        }                                                                                   \
+    }
+STRIDED_ROW(1, uint8_t)
+STRIDED_ROW(2, uint16_t)
+STRIDED_ROW(4, uint32_t)
+STRIDED_ROW(8, uint64_t)
+
+static void row_b16(unsigned char *d, uint64_t ds, const unsigned char *s, uint64_t ss, uint64_t len) {
+    for (uint64_t i = 0; i < len; ++i) simd_copy16(d + i * ds, s + i * ss);
+}
+
+void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char *src, uint64_t lo, uint64_t hi) {
+    const nest_t *nt = &cp->nest;
+    if (cp->chunks > 1) { /* a few huge blocks, split into chunks */
+        for (uint64_t u = lo; u < hi; ++u) {
+            uint64_t off[NEST_K];
+            const uint64_t ch = u % cp->chunks;
+            nest_offsets(nt, u / cp->chunks, off);
+            const uint64_t at = ch * cp->chunk, len = cp->block - at < cp->chunk ? cp->block - at : cp->chunk;
+            memcpy(dst + off[0] + at, src + off[1] + at, (size_t)len);
+        }
+        return;
+    }
+    const uint64_t ds = nt->st[0][nt->m - 1], ss = nt->st[1][nt->m - 1], b = cp->block;
+    nest_it it;
+    for (int more = nest_rows_begin(nt, &it, lo, hi); more; more = nest_rows_next(nt, &it)) {
+        unsigned char *d = dst + it.off[0];
+        const unsigned char *s = src + it.off[1];
+        switch (cp->kind) {
+        case COPY_X1: row_x1(d, ds, s, ss, it.len); break;
+        case COPY_X2: row_x2(d, ds, s, ss, it.len); break;
+        case COPY_X4: row_x4(d, ds, s, ss, it.len); break;
+        case COPY_X8: row_x8(d, ds, s, ss, it.len); break;
+        case COPY_X16: row_b16(d, ds, s, ss, it.len); break;
+        case COPY_BLOCK:
+            for (uint64_t i = 0; i < it.len; ++i) memcpy(d + i * ds, s + i * ss, (size_t)b);
+            break;
+        default:
+            for (uint64_t i = 0; i < it.len; ++i) simd_copy_small(d + i * ds, s + i * ss, (size_t)b);
+            break;
+        }
+    }
+}
+
+/* ---- JOIN / SPLIT --------------------------------------------------------- */
+
+#define CONCAT_MAX_INNER_PIECES 64u /* the inner walk keeps one offset per piece on the stack */
+
+enum { CONCAT_INNER, CONCAT_CHUNKED, CONCAT_STRIDED };
+
+typedef struct concat_piece {
+    uint64_t block;          /* bytes of the piece's slab (inner / chunked modes) */
+    uint64_t chunks, prefix; /* chunked mode: units of this piece, and of earlier ones */
+    uint64_t base;           /* byte offset of the piece's origin in the whole       */
+    uint64_t ost[MAX_DIMS];  /* strides of the outer dims in the piece               */
+    uint32_t nth;            /* strided mode: threads for this piece                 */
+    copy_plan cp;            /* strided mode: the whole piece as one copy            */
+} concat_piece;
+
+typedef struct concat_plan {
+    int split, mode;
+    uint32_t count, nth;
+    uint32_t om;                           /* outer dims (collapsed over all tensors) */
+    uint64_t osz[MAX_DIMS], wst[MAX_DIMS]; /* their sizes, and strides in the whole   */
+    uint64_t opoints;
+    uint64_t upo;                          /* chunked mode: units per outer point     */
+    concat_piece pieces[];
+} concat_plan;
+
+typedef struct concat_ctx {
+    const concat_plan *p;
+    const exec_args *x;
+    uint32_t k; /* strided mode: the piece */
+} concat_ctx;
+
+static unsigned char *piece_ptr(const concat_ctx *c, uint32_t k, unsigned char **whole_w,
+                                const unsigned char **whole_r) {
+    /* JOIN reads pieces (inputs) and writes the whole (output 0); SPLIT the reverse. */
+    if (c->p->split) {
+        *whole_w = NULL;
+        *whole_r = IN_DATA(c->x, 0);
+        return OUT_DATA(c->x, k);
+    }
+    *whole_w = OUT_DATA(c->x, 0);
+    *whole_r = NULL;
+    return (unsigned char *)(uintptr_t)IN_DATA(c->x, k);
+}
+
+/* Outer points [lo, hi); at each, every piece's block. */
+static void concat_inner_range(const void *vc, uint64_t lo, uint64_t hi) {
+    const concat_ctx *c = vc;
+    const concat_plan *p = c->p;
+    const uint32_t count = p->count, om = p->om, last = om - 1;
+    unsigned char *ptr[CONCAT_MAX_INNER_PIECES];
+    unsigned char *ww = NULL;
+    const unsigned char *wr = NULL;
+    uint64_t coord[MAX_DIMS];
+    for (uint32_t k = 0; k < count; ++k) ptr[k] = piece_ptr(c, k, &ww, &wr);
+    unsigned char *whole = p->split ? (unsigned char *)(uintptr_t)wr : ww;
+    const int split = p->split;
+
+    uint64_t o = lo;
+    while (o < hi) {
+        /* the row of the last outer dim that holds o */
+        uint64_t q = o, woff = 0;
+        for (uint32_t d = om; d-- > 0;) {
+            coord[d] = q % p->osz[d];
+            q /= p->osz[d];
+            woff += coord[d] * p->wst[d];
+        }
+        const uint64_t run = p->osz[last] - coord[last] < hi - o ? p->osz[last] - coord[last] : hi - o;
+        const uint64_t wstep = p->wst[last];
+        uint64_t pbase[CONCAT_MAX_INNER_PIECES];
+        for (uint32_t k = 0; k < count; ++k) {
+            uint64_t poff = 0;
+            for (uint32_t d = 0; d < om; ++d) poff += coord[d] * p->pieces[k].ost[d];
+            pbase[k] = poff;
+        }
+        for (uint64_t j = 0; j < run; ++j) {
+            unsigned char *wrow = whole + woff + j * wstep;
+            for (uint32_t k = 0; k < count; ++k) {
+                const concat_piece *pc = &p->pieces[k];
+                unsigned char *pp = ptr[k] + pbase[k] + j * pc->ost[last], *wp = wrow + pc->base;
+                if (split) simd_copy_block(pp, wp, (size_t)pc->block);
+                else simd_copy_block(wp, pp, (size_t)pc->block);
+            }
+        }
+        o += run;
+    }
+}
+
+static void concat_chunked_range(const void *vc, uint64_t lo, uint64_t hi) {
+    const concat_ctx *c = vc;
+    const concat_plan *p = c->p;
+    unsigned char *ww = NULL;
+    const unsigned char *wr = NULL;
+    for (uint64_t u = lo; u < hi; ++u) {
+        const uint64_t o = u / p->upo, r = u % p->upo;
+        uint32_t a = 0, b = p->count; /* last piece with prefix <= r */
+        while (b - a > 1) {
+            const uint32_t mid = a + (b - a) / 2;
+            if (p->pieces[mid].prefix <= r) a = mid;
+            else b = mid;
+        }
+        const concat_piece *pc = &p->pieces[a];
+        const uint64_t at = (r - pc->prefix) * COPY_CHUNK;
+        const uint64_t len = pc->block - at < COPY_CHUNK ? pc->block - at : COPY_CHUNK;
+        uint64_t q = o, woff = 0, poff = 0;
+        for (uint32_t d = p->om; d-- > 0;) {
+            const uint64_t cd = q % p->osz[d];
+            q /= p->osz[d];
+            woff += cd * p->wst[d];
+            poff += cd * pc->ost[d];
+        }
+        unsigned char *pp = piece_ptr(c, a, &ww, &wr) + poff + at;
+        if (p->split) memcpy(pp, wr + woff + pc->base + at, (size_t)len);
+        else memcpy(ww + woff + pc->base + at, pp, (size_t)len);
+    }
+}
+
+static void concat_strided_range(const void *vc, uint64_t lo, uint64_t hi) {
+    const concat_ctx *c = vc;
+    const concat_piece *pc = &c->p->pieces[c->k];
+    unsigned char *ww = NULL;
+    const unsigned char *wr = NULL;
+    unsigned char *pp = piece_ptr(c, c->k, &ww, &wr);
+    if (c->p->split) copy_plan_run(&pc->cp, pp, wr + pc->base, lo, hi);
+    else copy_plan_run(&pc->cp, ww + pc->base, pp, lo, hi);
+}
+
+static dmlref_status concat_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
+    const concat_plan *p = op->plan;
+    concat_ctx c = {p, x, 0};
+    (void)err;
+    switch (p->mode) {
+    case CONCAT_INNER: run_ranges(p->nth, p->opoints, concat_inner_range, &c); break;
+    case CONCAT_CHUNKED: run_ranges(p->nth, p->opoints * p->upo, concat_chunked_range, &c); break;
+    default:
+        for (c.k = 0; c.k < p->count; ++c.k)
+            run_ranges(p->pieces[c.k].nth, p->pieces[c.k].cp.units, concat_strided_range, &c);
+        break;
+    }
+    return DMLREF_OK;
+}
+
+static void concat_free(void *p) { free(p); }
+
+dmlref_status plan_concat(op_t *op, dmlref_error *err) {
+    const int split = op->type == DMLREF_OPERATOR_SPLIT;
+    const uint32_t count = split ? op->n_outputs : op->n_inputs, a = op->axis;
+    const tensor_t *whole = split ? &op->inputs[0] : &op->outputs[0];
+    const tensor_t *pieces = split ? op->outputs : op->inputs;
+    const uint32_t n = whole->n;
+    const uint64_t esize = whole->esize;
+    (void)err;
+
+    concat_plan *p = calloc(1, sizeof *p + (size_t)count * sizeof(concat_piece));
+    if (!p) return DMLREF_OK; /* no memory for a plan: the oracle stays */
+    p->split = split;
+    p->count = count;
+
+    /* outer dims: drop size 1, merge where adjacent in the whole and every piece */
+    uint32_t om = 0;
+    for (uint32_t d = 0; d < a; ++d) {
+        if (whole->sizes[d] == 1) continue;
+        int adj = om > 0;
+        if (adj) {
+            if (p->wst[om - 1] != whole->bstrides[d] * whole->sizes[d]) adj = 0;
+            for (uint32_t k = 0; adj && k < count; ++k)
+                if (p->pieces[k].ost[om - 1] != pieces[k].bstrides[d] * pieces[k].sizes[d]) adj = 0;
+        }
+        if (adj) {
+            p->osz[om - 1] *= whole->sizes[d];
+            p->wst[om - 1] = whole->bstrides[d];
+            for (uint32_t k = 0; k < count; ++k) p->pieces[k].ost[om - 1] = pieces[k].bstrides[d];
+        } else {
+            p->osz[om] = whole->sizes[d];
+            p->wst[om] = whole->bstrides[d];
+            for (uint32_t k = 0; k < count; ++k) p->pieces[k].ost[om] = pieces[k].bstrides[d];
+            ++om;
+        }
+    }
+    if (om == 0) {
+        p->osz[0] = 1;
+        om = 1;
+    }
+    p->om = om;
+    p->opoints = 1;
+    for (uint32_t d = 0; d < om; ++d) p->opoints *= p->osz[d];
+
+    /* each piece's slab: one block? */
+    int all_blocks = count <= CONCAT_MAX_INNER_PIECES;
+    uint64_t base = 0, min_block = UINT64_MAX, max_block = 0, upo = 0, total = 0;
+    for (uint32_t k = 0; k < count; ++k) {
+        concat_piece *pc = &p->pieces[k];
+        const tensor_t *t = &pieces[k];
+        pc->base = base * whole->bstrides[a];
+        base += t->sizes[a];
+        copy_plan sub;
+        const uint64_t *dst = split ? t->bstrides : whole->bstrides, *src = split ? whole->bstrides : t->bstrides;
+        uint64_t sizes[MAX_DIMS];
+        for (uint32_t d = 0; d < n; ++d) sizes[d] = t->sizes[d];
+        copy_plan_init(&sub, n - a, sizes + a, dst + a, src + a, esize);
+        if (sub.nest.points != 1) all_blocks = 0;
+        pc->block = sub.block;
+        pc->chunks = (sub.block + COPY_CHUNK - 1) / COPY_CHUNK;
+        pc->prefix = upo;
+        upo += pc->chunks;
+        if (sub.block < min_block) min_block = sub.block;
+        if (sub.block > max_block) max_block = sub.block;
+        /* the strided fallback: the whole piece as one copy */
+        copy_plan_init(&pc->cp, n, sizes, dst, src, esize);
+        pc->nth = plan_threads(op, t->elements * esize);
+        total += t->elements * esize;
+    }
+    p->upo = upo;
+    p->nth = plan_threads(op, total);
+
+    const char *name;
+    if (all_blocks && (p->opoints >= 4u * p->nth || max_block <= COPY_CHUNK)) {
+        p->mode = CONCAT_INNER;
+        name = min_block >= 256 ? "block" : "inner";
+    } else if (all_blocks) {
+        p->mode = CONCAT_CHUNKED;
+        name = "block";
+    } else {
+        p->mode = CONCAT_STRIDED;
+        name = "strided";
+    }
+    static const char *const names[2][3] = {{"join.block", "join.inner", "join.strided"},
+                                            {"split.block", "split.inner", "split.strided"}};
+    op->kernel_name = names[split][name[0] == 'b' ? 0 : name[0] == 'i' ? 1 : 2];
+    op->plan = p;
+    op->plan_free = concat_free;
+    op->kernel = concat_kernel;
+    return DMLREF_OK;
+}

@@ -1,0 +1,299 @@
+/*
+ * GATHER and GATHER_ELEMENTS fast paths.
+ *
+ * Both are planned as one loop nest over the output's coordinates c with three
+ * byte-stride vectors: out (st[0]), input without its Axis term (st[1]) and
+ * indices (st[2]):
+ *     out[c . st0] = in[c . st1 + norm(ix[c . st2]) * AxisStride]
+ * (GATHER: st1 is zero on the index dims, st2 zero off them; GATHER_ELEMENTS:
+ * st1 is zero on Axis.)  After collapsing, the innermost dim decides the kernel:
+ *
+ *   rows        a contiguous block of the input per index (Axis not innermost):
+ *               one index read, one block copy
+ *   axis_last   the index varies along the innermost dim and the input does not
+ *               (gather along the innermost axis): indices normalized a chunk at
+ *               a time, then a width-specialized element gather; when the
+ *               indices are the same for every outer row (GATHER) a chunk is
+ *               normalized once and reused for all rows
+ *   axis_first  index and input both vary along the innermost dim
+ *               (GATHER_ELEMENTS on an outer axis): column-blocked walk, a block
+ *               of columns one cache line wide over all rows of the axis, so
+ *               the input lines of that block stay in cache
+ *   generic     anything else: the rows kernel with one element per index
+ */
+#include "plan.h"
+#include "simd/simd.h"
+
+#include <stdlib.h>
+
+#define NORM_CHUNK 512u         /* indices normalized per step (stack)              */
+#define SHARED_CHUNK 4096u      /* axis_last with shared indices: per chunk (stack) */
+#define COLBLOCK_BYTES 64u      /* axis_first: output bytes per column block         */
+
+enum { G_ROWS, G_AXIS_LAST, G_AXIS_LAST_SHARED, G_AXIS_FIRST };
+
+typedef struct gather_plan {
+    nest_t nest;
+    uint64_t block, esize;
+    uint64_t A, as;   /* the input's Axis size and byte stride */
+    uint32_t ixtype;
+    int kind;
+    uint32_t nth;
+    uint64_t units;   /* partition units                        */
+    uint64_t cb;      /* axis_first: columns per block          */
+    uint64_t nblocks; /* axis_first: column blocks per row      */
+} gather_plan;
+
+typedef struct gather_ctx {
+    const gather_plan *p;
+    const exec_args *x;
+} gather_ctx;
+
+/* Width-specialized element gathers: out[i * os] = in[nidx[i] * as]. */
+#define GATHER_ELEMS(W, T)                                                                        \
+    static void gather_x##W(unsigned char *out, uint64_t os, const unsigned char *in, uint64_t as, \
+                            const uint32_t *nidx, uint64_t n) {                                   \
+        if (os == W) {                                                                            \
+            for (uint64_t i = 0; i < n; ++i) {                                                    \
+                T v;                                                                              \
+                memcpy(&v, in + nidx[i] * as, W);                                                 \
+                memcpy(out + i * W, &v, W);                                                       \
+            }                                                                                     \
+        } else {                                                                                  \
+            for (uint64_t i = 0; i < n; ++i) {                                                    \
+                T v;                                                                              \
+                memcpy(&v, in + nidx[i] * as, W);                                                 \
+                memcpy(out + i * os, &v, W);                                                      \
+            }                                                                                     \
+        }                                                                                         \
+    }
+GATHER_ELEMS(1, uint8_t)
+GATHER_ELEMS(2, uint16_t)
+GATHER_ELEMS(4, uint32_t)
+GATHER_ELEMS(8, uint64_t)
+
+static void gather_elems(uint64_t w, unsigned char *out, uint64_t os, const unsigned char *in, uint64_t as,
+                         const uint32_t *nidx, uint64_t n) {
+    switch (w) {
+    case 1: gather_x1(out, os, in, as, nidx, n); break;
+    case 2: gather_x2(out, os, in, as, nidx, n); break;
+    case 4: gather_x4(out, os, in, as, nidx, n); break;
+    default: gather_x8(out, os, in, as, nidx, n); break;
+    }
+}
+
+/* out[i * os] = in[i * is + nidx[i] * as] (axis_first's inner step). */
+#define GATHER_ELEMS2(W, T)                                                                        \
+    static void gather2_x##W(unsigned char *out, uint64_t os, const unsigned char *in, uint64_t is, \
+                             uint64_t as, const uint32_t *nidx, uint64_t n) {                      \
+        for (uint64_t i = 0; i < n; ++i) {                                                         \
+            T v;                                                                                   \
+            memcpy(&v, in + i * is + nidx[i] * as, W);                                             \
+            memcpy(out + i * os, &v, W);                                                           \
+        }                                                                                          \
+    }
+GATHER_ELEMS2(1, uint8_t)
+GATHER_ELEMS2(2, uint16_t)
+GATHER_ELEMS2(4, uint32_t)
+GATHER_ELEMS2(8, uint64_t)
+
+/* Points [lo, hi): one index each, a block copy each. */
+static void rows_range(const void *vc, uint64_t lo, uint64_t hi) {
+    const gather_ctx *c = vc;
+    const gather_plan *p = c->p;
+    const nest_t *nt = &p->nest;
+    const uint32_t l = nt->m - 1;
+    const uint64_t os = nt->st[0][l], is = nt->st[1][l], js = nt->st[2][l], b = p->block, as = p->as;
+    unsigned char *out = OUT_DATA(c->x, 0);
+    const unsigned char *in = IN_DATA(c->x, 0), *ix = IN_DATA(c->x, 1);
+    uint32_t nidx[NORM_CHUNK];
+    nest_it it;
+    for (int more = nest_rows_begin(nt, &it, lo, hi); more; more = nest_rows_next(nt, &it)) {
+        for (uint64_t i0 = 0; i0 < it.len; i0 += NORM_CHUNK) {
+            const uint64_t n = it.len - i0 < NORM_CHUNK ? it.len - i0 : NORM_CHUNK;
+            simd_index_norm(ix + it.off[2] + i0 * js, js, p->ixtype, p->A, n, nidx);
+            unsigned char *o = out + it.off[0] + i0 * os;
+            const unsigned char *s = in + it.off[1] + i0 * is;
+            if (b >= 256) {
+                for (uint64_t i = 0; i < n; ++i) memcpy(o + i * os, s + i * is + nidx[i] * as, (size_t)b);
+            } else if (b == 16) {
+                for (uint64_t i = 0; i < n; ++i) simd_copy16(o + i * os, s + i * is + nidx[i] * as);
+            } else if (b == 1 || b == 2 || b == 4 || b == 8) {
+                switch (b) {
+                case 1: gather2_x1(o, os, s, is, as, nidx, n); break;
+                case 2: gather2_x2(o, os, s, is, as, nidx, n); break;
+                case 4: gather2_x4(o, os, s, is, as, nidx, n); break;
+                default: gather2_x8(o, os, s, is, as, nidx, n); break;
+                }
+            } else {
+                for (uint64_t i = 0; i < n; ++i) simd_copy_small(o + i * os, s + i * is + nidx[i] * as, (size_t)b);
+            }
+        }
+    }
+}
+
+/* Points [lo, hi) of a nest whose innermost dim walks the index (and not the input). */
+static void axis_last_range(const void *vc, uint64_t lo, uint64_t hi) {
+    const gather_ctx *c = vc;
+    const gather_plan *p = c->p;
+    const nest_t *nt = &p->nest;
+    const uint32_t l = nt->m - 1;
+    const uint64_t os = nt->st[0][l], js = nt->st[2][l];
+    unsigned char *out = OUT_DATA(c->x, 0);
+    const unsigned char *in = IN_DATA(c->x, 0), *ix = IN_DATA(c->x, 1);
+    uint32_t nidx[NORM_CHUNK];
+    nest_it it;
+    for (int more = nest_rows_begin(nt, &it, lo, hi); more; more = nest_rows_next(nt, &it)) {
+        for (uint64_t i0 = 0; i0 < it.len; i0 += NORM_CHUNK) {
+            const uint64_t n = it.len - i0 < NORM_CHUNK ? it.len - i0 : NORM_CHUNK;
+            simd_index_norm(ix + it.off[2] + i0 * js, js, p->ixtype, p->A, n, nidx);
+            gather_elems(p->esize, out + it.off[0] + i0 * os, os, in + it.off[1], p->as, nidx, n);
+        }
+    }
+}
+
+/* The same when the indices do not depend on the outer dims: each chunk of
+ * the innermost dim is normalized once and used for every row of the range. */
+static void axis_last_shared_range(const void *vc, uint64_t lo, uint64_t hi) {
+    const gather_ctx *c = vc;
+    const gather_plan *p = c->p;
+    const nest_t *nt = &p->nest;
+    const uint32_t l = nt->m - 1;
+    const uint64_t L = nt->sizes[l], os = nt->st[0][l], js = nt->st[2][l];
+    unsigned char *out = OUT_DATA(c->x, 0);
+    const unsigned char *in = IN_DATA(c->x, 0), *ix = IN_DATA(c->x, 1);
+    uint32_t nidx[SHARED_CHUNK];
+    /* the columns this range touches: all of them unless it lies within one row */
+    const uint64_t first = lo / L == (hi - 1) / L ? lo % L : 0;
+    const uint64_t end = lo / L == (hi - 1) / L ? (hi - 1) % L + 1 : L;
+    for (uint64_t c0 = first; c0 < end; c0 += SHARED_CHUNK) {
+        const uint64_t c1 = end - c0 < SHARED_CHUNK ? end : c0 + SHARED_CHUNK;
+        simd_index_norm(ix + c0 * js, js, p->ixtype, p->A, c1 - c0, nidx);
+        nest_it it;
+        for (int more = nest_rows_begin(nt, &it, lo, hi); more; more = nest_rows_next(nt, &it)) {
+            const uint64_t s = it.c[l], e = s + it.len; /* this row segment's columns */
+            const uint64_t a = s > c0 ? s : c0, b = e < c1 ? e : c1;
+            if (a >= b) continue;
+            gather_elems(p->esize, out + it.off[0] + (a - s) * os, os, in + it.off[1], p->as, nidx + (a - c0),
+                         b - a);
+        }
+    }
+}
+
+/* Units [lo, hi) = (outer point, column block); each walks every row of the
+ * second-innermost dim for its columns. */
+static void axis_first_range(const void *vc, uint64_t lo, uint64_t hi) {
+    const gather_ctx *c = vc;
+    const gather_plan *p = c->p;
+    const nest_t *nt = &p->nest;
+    const uint32_t l = nt->m - 1, r = nt->m - 2;
+    const uint64_t L = nt->sizes[l], R = nt->sizes[r];
+    const uint64_t os = nt->st[0][l], is = nt->st[1][l], js = nt->st[2][l];
+    const uint64_t ros = nt->st[0][r], ris = nt->st[1][r], rjs = nt->st[2][r], as = p->as;
+    unsigned char *out = OUT_DATA(c->x, 0);
+    const unsigned char *in = IN_DATA(c->x, 0), *ix = IN_DATA(c->x, 1);
+    uint32_t nidx[COLBLOCK_BYTES];
+    for (uint64_t u = lo; u < hi; ++u) {
+        const uint64_t outer = u / p->nblocks, j0 = (u % p->nblocks) * p->cb;
+        const uint64_t n = L - j0 < p->cb ? L - j0 : p->cb;
+        uint64_t off[NEST_K];
+        nest_offsets(nt, outer * R * L, off); /* the first point of this outer point's (R, L) plane */
+        unsigned char *o = out + off[0] + j0 * os;
+        const unsigned char *s = in + off[1] + j0 * is, *q = ix + off[2] + j0 * js;
+        for (uint64_t i = 0; i < R; ++i) {
+            simd_index_norm(q + i * rjs, js, p->ixtype, p->A, n, nidx);
+            switch (p->esize) {
+            case 1: gather2_x1(o + i * ros, os, s + i * ris, is, as, nidx, n); break;
+            case 2: gather2_x2(o + i * ros, os, s + i * ris, is, as, nidx, n); break;
+            case 4: gather2_x4(o + i * ros, os, s + i * ris, is, as, nidx, n); break;
+            default: gather2_x8(o + i * ros, os, s + i * ris, is, as, nidx, n); break;
+            }
+        }
+    }
+}
+
+static dmlref_status gather_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
+    static const range_fn fns[] = {rows_range, axis_last_range, axis_last_shared_range, axis_first_range};
+    const gather_plan *p = op->plan;
+    const gather_ctx c = {p, x};
+    (void)err;
+    run_ranges(p->nth, p->units, fns[p->kind], &c);
+    return DMLREF_OK;
+}
+
+static void gather_free(void *p) { free(p); }
+
+dmlref_status plan_gather(op_t *op, dmlref_error *err) {
+    const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
+    const uint32_t n = out->n, a = op->axis;
+    const int elements = op->type == DMLREF_OPERATOR_GATHER_ELEMENTS;
+    (void)err;
+    gather_plan *p = calloc(1, sizeof *p);
+    if (!p) return DMLREF_OK;
+    nest_t *nt = &p->nest;
+    nt->m = n;
+    for (uint32_t d = 0; d < n; ++d) {
+        nt->sizes[d] = out->sizes[d];
+        nt->st[0][d] = out->bstrides[d];
+    }
+    if (elements) {
+        for (uint32_t d = 0; d < n; ++d) {
+            nt->st[1][d] = d == a ? 0 : in->bstrides[d];
+            nt->st[2][d] = ix->bstrides[d];
+        }
+    } else { /* gather_map of op_gather.c, as strides */
+        const uint32_t k = op->index_dims;
+        for (uint32_t d = a + 1; d < n; ++d) nt->st[1][d] = in->bstrides[d];
+        for (uint32_t t = 0; t < k; ++t) nt->st[2][a + 1 - k + t] = ix->bstrides[n - k + t];
+        for (uint32_t s = 0; s < a; ++s) {
+            const int64_t od = (int64_t)a - (int64_t)k - (int64_t)s;
+            if (od >= 0) nt->st[1][od] = in->bstrides[a - 1 - s];
+        }
+    }
+    nest_collapse(nt, 3);
+    static const int want[3] = {1, 1, 0};
+    p->esize = out->esize;
+    p->block = nest_fold(nt, 3, p->esize, want);
+    p->A = in->sizes[a];
+    p->as = in->bstrides[a];
+    p->ixtype = ix->dtype;
+    p->nth = plan_threads(op, 2 * out->elements * out->esize);
+    p->units = nt->points;
+
+    const uint32_t l = nt->m - 1;
+    const uint64_t is = nt->st[1][l], js = nt->st[2][l];
+    int ki; /* name row: rows, axis_last, axis_first, generic */
+    if (p->block > p->esize || nt->points == 1) {
+        p->kind = G_ROWS;
+        ki = 0;
+    } else if (js != 0 && is == 0) {
+        int shared = 1;
+        for (uint32_t d = 0; d < l; ++d)
+            if (nt->st[2][d] != 0) shared = 0;
+        p->kind = shared && nt->m > 1 ? G_AXIS_LAST_SHARED : G_AXIS_LAST;
+        ki = 1;
+    } else if (js != 0 && nt->m >= 2) {
+        p->kind = G_AXIS_FIRST;
+        p->cb = COLBLOCK_BYTES / p->esize;
+        p->nblocks = (nt->sizes[l] + p->cb - 1) / p->cb;
+        p->units = nt->points / (nt->sizes[l] * nt->sizes[l - 1]) * p->nblocks;
+        ki = 2;
+    } else {
+        p->kind = G_ROWS;
+        ki = 3;
+    }
+#define W4(o, k) {o "." k ".x1", o "." k ".x2", o "." k ".x4", o "." k ".x8"}
+    static const char *const names[2][4][4] = {
+        {{"gather.rows", "gather.rows", "gather.rows", "gather.rows"}, W4("gather", "axis_last"),
+         W4("gather", "axis_first"), W4("gather", "generic")},
+        {{"gather_elements.rows", "gather_elements.rows", "gather_elements.rows", "gather_elements.rows"},
+         W4("gather_elements", "axis_last"), W4("gather_elements", "axis_first"), W4("gather_elements", "generic")},
+    };
+#undef W4
+    const int wi = p->esize == 1 ? 0 : p->esize == 2 ? 1 : p->esize == 4 ? 2 : 3;
+    op->kernel_name = names[elements][ki][wi];
+    op->plan = p;
+    op->plan_free = gather_free;
+    op->kernel = gather_kernel;
+    return DMLREF_OK;
+}

@@ -1,0 +1,79 @@
+/*
+ * Small SIMD building blocks of the fast paths (see README.md in this
+ * directory).  128-bit SIMDe only, so every file that includes this stays a
+ * baseline (SSE2 on x86-64) file.  With DMLREF_SIMD=0 each primitive is the
+ * plain C it stands for.  No primitive reads or writes outside [p, p + n).
+ */
+#ifndef DMLREF_SIMD_H
+#define DMLREF_SIMD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifndef DMLREF_SIMD
+#define DMLREF_SIMD 1
+#endif
+
+#if DMLREF_SIMD
+#include <simde/x86/sse2.h>
+#endif
+
+/* 16 bytes, one unaligned 128-bit load and store. */
+static inline void simd_copy16(unsigned char *d, const unsigned char *s) {
+#if DMLREF_SIMD
+    simde_mm_storeu_si128((simde__m128i *)(void *)d, simde_mm_loadu_si128((const simde__m128i *)(const void *)s));
+#else
+    memcpy(d, s, 16);
+#endif
+}
+
+/* n bytes (any n) with 16-byte moves and an overlapping last move instead of a
+ * byte tail.  Source and destination must not overlap (the library's outputs
+ * never overlap its inputs), so rewriting a byte writes the same value. */
+static inline void simd_copy_small(unsigned char *d, const unsigned char *s, size_t n) {
+    if (n >= 16) {
+        size_t i = 0;
+        for (; i + 16 <= n; i += 16) simd_copy16(d + i, s + i);
+        if (i < n) simd_copy16(d + n - 16, s + n - 16);
+    } else if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        memcpy(d, &a, 4);
+        memcpy(d + n - 4, &b, 4);
+    } else if (n >= 2) {
+        uint16_t a, b;
+        memcpy(&a, s, 2);
+        memcpy(&b, s + n - 2, 2);
+        memcpy(d, &a, 2);
+        memcpy(d + n - 2, &b, 2);
+    } else if (n == 1) {
+        d[0] = s[0];
+    }
+}
+
+/* A block of any size: the small copy below 256 bytes, memcpy above. */
+static inline void simd_copy_block(unsigned char *d, const unsigned char *s, size_t n) {
+    if (n < 256) simd_copy_small(d, s, n);
+    else memcpy(d, s, n);
+}
+
+/*
+ * out[i] = norm(index at ix + i * js) for i < n: the spec's normalization with
+ * the default clamp (index_normalize in index.c), A = the axis size (>= 1).
+ * Vectorized for contiguous 32-bit indices; 64-bit indices take a scalar loop
+ * whose in-range test is one unsigned compare.  Defined in index_norm.c.
+ */
+void simd_index_norm(const unsigned char *ix, uint64_t js, uint32_t dtype, uint64_t A, uint64_t n, uint32_t *out);
+
+/* Which implementation simd_index_norm uses for a dtype ("sse2" / "scalar"). */
+const char *simd_index_norm_impl(uint32_t dtype, uint64_t js, uint64_t A);
+
+#endif
