@@ -367,8 +367,7 @@ static int build_scatter_nd(prng *r, gcase *g) {
     uint64_t b = 0;
     const uint32_t *isz = g->in[1].sizes;
     do {
-        /* c[N-1] is the tuple component; the rest (leading ones) enumerate tuples in row-major order */
-        if (c[N - 1] == 0 && b > 0) {} /* placeholder to keep the loop simple */
+        /* c[N-1] is the tuple component; the other coordinates enumerate tuples in row-major order */
         uint64_t flat = perm[b], rest = flat;
         uint32_t comp[8];
         for (uint32_t k = T; k-- > 0;) {
