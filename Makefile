@@ -109,15 +109,16 @@ FUZZ_RSS_MB  ?= 1024
 # fuzz_case (the case-file reader) links the command's objects but cli/main.o.
 FUZZ_TARGETS  = fuzz_desc $(if $(and $(wildcard fuzz/fuzz_case.c),$(wildcard cli/case.c)),fuzz_case)
 FUZZ_CLI_OBJ  = $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
-FUZZ_OPTS     = -rss_limit_mb=$(FUZZ_RSS_MB) -timeout=10 -max_len=4096 -print_final_stats=1
+FUZZ_OPTS     = -rss_limit_mb=$(FUZZ_RSS_MB) -timeout=10 -print_final_stats=1
 # $(call fuzz_step,NAME,ARGS): runs every target with ARGS ($$t is the target)
 # and prints "fuzz-NAME: N passed, N failed".
 fuzz_step = pass=0; fail=0; \
 	for t in $(FUZZ_TARGETS); do \
 	  dict=; [ -f fuzz/$$t.dict ] && dict=-dict=fuzz/$$t.dict; \
+	  maxlen=4096; [ $$t = fuzz_case ] && maxlen=16384; \
 	  mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/artifacts; \
 	  echo "== $$t ($(1))"; \
-	  if $(FUZZ_BUILD)/$$t $(FUZZ_OPTS) $$dict -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t- $(2); \
+	  if $(FUZZ_BUILD)/$$t $(FUZZ_OPTS) -max_len=$$maxlen $$dict -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t- $(2); \
 	  then pass=$$((pass + 1)); else fail=$$((fail + 1)); fi; \
 	done; echo "fuzz-$(1): $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 
@@ -132,8 +133,13 @@ fuzz-bins: $(FUZZ_TARGETS:%=$(BUILD)/%)
 $(BUILD)/fuzz_desc: fuzz/fuzz_desc.c $(STATIC)
 	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $< $(STATIC) $(LDLIBS_LIB) -lm -o $@
 
-$(BUILD)/fuzz_case: fuzz/fuzz_case.c $(FUZZ_CLI_OBJ) $(STATIC)
-	$(CC) $(ALL_CFLAGS) -Icli -fsanitize=fuzzer $< $(FUZZ_CLI_OBJ) $(STATIC) $(LDLIBS_LIB) -ljson-c -lm -o $@
+# The command's objects in an archive, so only what the reader needs is linked.
+$(BUILD)/libdmlref_cli.a: $(FUZZ_CLI_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/fuzz_case: fuzz/fuzz_case.c $(BUILD)/libdmlref_cli.a $(STATIC)
+	$(CC) $(ALL_CFLAGS) -Icli -fsanitize=fuzzer $< $(BUILD)/libdmlref_cli.a $(STATIC) $(LDLIBS_LIB) -ljson-c -lm -o $@
 
 # Each target over its committed corpus once (-runs=0: no mutation).
 fuzz-replay: fuzz
