@@ -93,6 +93,25 @@ clean:
 	rm -rf build build-*
 
 # ---------------------------------------------------------------------------
+# Fast paths (src/simd/README.md).
+#
+#   make bench [BENCH_ARGS="--repeat 5 gather"]   the workloads of shared/perf/workloads.md
+#   make test-portable     unit tests with SIMDe's portable fallbacks (-DSIMDE_NO_NATIVE)
+# ---------------------------------------------------------------------------
+BENCH = $(BUILD)/bench
+.PHONY: bench test-portable
+
+$(BENCH): bench/bench.c $(STATIC)
+	$(CC) $(ALL_CFLAGS) -o $@ bench/bench.c $(STATIC) $(LDLIBS_LIB)
+
+bench: $(BENCH)
+	$(BENCH) $(BENCH_ARGS)
+
+test-portable:
+	$(MAKE) BUILD=build-portable EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DSIMDE_NO_NATIVE" build-portable/test_unit
+	./build-portable/test_unit
+
+# ---------------------------------------------------------------------------
 # Hardening (docs/hardening.md): libFuzzer targets, ThreadSanitizer, valgrind.
 #
 #   make fuzz                 build the fuzz targets in build-fuzz (clang)

@@ -28,7 +28,8 @@
 
 #define NORM_CHUNK 512u         /* indices normalized per step (stack)              */
 #define SHARED_CHUNK 4096u      /* axis_last with shared indices: per chunk (stack) */
-#define COLBLOCK_BYTES 64u      /* axis_first: output bytes per column block         */
+#define COLBLOCK_BYTES 256u     /* axis_first: output bytes per column block         */
+#define PREFETCH_ROWS 8u        /* axis_first: rows ahead to prefetch                */
 
 enum { G_ROWS, G_AXIS_LAST, G_AXIS_LAST_SHARED, G_AXIS_FIRST };
 
@@ -201,6 +202,12 @@ static void axis_first_range(const void *vc, uint64_t lo, uint64_t hi) {
         unsigned char *o = out + off[0] + j0 * os;
         const unsigned char *s = in + off[1] + j0 * is, *q = ix + off[2] + j0 * js;
         for (uint64_t i = 0; i < R; ++i) {
+            if (i + PREFETCH_ROWS < R) { /* the next rows' index and output lines: strided, so not prefetched by the hardware */
+                const unsigned char *qn = q + (i + PREFETCH_ROWS) * rjs;
+                unsigned char *on = o + (i + PREFETCH_ROWS) * ros;
+                for (uint64_t bb = 0; bb < n * js; bb += 64) PREFETCH_R(qn + bb);
+                for (uint64_t bb = 0; bb < n * os; bb += 64) PREFETCH_W(on + bb);
+            }
             simd_index_norm(q + i * rjs, js, p->ixtype, p->A, n, nidx);
             switch (p->esize) {
             case 1: gather2_x1(o + i * ros, os, s + i * ris, is, as, nidx, n); break;

@@ -39,38 +39,49 @@ static void copy_range(const void *vc, uint64_t lo, uint64_t hi) {
     copy_plan_run(&c->p->copy, OUT_DATA(c->x, 0), IN_DATA(c->x, 0), lo, hi);
 }
 
+#define APPLY_CHUNK 64u /* targets computed (and prefetched) ahead of their writes */
+
 /* Applies, in row-major order, the updates whose flat target is in [flo, fhi). */
 static void apply(const scatter_plan *p, const exec_args *x, uint64_t flo, uint64_t fhi) {
     unsigned char *out = OUT_DATA(x, 0);
     const unsigned char *ix = IN_DATA(x, 1), *up = IN_DATA(x, 2);
     const nest_t *nt = &p->tuples;
-    const uint32_t l = nt->m - 1, t = p->t;
+    const uint32_t l = nt->m - 1, t = p->t, ixtype = p->ixtype;
     const uint64_t us = nt->st[0][l], js = nt->st[2][l], cs = p->cs, b = p->slice.block;
     const int all = flo == 0 && fhi >= p->flat_total;
+    uint64_t target[APPLY_CHUNK];
     nest_it it;
     for (int more = nest_rows_begin(nt, &it, 0, nt->points); more; more = nest_rows_next(nt, &it)) {
-        for (uint64_t i = 0; i < it.len; ++i) {
-            const unsigned char *q = ix + it.off[2] + i * js;
-            uint64_t target = 0, flat = 0;
-            for (uint32_t k = 0; k < t; ++k) {
-                const uint64_t v = index_load_norm(q + k * cs, p->ixtype, p->bound[k]);
-                target += v * p->ost[k];
-                flat += v * p->mul[k];
-            }
-            if (!all && (flat < flo || flat >= fhi)) continue;
-            const unsigned char *src = up + it.off[0] + i * us;
-            unsigned char *dst = out + target;
-            switch (p->kind) {
-            case S_ELEMS:
-                switch (b) {
-                case 1: dst[0] = src[0]; break;
-                case 2: memcpy(dst, src, 2); break;
-                case 4: memcpy(dst, src, 4); break;
-                default: memcpy(dst, src, 8); break;
+        for (uint64_t i0 = 0; i0 < it.len; i0 += APPLY_CHUNK) {
+            const uint64_t n = it.len - i0 < APPLY_CHUNK ? it.len - i0 : APPLY_CHUNK;
+            const unsigned char *q = ix + it.off[2] + i0 * js;
+            for (uint64_t i = 0; i < n; ++i, q += js) {
+                uint64_t tg = 0, flat = 0;
+                for (uint32_t k = 0; k < t; ++k) {
+                    const uint64_t v = index_norm_fast(q + k * cs, ixtype, p->bound[k]);
+                    tg += v * p->ost[k];
+                    flat += v * p->mul[k];
                 }
-                break;
-            case S_ROWS: simd_copy_block(dst, src, (size_t)b); break;
-            default: copy_plan_run(&p->slice, dst, src, 0, p->slice.units); break;
+                if (!all && (flat < flo || flat >= fhi)) tg = UINT64_MAX; /* another thread's */
+                else PREFETCH_W(out + tg);
+                target[i] = tg;
+            }
+            const unsigned char *src = up + it.off[0] + i0 * us;
+            for (uint64_t i = 0; i < n; ++i, src += us) {
+                if (target[i] == UINT64_MAX) continue;
+                unsigned char *dst = out + target[i];
+                switch (p->kind) {
+                case S_ELEMS:
+                    switch (b) {
+                    case 1: dst[0] = src[0]; break;
+                    case 2: memcpy(dst, src, 2); break;
+                    case 4: memcpy(dst, src, 4); break;
+                    default: memcpy(dst, src, 8); break;
+                    }
+                    break;
+                case S_ROWS: simd_copy_block(dst, src, (size_t)b); break;
+                default: copy_plan_run(&p->slice, dst, src, 0, p->slice.units); break;
+                }
             }
         }
     }
