@@ -1,0 +1,301 @@
+/*
+ * The fast paths' building blocks against scalar references: the dimension
+ * normalizer (a table of sizes/strides -> collapsed nest), the SIMD small-block
+ * copies and index normalizer at lengths around the vector width (below, equal,
+ * multiples, above, odd) with guard bytes around every destination, the
+ * strided copy kernels for each element width, and the gather kernels through
+ * the API at lengths around their chunk and column-block sizes.
+ */
+#include <stdlib.h>
+
+#include "check.h"
+#include "plan.h"
+#include "simd/simd.h"
+#include "util.h"
+
+/* ---- normalizer ------------------------------------------------------------ */
+
+typedef struct norm_row {
+    uint32_t n;
+    uint64_t sizes[4], a[4], b[4]; /* two tensors' byte strides              */
+    uint64_t esize;
+    uint32_t want_m;
+    uint64_t want_sizes[4], want_a[4], want_b[4];
+    uint64_t want_block;
+} norm_row;
+
+static const norm_row norm_table[] = {
+    /* packed 3-d, both tensors: one block of everything */
+    {3, {2, 3, 4}, {48, 16, 4}, {48, 16, 4}, 4, 1, {1}, {0}, {0}, 96},
+    /* size-1 dims vanish */
+    {4, {1, 5, 1, 2}, {40, 8, 8, 4}, {40, 8, 8, 4}, 4, 1, {1}, {0}, {0}, 40},
+    /* a gap in b after dim 1: dims 1,2 merge, dim 0 stays; inner run folds */
+    {3, {2, 3, 4}, {48, 16, 4}, {64, 16, 4}, 4, 1, {2}, {48}, {64}, 48},
+    /* JOIN-like inner: piece rows of 16 B in a 64 B row of the whole */
+    {3, {1024, 1024, 4}, {16384, 16, 4}, {65536, 64, 4}, 4, 1, {1048576}, {16}, {64}, 16},
+    /* transposed: nothing merges, nothing folds */
+    {2, {3, 5}, {20, 4}, {4, 12}, 4, 2, {3, 5}, {20, 4}, {4, 12}, 4},
+    /* zero stride (broadcast) in b on the inner dim: no fold */
+    {2, {3, 5}, {20, 4}, {4, 0}, 4, 2, {3, 5}, {20, 4}, {4, 0}, 4},
+    /* broadcast outer dims merge with each other; the inner run folds */
+    {3, {2, 3, 5}, {60, 20, 4}, {0, 0, 4}, 4, 1, {6}, {20}, {0}, 20},
+    /* a 2-byte element strided in a: nothing folds */
+    {2, {4, 6}, {24, 4}, {14, 2}, 2, 2, {4, 6}, {24, 4}, {14, 2}, 2},
+    /* the same without the gap in b: dims merge, still no fold */
+    {2, {4, 6}, {24, 4}, {12, 2}, 2, 1, {24}, {4}, {2}, 2},
+    /* all ones: a scalar */
+    {3, {1, 1, 1}, {4, 4, 4}, {4, 4, 4}, 2, 1, {1}, {0}, {0}, 2},
+};
+
+TEST(kernels_normalizer_table) {
+    static const int want2[2] = {1, 1};
+    for (size_t r = 0; r < sizeof norm_table / sizeof norm_table[0]; ++r) {
+        const norm_row *t = &norm_table[r];
+        nest_t nt;
+        memset(&nt, 0, sizeof nt);
+        nt.m = t->n;
+        for (uint32_t d = 0; d < t->n; ++d) {
+            nt.sizes[d] = t->sizes[d];
+            nt.st[0][d] = t->a[d];
+            nt.st[1][d] = t->b[d];
+        }
+        nest_collapse(&nt, 2);
+        const uint64_t block = nest_fold(&nt, 2, t->esize, want2);
+        int ok = nt.m == t->want_m && block == t->want_block;
+        for (uint32_t d = 0; ok && d < nt.m; ++d)
+            ok = nt.sizes[d] == t->want_sizes[d] && (nt.sizes[d] == 1 || (nt.st[0][d] == t->want_a[d] && nt.st[1][d] == t->want_b[d]));
+        if (!ok)
+            test_fail(__FILE__, __LINE__, "normalizer row %zu: m %u block %llu (want m %u block %llu), sizes[0] %llu", r,
+                      nt.m, (unsigned long long)block, t->want_m, (unsigned long long)t->want_block,
+                      (unsigned long long)nt.sizes[0]);
+    }
+}
+
+/* ---- small-block copies ---------------------------------------------------- */
+
+#define GUARD 32
+
+TEST(kernels_copy_small_every_length_to_300) {
+    unsigned char src[300 + 2 * GUARD], dst[300 + 2 * GUARD], ref[300 + 2 * GUARD];
+    for (size_t i = 0; i < sizeof src; ++i) src[i] = (unsigned char)(i * 37 + 11);
+    for (size_t n = 0; n <= 300; ++n)
+        for (size_t mis = 0; mis < 3; ++mis) { /* unaligned destinations too */
+            memset(dst, 0xEE, sizeof dst);
+            memset(ref, 0xEE, sizeof ref);
+            memcpy(ref + GUARD + mis, src + GUARD, n);
+            simd_copy_small(dst + GUARD + mis, src + GUARD, n);
+            if (memcmp(dst, ref, sizeof dst)) test_fail(__FILE__, __LINE__, "simd_copy_small n=%zu offset %zu", n, mis);
+            memset(dst, 0xEE, sizeof dst);
+            simd_copy_block(dst + GUARD + mis, src + GUARD, n);
+            if (memcmp(dst, ref, sizeof dst)) test_fail(__FILE__, __LINE__, "simd_copy_block n=%zu offset %zu", n, mis);
+        }
+}
+
+/* ---- index normalizer ------------------------------------------------------ */
+
+static void put_index(unsigned char *p, uint32_t dtype, int64_t v) {
+    if (dtype == DMLREF_TENSOR_DATA_TYPE_INT32 || dtype == DMLREF_TENSOR_DATA_TYPE_UINT32) {
+        const uint32_t w = (uint32_t)(uint64_t)v;
+        memcpy(p, &w, 4);
+    } else {
+        memcpy(p, &v, 8);
+    }
+}
+
+TEST(kernels_index_norm_lengths_types_bounds) {
+    static const uint32_t types[4] = {DMLREF_TENSOR_DATA_TYPE_INT32, DMLREF_TENSOR_DATA_TYPE_UINT32,
+                                      DMLREF_TENSOR_DATA_TYPE_INT64, DMLREF_TENSOR_DATA_TYPE_UINT64};
+    static const uint64_t bounds[] = {1, 2, 3, 5, 16, 1000, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu};
+    static const size_t lengths[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 31, 33, 64, 67};
+    unsigned char buf[67 * 8 * 3];
+    uint32_t out[67 + 4];
+    uint64_t seed = 99;
+    for (int ti = 0; ti < 4; ++ti) {
+        const uint32_t dt = types[ti], es = ti < 2 ? 4 : 8;
+        for (size_t bi = 0; bi < sizeof bounds / sizeof bounds[0]; ++bi) {
+            const uint64_t A = bounds[bi];
+            for (size_t li = 0; li < sizeof lengths / sizeof lengths[0]; ++li)
+                for (uint64_t spread = 1; spread <= 3; spread += 2) { /* contiguous, and every third slot */
+                    const size_t n = lengths[li];
+                    const uint64_t js = es * spread;
+                    for (size_t i = 0; i < n; ++i) {
+                        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                        const int64_t edges[] = {0, 1, -1, (int64_t)A - 1, (int64_t)A, (int64_t)A + 1, -(int64_t)A,
+                                                 -(int64_t)A - 1, INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN,
+                                                 (int64_t)(seed >> 33) % (int64_t)A};
+                        put_index(buf + i * js, dt, edges[(seed >> 20) % 13]);
+                    }
+                    out[n] = 0xDEADBEEF;
+                    simd_index_norm(buf, js, dt, A, n, out);
+                    CHECK(out[n] == 0xDEADBEEF);
+                    for (size_t i = 0; i < n; ++i) {
+                        int in_range;
+                        const uint64_t want = index_normalize(index_read(buf + i * js, dt), A, &in_range);
+                        if (out[i] != want) {
+                            test_fail(__FILE__, __LINE__, "index norm type %u A %llu n %zu js %llu at %zu: %u != %llu", dt,
+                                      (unsigned long long)A, n, (unsigned long long)js, i, out[i],
+                                      (unsigned long long)want);
+                            break;
+                        }
+                    }
+                }
+        }
+    }
+}
+
+/* ---- strided copy kernels (copy_plan) --------------------------------------- */
+
+TEST(kernels_strided_copies_each_width) {
+    static const uint64_t widths[] = {1, 2, 4, 8, 16, 3, 12, 24, 40, 300};
+    static const uint64_t lengths[] = {1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 32, 33, 64, 65};
+    for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; ++wi)
+        for (size_t li = 0; li < sizeof lengths / sizeof lengths[0]; ++li)
+            for (uint64_t gap = 0; gap <= 2; ++gap) {
+                /* rows of `len` blocks of w bytes (w = the element size here, or a folded
+                 * run), two rows, dst stride w+gap*w, src stride w*2 (always strided) */
+                const uint64_t w = widths[wi], len = lengths[li];
+                const uint64_t es = w <= 8 ? w : 1, per = w / es;
+                const uint64_t ds = w + gap * es, ss = 2 * w;
+                uint64_t sizes[3] = {2, len, per}, db[3], sb[3];
+                db[2] = es;
+                sb[2] = es;
+                db[1] = ds;
+                sb[1] = ss;
+                db[0] = ds * len + 5 * es;
+                sb[0] = ss * len;
+                const size_t dbytes = (size_t)(db[0] * 2 + 2 * GUARD), sbytes = (size_t)(sb[0] * 2);
+                unsigned char *src = malloc(sbytes), *dst = malloc(dbytes), *ref = malloc(dbytes);
+                if (!src || !dst || !ref) abort();
+                for (size_t i = 0; i < sbytes; ++i) src[i] = (unsigned char)(i * 13 + w);
+                memset(dst, 0x5A, dbytes);
+                memset(ref, 0x5A, dbytes);
+                for (uint64_t r = 0; r < 2; ++r)
+                    for (uint64_t i = 0; i < len; ++i)
+                        memcpy(ref + GUARD + r * db[0] + i * ds, src + r * sb[0] + i * ss, (size_t)w);
+                copy_plan cp;
+                copy_plan_init(&cp, 3, sizes, db, sb, es);
+                CHECK(cp.block == w);
+                copy_plan_run(&cp, dst + GUARD, src, 0, cp.units / 2); /* two ranges, as two threads would */
+                copy_plan_run(&cp, dst + GUARD, src, cp.units / 2, cp.units);
+                if (memcmp(dst, ref, dbytes))
+                    test_fail(__FILE__, __LINE__, "strided copy width %llu len %llu gap %llu (kernel %s)",
+                              (unsigned long long)w, (unsigned long long)len, (unsigned long long)gap,
+                              copy_kind_name(cp.kind));
+                free(src);
+                free(dst);
+                free(ref);
+            }
+}
+
+/* ---- gather kernels through the API ---------------------------------------- */
+
+static DMLREF_TENSOR_DATA_TYPE type_of_width(uint32_t w) {
+    return w == 1 ? DMLREF_TENSOR_DATA_TYPE_UINT8 : w == 2 ? DMLREF_TENSOR_DATA_TYPE_FLOAT16
+         : w == 4 ? DMLREF_TENSOR_DATA_TYPE_FLOAT32 : DMLREF_TENSOR_DATA_TYPE_INT64;
+}
+
+/* Runs desc through the fast path and the oracle; outputs must match byte for byte. */
+static void fast_vs_oracle(const DMLREF_OPERATOR_DESC *desc, const dmlref_cbuffer *in, uint32_t n_in, size_t out_bytes,
+                           const char *want_kernel, const char *what) {
+    dmlref_operator *f = NULL, *o = NULL;
+    dmlref_error err;
+    const dmlref_options fo = {0, 0}, oo = {DMLREF_OPTION_FORCE_ORACLE, 1};
+    CHECK_STATUS(dmlref_compile(desc, (DMLREF_FEATURE_LEVEL)0x6400, &fo, &f, &err), err, DMLREF_OK, NULL);
+    CHECK_STATUS(dmlref_compile(desc, (DMLREF_FEATURE_LEVEL)0x6400, &oo, &o, &err), err, DMLREF_OK, NULL);
+    if (!f || !o) return;
+    if (want_kernel && strncmp(dmlref_kernel_name(f), want_kernel, strlen(want_kernel)))
+        test_fail(__FILE__, __LINE__, "%s: kernel %s, want %s", what, dmlref_kernel_name(f), want_kernel);
+    unsigned char *a = malloc(out_bytes), *b = malloc(out_bytes);
+    if (!a || !b) abort();
+    memset(a, 0x77, out_bytes);
+    memset(b, 0x77, out_bytes);
+    const dmlref_buffer ob[1] = {{a, out_bytes}}, obb[1] = {{b, out_bytes}};
+    CHECK_STATUS(dmlref_execute(f, in, n_in, ob, 1, &err), err, DMLREF_OK, NULL);
+    CHECK_STATUS(dmlref_execute(o, in, n_in, obb, 1, &err), err, DMLREF_OK, NULL);
+    if (memcmp(a, b, out_bytes)) test_fail(__FILE__, __LINE__, "%s: fast path differs from the oracle", what);
+    free(a);
+    free(b);
+    dmlref_release(f);
+    dmlref_release(o);
+}
+
+TEST(kernels_gather_axis_last_lengths) {
+    static const uint32_t lengths[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 511, 512, 513, 1100};
+    for (uint32_t w = 1; w <= 8; w *= 2)
+        for (size_t li = 0; li < sizeof lengths / sizeof lengths[0]; ++li) {
+            const uint32_t L = lengths[li], rows = 3, A = 37;
+            tdesc in, ix, out;
+            tdesc_init(&in, type_of_width(w), 2, SIZES(rows, A), NULL);
+            tdesc_init(&ix, DMLREF_TENSOR_DATA_TYPE_INT32, 2, SIZES(1, L), NULL);
+            tdesc_init(&out, type_of_width(w), 2, SIZES(rows, L), NULL);
+            const DMLREF_GATHER_OPERATOR_DESC g = {&in.desc, &ix.desc, &out.desc, 1, 1};
+            const DMLREF_OPERATOR_DESC desc = {DMLREF_OPERATOR_GATHER, &g};
+            const size_t xb = (size_t)in.buf.TotalTensorSizeInBytes;
+            unsigned char *x = calloc(1, xb);
+            int32_t *idx = malloc(L * 4);
+            if (!x || !idx) abort();
+            for (uint32_t i = 0; i < rows * A * w; ++i) x[i] = (unsigned char)(i * 7 + 3);
+            for (uint32_t i = 0; i < L; ++i) idx[i] = (int32_t)((i * 11) % (A + 6)) - 3; /* incl. negative, out of range */
+            const dmlref_cbuffer ib[2] = {{x, xb}, {idx, L * 4}};
+            char what[64];
+            snprintf(what, sizeof what, "gather axis_last w%u L%u", w, L);
+            fast_vs_oracle(&desc, ib, 2, (size_t)out.buf.TotalTensorSizeInBytes, L > 1 ? "gather.axis_last" : NULL, what);
+            free(x);
+            free(idx);
+        }
+}
+
+TEST(kernels_gather_elements_axis_first_column_blocks) {
+    static const uint32_t cols[] = {1, 3, 31, 32, 33, 63, 64, 65, 127, 128, 129, 257};
+    for (uint32_t w = 1; w <= 8; w *= 2)
+        for (size_t ci = 0; ci < sizeof cols / sizeof cols[0]; ++ci) {
+            const uint32_t C = cols[ci], R = 5, P = 6;
+            if (C == 1) continue; /* one column: no axis_first shape */
+            tdesc in, ix, out;
+            tdesc_init(&in, type_of_width(w), 2, SIZES(R, C), NULL);
+            tdesc_init(&ix, DMLREF_TENSOR_DATA_TYPE_INT64, 2, SIZES(P, C), NULL);
+            tdesc_init(&out, type_of_width(w), 2, SIZES(P, C), NULL);
+            const DMLREF_GATHER_ELEMENTS_OPERATOR_DESC g = {&in.desc, &ix.desc, &out.desc, 0};
+            const DMLREF_OPERATOR_DESC desc = {DMLREF_OPERATOR_GATHER_ELEMENTS, &g};
+            const size_t xb = (size_t)in.buf.TotalTensorSizeInBytes;
+            unsigned char *x = calloc(1, xb);
+            int64_t *idx = malloc(P * C * 8);
+            if (!x || !idx) abort();
+            for (uint32_t i = 0; i < R * C * w; ++i) x[i] = (unsigned char)(i * 5 + 1);
+            for (uint32_t i = 0; i < P * C; ++i) idx[i] = (int64_t)((i * 7) % (R + 4)) - 2;
+            const dmlref_cbuffer ib[2] = {{x, xb}, {idx, P * C * 8}};
+            char what[64];
+            snprintf(what, sizeof what, "gather_elements axis_first w%u C%u", w, C);
+            fast_vs_oracle(&desc, ib, 2, (size_t)out.buf.TotalTensorSizeInBytes, "gather_elements.axis_first", what);
+            free(x);
+            free(idx);
+        }
+}
+
+TEST(kernels_join_inner_block_sizes) {
+    /* 4 pieces of w*k bytes per row: join.inner with blocks around 16 bytes */
+    for (uint32_t w = 1; w <= 8; w *= 2)
+        for (uint32_t k = 1; k <= 9; ++k) {
+            const uint32_t rows = 37;
+            tdesc p[4], out;
+            DMLREF_TENSOR_DESC pd[4];
+            dmlref_cbuffer ib[4];
+            for (int i = 0; i < 4; ++i) {
+                tdesc_init(&p[i], type_of_width(w), 2, SIZES(rows, k), NULL);
+                pd[i] = p[i].desc;
+                const size_t bytes = (size_t)p[i].buf.TotalTensorSizeInBytes;
+                unsigned char *d = malloc(bytes);
+                if (!d) abort();
+                for (uint32_t b = 0; b < bytes; ++b) d[b] = (unsigned char)(b + 50 * i);
+                ib[i].data = d;
+                ib[i].size = bytes;
+            }
+            tdesc_init(&out, type_of_width(w), 2, SIZES(rows, 4 * k), NULL);
+            const DMLREF_JOIN_OPERATOR_DESC j = {4, pd, &out.desc, 1};
+            const DMLREF_OPERATOR_DESC desc = {DMLREF_OPERATOR_JOIN, &j};
+            char what[64];
+            snprintf(what, sizeof what, "join inner w%u k%u", w, k);
+            fast_vs_oracle(&desc, ib, 4, (size_t)out.buf.TotalTensorSizeInBytes, "join.inner", what);
+            for (int i = 0; i < 4; ++i) free((void *)(uintptr_t)ib[i].data);
+        }
+}
