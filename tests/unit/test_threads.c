@@ -68,7 +68,15 @@ static void alloc_out(dmlref_buffer *b, size_t size) {
 static void check_concurrent(const mt_case *c, const dmlref_options *opt, const char *mode) {
     dmlref_operator *op = NULL;
     dmlref_error err;
+    /* A small grain (read at compile time) so that the fast paths partition
+     * these small tensors across OpenMP threads inside each pthread. */
+    const char *grain = getenv("DMLREF_PAR_GRAIN");
+    char saved[32] = "";
+    if (grain) snprintf(saved, sizeof saved, "%s", grain);
+    setenv("DMLREF_PAR_GRAIN", "256", 1);
     const dmlref_status st = dmlref_compile(&c->desc, DMLREF_FEATURE_LEVEL_6_4, opt, &op, &err);
+    if (grain) setenv("DMLREF_PAR_GRAIN", saved, 1);
+    else unsetenv("DMLREF_PAR_GRAIN");
     CHECK_STATUS(st, err, DMLREF_OK, NULL);
     if (st != DMLREF_OK) return;
 
