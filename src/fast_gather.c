@@ -29,6 +29,7 @@
 #define NORM_CHUNK 512u         /* indices normalized per step (stack)              */
 #define SHARED_CHUNK 4096u      /* axis_last with shared indices: per chunk (stack) */
 #define COLBLOCK_BYTES 256u     /* axis_first: output bytes per column block         */
+#define ROW_AHEAD 4u            /* rows: random rows prefetched this far ahead       */
 #define PREFETCH_ROWS 8u        /* axis_first: rows ahead to prefetch                */
 
 enum { G_ROWS, G_AXIS_LAST, G_AXIS_LAST_SHARED, G_AXIS_FIRST };
@@ -116,7 +117,14 @@ static void rows_range(const void *vc, uint64_t lo, uint64_t hi) {
             unsigned char *o = out + it.off[0] + i0 * os;
             const unsigned char *s = in + it.off[1] + i0 * is;
             if (b >= 256) {
-                for (uint64_t i = 0; i < n; ++i) memcpy(o + i * os, s + i * is + nidx[i] * as, (size_t)b);
+                /* random rows: start fetching row i + ROW_AHEAD while row i is copied */
+                for (uint64_t i = 0; i < n; ++i) {
+                    if (i + ROW_AHEAD < n && b <= 4096) {
+                        const unsigned char *nx = s + (i + ROW_AHEAD) * is + nidx[i + ROW_AHEAD] * as;
+                        for (uint64_t bb = 0; bb < b; bb += 64) PREFETCH_R(nx + bb);
+                    }
+                    memcpy(o + i * os, s + i * is + nidx[i] * as, (size_t)b);
+                }
             } else if (b == 16) {
                 for (uint64_t i = 0; i < n; ++i) simd_copy16(o + i * os, s + i * is + nidx[i] * as);
             } else if (b == 1 || b == 2 || b == 4 || b == 8) {
