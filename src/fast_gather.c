@@ -29,7 +29,7 @@
 #define NORM_CHUNK 512u         /* indices normalized per step (stack)              */
 #define SHARED_CHUNK 4096u      /* axis_last with shared indices: per chunk (stack) */
 #define COLBLOCK_BYTES 256u     /* axis_first: output bytes per column block         */
-#define ROW_AHEAD 4u            /* rows: random rows prefetched this far ahead       */
+#define ROW_AHEAD 8u            /* rows: random rows prefetched this far ahead       */
 #define PREFETCH_ROWS 8u        /* axis_first: rows ahead to prefetch                */
 
 enum { G_ROWS, G_AXIS_LAST, G_AXIS_LAST_SHARED, G_AXIS_FIRST };
