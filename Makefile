@@ -45,7 +45,7 @@ SHARED = $(BUILD)/libdmlref.so
 CLI    = $(BUILD)/dmlref
 UNIT   = $(BUILD)/test_unit
 
-.PHONY: all lib cli test test-asan unit install clean
+.PHONY: all lib cli test test-asan unit install clean examples
 all: lib cli
 lib: $(STATIC) $(SHARED)
 cli: $(CLI)
@@ -75,8 +75,20 @@ NUMPY_DRIVER = $(BUILD)/numpy_driver
 $(NUMPY_DRIVER): $(BUILD)/tests/numpy/driver.o $(STATIC)
 	$(CC) -o $@ $(BUILD)/tests/numpy/driver.o $(STATIC) $(LDLIBS_LIB)
 
+# The README's C example (examples/gather.c), built against the static library.
+EXAMPLE = $(BUILD)/example_gather
+$(EXAMPLE): examples/gather.c $(STATIC)
+	$(CC) $(ALL_CFLAGS) -o $@ examples/gather.c $(STATIC) $(LDLIBS_LIB)
+
+# The README's main job: every documented DirectML example through `dmlref run`
+# (outputs printed, compared with the documented ones), then the C example.
+examples: $(CLI) $(EXAMPLE)
+	@for f in tests/cases/*.json; do \
+	    echo "== dmlref run $$f"; $(CLI) run "$$f" || exit 1; done
+	@echo "== $(EXAMPLE)"; $(EXAMPLE)
+
 # The README's test command.  Runs every suite and ends with "N passed, N failed".
-test: $(UNIT) $(NUMPY_DRIVER) $(if $(CLI_SRC),$(CLI))
+test: $(UNIT) $(NUMPY_DRIVER) $(EXAMPLE) $(if $(CLI_SRC),$(CLI))
 	BUILD=$(BUILD) PYTHON=$(PYTHON) sh tests/run.sh
 
 test-asan:

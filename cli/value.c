@@ -234,6 +234,8 @@ const char *value_format(const void *p, DMLREF_TENSOR_DATA_TYPE dt, char *buf, s
             else a = mid + 1;
         }
         snprintf(buf, cap, "%.*g", a, v);
+        /* integral values print as integers (10, not 1e+01) while exactly so */
+        if (strchr(buf, 'e') && fabs(v) < 1e16 && v == trunc(v)) snprintf(buf, cap, "%.0f", v);
         break;
     }
     default: snprintf(buf, cap, "null"); break;
