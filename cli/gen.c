@@ -17,6 +17,7 @@
  */
 #include "case.h"
 #include "cli.h"
+#include "file_atomic.h"
 #include "json_out.h"
 #include "prng.h"
 
@@ -644,39 +645,6 @@ static int make_case(DMLREF_OPERATOR_TYPE type, uint64_t seed, uint64_t i, char 
     return CASE_OK;
 }
 
-static int write_file_atomic(const char *path, const char *text, size_t len, char *err, size_t errcap) {
-    const size_t pl = strlen(path);
-    char *tmp = malloc(pl + 16);
-    if (!tmp) {
-        snprintf(err, errcap, "out of memory");
-        return -1;
-    }
-    memcpy(tmp, path, pl);
-    memcpy(tmp + pl, ".tmp.XXXXXX", 12);
-    const int fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(err, errcap, "cannot create a file next to %s: %s", path, strerror(errno));
-        free(tmp);
-        return -1;
-    }
-    (void)fchmod(fd, 0644);
-    FILE *f = fdopen(fd, "wb");
-    int ok = f != NULL;
-    if (ok) {
-        ok = fwrite(text, 1, len, f) == len;
-        ok = fclose(f) == 0 && ok;
-    } else {
-        close(fd);
-    }
-    if (ok && rename(tmp, path) != 0) ok = 0;
-    if (!ok) {
-        snprintf(err, errcap, "cannot write %s: %s", path, strerror(errno));
-        remove(tmp);
-    }
-    free(tmp);
-    return ok ? 0 : -1;
-}
-
 int cmd_gen(int argc, char **argv) {
     const char *opname = NULL, *outdir = NULL;
     uint64_t count = 0, seed = 0;
@@ -751,7 +719,8 @@ int cmd_gen(int argc, char **argv) {
             rc = make_case(ops[k], seed, i, &text, &len, err, sizeof err);
             if (rc == CASE_OK) {
                 snprintf(path, dl + 128, "%s/gen_%s_%" PRIu64 "_%" PRIu64 ".json", outdir, lower, seed, i);
-                if (write_file_atomic(path, text, len, err, sizeof err)) rc = CASE_SYSTEM;
+                const file_part part = {text, len};
+                if (file_write_atomic(path, &part, 1, err, sizeof err)) rc = CASE_SYSTEM;
             }
             free(text);
             if (rc != CASE_OK) fprintf(stderr, "dmlref gen: %s\n", err);

@@ -1,4 +1,5 @@
 #include "npy.h"
+#include "file_atomic.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -221,35 +222,10 @@ int npy_write_file(const char *path, DMLREF_TENSOR_DATA_TYPE dt, const void *dat
     unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hlen & 0xff),
                              (unsigned char)(hlen >> 8)};
 
-    const size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp) {
-        snprintf(err, errcap, "%s: out of memory", path);
+    if (count > SIZE_MAX / es) {
+        snprintf(err, errcap, "%s: too many elements", path);
         return -1;
     }
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp.XXXXXX", 12);
-    const int fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(err, errcap, "%s: cannot create a temporary file: %s", path, strerror(errno));
-        free(tmp);
-        return -1;
-    }
-    (void)fchmod(fd, 0644);
-    FILE *f = fdopen(fd, "wb");
-    int ok = f != NULL;
-    if (ok) {
-        ok = fwrite(pre, 1, sizeof pre, f) == sizeof pre && fwrite(header, 1, hlen, f) == hlen &&
-             (count == 0 || fwrite(data, es, (size_t)count, f) == (size_t)count);
-        ok = (fclose(f) == 0) && ok;
-    } else {
-        close(fd);
-    }
-    if (ok && rename(tmp, path) != 0) ok = 0;
-    if (!ok) {
-        snprintf(err, errcap, "%s: write failed: %s", path, strerror(errno));
-        remove(tmp);
-    }
-    free(tmp);
-    return ok ? 0 : -1;
+    const file_part parts[3] = {{pre, sizeof pre}, {header, hlen}, {data, (size_t)count * es}};
+    return file_write_atomic(path, parts, 3, err, errcap);
 }
