@@ -191,4 +191,7 @@ dmlref_status check_indices_in_range(const op_t *op, const tensor_t *idx,
                                      const uint64_t *bounds, const char *const *bound_names,
                                      dmlref_error *err);
 
+/* The pre-pass of GATHER and GATHER_ELEMENTS: inputs[1] indexes inputs[0] along Axis. */
+dmlref_status check_indices_along_axis(const op_t *op, const exec_args *x, dmlref_error *err);
+
 #endif /* DMLREF_INTERNAL_H */

@@ -42,15 +42,6 @@ static dmlref_status gather_oracle(const op_t *op, const exec_args *x, dmlref_er
     return DMLREF_OK;
 }
 
-static dmlref_status gather_check(const op_t *op, const exec_args *x, dmlref_error *err) {
-    char bound_name[64];
-    const char *names[1] = {bound_name};
-    const uint64_t bounds[1] = {op->inputs[0].sizes[op->axis]};
-    snprintf(bound_name, sizeof bound_name, "InputTensor.Sizes[%" PRIu32 "]", op->axis);
-    return check_indices_in_range(op, &op->inputs[1], IN_DATA(x, 1), "IndicesTensor", 1, bounds,
-                                  names, err);
-}
-
 dmlref_status gather_compile(op_t *op, const void *desc, dmlref_error *err) {
     const DMLREF_GATHER_OPERATOR_DESC *g = desc;
     TRY(op_alloc_tensors(op, 2, 1, err));
@@ -108,6 +99,6 @@ dmlref_status gather_compile(op_t *op, const void *desc, dmlref_error *err) {
     op->axis = a;
     op->index_dims = k;
     op->oracle = gather_oracle;
-    op->check = gather_check;
+    op->check = check_indices_along_axis;
     return DMLREF_OK;
 }

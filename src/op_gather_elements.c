@@ -6,7 +6,6 @@
 #include "internal.h"
 
 #include <inttypes.h>
-#include <stdio.h>
 
 #define OP "GATHER_ELEMENTS"
 
@@ -26,15 +25,6 @@ static dmlref_status gather_elements_oracle(const op_t *op, const exec_args *x, 
         memcpy(out_data + it.offset[0], in_data + tensor_offset(in, ic), in->esize);
     }
     return DMLREF_OK;
-}
-
-static dmlref_status gather_elements_check(const op_t *op, const exec_args *x, dmlref_error *err) {
-    char bound_name[64];
-    const char *names[1] = {bound_name};
-    const uint64_t bounds[1] = {op->inputs[0].sizes[op->axis]};
-    snprintf(bound_name, sizeof bound_name, "InputTensor.Sizes[%" PRIu32 "]", op->axis);
-    return check_indices_in_range(op, &op->inputs[1], IN_DATA(x, 1), "IndicesTensor", 1, bounds,
-                                  names, err);
 }
 
 dmlref_status gather_elements_compile(op_t *op, const void *desc, dmlref_error *err) {
@@ -68,6 +58,6 @@ dmlref_status gather_elements_compile(op_t *op, const void *desc, dmlref_error *
 
     op->axis = a;
     op->oracle = gather_elements_oracle;
-    op->check = gather_elements_check;
+    op->check = check_indices_along_axis;
     return DMLREF_OK;
 }
