@@ -84,6 +84,54 @@ static void gather_elems(uint64_t w, unsigned char *out, uint64_t os, const unsi
     }
 }
 
+/* Normalization fused into the element gather for 64-bit indices (INT64 or
+ * UINT64): out[i * os] = in[norm(ix[i * js]) * as].  The in-range test is one
+ * unsigned compare (negative INT64 values are huge as unsigned); only values
+ * that fail it go to the library's normalizer.  No intermediate index array,
+ * so each index is read once and used at once.
+ *
+ * The reads of the input row are random, so the hardware prefetcher cannot
+ * follow them and each first touch of a line would stall; instead the next
+ * row's lines (pf, pflines of them, NULL for none) are prefetched one per
+ * `step` elements while this row is gathered. */
+#define GATHER_FUSED64(W, T)                                                                              \
+    static void gather64_x##W(unsigned char *out, uint64_t os, const unsigned char *in, uint64_t as,       \
+                              const unsigned char *ix, uint64_t js, uint32_t dtype, uint64_t A, uint64_t n, \
+                              const unsigned char *pf, uint64_t pflines) {                               \
+        const uint64_t step = pf && pflines && n / pflines ? n / pflines : n ? n : 1;                     \
+        for (uint64_t i0 = 0, line = 0; i0 < n; i0 += step, ++line) {                                     \
+            const uint64_t i1 = n - i0 < step ? n : i0 + step;                                            \
+            if (pf && line < pflines) PREFETCH_R(pf + line * 64);                                         \
+            if (os == W && js == 8) { /* both packed: constant strides */                                \
+                for (uint64_t i = i0; i < i1; ++i) {                                                      \
+                    uint64_t v;                                                                           \
+                    T e;                                                                                  \
+                    memcpy(&v, ix + i * 8, 8);                                                            \
+                    if (v >= A) v = index_load_norm(ix + i * 8, dtype, A);                                \
+                    memcpy(&e, in + v * as, W);                                                           \
+                    memcpy(out + i * W, &e, W);                                                           \
+                }                                                                                         \
+            } else {                                                                                      \
+                for (uint64_t i = i0; i < i1; ++i) {                                                      \
+                    uint64_t v;                                                                           \
+                    T e;                                                                                  \
+                    memcpy(&v, ix + i * js, 8);                                                           \
+                    if (v >= A) v = index_load_norm(ix + i * js, dtype, A);                               \
+                    memcpy(&e, in + v * as, W);                                                           \
+                    memcpy(out + i * os, &e, W);                                                          \
+                }                                                                                         \
+            }                                                                                             \
+        }                                                                                                 \
+    }
+GATHER_FUSED64(1, uint8_t)
+GATHER_FUSED64(2, uint16_t)
+GATHER_FUSED64(4, uint32_t)
+GATHER_FUSED64(8, uint64_t)
+
+static int index_is64(uint32_t dtype) {
+    return dtype == DMLREF_TENSOR_DATA_TYPE_INT64 || dtype == DMLREF_TENSOR_DATA_TYPE_UINT64;
+}
+
 /* out[i * os] = in[i * is + nidx[i] * as] (axis_first's inner step). */
 #define GATHER_ELEMS2(W, T)                                                                        \
     static void gather2_x##W(unsigned char *out, uint64_t os, const unsigned char *in, uint64_t is, \
@@ -153,6 +201,21 @@ static void axis_last_range(const void *vc, uint64_t lo, uint64_t hi) {
     uint32_t nidx[NORM_CHUNK];
     nest_it it;
     for (int more = nest_rows_begin(nt, &it, lo, hi); more; more = nest_rows_next(nt, &it)) {
+        if (index_is64(p->ixtype)) { /* fused: one pass over the row */
+            unsigned char *o = out + it.off[0];
+            const unsigned char *s = in + it.off[1], *q = ix + it.off[2];
+            /* the next input row, when it exists and its A elements are contiguous */
+            const unsigned char *pf = NULL;
+            if (nt->m >= 2 && p->as == p->esize && it.c[l - 1] + 1 < nt->sizes[l - 1]) pf = s + nt->st[1][l - 1];
+            const uint64_t pfl = (p->A * p->esize + 63) / 64;
+            switch (p->esize) {
+            case 1: gather64_x1(o, os, s, p->as, q, js, p->ixtype, p->A, it.len, pf, pfl); break;
+            case 2: gather64_x2(o, os, s, p->as, q, js, p->ixtype, p->A, it.len, pf, pfl); break;
+            case 4: gather64_x4(o, os, s, p->as, q, js, p->ixtype, p->A, it.len, pf, pfl); break;
+            default: gather64_x8(o, os, s, p->as, q, js, p->ixtype, p->A, it.len, pf, pfl); break;
+            }
+            continue;
+        }
         for (uint64_t i0 = 0; i0 < it.len; i0 += NORM_CHUNK) {
             const uint64_t n = it.len - i0 < NORM_CHUNK ? it.len - i0 : NORM_CHUNK;
             simd_index_norm(ix + it.off[2] + i0 * js, js, p->ixtype, p->A, n, nidx);

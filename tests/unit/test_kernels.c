@@ -245,6 +245,38 @@ TEST(kernels_gather_axis_last_lengths) {
         }
 }
 
+/* GATHER_ELEMENTS along the last axis with 64-bit indices: the fused
+ * normalize-and-gather loop (and its next-row prefetch) at awkward lengths. */
+TEST(kernels_gather_elements_axis_last_fused64) {
+    static const uint32_t lengths[] = {2, 3, 5, 15, 16, 17, 63, 64, 65, 257};
+    static const uint32_t types[] = {DMLREF_TENSOR_DATA_TYPE_INT64, DMLREF_TENSOR_DATA_TYPE_UINT64};
+    for (uint32_t w = 1; w <= 8; w *= 2)
+        for (size_t ti = 0; ti < 2; ++ti)
+            for (size_t li = 0; li < sizeof lengths / sizeof lengths[0]; ++li) {
+                const uint32_t L = lengths[li], A = L + 3 - (uint32_t)li % 5, rows = 4; /* A around L */
+                tdesc in, ix, out;
+                tdesc_init(&in, type_of_width(w), 2, SIZES(rows, A), NULL);
+                tdesc_init(&ix, types[ti], 2, SIZES(rows, L), NULL);
+                tdesc_init(&out, type_of_width(w), 2, SIZES(rows, L), NULL);
+                const DMLREF_GATHER_ELEMENTS_OPERATOR_DESC g = {&in.desc, &ix.desc, &out.desc, 1};
+                const DMLREF_OPERATOR_DESC desc = {DMLREF_OPERATOR_GATHER_ELEMENTS, &g};
+                const size_t xb = (size_t)in.buf.TotalTensorSizeInBytes;
+                unsigned char *x = calloc(1, xb);
+                int64_t *idx = malloc((size_t)rows * L * 8);
+                if (!x || !idx) abort();
+                for (uint32_t i = 0; i < rows * A * w; ++i) x[i] = (unsigned char)(i * 7 + 3);
+                for (uint32_t i = 0; i < rows * L; ++i) /* in range, negative and past the end */
+                    idx[i] = (int64_t)((i * 11) % (A + 6)) - 3 + (i % 13 == 5 ? INT64_C(1) << 40 : 0);
+                const dmlref_cbuffer ib[2] = {{x, xb}, {idx, (size_t)rows * L * 8}};
+                char what[80];
+                snprintf(what, sizeof what, "gather_elements axis_last %s w%u L%u", ti ? "u64" : "i64", w, L);
+                fast_vs_oracle(&desc, ib, 2, (size_t)out.buf.TotalTensorSizeInBytes, "gather_elements.axis_last",
+                               what);
+                free(x);
+                free(idx);
+            }
+}
+
 TEST(kernels_gather_elements_axis_first_column_blocks) {
     static const uint32_t cols[] = {1, 3, 31, 32, 33, 63, 64, 65, 127, 128, 129, 257};
     for (uint32_t w = 1; w <= 8; w *= 2)
