@@ -107,6 +107,7 @@ void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char 
 /* ---- JOIN / SPLIT --------------------------------------------------------- */
 
 #define CONCAT_MAX_INNER_PIECES 64u /* the inner walk keeps one offset per piece on the stack */
+#define CONCAT_BATCH_BYTES (UINT64_C(4) << 10) /* inner walk: bytes of the whole per batch of rows */
 
 enum { CONCAT_INNER, CONCAT_CHUNKED, CONCAT_STRIDED };
 
@@ -178,13 +179,23 @@ static void concat_inner_range(const void *vc, uint64_t lo, uint64_t hi) {
             for (uint32_t d = 0; d < om; ++d) poff += coord[d] * p->pieces[k].ost[d];
             pbase[k] = poff;
         }
-        for (uint64_t j = 0; j < run; ++j) {
-            unsigned char *wrow = whole + woff + j * wstep;
+        /* A batch of rows of the whole at a time, each piece's blocks of the
+         * batch in one tight strided loop: the piece side is one sequential
+         * run, and the whole's batch stays in L1 between the pieces. */
+        const uint64_t batch = wstep < CONCAT_BATCH_BYTES ? CONCAT_BATCH_BYTES / (wstep ? wstep : 1) : 1;
+        for (uint64_t j0 = 0; j0 < run; j0 += batch) {
+            const uint64_t nj = run - j0 < batch ? run - j0 : batch;
             for (uint32_t k = 0; k < count; ++k) {
                 const concat_piece *pc = &p->pieces[k];
-                unsigned char *pp = ptr[k] + pbase[k] + j * pc->ost[last], *wp = wrow + pc->base;
-                if (split) simd_copy_block(pp, wp, (size_t)pc->block);
-                else simd_copy_block(wp, pp, (size_t)pc->block);
+                const uint64_t ps = pc->ost[last], b = pc->block;
+                unsigned char *pp = ptr[k] + pbase[k] + j0 * ps, *wp = whole + woff + j0 * wstep + pc->base;
+                unsigned char *d = split ? pp : wp;
+                const unsigned char *s = split ? wp : pp;
+                const uint64_t ds = split ? ps : wstep, ss = split ? wstep : ps;
+                if (b == 16)
+                    for (uint64_t j = 0; j < nj; ++j) simd_copy16(d + j * ds, s + j * ss);
+                else
+                    for (uint64_t j = 0; j < nj; ++j) simd_copy_block(d + j * ds, s + j * ss, (size_t)b);
             }
         }
         o += run;

@@ -305,10 +305,11 @@ TEST(kernels_gather_elements_axis_first_column_blocks) {
 }
 
 TEST(kernels_join_inner_block_sizes) {
-    /* 4 pieces of w*k bytes per row: join.inner with blocks around 16 bytes */
+    /* 4 pieces of w*k bytes per row: join.inner with blocks around 16 bytes;
+     * 1100 rows cross the kernel's 4 KiB batches of rows at every row size */
     for (uint32_t w = 1; w <= 8; w *= 2)
         for (uint32_t k = 1; k <= 9; ++k) {
-            const uint32_t rows = 37;
+            const uint32_t rows = 1100;
             tdesc p[4], out;
             DMLREF_TENSOR_DESC pd[4];
             dmlref_cbuffer ib[4];
