@@ -7,7 +7,10 @@
  * [F*t/T, F*(t+1)/T): every thread walks all tuples in row-major order and
  * applies only its own.  Each output element is owned by exactly one thread,
  * which applies that element's updates in the serial order, so the last
- * duplicate wins exactly as in the oracle, byte for byte.
+ * duplicate wins exactly as in the oracle, byte for byte.  Single elements
+ * with 64-bit indices (apply_elems64) own whole rows instead: thread t owns
+ * the first components in [B*t/T, B*(t+1)/T), tested before the rest of the
+ * tuple is read.
  */
 #include "plan.h"
 #include "simd/simd.h"
@@ -87,11 +90,56 @@ static void apply(const scatter_plan *p, const exec_args *x, uint64_t flo, uint6
     }
 }
 
+/* The elements kind with 64-bit index components (INT64 / UINT64), the
+ * common case, in a tighter loop: the thread owns the targets whose first
+ * component lies in [rlo, rhi) (a range of whole rows of the flat order, so
+ * still one owner per element), decided from that component alone before
+ * the others are read; only owned targets are computed, prefetched and
+ * written.  In-range components take one unsigned compare (negative INT64
+ * values are huge as unsigned); the rest go to the library's normalizer. */
+static void apply_elems64(const scatter_plan *p, const exec_args *x, uint64_t rlo, uint64_t rhi) {
+    unsigned char *out = OUT_DATA(x, 0);
+    const unsigned char *ix = IN_DATA(x, 1), *up = IN_DATA(x, 2);
+    const nest_t *nt = &p->tuples;
+    const uint32_t l = nt->m - 1, t = p->t, ixtype = p->ixtype;
+    const uint64_t us = nt->st[0][l], js = nt->st[2][l], cs = p->cs, b = p->slice.block;
+    const uint64_t b0 = p->bound[0], o0 = p->ost[0], rlen = rhi - rlo;
+    nest_it it;
+    for (int more = nest_rows_begin(nt, &it, 0, nt->points); more; more = nest_rows_next(nt, &it)) {
+        const unsigned char *q = ix + it.off[2], *src = up + it.off[0];
+        for (uint64_t i = 0; i < it.len; ++i, q += js, src += us) {
+            uint64_t v;
+            memcpy(&v, q, 8);
+            if (v >= b0) v = index_load_norm(q, ixtype, b0);
+            if (v - rlo >= rlen) continue; /* another thread's */
+            uint64_t tg = v * o0;
+            for (uint32_t k = 1; k < t; ++k) {
+                memcpy(&v, q + k * cs, 8);
+                if (v >= p->bound[k]) v = index_load_norm(q + k * cs, ixtype, p->bound[k]);
+                tg += v * p->ost[k];
+            }
+            unsigned char *dst = out + tg;
+            switch (b) {
+            case 1: dst[0] = src[0]; break;
+            case 2: memcpy(dst, src, 2); break;
+            case 4: memcpy(dst, src, 4); break;
+            default: memcpy(dst, src, 8); break;
+            }
+        }
+    }
+}
+
+static int fast_elems(const scatter_plan *p) {
+    return p->kind == S_ELEMS &&
+           (p->ixtype == DMLREF_TENSOR_DATA_TYPE_INT64 || p->ixtype == DMLREF_TENSOR_DATA_TYPE_UINT64);
+}
+
 static void apply_range(const void *vc, uint64_t lo, uint64_t hi) {
     const scatter_ctx *c = vc;
     const scatter_plan *p = c->p;
-    const uint64_t T = p->up_nth, F = p->flat_total;
-    apply(p, c->x, F * lo / T, F * hi / T);
+    const uint64_t T = p->up_nth, F = p->flat_total, B0 = p->bound[0];
+    if (fast_elems(p)) apply_elems64(p, c->x, B0 * lo / T, B0 * hi / T);
+    else apply(p, c->x, F * lo / T, F * hi / T);
 }
 
 static dmlref_status scatter_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
@@ -100,6 +148,7 @@ static dmlref_status scatter_kernel(const op_t *op, const exec_args *x, dmlref_e
     (void)err;
     run_ranges(p->copy_nth, p->copy.units, copy_range, &c);
     if (p->up_nth > 1) run_ranges(p->up_nth, p->up_nth, apply_range, &c);
+    else if (fast_elems(p)) apply_elems64(p, x, 0, p->bound[0]);
     else apply(p, x, 0, p->flat_total);
     return DMLREF_OK;
 }
@@ -160,6 +209,7 @@ dmlref_status plan_scatter_nd(op_t *op, dmlref_error *err) {
     const uint64_t up_bytes = nt->points * p->slice.block * p->slice.nest.points;
     p->up_nth = plan_threads(op, 2 * up_bytes);
     if (p->up_nth > p->flat_total) p->up_nth = (uint32_t)p->flat_total;
+    if (fast_elems(p) && p->up_nth > p->bound[0]) p->up_nth = (uint32_t)p->bound[0]; /* owners are rows */
 
     static const char *const elems[9] = {"", "scatter_nd.elems.x1", "scatter_nd.elems.x2", "", "scatter_nd.elems.x4",
                                          "", "", "", "scatter_nd.elems.x8"};

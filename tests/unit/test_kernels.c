@@ -332,3 +332,37 @@ TEST(kernels_join_inner_block_sizes) {
             for (int i = 0; i < 4; ++i) free((void *)(uintptr_t)ib[i].data);
         }
 }
+
+TEST(kernels_scatter_nd_elems64_duplicates) {
+    /* SCATTER_ND of single elements with INT64 / UINT64 (row, col) tuples:
+     * duplicates (the last one wins), negative and out-of-range components */
+    static const uint32_t types[] = {DMLREF_TENSOR_DATA_TYPE_INT64, DMLREF_TENSOR_DATA_TYPE_UINT64};
+    for (uint32_t w = 1; w <= 8; w *= 2)
+        for (size_t ti = 0; ti < 2; ++ti) {
+            const uint32_t R = 5, C = 7, N = 61;
+            tdesc in, ix, up, out;
+            tdesc_init(&in, type_of_width(w), 2, SIZES(R, C), NULL);
+            tdesc_init(&ix, types[ti], 2, SIZES(N, 2), NULL);
+            tdesc_init(&up, type_of_width(w), 2, SIZES(1, N), NULL);
+            tdesc_init(&out, type_of_width(w), 2, SIZES(R, C), NULL);
+            const DMLREF_SCATTER_ND_OPERATOR_DESC sd = {&in.desc, &ix.desc, &up.desc, &out.desc, 2, 2};
+            const DMLREF_OPERATOR_DESC desc = {DMLREF_OPERATOR_SCATTER_ND, &sd};
+            const size_t xb = (size_t)in.buf.TotalTensorSizeInBytes, ub = (size_t)up.buf.TotalTensorSizeInBytes;
+            unsigned char *x = malloc(xb), *u = malloc(ub);
+            int64_t *idx = malloc((size_t)N * 16);
+            if (!x || !u || !idx) abort();
+            for (size_t i = 0; i < xb; ++i) x[i] = (unsigned char)(i * 5 + 1);
+            for (size_t i = 0; i < ub; ++i) u[i] = (unsigned char)(i * 3 + 128);
+            for (uint32_t i = 0; i < N; ++i) {
+                idx[2 * i] = (int64_t)((i * 7) % (R + 4)) - 2;     /* rows, some negative or past the end */
+                idx[2 * i + 1] = (int64_t)((i * 3) % (C + 4)) - 2; /* 61 tuples over 35 cells: duplicates */
+            }
+            const dmlref_cbuffer ib[3] = {{x, xb}, {idx, (size_t)N * 16}, {u, ub}};
+            char what[64];
+            snprintf(what, sizeof what, "scatter_nd elems %s w%u", ti ? "u64" : "i64", w);
+            fast_vs_oracle(&desc, ib, 3, (size_t)out.buf.TotalTensorSizeInBytes, "scatter_nd.elems", what);
+            free(x);
+            free(u);
+            free(idx);
+        }
+}
