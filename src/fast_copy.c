@@ -150,7 +150,8 @@ static unsigned char *piece_ptr(const concat_ctx *c, uint32_t k, unsigned char *
 }
 
 /* Outer points [lo, hi); at each, every piece's block. */
-static void concat_inner_range(const void *vc, uint64_t lo, uint64_t hi) {
+static void concat_inner_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
+    (void)part;
     const concat_ctx *c = vc;
     const concat_plan *p = c->p;
     const uint32_t count = p->count, om = p->om, last = om - 1;
@@ -202,7 +203,8 @@ static void concat_inner_range(const void *vc, uint64_t lo, uint64_t hi) {
     }
 }
 
-static void concat_chunked_range(const void *vc, uint64_t lo, uint64_t hi) {
+static void concat_chunked_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
+    (void)part;
     const concat_ctx *c = vc;
     const concat_plan *p = c->p;
     unsigned char *ww = NULL;
@@ -231,7 +233,8 @@ static void concat_chunked_range(const void *vc, uint64_t lo, uint64_t hi) {
     }
 }
 
-static void concat_strided_range(const void *vc, uint64_t lo, uint64_t hi) {
+static void concat_strided_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
+    (void)part;
     const concat_ctx *c = vc;
     const concat_piece *pc = &c->p->pieces[c->k];
     unsigned char *ww = NULL;

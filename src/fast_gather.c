@@ -17,8 +17,12 @@
  *               normalized once and reused for all rows
  *   axis_first  index and input both vary along the innermost dim
  *               (GATHER_ELEMENTS on an outer axis): column-blocked walk, a block
- *               of columns one cache line wide over all rows of the axis, so
- *               the input lines of that block stay in cache
+ *               of columns over all rows of the axis.  On a large input the
+ *               block's input columns are first copied into a scratch slab
+ *               (axis_first_slab): a column block of a row-major tensor is
+ *               scattered over a few cache sets (rows a power of two apart
+ *               share sets), so in place it never stays cached, while the
+ *               contiguous slab does and every random read hits it
  *   generic     anything else: the rows kernel with one element per index
  */
 #include "plan.h"
@@ -30,7 +34,10 @@
 #define SHARED_CHUNK 4096u      /* axis_last with shared indices: per chunk (stack) */
 #define COLBLOCK_BYTES 256u     /* axis_first: output bytes per column block         */
 #define ROW_AHEAD 8u            /* rows: random rows prefetched this far ahead       */
-#define PREFETCH_ROWS 8u        /* axis_first: rows ahead to prefetch                */
+#define PREFETCH_ROWS 16u       /* axis_first: rows ahead to prefetch                */
+#define SLAB_BYTES (UINT64_C(512) << 10)     /* axis_first_slab: one slab (A x columns)  */
+#define SLAB_MIN_DEFAULT (UINT64_C(1) << 20) /* input planes below this stay cached as is */
+#define SLAB_MAX_PARTS 16u                   /* slabs per plan (8 MiB at most)            */
 
 enum { G_ROWS, G_AXIS_LAST, G_AXIS_LAST_SHARED, G_AXIS_FIRST };
 
@@ -44,11 +51,13 @@ typedef struct gather_plan {
     uint64_t units;   /* partition units                        */
     uint64_t cb;      /* axis_first: columns per block          */
     uint64_t nblocks; /* axis_first: column blocks per row      */
+    scratch_t slab;   /* axis_first_slab: one slab per part     */
 } gather_plan;
 
 typedef struct gather_ctx {
     const gather_plan *p;
     const exec_args *x;
+    unsigned char *slab; /* the claimed slabs, or NULL */
 } gather_ctx;
 
 /* Width-specialized element gathers: out[i * os] = in[nidx[i] * as]. */
@@ -148,7 +157,8 @@ GATHER_ELEMS2(4, uint32_t)
 GATHER_ELEMS2(8, uint64_t)
 
 /* Points [lo, hi): one index each, a block copy each. */
-static void rows_range(const void *vc, uint64_t lo, uint64_t hi) {
+static void rows_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
+    (void)part;
     const gather_ctx *c = vc;
     const gather_plan *p = c->p;
     const nest_t *nt = &p->nest;
@@ -190,7 +200,8 @@ static void rows_range(const void *vc, uint64_t lo, uint64_t hi) {
 }
 
 /* Points [lo, hi) of a nest whose innermost dim walks the index (and not the input). */
-static void axis_last_range(const void *vc, uint64_t lo, uint64_t hi) {
+static void axis_last_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
+    (void)part;
     const gather_ctx *c = vc;
     const gather_plan *p = c->p;
     const nest_t *nt = &p->nest;
@@ -226,7 +237,8 @@ static void axis_last_range(const void *vc, uint64_t lo, uint64_t hi) {
 
 /* The same when the indices do not depend on the outer dims: each chunk of
  * the innermost dim is normalized once and used for every row of the range. */
-static void axis_last_shared_range(const void *vc, uint64_t lo, uint64_t hi) {
+static void axis_last_shared_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
+    (void)part;
     const gather_ctx *c = vc;
     const gather_plan *p = c->p;
     const nest_t *nt = &p->nest;
@@ -252,54 +264,112 @@ static void axis_last_shared_range(const void *vc, uint64_t lo, uint64_t hi) {
     }
 }
 
-/* Units [lo, hi) = (outer point, column block); each walks every row of the
- * second-innermost dim for its columns. */
-static void axis_first_range(const void *vc, uint64_t lo, uint64_t hi) {
-    const gather_ctx *c = vc;
-    const gather_plan *p = c->p;
+static void gather2(uint64_t w, unsigned char *out, uint64_t os, const unsigned char *in, uint64_t is, uint64_t as,
+                    const uint32_t *nidx, uint64_t n) {
+    switch (w) {
+    case 1: gather2_x1(out, os, in, is, as, nidx, n); break;
+    case 2: gather2_x2(out, os, in, is, as, nidx, n); break;
+    case 4: gather2_x4(out, os, in, is, as, nidx, n); break;
+    default: gather2_x8(out, os, in, is, as, nidx, n); break;
+    }
+}
+
+/* Columns [j0, j0 + n) of one outer point's (R, L) plane, for every row: the
+ * rows are strided, so the next rows' index and output lines are prefetched
+ * (the hardware does not follow such strides).  With a slab (A x n elements,
+ * rows n * esize apart), the block's input columns at every position of the
+ * axis are first copied into it, and the rows then read from the slab. */
+static void axis_first_block(const gather_plan *p, const exec_args *x, uint64_t outer, uint64_t j0, uint64_t n,
+                             unsigned char *slab) {
     const nest_t *nt = &p->nest;
     const uint32_t l = nt->m - 1, r = nt->m - 2;
-    const uint64_t L = nt->sizes[l], R = nt->sizes[r];
-    const uint64_t os = nt->st[0][l], is = nt->st[1][l], js = nt->st[2][l];
-    const uint64_t ros = nt->st[0][r], ris = nt->st[1][r], rjs = nt->st[2][r], as = p->as;
-    unsigned char *out = OUT_DATA(c->x, 0);
-    const unsigned char *in = IN_DATA(c->x, 0), *ix = IN_DATA(c->x, 1);
+    const uint64_t L = nt->sizes[l], R = nt->sizes[r], es = p->esize;
+    const uint64_t os = nt->st[0][l], js = nt->st[2][l], ros = nt->st[0][r], rjs = nt->st[2][r];
+    uint64_t is = nt->st[1][l], ris = nt->st[1][r], as = p->as;
     uint32_t nidx[COLBLOCK_BYTES];
+    uint64_t off[NEST_K];
+    nest_offsets(nt, outer * R * L, off); /* the first point of this outer point's (R, L) plane */
+    unsigned char *o = OUT_DATA(x, 0) + off[0] + j0 * os;
+    const unsigned char *s = IN_DATA(x, 0) + off[1] + j0 * is, *q = IN_DATA(x, 1) + off[2] + j0 * js;
+    if (slab) { /* ris is 0 here: the rows are the axis */
+        for (uint64_t v = 0; v < p->A; ++v) {
+            const unsigned char *sv = s + v * as;
+            unsigned char *d = slab + v * n * es;
+            if (v + PREFETCH_ROWS < p->A)
+                for (uint64_t bb = 0; bb < n * is; bb += 64) PREFETCH_R(sv + PREFETCH_ROWS * as + bb);
+            if (is == es) memcpy(d, sv, (size_t)(n * es));
+            else
+                for (uint64_t j = 0; j < n; ++j) memcpy(d + j * es, sv + j * is, (size_t)es);
+        }
+        s = slab;
+        is = es;
+        as = n * es;
+    }
+    for (uint64_t i = 0; i < R; ++i) {
+        if (i + PREFETCH_ROWS < R) {
+            const unsigned char *qn = q + (i + PREFETCH_ROWS) * rjs;
+            unsigned char *on = o + (i + PREFETCH_ROWS) * ros;
+            for (uint64_t bb = 0; bb < n * js; bb += 64) PREFETCH_R(qn + bb);
+            for (uint64_t bb = 0; bb < n * os; bb += 64) PREFETCH_W(on + bb);
+        }
+        simd_index_norm(q + i * rjs, js, p->ixtype, p->A, n, nidx);
+        gather2(es, o + i * ros, os, s + i * ris, is, as, nidx, n);
+    }
+}
+
+/* Units [lo, hi) = (outer point, column block); each walks every row of the
+ * second-innermost dim for its columns, through this part's slab when the
+ * execution holds the plan's slabs. */
+static void axis_first_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
+    const gather_ctx *c = vc;
+    const gather_plan *p = c->p;
+    const uint64_t L = p->nest.sizes[p->nest.m - 1];
+    unsigned char *slab = c->slab && part < p->slab.parts ? c->slab + part * p->slab.part_bytes : NULL;
     for (uint64_t u = lo; u < hi; ++u) {
         const uint64_t outer = u / p->nblocks, j0 = (u % p->nblocks) * p->cb;
-        const uint64_t n = L - j0 < p->cb ? L - j0 : p->cb;
-        uint64_t off[NEST_K];
-        nest_offsets(nt, outer * R * L, off); /* the first point of this outer point's (R, L) plane */
-        unsigned char *o = out + off[0] + j0 * os;
-        const unsigned char *s = in + off[1] + j0 * is, *q = ix + off[2] + j0 * js;
-        for (uint64_t i = 0; i < R; ++i) {
-            if (i + PREFETCH_ROWS < R) { /* the next rows' index and output lines: strided, so not prefetched by the hardware */
-                const unsigned char *qn = q + (i + PREFETCH_ROWS) * rjs;
-                unsigned char *on = o + (i + PREFETCH_ROWS) * ros;
-                for (uint64_t bb = 0; bb < n * js; bb += 64) PREFETCH_R(qn + bb);
-                for (uint64_t bb = 0; bb < n * os; bb += 64) PREFETCH_W(on + bb);
-            }
-            simd_index_norm(q + i * rjs, js, p->ixtype, p->A, n, nidx);
-            switch (p->esize) {
-            case 1: gather2_x1(o + i * ros, os, s + i * ris, is, as, nidx, n); break;
-            case 2: gather2_x2(o + i * ros, os, s + i * ris, is, as, nidx, n); break;
-            case 4: gather2_x4(o + i * ros, os, s + i * ris, is, as, nidx, n); break;
-            default: gather2_x8(o + i * ros, os, s + i * ris, is, as, nidx, n); break;
-            }
-        }
+        axis_first_block(p, c->x, outer, j0, L - j0 < p->cb ? L - j0 : p->cb, slab);
     }
+}
+
+/*
+ * Whether axis_first reads through slabs, and their size: when the rows of the
+ * walk are the axis itself (the input moves along them only through the
+ * index), the input plane (A x L elements) is at least DMLREF_SLAB_MIN bytes
+ * (default 1 MiB; smaller planes stay cached as they are), a block of at
+ * least 64 bytes (or the whole row) fits in SLAB_BYTES at every position of
+ * the axis, and the R rows reuse a slab enough to pay for copying it
+ * (R >= A / 16).  The slabs are allocated here, once, for at most
+ * SLAB_MAX_PARTS thread parts; further parts walk without one.
+ */
+static void plan_slab(gather_plan *p) {
+    const nest_t *nt = &p->nest;
+    const uint32_t l = nt->m - 1, r = nt->m - 2;
+    const uint64_t A = p->A, L = nt->sizes[l], R = nt->sizes[r], es = p->esize;
+    if (nt->st[1][r] != 0 || R * 16 < A) return;
+    if (A * L * es < plan_env_bytes("DMLREF_SLAB_MIN", SLAB_MIN_DEFAULT)) return; /* A * L: input elements, < 2^32 */
+    uint64_t cb = SLAB_BYTES / (A * es);
+    if (cb > L) cb = L;
+    if (cb > COLBLOCK_BYTES) cb = COLBLOCK_BYTES; /* the nidx buffer */
+    if (cb == 0 || (cb * es < 64 && cb < L)) return;
+    if (scratch_init(&p->slab, p->nth < SLAB_MAX_PARTS ? p->nth : SLAB_MAX_PARTS, (size_t)(A * cb * es))) p->cb = cb;
 }
 
 static dmlref_status gather_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
     static const range_fn fns[] = {rows_range, axis_last_range, axis_last_shared_range, axis_first_range};
     const gather_plan *p = op->plan;
-    const gather_ctx c = {p, x};
+    gather_ctx c = {p, x, NULL};
     (void)err;
+    if (p->kind == G_AXIS_FIRST) c.slab = scratch_claim(&p->slab);
     run_ranges(p->nth, p->units, fns[p->kind], &c);
+    if (c.slab) scratch_release(&p->slab);
     return DMLREF_OK;
 }
 
-static void gather_free(void *p) { free(p); }
+static void gather_free(void *vp) {
+    gather_plan *p = vp;
+    scratch_free(&p->slab);
+    free(p);
+}
 
 dmlref_status plan_gather(op_t *op, dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
@@ -353,19 +423,21 @@ dmlref_status plan_gather(op_t *op, dmlref_error *err) {
     } else if (js != 0 && nt->m >= 2) {
         p->kind = G_AXIS_FIRST;
         p->cb = COLBLOCK_BYTES / p->esize;
+        plan_slab(p);
         p->nblocks = (nt->sizes[l] + p->cb - 1) / p->cb;
         p->units = nt->points / (nt->sizes[l] * nt->sizes[l - 1]) * p->nblocks;
-        ki = 2;
+        ki = p->slab.mem ? 4 : 2;
     } else {
         p->kind = G_ROWS;
         ki = 3;
     }
 #define W4(o, k) {o "." k ".x1", o "." k ".x2", o "." k ".x4", o "." k ".x8"}
-    static const char *const names[2][4][4] = {
+    static const char *const names[2][5][4] = {
         {{"gather.rows", "gather.rows", "gather.rows", "gather.rows"}, W4("gather", "axis_last"),
-         W4("gather", "axis_first"), W4("gather", "generic")},
+         W4("gather", "axis_first"), W4("gather", "generic"), W4("gather", "axis_first_slab")},
         {{"gather_elements.rows", "gather_elements.rows", "gather_elements.rows", "gather_elements.rows"},
-         W4("gather_elements", "axis_last"), W4("gather_elements", "axis_first"), W4("gather_elements", "generic")},
+         W4("gather_elements", "axis_last"), W4("gather_elements", "axis_first"), W4("gather_elements", "generic"),
+         W4("gather_elements", "axis_first_slab")},
     };
 #undef W4
     const int wi = p->esize == 1 ? 0 : p->esize == 2 ? 1 : p->esize == 4 ? 2 : 3;

@@ -37,7 +37,8 @@ typedef struct scatter_ctx {
     const exec_args *x;
 } scatter_ctx;
 
-static void copy_range(const void *vc, uint64_t lo, uint64_t hi) {
+static void copy_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
+    (void)part;
     const scatter_ctx *c = vc;
     copy_plan_run(&c->p->copy, OUT_DATA(c->x, 0), IN_DATA(c->x, 0), lo, hi);
 }
@@ -134,7 +135,8 @@ static int fast_elems(const scatter_plan *p) {
            (p->ixtype == DMLREF_TENSOR_DATA_TYPE_INT64 || p->ixtype == DMLREF_TENSOR_DATA_TYPE_UINT64);
 }
 
-static void apply_range(const void *vc, uint64_t lo, uint64_t hi) {
+static void apply_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
+    (void)part;
     const scatter_ctx *c = vc;
     const scatter_plan *p = c->p;
     const uint64_t T = p->up_nth, F = p->flat_total, B0 = p->bound[0];

@@ -7,6 +7,9 @@
 
 #include <stdlib.h>
 
+#ifndef __STDC_NO_ATOMICS__
+#include <stdatomic.h>
+#endif
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -69,13 +72,68 @@ void run_ranges(uint32_t nth, uint64_t units, range_fn fn, const void *ctx) {
         const int n = (int)(units < nth ? units : nth);
 #pragma omp parallel for schedule(static) num_threads(n)
         for (int t = 0; t < n; ++t)
-            fn(ctx, units * (uint64_t)t / (uint64_t)n, units * (uint64_t)(t + 1) / (uint64_t)n);
+            fn(ctx, units * (uint64_t)t / (uint64_t)n, units * (uint64_t)(t + 1) / (uint64_t)n, (uint32_t)t);
         return;
     }
 #else
     (void)nth;
 #endif
-    fn(ctx, 0, units);
+    fn(ctx, 0, units, 0);
+}
+
+int scratch_init(scratch_t *s, uint32_t parts, size_t part_bytes) {
+    s->mem = NULL;
+    s->parts = 0;
+    s->part_bytes = 0;
+#ifndef __STDC_NO_ATOMICS__
+    atomic_init(&s->busy, 0);
+    if (parts == 0 || part_bytes == 0 || part_bytes > SIZE_MAX / parts) return 0;
+    s->mem = malloc((size_t)parts * part_bytes);
+    if (!s->mem) return 0;
+    s->parts = parts;
+    s->part_bytes = part_bytes;
+    return 1;
+#else
+    (void)parts;
+    (void)part_bytes;
+    return 0;
+#endif
+}
+
+void scratch_free(scratch_t *s) {
+    free(s->mem);
+    s->mem = NULL;
+}
+
+unsigned char *scratch_claim(const scratch_t *s) {
+#ifndef __STDC_NO_ATOMICS__
+    /* The flag is the one mutable field of a plan; the plan was allocated
+     * without const, so writing it through this cast is defined. */
+    _Atomic int *busy = (_Atomic int *)(uintptr_t)&s->busy;
+    if (!s->mem || atomic_exchange_explicit(busy, 1, memory_order_acquire) != 0) return NULL;
+    return s->mem;
+#else
+    (void)s;
+    return NULL;
+#endif
+}
+
+void scratch_release(const scratch_t *s) {
+#ifndef __STDC_NO_ATOMICS__
+    atomic_store_explicit((_Atomic int *)(uintptr_t)&s->busy, 0, memory_order_release);
+#else
+    (void)s;
+#endif
+}
+
+uint64_t plan_env_bytes(const char *name, uint64_t dflt) {
+    const char *env = getenv(name);
+    if (env && *env) {
+        char *end;
+        const unsigned long long v = strtoull(env, &end, 10);
+        if (*end == '\0') return v;
+    }
+    return dflt;
 }
 
 /* Below this much work per thread, extra threads cost more than they save.
@@ -85,13 +143,8 @@ void run_ranges(uint32_t nth, uint64_t units, range_fn fn, const void *ctx) {
 
 uint32_t plan_threads(const op_t *op, uint64_t work_bytes) {
 #ifdef _OPENMP
-    uint64_t grain = PAR_GRAIN_DEFAULT;
-    const char *env = getenv("DMLREF_PAR_GRAIN");
-    if (env && *env) {
-        char *end;
-        const unsigned long long g = strtoull(env, &end, 10);
-        if (*end == '\0') grain = g ? g : 1;
-    }
+    uint64_t grain = plan_env_bytes("DMLREF_PAR_GRAIN", PAR_GRAIN_DEFAULT);
+    if (grain == 0) grain = 1;
     uint64_t nth = op->options.threads ? op->options.threads : (uint64_t)omp_get_max_threads();
     const uint64_t by_work = work_bytes / grain;
     if (nth > by_work) nth = by_work;

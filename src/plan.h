@@ -88,15 +88,44 @@ static inline void nest_offsets(const nest_t *nt, uint64_t p, uint64_t *off) {
 
 /* ---- threads -------------------------------------------------------------- */
 
-/* Runs fn(ctx, lo, hi) over a static partition of [0, units) into at most nth
- * contiguous ranges (OpenMP parallel for, schedule(static)); serial when nth
- * is 1 or OpenMP is off. */
-typedef void (*range_fn)(const void *ctx, uint64_t lo, uint64_t hi);
+/* Runs fn(ctx, lo, hi, part) over a static partition of [0, units) into at
+ * most nth contiguous ranges, part = 0, 1, ... (OpenMP parallel for,
+ * schedule(static)); serial when nth is 1 or OpenMP is off. */
+typedef void (*range_fn)(const void *ctx, uint64_t lo, uint64_t hi, uint32_t part);
 void run_ranges(uint32_t nth, uint64_t units, range_fn fn, const void *ctx);
 
 /* Threads to use for work_bytes of work: 1 below the grain, else at most
  * the operator's thread option (0 = OpenMP's default). */
 uint32_t plan_threads(const op_t *op, uint64_t work_bytes);
+
+/* The environment variable `name` as a byte count (read at compile time,
+ * for the tuning overrides of src/simd/README.md), else dflt. */
+uint64_t plan_env_bytes(const char *name, uint64_t dflt);
+
+/* ---- scratch memory --------------------------------------------------------- */
+
+/* Working memory a plan owns (allocated at compile time) and lends to one
+ * execution at a time, in `parts` slices of part_bytes (one per thread part).
+ * An execution that finds it taken, because the same compiled operator is
+ * running on another thread, runs the kernel's scratch-free variant, which
+ * writes the same bytes: execute still allocates nothing and stays
+ * thread-safe.  Without C11 atomics there is never any scratch. */
+typedef struct scratch {
+    unsigned char *mem; /* parts * part_bytes, or NULL */
+    size_t part_bytes;
+    uint32_t parts;
+#ifndef __STDC_NO_ATOMICS__
+    _Atomic int busy;
+#endif
+} scratch_t;
+
+/* Allocates the slices; returns 0 (and leaves none) when that fails. */
+int scratch_init(scratch_t *s, uint32_t parts, size_t part_bytes);
+void scratch_free(scratch_t *s);
+/* The memory for one execution, or NULL (none, or in use); give it back with
+ * scratch_release.  The plan stays const for everything else. */
+unsigned char *scratch_claim(const scratch_t *s);
+void scratch_release(const scratch_t *s);
 
 /* ---- strided copies (fast_copy.c) ----------------------------------------- */
 
@@ -109,6 +138,8 @@ typedef struct copy_plan {
     uint64_t chunk, chunks; /* bytes per unit of one block, units per block */
     uint64_t units;         /* nest.points * chunks                        */
     int kind;               /* COPY_*                                      */
+    int stream;             /* blocks of 256 bytes and more: streaming stores
+                               (plan_stream of the bytes this plan writes)    */
 } copy_plan;
 
 enum { COPY_BLOCK, COPY_X1, COPY_X2, COPY_X4, COPY_X8, COPY_X16, COPY_SMALL };

@@ -5,7 +5,8 @@
  * 1/2/4/8, 1-8 dims, packed / gapped / permuted / zero-stride (inputs) layouts,
  * strided outputs, negative and out-of-range indices of the four index types,
  * duplicate scatter targets, 1-4 threads, and a share of cases large enough
- * (or run with a tiny DMLREF_PAR_GRAIN) to split the work over threads.  Each
+ * (or run with a tiny DMLREF_PAR_GRAIN and DMLREF_SLAB_MIN) to split the work
+ * over threads and take the large-tensor kernels.  Each
  * case runs through the default (fast) path and through
  * DMLREF_OPTION_FORCE_ORACLE into two outputs pre-filled with the same
  * sentinel, which must then be equal byte for byte, stride gaps included.
@@ -347,9 +348,15 @@ static int run_case(uint64_t seed, uint64_t idx, int verbose) {
         if (verbose) fprintf(stderr, "  skipped (%s): %s\n", fc.what, err.message);
         return -1;
     }
-    if (tiny_grain) setenv("DMLREF_PAR_GRAIN", "64", 1);
+    if (tiny_grain) { /* small tensors take the paths of large ones: thread parts, slabs */
+        setenv("DMLREF_PAR_GRAIN", "64", 1);
+        setenv("DMLREF_SLAB_MIN", "0", 1);
+    }
     const dmlref_status cst = dmlref_compile(&desc, FL, &fo, &fast, &err);
-    if (tiny_grain) unsetenv("DMLREF_PAR_GRAIN");
+    if (tiny_grain) {
+        unsetenv("DMLREF_PAR_GRAIN");
+        unsetenv("DMLREF_SLAB_MIN");
+    }
     int ok = 1;
     if (cst != DMLREF_OK) {
         fprintf(stderr, "  fast compile failed: %s\n", err.message);
@@ -405,7 +412,7 @@ static int run_case(uint64_t seed, uint64_t idx, int verbose) {
     if (!ok || verbose)
         fprintf(stderr, "  %s case %llu: %s, dtype size %u, threads %u%s, kernel %s\n", ok ? "ok" : "FAILED",
                 (unsigned long long)idx, fc.what, esize_of(fc.in[0].buf.DataType), threads,
-                tiny_grain ? " (grain 64)" : "", dmlref_kernel_name(fast));
+                tiny_grain ? " (grain 64, slabs on)" : "", dmlref_kernel_name(fast));
     if (!ok)
         fprintf(stderr, "  repro: DMLREF_FASTPATH_SEED=%llu DMLREF_FASTPATH_CASE=%llu ./build/test_unit fastpath_random\n",
                 (unsigned long long)seed, (unsigned long long)idx);
@@ -444,7 +451,8 @@ TEST(fastpath_random_vs_oracle) {
     /* the generator reaches the fast kernels, not only the generic ones */
     static const char *const want[] = {"join.block", "join.inner", "join.strided", "split.block", "split.inner",
                                        "split.strided", "gather.rows", "gather.axis_last", "gather_elements.axis_last",
-                                       "gather_elements.axis_first", "scatter_nd.rows", "scatter_nd.elems"};
+                                       "gather_elements.axis_first", "gather_elements.axis_first_slab", "scatter_nd.rows",
+                                       "scatter_nd.elems"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; ++i)
         if (!saw(want[i])) test_fail(__FILE__, __LINE__, "no random case used a %s kernel", want[i]);
     if (getenv("DMLREF_FASTPATH_VERBOSE"))

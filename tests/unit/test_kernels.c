@@ -194,12 +194,13 @@ static DMLREF_TENSOR_DATA_TYPE type_of_width(uint32_t w) {
          : w == 4 ? DMLREF_TENSOR_DATA_TYPE_FLOAT32 : DMLREF_TENSOR_DATA_TYPE_INT64;
 }
 
-/* Runs desc through the fast path and the oracle; outputs must match byte for byte. */
-static void fast_vs_oracle(const DMLREF_OPERATOR_DESC *desc, const dmlref_cbuffer *in, uint32_t n_in, size_t out_bytes,
-                           const char *want_kernel, const char *what) {
+/* Runs desc through the fast path (with `threads`) and the oracle; outputs must
+ * match byte for byte. */
+static void fast_vs_oracle_t(const DMLREF_OPERATOR_DESC *desc, const dmlref_cbuffer *in, uint32_t n_in,
+                             size_t out_bytes, const char *want_kernel, const char *what, uint32_t threads) {
     dmlref_operator *f = NULL, *o = NULL;
     dmlref_error err;
-    const dmlref_options fo = {0, 0}, oo = {DMLREF_OPTION_FORCE_ORACLE, 1};
+    const dmlref_options fo = {0, threads}, oo = {DMLREF_OPTION_FORCE_ORACLE, 1};
     CHECK_STATUS(dmlref_compile(desc, (DMLREF_FEATURE_LEVEL)0x6400, &fo, &f, &err), err, DMLREF_OK, NULL);
     CHECK_STATUS(dmlref_compile(desc, (DMLREF_FEATURE_LEVEL)0x6400, &oo, &o, &err), err, DMLREF_OK, NULL);
     if (!f || !o) return;
@@ -217,6 +218,11 @@ static void fast_vs_oracle(const DMLREF_OPERATOR_DESC *desc, const dmlref_cbuffe
     free(b);
     dmlref_release(f);
     dmlref_release(o);
+}
+
+static void fast_vs_oracle(const DMLREF_OPERATOR_DESC *desc, const dmlref_cbuffer *in, uint32_t n_in, size_t out_bytes,
+                           const char *want_kernel, const char *what) {
+    fast_vs_oracle_t(desc, in, n_in, out_bytes, want_kernel, what, 0);
 }
 
 TEST(kernels_gather_axis_last_lengths) {
@@ -302,6 +308,100 @@ TEST(kernels_gather_elements_axis_first_column_blocks) {
             free(x);
             free(idx);
         }
+}
+
+/* GATHER_ELEMENTS on the outer axis through scratch slabs (forced on small
+ * planes with DMLREF_SLAB_MIN=0): slabs of every width, column counts around
+ * the slab's block (SLAB_BYTES / (A * width), at most 256), axis sizes whose
+ * block is just above and below 64 bytes, strided input columns, an outer
+ * dimension, 1 to 3 threads with a small grain so that several parts each use
+ * their own slab, and out-of-range / negative indices. */
+TEST(kernels_gather_elements_axis_first_slab) {
+    static const struct { uint32_t A, R; } shapes[] = {{5, 7}, {37, 3}, {300, 19}, {4100, 300}, {8192, 600}};
+    static const uint32_t cols[] = {2, 15, 16, 17, 63, 64, 65, 255, 256, 257, 600};
+    setenv("DMLREF_SLAB_MIN", "0", 1);
+    setenv("DMLREF_PAR_GRAIN", "64", 1);
+    for (uint32_t w = 1; w <= 8; w *= 2)
+        for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; ++si)
+            for (size_t ci = 0; ci < sizeof cols / sizeof cols[0]; ++ci) {
+                const uint32_t A = shapes[si].A, R = shapes[si].R, C = cols[ci];
+                const uint32_t outer = (ci % 3 == 1) ? 2 : 1, gap = (ci % 3 == 2) ? 2 : 1; /* outer dim, strided columns */
+                if ((uint64_t)A * C * w > (8u << 20) || (uint64_t)R * C > (1u << 20)) continue;
+                const uint64_t slab_cols = (UINT64_C(512) << 10) / ((uint64_t)A * w);
+                const int slab = (slab_cols >= C || (slab_cols >= 1 && slab_cols * w >= 64)) && R * 16 >= A;
+                tdesc in, ix, out;
+                tdesc_init(&in, type_of_width(w), 3, SIZES(outer, A, C), SIZES(A * C * gap, C * gap, gap));
+                tdesc_init(&ix, (si + ci) % 2 ? DMLREF_TENSOR_DATA_TYPE_INT64 : DMLREF_TENSOR_DATA_TYPE_INT32, 3,
+                           SIZES(outer, R, C), NULL);
+                tdesc_init(&out, type_of_width(w), 3, SIZES(outer, R, C), NULL);
+                const DMLREF_GATHER_ELEMENTS_OPERATOR_DESC g = {&in.desc, &ix.desc, &out.desc, 1};
+                const DMLREF_OPERATOR_DESC desc = {DMLREF_OPERATOR_GATHER_ELEMENTS, &g};
+                const size_t xb = (size_t)in.buf.TotalTensorSizeInBytes, ib_ = (size_t)ix.buf.TotalTensorSizeInBytes;
+                const size_t count = (size_t)outer * R * C;
+                unsigned char *x = malloc(xb), *idx = malloc(ib_);
+                if (!x || !idx) abort();
+                for (size_t i = 0; i < xb; ++i) x[i] = (unsigned char)(i * 7 + (i >> 8) + 3);
+                for (size_t i = 0; i < count; ++i) { /* in range, negative and past the end */
+                    const int64_t v = (int64_t)((i * 2654435761u) % (A + 4)) - 2;
+                    if (ix.buf.DataType == DMLREF_TENSOR_DATA_TYPE_INT64) memcpy(idx + 8 * i, &v, 8);
+                    else {
+                        const int32_t v32 = (int32_t)v;
+                        memcpy(idx + 4 * i, &v32, 4);
+                    }
+                }
+                const dmlref_cbuffer ib[2] = {{x, xb}, {idx, ib_}};
+                for (uint32_t t = 1; t <= 3; ++t) {
+                    char what[96];
+                    snprintf(what, sizeof what, "gather_elements slab w%u A%u R%u C%u outer %u gap %u threads %u", w, A,
+                             R, C, outer, gap, t);
+                    fast_vs_oracle_t(&desc, ib, 2, (size_t)out.buf.TotalTensorSizeInBytes,
+                                     slab ? "gather_elements.axis_first_slab" : "gather_elements.axis_first.", what, t);
+                }
+                free(x);
+                free(idx);
+            }
+    unsetenv("DMLREF_SLAB_MIN");
+    unsetenv("DMLREF_PAR_GRAIN");
+}
+
+/* Without the override, a plane of 1 MiB and more takes the slabs; below, not. */
+TEST(kernels_gather_elements_slab_threshold) {
+    static const struct { uint32_t C; const char *kernel; } rows[] = {
+        {64, "gather_elements.axis_first_slab.x4"}, /* 4096 x 64 x 4 B = 1 MiB */
+        {63, "gather_elements.axis_first.x4"},
+    };
+    for (size_t i = 0; i < 2; ++i) {
+        tdesc in, ix, out;
+        tdesc_init(&in, DMLREF_TENSOR_DATA_TYPE_FLOAT32, DIMS(4096, rows[i].C));
+        tdesc_init(&ix, DMLREF_TENSOR_DATA_TYPE_INT64, DIMS(4096, rows[i].C));
+        tdesc_init(&out, DMLREF_TENSOR_DATA_TYPE_FLOAT32, DIMS(4096, rows[i].C));
+        const DMLREF_GATHER_ELEMENTS_OPERATOR_DESC g = {&in.desc, &ix.desc, &out.desc, 0};
+        const DMLREF_OPERATOR_DESC desc = {DMLREF_OPERATOR_GATHER_ELEMENTS, &g};
+        dmlref_operator *op = NULL;
+        dmlref_error err;
+        CHECK_STATUS(dmlref_compile(&desc, (DMLREF_FEATURE_LEVEL)0x6400, NULL, &op, &err), err, DMLREF_OK, NULL);
+        if (op && strcmp(dmlref_kernel_name(op), rows[i].kernel))
+            test_fail(__FILE__, __LINE__, "4096 x %u: kernel %s, want %s", rows[i].C, dmlref_kernel_name(op),
+                      rows[i].kernel);
+        dmlref_release(op);
+    }
+}
+
+/* The scratch a plan lends: one execution at a time. */
+TEST(kernels_scratch_claim) {
+    scratch_t s;
+    CHECK(scratch_init(&s, 3, 100));
+    unsigned char *a = scratch_claim(&s);
+    CHECK(a != NULL);
+    CHECK(scratch_claim(&s) == NULL); /* taken */
+    if (a) memset(a, 1, 300);         /* all parts are usable */
+    scratch_release(&s);
+    CHECK(scratch_claim(&s) == a);
+    scratch_release(&s);
+    scratch_free(&s);
+    CHECK(!scratch_init(&s, 2, SIZE_MAX / 2 + 1)); /* overflow: no scratch */
+    CHECK(scratch_claim(&s) == NULL);
+    scratch_free(&s);
 }
 
 TEST(kernels_join_inner_block_sizes) {

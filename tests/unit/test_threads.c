@@ -69,14 +69,17 @@ static void check_concurrent(const mt_case *c, const dmlref_options *opt, const 
     dmlref_operator *op = NULL;
     dmlref_error err;
     /* A small grain (read at compile time) so that the fast paths partition
-     * these small tensors across OpenMP threads inside each pthread. */
+     * these small tensors across OpenMP threads inside each pthread, and
+     * scratch slabs on small planes, so that the pthreads contend for them. */
     const char *grain = getenv("DMLREF_PAR_GRAIN");
     char saved[32] = "";
     if (grain) snprintf(saved, sizeof saved, "%s", grain);
     setenv("DMLREF_PAR_GRAIN", "256", 1);
+    setenv("DMLREF_SLAB_MIN", "0", 1);
     const dmlref_status st = dmlref_compile(&c->desc, DMLREF_FEATURE_LEVEL_6_4, opt, &op, &err);
     if (grain) setenv("DMLREF_PAR_GRAIN", saved, 1);
     else unsetenv("DMLREF_PAR_GRAIN");
+    unsetenv("DMLREF_SLAB_MIN");
     CHECK_STATUS(st, err, DMLREF_OK, NULL);
     if (st != DMLREF_OK) return;
 
@@ -180,6 +183,24 @@ TEST(threads_gather_elements) {
     c.in[0].data = random_bytes(in.buf.TotalTensorSizeInBytes, 3);
     c.in[0].size = in.buf.TotalTensorSizeInBytes;
     c.in[1].data = index_bytes(DMLREF_TENSOR_DATA_TYPE_INT64, 32 * 40, 50, 4);
+    c.in[1].size = ix.buf.TotalTensorSizeInBytes;
+    c.out_size[0] = out.buf.TotalTensorSizeInBytes;
+    check_all_modes(&c);
+    free_inputs(&c);
+}
+
+/* On the outer axis: a plan with scratch slabs, which one execution at a time
+ * holds while the others walk without them; all must give the same bytes. */
+TEST(threads_gather_elements_slabs) {
+    tdesc in, ix, out;
+    tdesc_init(&in, DMLREF_TENSOR_DATA_TYPE_FLOAT32, DIMS(60, 70));
+    tdesc_init(&ix, DMLREF_TENSOR_DATA_TYPE_INT32, DIMS(50, 70));
+    tdesc_init(&out, DMLREF_TENSOR_DATA_TYPE_FLOAT32, DIMS(50, 70));
+    DMLREF_GATHER_ELEMENTS_OPERATOR_DESC g = {&in.desc, &ix.desc, &out.desc, 0};
+    mt_case c = {"GATHER_ELEMENTS axis 0", {DMLREF_OPERATOR_GATHER_ELEMENTS, &g}, 2, 1, {{0}}, {0}};
+    c.in[0].data = random_bytes(in.buf.TotalTensorSizeInBytes, 11);
+    c.in[0].size = in.buf.TotalTensorSizeInBytes;
+    c.in[1].data = index_bytes(DMLREF_TENSOR_DATA_TYPE_INT32, 50 * 70, 60, 12);
     c.in[1].size = ix.buf.TotalTensorSizeInBytes;
     c.out_size[0] = out.buf.TotalTensorSizeInBytes;
     check_all_modes(&c);
