@@ -11,6 +11,18 @@
  * with 64-bit indices (apply_elems64) own whole rows instead: thread t owns
  * the first components in [B*t/T, B*(t+1)/T), tested before the rest of the
  * tuple is read.
+ *
+ * Rows (scatter_nd.rows_skip): when every update overwrites a whole block of
+ * at least 64 bytes that is contiguous in Input and in Output, and the output
+ * is large enough for streaming stores (plan_stream), the copy skips the
+ * blocks some update will overwrite anyway.  The targets are first marked in
+ * a bitmap (scratch the plan owns, one bit per target), then each thread
+ * copies the unmarked blocks of its range, then the updates are applied as
+ * above; both copies and updates go out with streaming stores, since blocks
+ * this small are below memcpy's own no-read-for-ownership strategies.  For
+ * the benchmark's 16384 updates of 1 KiB rows into 65536 rows, the copy
+ * moves a quarter less and the traffic is what an ideal copy moves (measured
+ * 0.63 -> 0.77 of memcpy).
  */
 #include "plan.h"
 #include "simd/simd.h"
@@ -30,11 +42,15 @@ typedef struct scatter_plan {
     uint64_t flat_total; /* product of the bounds                            */
     copy_plan slice;    /* one update slice: st[0] = output, st[1] = updates */
     int kind;
+    /* rows_skip */
+    uint64_t ist[MAX_DIMS]; /* Input byte strides of the tuple dims          */
+    scratch_t marks;        /* one bit per flat target, or none              */
 } scatter_plan;
 
 typedef struct scatter_ctx {
     const scatter_plan *p;
     const exec_args *x;
+    const unsigned char *marks; /* rows_skip: the targets marked, or NULL */
 } scatter_ctx;
 
 static void copy_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
@@ -44,15 +60,89 @@ static void copy_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) 
 }
 
 #define APPLY_CHUNK 64u /* targets computed (and prefetched) ahead of their writes */
+#define SKIP_MIN_BLOCK 64u                   /* rows_skip: blocks of at least a cache line */
+#define SKIP_MAX_TARGETS (UINT64_C(1) << 26) /* rows_skip: a bitmap of at most 8 MiB       */
+
+/* The output byte offset of the tuple at q (components normalized), and its
+ * flat target number (row-major over the bounds) in *flat. */
+static inline uint64_t tuple_target(const scatter_plan *p, const unsigned char *q, uint64_t *flat) {
+    uint64_t tg = 0, f = 0;
+    for (uint32_t k = 0; k < p->t; ++k) {
+        const uint64_t v = index_norm_fast(q + k * p->cs, p->ixtype, p->bound[k]);
+        tg += v * p->ost[k];
+        f += v * p->mul[k];
+    }
+    *flat = f;
+    return tg;
+}
+
+/* rows_skip: sets the bit of every tuple's flat target (serial: the bitmap
+ * is small next to the copy). */
+static void mark_targets(const scatter_plan *p, const exec_args *x, unsigned char *marks) {
+    const nest_t *nt = &p->tuples;
+    const uint64_t js = nt->st[2][nt->m - 1];
+    const unsigned char *ix = IN_DATA(x, 1);
+    nest_it it;
+    memset(marks, 0, (size_t)((p->flat_total + 7) / 8));
+    for (int more = nest_rows_begin(nt, &it, 0, nt->points); more; more = nest_rows_next(nt, &it)) {
+        const unsigned char *q = ix + it.off[2];
+        for (uint64_t i = 0; i < it.len; ++i, q += js) {
+            uint64_t f;
+            tuple_target(p, q, &f);
+            marks[f / 8] |= (unsigned char)(1u << (f % 8));
+        }
+    }
+}
+
+/* rows_skip: flat targets [lo, hi), the unmarked ones copied Input -> Output,
+ * adjacent ones (contiguous in both) as one run, with streaming stores. */
+static void copy_unmarked_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
+    const scatter_ctx *c = vc;
+    const scatter_plan *p = c->p;
+    unsigned char *out = OUT_DATA(c->x, 0);
+    const unsigned char *in = IN_DATA(c->x, 0);
+    const uint64_t b = p->slice.block;
+    uint64_t cnt[MAX_DIMS], oo = 0, io = 0, rest = lo, run_o = 0, run_i = 0, run = 0;
+    (void)part;
+    for (uint32_t k = p->t; k-- > 0;) { /* the coordinates of target lo */
+        cnt[k] = rest % p->bound[k];
+        rest /= p->bound[k];
+        oo += cnt[k] * p->ost[k];
+        io += cnt[k] * p->ist[k];
+    }
+    for (uint64_t f = lo; f < hi; ++f) {
+        if (!(c->marks[f / 8] & (1u << (f % 8)))) {
+            if (run && run_o + run == oo && run_i + run == io) {
+                run += b;
+            } else {
+                if (run) simd_copy_stream(out + run_o, in + run_i, (size_t)run);
+                run_o = oo;
+                run_i = io;
+                run = b;
+            }
+        }
+        for (uint32_t k = p->t; k-- > 0;) { /* the next target's offsets */
+            oo += p->ost[k];
+            io += p->ist[k];
+            if (++cnt[k] < p->bound[k]) break;
+            oo -= p->bound[k] * p->ost[k];
+            io -= p->bound[k] * p->ist[k];
+            cnt[k] = 0;
+        }
+    }
+    if (run) simd_copy_stream(out + run_o, in + run_i, (size_t)run);
+    simd_stream_fence();
+}
 
 /* Applies, in row-major order, the updates whose flat target is in [flo, fhi). */
 static void apply(const scatter_plan *p, const exec_args *x, uint64_t flo, uint64_t fhi) {
     unsigned char *out = OUT_DATA(x, 0);
     const unsigned char *ix = IN_DATA(x, 1), *up = IN_DATA(x, 2);
     const nest_t *nt = &p->tuples;
-    const uint32_t l = nt->m - 1, t = p->t, ixtype = p->ixtype;
-    const uint64_t us = nt->st[0][l], js = nt->st[2][l], cs = p->cs, b = p->slice.block;
+    const uint32_t l = nt->m - 1;
+    const uint64_t us = nt->st[0][l], js = nt->st[2][l], b = p->slice.block;
     const int all = flo == 0 && fhi >= p->flat_total;
+    const int stream = p->kind == S_ROWS && p->marks.mem; /* no prefetch: streamed rows are not read */
     uint64_t target[APPLY_CHUNK];
     nest_it it;
     for (int more = nest_rows_begin(nt, &it, 0, nt->points); more; more = nest_rows_next(nt, &it)) {
@@ -60,14 +150,9 @@ static void apply(const scatter_plan *p, const exec_args *x, uint64_t flo, uint6
             const uint64_t n = it.len - i0 < APPLY_CHUNK ? it.len - i0 : APPLY_CHUNK;
             const unsigned char *q = ix + it.off[2] + i0 * js;
             for (uint64_t i = 0; i < n; ++i, q += js) {
-                uint64_t tg = 0, flat = 0;
-                for (uint32_t k = 0; k < t; ++k) {
-                    const uint64_t v = index_norm_fast(q + k * cs, ixtype, p->bound[k]);
-                    tg += v * p->ost[k];
-                    flat += v * p->mul[k];
-                }
+                uint64_t flat, tg = tuple_target(p, q, &flat);
                 if (!all && (flat < flo || flat >= fhi)) tg = UINT64_MAX; /* another thread's */
-                else PREFETCH_W(out + tg);
+                else if (!stream) PREFETCH_W(out + tg);
                 target[i] = tg;
             }
             const unsigned char *src = up + it.off[0] + i0 * us;
@@ -83,7 +168,10 @@ static void apply(const scatter_plan *p, const exec_args *x, uint64_t flo, uint6
                     default: memcpy(dst, src, 8); break;
                     }
                     break;
-                case S_ROWS: simd_copy_block(dst, src, (size_t)b); break;
+                case S_ROWS:
+                    if (p->marks.mem) simd_copy_stream(dst, src, (size_t)b);
+                    else simd_copy_block(dst, src, (size_t)b);
+                    break;
                 default: copy_plan_run(&p->slice, dst, src, 0, p->slice.units); break;
                 }
             }
@@ -142,20 +230,34 @@ static void apply_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part)
     const uint64_t T = p->up_nth, F = p->flat_total, B0 = p->bound[0];
     if (fast_elems(p)) apply_elems64(p, c->x, B0 * lo / T, B0 * hi / T);
     else apply(p, c->x, F * lo / T, F * hi / T);
+    simd_stream_fence();
 }
 
 static dmlref_status scatter_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
     const scatter_plan *p = op->plan;
-    const scatter_ctx c = {p, x};
+    scatter_ctx c = {p, x, NULL};
     (void)err;
-    run_ranges(p->copy_nth, p->copy.units, copy_range, &c);
+    unsigned char *marks = scratch_claim(&p->marks);
+    if (marks) {
+        mark_targets(p, x, marks);
+        c.marks = marks;
+        run_ranges(p->copy_nth, p->flat_total, copy_unmarked_range, &c);
+        scratch_release(&p->marks);
+    } else {
+        run_ranges(p->copy_nth, p->copy.units, copy_range, &c);
+    }
     if (p->up_nth > 1) run_ranges(p->up_nth, p->up_nth, apply_range, &c);
     else if (fast_elems(p)) apply_elems64(p, x, 0, p->bound[0]);
     else apply(p, x, 0, p->flat_total);
+    simd_stream_fence();
     return DMLREF_OK;
 }
 
-static void scatter_free(void *p) { free(p); }
+static void scatter_free(void *vp) {
+    scatter_plan *p = vp;
+    scratch_free(&p->marks);
+    free(p);
+}
 
 dmlref_status plan_scatter_nd(op_t *op, dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *up = &op->inputs[2], *out = &op->outputs[0];
@@ -192,6 +294,7 @@ dmlref_status plan_scatter_nd(op_t *op, dmlref_error *err) {
     for (uint32_t c = t; c-- > 0;) {
         p->bound[c] = in->sizes[n - r + c];
         p->ost[c] = out->bstrides[n - r + c];
+        p->ist[c] = in->bstrides[n - r + c];
         p->mul[c] = p->flat_total;
         p->flat_total *= p->bound[c];
     }
@@ -213,9 +316,22 @@ dmlref_status plan_scatter_nd(op_t *op, dmlref_error *err) {
     if (p->up_nth > p->flat_total) p->up_nth = (uint32_t)p->flat_total;
     if (fast_elems(p) && p->up_nth > p->bound[0]) p->up_nth = (uint32_t)p->bound[0]; /* owners are rows */
 
+    /* rows_skip: the slice is also one block of the same bytes in Input */
+    if (p->kind == S_ROWS && p->slice.block >= SKIP_MIN_BLOCK && p->flat_total <= SKIP_MAX_TARGETS &&
+        plan_stream(out->elements * esize)) {
+        uint64_t sin[MAX_DIMS];
+        copy_plan in_slice;
+        for (uint32_t e = 0; e < sn; ++e) sin[e] = in->bstrides[n - r + t + e];
+        copy_plan_init(&in_slice, sn, ssz, sdst, sin, esize);
+        if (in_slice.nest.points == 1 && in_slice.chunks == 1 && in_slice.block == p->slice.block)
+            scratch_init(&p->marks, 1, (size_t)((p->flat_total + 7) / 8));
+    }
+
     static const char *const elems[9] = {"", "scatter_nd.elems.x1", "scatter_nd.elems.x2", "", "scatter_nd.elems.x4",
                                          "", "", "", "scatter_nd.elems.x8"};
-    op->kernel_name = p->kind == S_ELEMS ? elems[esize] : p->kind == S_ROWS ? "scatter_nd.rows" : "scatter_nd.slices";
+    op->kernel_name = p->kind == S_ELEMS ? elems[esize]
+                    : p->kind == S_ROWS  ? (p->marks.mem ? "scatter_nd.rows_skip" : "scatter_nd.rows")
+                                         : "scatter_nd.slices";
     op->plan = p;
     op->plan_free = scatter_free;
     op->kernel = scatter_kernel;

@@ -141,6 +141,21 @@ uint64_t plan_env_bytes(const char *name, uint64_t dflt) {
  * low to run the partitions on small tensors. */
 #define PAR_GRAIN_DEFAULT (UINT64_C(128) << 10)
 
+/* Destinations of at least this many bytes may be written with streaming
+ * stores (DMLREF_STREAM_MIN overrides it at compile time): about a last-level
+ * cache, above which a result cannot stay cached anyway (glibc's
+ * non-temporal threshold is 14 MiB on the benchmark machine). */
+#define STREAM_MIN_DEFAULT (UINT64_C(16) << 20)
+
+int plan_stream(uint64_t dst_bytes) {
+#if DMLREF_SIMD
+    return dst_bytes >= plan_env_bytes("DMLREF_STREAM_MIN", STREAM_MIN_DEFAULT);
+#else
+    (void)dst_bytes; /* simd_copy_stream is memcpy */
+    return 0;
+#endif
+}
+
 uint32_t plan_threads(const op_t *op, uint64_t work_bytes) {
 #ifdef _OPENMP
     uint64_t grain = plan_env_bytes("DMLREF_PAR_GRAIN", PAR_GRAIN_DEFAULT);

@@ -98,6 +98,10 @@ void run_ranges(uint32_t nth, uint64_t units, range_fn fn, const void *ctx);
  * the operator's thread option (0 = OpenMP's default). */
 uint32_t plan_threads(const op_t *op, uint64_t work_bytes);
 
+/* 1 when a destination of dst_bytes is large enough for streaming stores
+ * (simd_copy_stream); never in a SIMD=0 build. */
+int plan_stream(uint64_t dst_bytes);
+
 /* The environment variable `name` as a byte count (read at compile time,
  * for the tuning overrides of src/simd/README.md), else dflt. */
 uint64_t plan_env_bytes(const char *name, uint64_t dflt);

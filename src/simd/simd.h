@@ -66,6 +66,42 @@ static inline void simd_copy_block(unsigned char *d, const unsigned char *s, siz
 }
 
 /*
+ * n bytes with non-temporal (streaming) stores: the destination lines are
+ * written without first being read for ownership, which saves a third of the
+ * memory traffic of a copy whose blocks are too small for memcpy's own
+ * no-read-for-ownership strategies (rep movsb, non-temporal stores) and whose
+ * result is not read back soon.  The unaligned head and the tail are ordinary
+ * overlapping 16-byte moves, so nothing outside [d, d + n) is touched.
+ * Streaming stores are weakly ordered: the thread must call
+ * simd_stream_fence() before anyone else may read what it wrote.  Below 64
+ * bytes this is simd_copy_small.
+ */
+static inline void simd_copy_stream(unsigned char *d, const unsigned char *s, size_t n) {
+#if DMLREF_SIMD
+    if (n < 64) {
+        simd_copy_small(d, s, n);
+        return;
+    }
+    const size_t head = (16 - ((uintptr_t)d & 15)) & 15;
+    if (head) simd_copy16(d, s); /* bytes [0, head) now written; [head, 16) again below */
+    size_t i = head;
+    for (; i + 16 <= n; i += 16)
+        simde_mm_stream_si128((simde__m128i *)(void *)(d + i),
+                              simde_mm_loadu_si128((const simde__m128i *)(const void *)(s + i)));
+    if (i < n) simd_copy16(d + n - 16, s + n - 16);
+#else
+    memcpy(d, s, n);
+#endif
+}
+
+/* Orders this thread's streaming stores before its later stores (sfence). */
+static inline void simd_stream_fence(void) {
+#if DMLREF_SIMD
+    simde_mm_sfence();
+#endif
+}
+
+/*
  * out[i] = norm(index at ix + i * js) for i < n: the spec's normalization with
  * the default clamp (index_normalize in index.c), A = the axis size (>= 1).
  * Vectorized for contiguous 32-bit indices; 64-bit indices take a scalar loop

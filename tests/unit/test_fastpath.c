@@ -5,8 +5,8 @@
  * 1/2/4/8, 1-8 dims, packed / gapped / permuted / zero-stride (inputs) layouts,
  * strided outputs, negative and out-of-range indices of the four index types,
  * duplicate scatter targets, 1-4 threads, and a share of cases large enough
- * (or run with a tiny DMLREF_PAR_GRAIN and DMLREF_SLAB_MIN) to split the work
- * over threads and take the large-tensor kernels.  Each
+ * (or run with a tiny DMLREF_PAR_GRAIN, DMLREF_SLAB_MIN and DMLREF_STREAM_MIN)
+ * to split the work over threads and take the large-tensor kernels.  Each
  * case runs through the default (fast) path and through
  * DMLREF_OPTION_FORCE_ORACLE into two outputs pre-filled with the same
  * sentinel, which must then be equal byte for byte, stride gaps included.
@@ -351,11 +351,13 @@ static int run_case(uint64_t seed, uint64_t idx, int verbose) {
     if (tiny_grain) { /* small tensors take the paths of large ones: thread parts, slabs */
         setenv("DMLREF_PAR_GRAIN", "64", 1);
         setenv("DMLREF_SLAB_MIN", "0", 1);
+        setenv("DMLREF_STREAM_MIN", "0", 1);
     }
     const dmlref_status cst = dmlref_compile(&desc, FL, &fo, &fast, &err);
     if (tiny_grain) {
         unsetenv("DMLREF_PAR_GRAIN");
         unsetenv("DMLREF_SLAB_MIN");
+        unsetenv("DMLREF_STREAM_MIN");
     }
     int ok = 1;
     if (cst != DMLREF_OK) {
@@ -455,6 +457,9 @@ TEST(fastpath_random_vs_oracle) {
                                        "scatter_nd.elems"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; ++i)
         if (!saw(want[i])) test_fail(__FILE__, __LINE__, "no random case used a %s kernel", want[i]);
+#if DMLREF_SIMD /* streaming stores exist only with SIMD */
+    if (!saw("scatter_nd.rows_skip")) test_fail(__FILE__, __LINE__, "no random case used scatter_nd.rows_skip");
+#endif
     if (getenv("DMLREF_FASTPATH_VERBOSE"))
         for (int i = 0; i < n_seen; ++i) fprintf(stderr, "  kernel seen: %s\n", seen[i]);
 }

@@ -387,6 +387,67 @@ TEST(kernels_gather_elements_slab_threshold) {
     }
 }
 
+/* SCATTER_ND of whole rows that skips copying the rows an update overwrites
+ * (forced on small outputs with DMLREF_STREAM_MIN=0): one or two index
+ * components, rows of 64 bytes and more, duplicates (the last one wins),
+ * negative and out-of-range components, rows padded apart in the output (no
+ * runs to merge) or packed (runs), an input broadcast along the tuple
+ * dimension, 1 to 3 threads. */
+TEST(kernels_scatter_nd_rows_skip) {
+    setenv("DMLREF_STREAM_MIN", "0", 1);
+    setenv("DMLREF_PAR_GRAIN", "64", 1);
+    static const uint32_t widths[] = {16, 25, 64, 257}; /* 4-byte elements per row */
+    for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; ++wi)
+        for (int layout = 0; layout < 4; ++layout) {
+            const uint32_t W = widths[wi], R = 13, C = 3, N = layout == 3 ? 17 : 9;
+            const int two = layout >= 2; /* (r, c) tuples into [R, C, W] */
+            tdesc in, ix, up, out;
+            if (two) tdesc_init(&in, DMLREF_TENSOR_DATA_TYPE_FLOAT32, 3, SIZES(R, C, W), layout == 3 ? SIZES(0, W, 1) : NULL);
+            else tdesc_init(&in, DMLREF_TENSOR_DATA_TYPE_FLOAT32, 3, SIZES(1, R, W), SIZES(R * (W + 5), W + 5, 1));
+            if (two) tdesc_init(&out, DMLREF_TENSOR_DATA_TYPE_FLOAT32, 3, SIZES(R, C, W), NULL);
+            else tdesc_init(&out, DMLREF_TENSOR_DATA_TYPE_FLOAT32, 3, SIZES(1, R, W), layout == 1 ? SIZES(R * (W + 3), W + 3, 1) : NULL);
+            tdesc_init(&ix, layout % 2 ? DMLREF_TENSOR_DATA_TYPE_INT64 : DMLREF_TENSOR_DATA_TYPE_UINT32, 3,
+                       SIZES(1, N, two ? 2 : 1), NULL);
+            tdesc_init(&up, DMLREF_TENSOR_DATA_TYPE_FLOAT32, 3, SIZES(1, N, W), NULL);
+            const DMLREF_SCATTER_ND_OPERATOR_DESC sd = {&in.desc, &ix.desc, &up.desc, &out.desc, two ? 3 : 2, 2};
+            const DMLREF_OPERATOR_DESC desc = {DMLREF_OPERATOR_SCATTER_ND, &sd};
+            const size_t xb = (size_t)in.buf.TotalTensorSizeInBytes, ub = (size_t)up.buf.TotalTensorSizeInBytes;
+            const size_t ixb = (size_t)ix.buf.TotalTensorSizeInBytes, comps = two ? 2 : 1;
+            unsigned char *x = malloc(xb), *u = malloc(ub), *idx = malloc(ixb);
+            if (!x || !u || !idx) abort();
+            for (size_t i = 0; i < xb; ++i) x[i] = (unsigned char)(i * 5 + 1);
+            for (size_t i = 0; i < ub; ++i) u[i] = (unsigned char)(i * 3 + 128);
+            for (uint32_t i = 0; i < N; ++i)
+                for (size_t k = 0; k < comps; ++k) {
+                    const uint32_t bound = k == 0 ? R : C;
+                    int64_t v = (int64_t)((i * 5 + k * 3) % (bound + 2)); /* repeats, and bound, bound + 1 */
+                    if (layout % 2 && i % 4 == 3) v = -v - 1;              /* negative (signed types) */
+                    if (layout % 2) memcpy(idx + 8 * (i * comps + k), &v, 8);
+                    else {
+                        const uint32_t v32 = (uint32_t)v;
+                        memcpy(idx + 4 * (i * comps + k), &v32, 4);
+                    }
+                }
+            const dmlref_cbuffer ib[3] = {{x, xb}, {idx, ixb}, {u, ub}};
+            for (uint32_t t = 1; t <= 3; ++t) {
+                char what[80];
+                snprintf(what, sizeof what, "scatter_nd rows_skip W%u layout %d threads %u", W, layout, t);
+                fast_vs_oracle_t(&desc, ib, 3, (size_t)out.buf.TotalTensorSizeInBytes,
+#if DMLREF_SIMD
+                                 "scatter_nd.rows_skip",
+#else
+                                 "scatter_nd.rows",
+#endif
+                                 what, t);
+            }
+            free(x);
+            free(u);
+            free(idx);
+        }
+    unsetenv("DMLREF_STREAM_MIN");
+    unsetenv("DMLREF_PAR_GRAIN");
+}
+
 /* The scratch a plan lends: one execution at a time. */
 TEST(kernels_scratch_claim) {
     scratch_t s;

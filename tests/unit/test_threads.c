@@ -70,16 +70,19 @@ static void check_concurrent(const mt_case *c, const dmlref_options *opt, const 
     dmlref_error err;
     /* A small grain (read at compile time) so that the fast paths partition
      * these small tensors across OpenMP threads inside each pthread, and
-     * scratch slabs on small planes, so that the pthreads contend for them. */
+     * scratch (slabs, scatter target marks) on small tensors, so that the
+     * pthreads contend for it. */
     const char *grain = getenv("DMLREF_PAR_GRAIN");
     char saved[32] = "";
     if (grain) snprintf(saved, sizeof saved, "%s", grain);
     setenv("DMLREF_PAR_GRAIN", "256", 1);
     setenv("DMLREF_SLAB_MIN", "0", 1);
+    setenv("DMLREF_STREAM_MIN", "0", 1);
     const dmlref_status st = dmlref_compile(&c->desc, DMLREF_FEATURE_LEVEL_6_4, opt, &op, &err);
     if (grain) setenv("DMLREF_PAR_GRAIN", saved, 1);
     else unsetenv("DMLREF_PAR_GRAIN");
     unsetenv("DMLREF_SLAB_MIN");
+    unsetenv("DMLREF_STREAM_MIN");
     CHECK_STATUS(st, err, DMLREF_OK, NULL);
     if (st != DMLREF_OK) return;
 
