@@ -63,6 +63,16 @@ static void copy_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) 
 #define SKIP_MIN_BLOCK 64u                   /* rows_skip: blocks of at least a cache line */
 #define SKIP_MAX_TARGETS (UINT64_C(1) << 26) /* rows_skip: a bitmap of at most 8 MiB       */
 
+/* One element of b bytes (1, 2, 4 or 8). */
+static inline void store_elem(unsigned char *dst, const unsigned char *src, uint64_t b) {
+    switch (b) {
+    case 1: dst[0] = src[0]; break;
+    case 2: memcpy(dst, src, 2); break;
+    case 4: memcpy(dst, src, 4); break;
+    default: memcpy(dst, src, 8); break;
+    }
+}
+
 /* The output byte offset of the tuple at q (components normalized), and its
  * flat target number (row-major over the bounds) in *flat. */
 static inline uint64_t tuple_target(const scatter_plan *p, const unsigned char *q, uint64_t *flat) {
@@ -160,14 +170,7 @@ static void apply(const scatter_plan *p, const exec_args *x, uint64_t flo, uint6
                 if (target[i] == UINT64_MAX) continue;
                 unsigned char *dst = out + target[i];
                 switch (p->kind) {
-                case S_ELEMS:
-                    switch (b) {
-                    case 1: dst[0] = src[0]; break;
-                    case 2: memcpy(dst, src, 2); break;
-                    case 4: memcpy(dst, src, 4); break;
-                    default: memcpy(dst, src, 8); break;
-                    }
-                    break;
+                case S_ELEMS: store_elem(dst, src, b); break;
                 case S_ROWS:
                     if (p->marks.mem) simd_copy_stream(dst, src, (size_t)b);
                     else simd_copy_block(dst, src, (size_t)b);
@@ -179,13 +182,19 @@ static void apply(const scatter_plan *p, const exec_args *x, uint64_t flo, uint6
     }
 }
 
+#define ELEMS_AHEAD 16u /* apply_elems64: owned targets prefetched this many stores ahead */
+
 /* The elements kind with 64-bit index components (INT64 / UINT64), the
  * common case, in a tighter loop: the thread owns the targets whose first
  * component lies in [rlo, rhi) (a range of whole rows of the flat order, so
  * still one owner per element), decided from that component alone before
- * the others are read; only owned targets are computed, prefetched and
- * written.  In-range components take one unsigned compare (negative INT64
- * values are huge as unsigned); the rest go to the library's normalizer. */
+ * the others are read; only owned targets are computed and written.
+ * In-range components take one unsigned compare (negative INT64 values are
+ * huge as unsigned); the rest go to the library's normalizer.  Random
+ * single-element stores are bound by the latency of their lines, so each
+ * owned target is prefetched for writing when computed and stored
+ * ELEMS_AHEAD owned targets later (a ring on the stack, drained in order, so
+ * the stores keep the row-major order: measured 0.32 -> 0.37 of memcpy). */
 static void apply_elems64(const scatter_plan *p, const exec_args *x, uint64_t rlo, uint64_t rhi) {
     unsigned char *out = OUT_DATA(x, 0);
     const unsigned char *ix = IN_DATA(x, 1), *up = IN_DATA(x, 2);
@@ -193,6 +202,9 @@ static void apply_elems64(const scatter_plan *p, const exec_args *x, uint64_t rl
     const uint32_t l = nt->m - 1, t = p->t, ixtype = p->ixtype;
     const uint64_t us = nt->st[0][l], js = nt->st[2][l], cs = p->cs, b = p->slice.block;
     const uint64_t b0 = p->bound[0], o0 = p->ost[0], rlen = rhi - rlo;
+    uint64_t ring_tg[ELEMS_AHEAD];
+    const unsigned char *ring_src[ELEMS_AHEAD];
+    uint64_t queued = 0; /* owned targets computed so far; the ring holds the last min(queued, AHEAD) */
     nest_it it;
     for (int more = nest_rows_begin(nt, &it, 0, nt->points); more; more = nest_rows_next(nt, &it)) {
         const unsigned char *q = ix + it.off[2], *src = up + it.off[0];
@@ -207,15 +219,16 @@ static void apply_elems64(const scatter_plan *p, const exec_args *x, uint64_t rl
                 if (v >= p->bound[k]) v = index_load_norm(q + k * cs, ixtype, p->bound[k]);
                 tg += v * p->ost[k];
             }
-            unsigned char *dst = out + tg;
-            switch (b) {
-            case 1: dst[0] = src[0]; break;
-            case 2: memcpy(dst, src, 2); break;
-            case 4: memcpy(dst, src, 4); break;
-            default: memcpy(dst, src, 8); break;
-            }
+            PREFETCH_W(out + tg);
+            const uint32_t slot = (uint32_t)(queued % ELEMS_AHEAD);
+            if (queued >= ELEMS_AHEAD) store_elem(out + ring_tg[slot], ring_src[slot], b);
+            ring_tg[slot] = tg;
+            ring_src[slot] = src;
+            ++queued;
         }
     }
+    for (uint64_t k = queued > ELEMS_AHEAD ? queued - ELEMS_AHEAD : 0; k < queued; ++k)
+        store_elem(out + ring_tg[k % ELEMS_AHEAD], ring_src[k % ELEMS_AHEAD], b);
 }
 
 static int fast_elems(const scatter_plan *p) {
