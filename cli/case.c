@@ -501,12 +501,21 @@ static int alloc_buffer(ctx *x, case_tensor *t) {
     t->span_slots = last + 1;
     t->total_slots = t->buf.TotalTensorSizeInBytes / es;
     const uint64_t total = t->buf.TotalTensorSizeInBytes;
-    if (total > x->max_bytes - x->bytes)
-        return fail(x, "%s: TotalTensorSizeInBytes %" PRIu64 " would take the case's buffers beyond the limit of %" PRIu64
-                       " bytes (DMLREF_MAX_BYTES raises it)", t->name, total, x->max_bytes);
-    t->data = malloc(total ? (size_t)total : 1);
+    /* The buffer starts at a multiple of a valid GuaranteedBaseOffsetAlignment
+     * (the library checks the binding); the alignment counts against the
+     * limit, since an allocator may reserve that much more.  An invalid one is
+     * left for validation to report. */
+    const uint32_t align = t->buf.GuaranteedBaseOffsetAlignment;
+    const uint64_t al = (align & (align - 1)) == 0 && align > 64 ? align : 64;
+    if (total > x->max_bytes - x->bytes || al > x->max_bytes - x->bytes - total)
+        return fail(x, "%s: TotalTensorSizeInBytes %" PRIu64 " (aligned to %" PRIu64 ") would take the case's buffers "
+                       "beyond the limit of %" PRIu64 " bytes (DMLREF_MAX_BYTES raises it)",
+                    t->name, total, al, x->max_bytes);
+    void *mem = NULL;
+    if (posix_memalign(&mem, (size_t)al, total ? (size_t)total : 1) != 0) mem = NULL;
+    t->data = mem;
     if (!t->data) return fail(x, "%s: cannot allocate %" PRIu64 " bytes", t->name, total);
-    x->bytes += total;
+    x->bytes += total + (al > 64 ? al : 0);
     t->bytes = (size_t)total;
     memset(t->data, t->is_output ? 0xCD : 0, t->bytes);
     return 0;

@@ -382,10 +382,20 @@ static void compare(const char *what, const dmlref_buffer *a, const dmlref_buffe
         }
 }
 
+/* A buffer at a multiple of the tensor's GuaranteedBaseOffsetAlignment (which
+ * execute checks); execute_all skips descs whose alignment passes MAX_ALIGN. */
+#define MAX_ALIGN (UINT32_C(1) << 20)
+static void *aligned_buffer(size_t size, uint32_t align) {
+    void *p = NULL;
+    if (posix_memalign(&p, align > 16 ? align : 16, size ? size : 1) != 0) abort();
+    return p;
+}
+
 static void execute_all(const fcase *c, uint32_t fl, uint8_t misc, uint8_t fill, const uint8_t *payload,
                         size_t payload_len) {
     uint64_t bytes = 0, work = 0;
     for (uint32_t k = 0; k < c->n_tensors; ++k) {
+        if (c->t[k].buf.GuaranteedBaseOffsetAlignment > MAX_ALIGN) return;
         if (c->t[k].buf.TotalTensorSizeInBytes > MAX_BUFFER_BYTES - bytes) return;
         bytes += c->t[k].buf.TotalTensorSizeInBytes;
         work += elements_of(&c->t[k].buf);
@@ -396,8 +406,7 @@ static void execute_all(const fcase *c, uint32_t fl, uint8_t misc, uint8_t fill,
     size_t pos = 0;
     for (uint32_t k = 0; k < c->n_in; ++k) {
         const size_t size = (size_t)c->in[k]->TotalTensorSizeInBytes;
-        unsigned char *p = malloc(size);
-        if (!p) abort();
+        unsigned char *p = aligned_buffer(size, c->in[k]->GuaranteedBaseOffsetAlignment);
         for (size_t i = 0; i < size; ++i) {
             unsigned char b = payload_len ? payload[pos++ % payload_len] : (unsigned char)(i * 131u + 7u);
             if ((fill & 1) && c->in_is_index[k]) {
@@ -412,9 +421,8 @@ static void execute_all(const fcase *c, uint32_t fl, uint8_t misc, uint8_t fill,
     }
     for (uint32_t k = 0; k < c->n_out; ++k) {
         const size_t size = (size_t)c->out[k]->TotalTensorSizeInBytes;
-        ref[k].data = malloc(size);
-        got[k].data = malloc(size);
-        if (!ref[k].data || !got[k].data) abort();
+        ref[k].data = aligned_buffer(size, c->out[k]->GuaranteedBaseOffsetAlignment);
+        got[k].data = aligned_buffer(size, c->out[k]->GuaranteedBaseOffsetAlignment);
         ref[k].size = got[k].size = size;
     }
     const DMLREF_FEATURE_LEVEL level = (DMLREF_FEATURE_LEVEL)fl;

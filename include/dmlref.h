@@ -185,7 +185,8 @@ typedef enum dmlref_status {
     DMLREF_ERROR_OUTPUT_OVERLAP = 11,       /* output strides make elements share memory     */
     DMLREF_ERROR_FLAGS = 12,                /* unknown flag, or OWNED_BY_DML on an output     */
     DMLREF_ERROR_ALIGNMENT = 13,            /* GuaranteedBaseOffsetAlignment not allowed      */
-    DMLREF_ERROR_BINDING = 14,              /* execute: buffer count, NULL data, size, overlap */
+    DMLREF_ERROR_BINDING = 14,              /* execute: buffer count, NULL data, size, overlap,
+                                               alignment                                      */
     DMLREF_ERROR_INDEX_OUT_OF_RANGE = 15,   /* checking option: an index is out of range      */
     DMLREF_ERROR_DUPLICATE_INDEX = 16,      /* checking option: two updates hit one element   */
     DMLREF_ERROR_OUT_OF_MEMORY = 17,
@@ -277,7 +278,9 @@ dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc,
  *   SCATTER_ND:              inputs {Input, Indices, Updates}, outputs {Output}
  *   SPLIT:                   inputs {Input},  outputs {each OutputTensors[i]}
  *   JOIN:                    inputs {each InputTensors[i]},   outputs {Output}
- * Outputs must not overlap inputs or each other.  err may be NULL.
+ * Outputs must not overlap inputs or each other, and a buffer whose tensor has
+ * a non-zero GuaranteedBaseOffsetAlignment must start at a multiple of it (the
+ * CPU form of DirectML's binding-offset rule).  err may be NULL.
  */
 dmlref_status dmlref_execute(const dmlref_operator *op,
                              const dmlref_cbuffer *inputs, uint32_t n_inputs,

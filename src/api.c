@@ -149,6 +149,10 @@ static dmlref_status check_bindings(const op_t *op, const dmlref_cbuffer *inputs
             return set_error(err, DMLREF_ERROR_BINDING,
                              "%s: the %s buffer holds %zu bytes, less than its TotalTensorSizeInBytes (%" PRIu64 ")",
                              op->name, name, size, t->total_bytes);
+        if (t->align && ((uintptr_t)data & (t->align - 1)) != 0)
+            return set_error(err, DMLREF_ERROR_BINDING,
+                             "%s: the %s buffer at %p is not a multiple of its GuaranteedBaseOffsetAlignment (%" PRIu32 ")",
+                             op->name, name, data, t->align);
     }
     /* An output may not overlap any input or another output. */
     for (uint32_t k = 0; k < n_outputs; ++k) {

@@ -27,6 +27,7 @@ typedef struct tensor {
     uint64_t elements;       /* product of sizes (<= 2^32 - 1)                   */
     uint64_t span_bytes;     /* (IndexOfLastElement + 1) * esize                 */
     uint64_t total_bytes;    /* TotalTensorSizeInBytes                           */
+    uint32_t align;          /* GuaranteedBaseOffsetAlignment (0 or a power of 2) */
 } tensor_t;
 
 /* ---- errors (error.c) ---------------------------------------------------- */

@@ -278,6 +278,7 @@ dmlref_status tensor_check(const char *op, const char *name, const DMLREF_TENSOR
                          "%s: %s.GuaranteedBaseOffsetAlignment (%" PRIu32
                          ") must be 0 or a power of two >= the element size (%" PRIu32 ")",
                          op, name, align, t->esize);
+    t->align = align;
 
     if (is_output) return check_no_overlap(op, name, t, err);
     return DMLREF_OK;

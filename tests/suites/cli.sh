@@ -276,6 +276,21 @@ expect 3 "DMLREF_MAX_BYTES caps buffers" env DMLREF_MAX_BYTES=64 "$D" run "$CASE
 contains "$tmp/err" "beyond the limit of 64 bytes" "DMLREF_MAX_BYTES message"
 expect 4 "DMLREF_MAX_BYTES=junk" env DMLREF_MAX_BYTES=junk "$D" run "$CASES/split_doc1.json"
 
+# ---- GuaranteedBaseOffsetAlignment: the command binds buffers that honour it --
+cat >"$tmp/aligned.json" <<'EOF2'
+{"operator": "GATHER", "Axis": 0, "IndexDimensions": 1,
+ "InputTensor":   {"DataType": "FLOAT32", "Sizes": [4], "GuaranteedBaseOffsetAlignment": 4096, "data": [11, 12, 13, 14]},
+ "IndicesTensor": {"DataType": "UINT32",  "Sizes": [5], "GuaranteedBaseOffsetAlignment": 256, "data": [3, 1, 3, 0, 2]},
+ "OutputTensor":  {"DataType": "FLOAT32", "Sizes": [5], "GuaranteedBaseOffsetAlignment": 64},
+ "expected": {"OutputTensor": [14, 12, 14, 11, 13]}}
+EOF2
+expect 0 "run with GuaranteedBaseOffsetAlignment 4096/256/64" "$D" run "$tmp/aligned.json"
+sed 's/"GuaranteedBaseOffsetAlignment": 4096/"GuaranteedBaseOffsetAlignment": 6/' "$tmp/aligned.json" >"$tmp/badalign.json"
+expect 2 "run with GuaranteedBaseOffsetAlignment 6" "$D" run "$tmp/badalign.json"
+contains "$tmp/err" "GuaranteedBaseOffsetAlignment (6) must be 0 or a power of two" "alignment message"
+expect 3 "alignment counts against DMLREF_MAX_BYTES" env DMLREF_MAX_BYTES=2048 "$D" run "$tmp/aligned.json"
+contains "$tmp/err" "aligned to 4096" "alignment limit message"
+
 # ---- gen: valid, self-consistent, deterministic --------------------------------
 expect 0 "gen ALL 20" "$D" gen --operator ALL --count 20 --seed 12345 --out "$tmp/gen1"
 n=$(ls "$tmp/gen1" | wc -l)

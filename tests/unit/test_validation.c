@@ -1017,6 +1017,38 @@ TEST(validation_count_beyond_axis_size_rejected_before_reading_pieces) {
 
 /* ---- binding errors at execute ------------------------------------------ */
 
+/* A buffer must start at a multiple of its tensor's GuaranteedBaseOffsetAlignment. */
+TEST(validation_binding_alignment_at_execute) {
+    gfix f;
+    gfix_init(&f);
+    f.in.buf.GuaranteedBaseOffsetAlignment = 64;
+    f.out.buf.GuaranteedBaseOffsetAlignment = 8;
+    dmlref_operator *op = NULL;
+    dmlref_error err;
+    CHECK_STATUS(dmlref_compile(&f.d, FL64, NULL, &op, &err), err, DMLREF_OK, NULL);
+    if (!op) return;
+    _Alignas(64) unsigned char input[64 + 48], output[8 + 32];
+    uint32_t indices[2] = {0, 1};
+    memset(input, 0, sizeof input);
+    memset(output, 0xCD, sizeof output);
+    dmlref_cbuffer ins[2] = {{input, 48}, {indices, sizeof indices}};
+    dmlref_buffer outs[1] = {{output, 32}};
+    CHECK_STATUS(dmlref_execute(op, ins, 2, outs, 1, &err), err, DMLREF_OK, NULL);
+    ins[0].data = input + 16; /* 16-aligned, not 64 */
+    CHECK_STATUS(dmlref_execute(op, ins, 2, outs, 1, &err), err, DMLREF_ERROR_BINDING,
+                 "is not a multiple of its GuaranteedBaseOffsetAlignment (64)");
+    CHECK(strstr(err.message, "GATHER: the InputTensor buffer at ") == err.message);
+    ins[0].data = input + 64;
+    outs[0].data = output + 4;
+    memset(output, 0xCD, sizeof output);
+    CHECK_STATUS(dmlref_execute(op, ins, 2, outs, 1, &err), err, DMLREF_ERROR_BINDING,
+                 "OutputTensor buffer at");
+    for (size_t i = 0; i < sizeof output; ++i) CHECK(output[i] == 0xCD); /* refused before any write */
+    outs[0].data = output + 8;
+    CHECK_STATUS(dmlref_execute(op, ins, 2, outs, 1, &err), err, DMLREF_OK, NULL);
+    dmlref_release(op);
+}
+
 TEST(validation_binding_errors_at_execute) {
     gfix f;
     gfix_init(&f);
