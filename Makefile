@@ -109,9 +109,10 @@ clean:
 #
 #   make bench [BENCH_ARGS="--repeat 5 gather"]   the workloads of shared/perf/workloads.md
 #   make test-portable     unit tests with SIMDe's portable fallbacks (-DSIMDE_NO_NATIVE)
+#   make test-avx2         unit tests built with -mavx2 (256-bit SIMD primitives)
 # ---------------------------------------------------------------------------
 BENCH = $(BUILD)/bench
-.PHONY: bench test-portable
+.PHONY: bench test-portable test-avx2
 
 $(BENCH): bench/bench.c $(STATIC)
 	$(CC) $(ALL_CFLAGS) -o $@ bench/bench.c $(STATIC) $(LDLIBS_LIB)
@@ -122,6 +123,12 @@ bench: $(BENCH)
 test-portable:
 	$(MAKE) BUILD=build-portable EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DSIMDE_NO_NATIVE" build-portable/test_unit
 	./build-portable/test_unit
+
+# The unit tests built with -mavx2, where the SIMD primitives use 256-bit
+# vectors (needs a CPU with AVX2; .ci/run skips it on one without).
+test-avx2:
+	$(MAKE) BUILD=build-avx2 EXTRA_CFLAGS="$(EXTRA_CFLAGS) -mavx2" build-avx2/test_unit
+	./build-avx2/test_unit
 
 # ---------------------------------------------------------------------------
 # Hardening (docs/hardening.md): libFuzzer targets, ThreadSanitizer, valgrind.

@@ -25,13 +25,38 @@ static int vec_ok(uint32_t dtype, uint64_t js, uint64_t A) {
 }
 
 const char *simd_index_norm_impl(uint32_t dtype, uint64_t js, uint64_t A) {
-    return vec_ok(dtype, js, A) ? "sse2" : "scalar";
+    return vec_ok(dtype, js, A) ? (DMLREF_SIMD_AVX2 ? "avx2" : "sse2") : "scalar";
 }
 
 void simd_index_norm(const unsigned char *ix, uint64_t js, uint32_t dtype, uint64_t A, uint64_t n, uint32_t *out) {
     uint64_t i = 0;
 #if DMLREF_SIMD
     if (vec_ok(dtype, js, A)) {
+#if DMLREF_SIMD_AVX2 /* the same steps, 8 lanes at a time; the 128-bit loops below take the rest */
+        const simde__m256i zero8 = simde_mm256_setzero_si256();
+        if (dtype == DMLREF_TENSOR_DATA_TYPE_INT32) {
+            const simde__m256i va = simde_mm256_set1_epi32((int32_t)A), vmax = simde_mm256_set1_epi32((int32_t)(A - 1));
+            for (; i + 8 <= n; i += 8) {
+                simde__m256i v = simde_mm256_loadu_si256((const simde__m256i *)(const void *)(ix + i * 4));
+                v = simde_mm256_add_epi32(v, simde_mm256_and_si256(simde_mm256_cmpgt_epi32(zero8, v), va));
+                v = simde_mm256_andnot_si256(simde_mm256_cmpgt_epi32(zero8, v), v);
+                const simde__m256i big = simde_mm256_cmpgt_epi32(v, vmax);
+                v = simde_mm256_or_si256(simde_mm256_andnot_si256(big, v), simde_mm256_and_si256(big, vmax));
+                simde_mm256_storeu_si256((simde__m256i *)(void *)(out + i), v);
+            }
+        } else {
+            const simde__m256i bias = simde_mm256_set1_epi32(INT32_MIN);
+            const simde__m256i vmax = simde_mm256_set1_epi32((int32_t)(uint32_t)(A - 1));
+            const simde__m256i vmaxb = simde_mm256_xor_si256(vmax, bias);
+            for (; i + 8 <= n; i += 8) {
+                const simde__m256i v = simde_mm256_loadu_si256((const simde__m256i *)(const void *)(ix + i * 4));
+                const simde__m256i big = simde_mm256_cmpgt_epi32(simde_mm256_xor_si256(v, bias), vmaxb);
+                simde_mm256_storeu_si256((simde__m256i *)(void *)(out + i),
+                                         simde_mm256_or_si256(simde_mm256_andnot_si256(big, v),
+                                                              simde_mm256_and_si256(big, vmax)));
+            }
+        }
+#endif
         const simde__m128i zero = simde_mm_setzero_si128();
         if (dtype == DMLREF_TENSOR_DATA_TYPE_INT32) {
             /* A <= INT32_MAX: v + A cannot overflow for v < 0 */

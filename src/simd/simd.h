@@ -1,8 +1,12 @@
 /*
  * Small SIMD building blocks of the fast paths (see README.md in this
- * directory).  128-bit SIMDe only, so every file that includes this stays a
- * baseline (SSE2 on x86-64) file.  With DMLREF_SIMD=0 each primitive is the
- * plain C it stands for.  No primitive reads or writes outside [p, p + n).
+ * directory), written with SIMDe.  The default build is 128-bit (SSE2, any
+ * x86-64; SIMDe's portable C elsewhere).  Where the compiler flags allow AVX2
+ * (CFLAGS=-mavx2 or -march=native), SIMDe reports it as native and the
+ * primitives below use 256-bit vectors as well; 256-bit types are never used
+ * otherwise (in a file built without AVX they would trip clang's -Wpsabi).
+ * With DMLREF_SIMD=0 each primitive is the plain C it stands for.  No
+ * primitive reads or writes outside [p, p + n).
  */
 #ifndef DMLREF_SIMD_H
 #define DMLREF_SIMD_H
@@ -17,7 +21,17 @@
 
 #if DMLREF_SIMD
 #include <simde/x86/sse2.h>
+#if defined(SIMDE_X86_AVX2_NATIVE)
+#include <simde/x86/avx2.h>
+#define DMLREF_SIMD_AVX2 1
 #endif
+#endif
+#ifndef DMLREF_SIMD_AVX2
+#define DMLREF_SIMD_AVX2 0
+#endif
+
+/* The widest vector the primitives use, in bytes ("sse2" 16, "avx2" 32). */
+#define DMLREF_SIMD_BYTES (DMLREF_SIMD_AVX2 ? 32 : 16)
 
 /* 16 bytes, one unaligned 128-bit load and store. */
 static inline void simd_copy16(unsigned char *d, const unsigned char *s) {
@@ -28,10 +42,26 @@ static inline void simd_copy16(unsigned char *d, const unsigned char *s) {
 #endif
 }
 
-/* n bytes (any n) with 16-byte moves and an overlapping last move instead of a
- * byte tail.  Source and destination must not overlap (the library's outputs
- * never overlap its inputs), so rewriting a byte writes the same value. */
+/* 32 bytes, one unaligned 256-bit load and store (AVX2 builds only). */
+#if DMLREF_SIMD_AVX2
+static inline void simd_copy32(unsigned char *d, const unsigned char *s) {
+    simde_mm256_storeu_si256((simde__m256i *)(void *)d, simde_mm256_loadu_si256((const simde__m256i *)(const void *)s));
+}
+#endif
+
+/* n bytes (any n) with 16-byte moves (32-byte in AVX2 builds) and an
+ * overlapping last move instead of a byte tail.  Source and destination must
+ * not overlap (the library's outputs never overlap its inputs), so rewriting
+ * a byte writes the same value. */
 static inline void simd_copy_small(unsigned char *d, const unsigned char *s, size_t n) {
+#if DMLREF_SIMD_AVX2
+    if (n >= 32) {
+        size_t i = 0;
+        for (; i + 32 <= n; i += 32) simd_copy32(d + i, s + i);
+        if (i < n) simd_copy32(d + n - 32, s + n - 32);
+        return;
+    }
+#endif
     if (n >= 16) {
         size_t i = 0;
         for (; i + 16 <= n; i += 16) simd_copy16(d + i, s + i);
@@ -104,12 +134,13 @@ static inline void simd_stream_fence(void) {
 /*
  * out[i] = norm(index at ix + i * js) for i < n: the spec's normalization with
  * the default clamp (index_normalize in index.c), A = the axis size (>= 1).
- * Vectorized for contiguous 32-bit indices; 64-bit indices take a scalar loop
+ * Vectorized for contiguous 32-bit indices (8 per step in AVX2 builds, else 4);
+ * 64-bit indices take a scalar loop
  * whose in-range test is one unsigned compare.  Defined in index_norm.c.
  */
 void simd_index_norm(const unsigned char *ix, uint64_t js, uint32_t dtype, uint64_t A, uint64_t n, uint32_t *out);
 
-/* Which implementation simd_index_norm uses for a dtype ("sse2" / "scalar"). */
+/* Which implementation simd_index_norm uses for a dtype ("avx2" / "sse2" / "scalar"). */
 const char *simd_index_norm_impl(uint32_t dtype, uint64_t js, uint64_t A);
 
 #endif

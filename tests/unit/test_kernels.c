@@ -102,6 +102,18 @@ static void put_index(unsigned char *p, uint32_t dtype, int64_t v) {
     }
 }
 
+/* The build picked the widest vectors its flags allow (AVX2 with -mavx2). */
+TEST(kernels_simd_level_of_this_build) {
+    const char *want = !DMLREF_SIMD ? "scalar" : DMLREF_SIMD_AVX2 ? "avx2" : "sse2";
+    CHECK(strcmp(simd_index_norm_impl(DMLREF_TENSOR_DATA_TYPE_INT32, 4, 100), want) == 0);
+    CHECK(strcmp(simd_index_norm_impl(DMLREF_TENSOR_DATA_TYPE_UINT32, 4, 100), want) == 0);
+    CHECK(strcmp(simd_index_norm_impl(DMLREF_TENSOR_DATA_TYPE_INT64, 8, 100), "scalar") == 0);
+    CHECK(strcmp(simd_index_norm_impl(DMLREF_TENSOR_DATA_TYPE_INT32, 8, 100), "scalar") == 0); /* strided */
+#if defined(__AVX2__) && DMLREF_SIMD && !defined(SIMDE_NO_NATIVE)
+    CHECK(DMLREF_SIMD_AVX2);
+#endif
+}
+
 TEST(kernels_index_norm_lengths_types_bounds) {
     static const uint32_t types[4] = {DMLREF_TENSOR_DATA_TYPE_INT32, DMLREF_TENSOR_DATA_TYPE_UINT32,
                                       DMLREF_TENSOR_DATA_TYPE_INT64, DMLREF_TENSOR_DATA_TYPE_UINT64};
