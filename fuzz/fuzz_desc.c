@@ -22,7 +22,9 @@
  *   - a binding one byte short and unknown option flags are rejected.
  *
  * FUZZ_DESC_VERBOSE=1 in the environment prints each input's validation result.
- * DMLREF_PAR_GRAIN defaults to 16 bytes here so that threads=2 really splits.
+ * DMLREF_PAR_GRAIN defaults to 16 bytes here so that threads=2 really splits,
+ * DMLREF_SLAB_MIN and DMLREF_STREAM_MIN to 0 so that small tensors take the
+ * large-tensor kernels.
  *
  * Byte format (little-endian; missing bytes read as 0):
  *   header: u8 op, u8 level, u8 misc, u8 fill, u32 p0, u32 p1, u32 p2
@@ -506,12 +508,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The fast paths only split work across threads above a grain of work per
- * thread (128 KiB); a tiny grain makes the threads=2 run partition the small
- * tensors the fuzzer produces.  Read at compile time; an explicit setting wins. */
+ * thread (128 KiB), and take their large-tensor kernels (GATHER_ELEMENTS
+ * slabs, SCATTER_ND rows_skip with streaming stores) above 1 and 16 MiB; tiny
+ * thresholds make the small tensors the fuzzer produces take all of them.
+ * Read at compile time; an explicit setting wins. */
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
     setenv("DMLREF_PAR_GRAIN", "16", 0);
+    setenv("DMLREF_SLAB_MIN", "0", 0);
+    setenv("DMLREF_STREAM_MIN", "0", 0);
     return 0;
 }
 

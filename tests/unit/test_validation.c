@@ -650,6 +650,19 @@ TEST(validation_output_overlap_exact_for_large_spans) {
     /* {64,2,3} strides {1, 3S, 3S/2 + 10}: [0,20,1,0] at 3S + 20 is [0,0,0,2] */
     tdesc_init(&f.out, F32, 4, SIZES(1, 64, 2, 3), SIZES(0, 1, 3 * S, 3 * S / 2 + 10));
     EXPECT(&f.d, FL64, DMLREF_ERROR_OUTPUT_OVERLAP, "[0,20,1,0] share element offset 201326612 with an earlier");
+    /* more than 2^20 elements (past the sort limit): exact with a bitmap up to a span of 2^22 elements,
+     * {2^18,2,3} strides {1, 3S, 2S} with S = 2^19 (span 3932160); with strides {1, 3S, 3S/2 - 5},
+     * [0,10,0,2] at 10 + 2 (3S/2 - 5) = 3S is [0,0,1,0] */
+    const uint32_t T = 1u << 19;
+    tdesc_init(&f.in, F32, DIMS(1, 1 << 18, 5, 3));
+    tdesc_init(&f.out, F32, 4, SIZES(1, 1 << 18, 2, 3), SIZES(0, 1, 3 * T, 2 * T));
+    EXPECT_OK(&f.d, FL64);
+    tdesc_init(&f.out, F32, 4, SIZES(1, 1 << 18, 2, 3), SIZES(0, 1, 3 * T, 3 * T / 2 - 5));
+    EXPECT(&f.d, FL64, DMLREF_ERROR_OUTPUT_OVERLAP, "[0,10,0,2] share element offset 1572864 with an earlier");
+    /* and just past it (S = 2^20, span 7602176): unprovable */
+    tdesc_init(&f.out, F32, 4, SIZES(1, 1 << 18, 2, 3), SIZES(0, 1, 3 * (2 * T), 2 * (2 * T)));
+    EXPECT(&f.d, FL64, DMLREF_ERROR_OUTPUT_OVERLAP,
+           "OutputTensor.Strides interleave dimensions over a span of 7602176 elements, too large to prove");
     /* beyond both the bitmap and the sort limits (2^20 elements) the library gives up: a documented limit */
     tdesc_init(&f.in, F32, DIMS(1, 1 << 19, 5, 3));
     tdesc_init(&f.out, F32, 4, SIZES(1, 1 << 19, 2, 3), SIZES(0, 1, 3 * S, 2 * S));
