@@ -156,6 +156,17 @@ GATHER_ELEMS2(2, uint16_t)
 GATHER_ELEMS2(4, uint32_t)
 GATHER_ELEMS2(8, uint64_t)
 
+/* gather2_xW by element width w (1, 2, 4 or 8). */
+static void gather2(uint64_t w, unsigned char *out, uint64_t os, const unsigned char *in, uint64_t is, uint64_t as,
+                    const uint32_t *nidx, uint64_t n) {
+    switch (w) {
+    case 1: gather2_x1(out, os, in, is, as, nidx, n); break;
+    case 2: gather2_x2(out, os, in, is, as, nidx, n); break;
+    case 4: gather2_x4(out, os, in, is, as, nidx, n); break;
+    default: gather2_x8(out, os, in, is, as, nidx, n); break;
+    }
+}
+
 /* Points [lo, hi): one index each, a block copy each. */
 static void rows_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
     (void)part;
@@ -186,12 +197,7 @@ static void rows_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) 
             } else if (b == 16) {
                 for (uint64_t i = 0; i < n; ++i) simd_copy16(o + i * os, s + i * is + nidx[i] * as);
             } else if (b == 1 || b == 2 || b == 4 || b == 8) {
-                switch (b) {
-                case 1: gather2_x1(o, os, s, is, as, nidx, n); break;
-                case 2: gather2_x2(o, os, s, is, as, nidx, n); break;
-                case 4: gather2_x4(o, os, s, is, as, nidx, n); break;
-                default: gather2_x8(o, os, s, is, as, nidx, n); break;
-                }
+                gather2(b, o, os, s, is, as, nidx, n);
             } else {
                 for (uint64_t i = 0; i < n; ++i) simd_copy_small(o + i * os, s + i * is + nidx[i] * as, (size_t)b);
             }
@@ -261,16 +267,6 @@ static void axis_last_shared_range(const void *vc, uint64_t lo, uint64_t hi, uin
             gather_elems(p->esize, out + it.off[0] + (a - s) * os, os, in + it.off[1], p->as, nidx + (a - c0),
                          b - a);
         }
-    }
-}
-
-static void gather2(uint64_t w, unsigned char *out, uint64_t os, const unsigned char *in, uint64_t is, uint64_t as,
-                    const uint32_t *nidx, uint64_t n) {
-    switch (w) {
-    case 1: gather2_x1(out, os, in, is, as, nidx, n); break;
-    case 2: gather2_x2(out, os, in, is, as, nidx, n); break;
-    case 4: gather2_x4(out, os, in, is, as, nidx, n); break;
-    default: gather2_x8(out, os, in, is, as, nidx, n); break;
     }
 }
 
