@@ -142,8 +142,6 @@ typedef struct copy_plan {
     uint64_t chunk, chunks; /* bytes per unit of one block, units per block */
     uint64_t units;         /* nest.points * chunks                        */
     int kind;               /* COPY_*                                      */
-    int stream;             /* blocks of 256 bytes and more: streaming stores
-                               (plan_stream of the bytes this plan writes)    */
 } copy_plan;
 
 enum { COPY_BLOCK, COPY_X1, COPY_X2, COPY_X4, COPY_X8, COPY_X16, COPY_SMALL };

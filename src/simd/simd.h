@@ -30,9 +30,6 @@
 #define DMLREF_SIMD_AVX2 0
 #endif
 
-/* The widest vector the primitives use, in bytes ("sse2" 16, "avx2" 32). */
-#define DMLREF_SIMD_BYTES (DMLREF_SIMD_AVX2 ? 32 : 16)
-
 /* 16 bytes, one unaligned 128-bit load and store. */
 static inline void simd_copy16(unsigned char *d, const unsigned char *s) {
 #if DMLREF_SIMD
