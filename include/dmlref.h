@@ -190,7 +190,10 @@ typedef enum dmlref_status {
     DMLREF_ERROR_INDEX_OUT_OF_RANGE = 15,   /* checking option: an index is out of range      */
     DMLREF_ERROR_DUPLICATE_INDEX = 16,      /* checking option: two updates hit one element   */
     DMLREF_ERROR_OUT_OF_MEMORY = 17,
-    DMLREF_ERROR_OPTIONS = 18               /* unknown option flag                            */
+    DMLREF_ERROR_OPTIONS = 18,              /* unknown option flag                            */
+    DMLREF_ERROR_HOST_LIMIT = 19            /* compile/execute: a valid tensor is larger than
+                                               this host can address (TotalTensorSizeInBytes
+                                               above SIZE_MAX); never returned by validate    */
 } dmlref_status;
 
 #define DMLREF_ERROR_MESSAGE_MAX 512
