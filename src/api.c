@@ -46,17 +46,41 @@ static const char *introduced_at(DMLREF_OPERATOR_TYPE type) {
     return "?";
 }
 
-dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
-                             const dmlref_options *options, dmlref_operator **out_op, dmlref_error *err) {
+static const char *binding_name(const op_t *op, int is_output, uint32_t i, char *buf, size_t cap);
+
+/* Validation never depends on the host; compiling does: every buffer must be
+ * addressable here (TotalTensorSizeInBytes <= SIZE_MAX, which only a 32-bit
+ * host can fail). */
+static dmlref_status check_host_limits(const op_t *op, dmlref_error *err) {
+    for (uint32_t i = 0; i < op->n_inputs + op->n_outputs; ++i) {
+        const int is_out = i >= op->n_inputs;
+        const uint32_t k = is_out ? i - op->n_inputs : i;
+        const tensor_t *t = is_out ? &op->outputs[k] : &op->inputs[k];
+        if (t->total_bytes <= (uint64_t)SIZE_MAX) continue;
+        char name[48];
+        return set_error(err, DMLREF_ERROR_HOST_LIMIT,
+                         "%s: %s.TotalTensorSizeInBytes (%" PRIu64 ") is valid but exceeds what this host can "
+                         "address (SIZE_MAX %" PRIu64 "): it cannot be compiled or executed here",
+                         op->name, binding_name(op, is_out, k, name, sizeof name), t->total_bytes,
+                         (uint64_t)SIZE_MAX);
+    }
+    return DMLREF_OK;
+}
+
+/* dmlref_compile and dmlref_validate: api names the caller in messages;
+ * validate_only stops after the descriptor rules (no host limits, no plan). */
+static dmlref_status compile_impl(const char *api, const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
+                                  const dmlref_options *options, int validate_only, dmlref_operator **out_op,
+                                  dmlref_error *err) {
     static const dmlref_options defaults = {0, 0};
     support_t s;
     if (err) {
         err->code = DMLREF_OK;
         err->message[0] = '\0';
     }
-    if (!out_op) return set_error(err, DMLREF_ERROR_NULL_POINTER, "dmlref_compile: op is NULL");
+    if (!out_op) return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: op is NULL", api);
     *out_op = NULL;
-    if (!desc) return set_error(err, DMLREF_ERROR_NULL_POINTER, "dmlref_compile: desc is NULL");
+    if (!desc) return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: desc is NULL", api);
     if (!feature_level_known((uint32_t)feature_level))
         return set_error(err, DMLREF_ERROR_FEATURE_LEVEL,
                          "feature level 0x%x is not a DirectML feature level (1_0 = 0x1000 ... 6_4 = 0x6400)",
@@ -84,14 +108,15 @@ dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LE
     op->feature_level = (uint32_t)feature_level;
     op->options = *options;
     dmlref_status st = compile_op(op, desc, err);
-    if (st == DMLREF_OK) {
+    if (st == DMLREF_OK && !validate_only) st = check_host_limits(op, err);
+    if (st == DMLREF_OK && !validate_only) {
         op->kernel = op->oracle;
         op->kernel_name = "oracle";
         const char *env = getenv("DMLREF_FORCE_ORACLE");
         const int force = (options->flags & DMLREF_OPTION_FORCE_ORACLE) || (env && env[0] && env[0] != '0');
         if (!force) st = plan_fast_path(op, err);
     }
-    if (st != DMLREF_OK) {
+    if (st != DMLREF_OK || validate_only) {
         dmlref_release(op);
         return st;
     }
@@ -99,13 +124,15 @@ dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LE
     return DMLREF_OK;
 }
 
+dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
+                             const dmlref_options *options, dmlref_operator **out_op, dmlref_error *err) {
+    return compile_impl("dmlref_compile", desc, feature_level, options, 0, out_op, err);
+}
+
 dmlref_status dmlref_validate(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
                               dmlref_error *err) {
-    static const dmlref_options oracle_only = {DMLREF_OPTION_FORCE_ORACLE, 1};
     dmlref_operator *op = NULL;
-    dmlref_status st = dmlref_compile(desc, feature_level, &oracle_only, &op, err);
-    dmlref_release(op);
-    return st;
+    return compile_impl("dmlref_validate", desc, feature_level, NULL, 1, &op, err);
 }
 
 static const char *binding_name(const op_t *op, int is_output, uint32_t i, char *buf, size_t cap) {
@@ -136,7 +163,8 @@ static dmlref_status check_bindings(const op_t *op, const dmlref_cbuffer *inputs
                          " and %" PRIu32,
                          op->name, n_inputs, n_outputs, op->n_inputs, op->n_outputs);
     if ((n_inputs && !inputs) || (n_outputs && !outputs))
-        return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: the buffer array is NULL", op->name);
+        return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: the %s buffer array is NULL", op->name,
+                         n_inputs && !inputs ? "input" : "output");
     for (uint32_t i = 0; i < n_inputs + n_outputs; ++i) {
         const int is_out = i >= n_inputs;
         const uint32_t k = is_out ? i - n_inputs : i;

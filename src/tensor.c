@@ -279,10 +279,6 @@ dmlref_status tensor_check(const char *op, const char *name, const DMLREF_TENSOR
                          "%s: %s.TotalTensorSizeInBytes (%" PRIu64 ") is less than the minimum %" PRIu64
                          " that DMLCalcBufferTensorSize gives",
                          op, name, t->total_bytes, minimum);
-    if (t->total_bytes > (uint64_t)SIZE_MAX)
-        return set_error(err, DMLREF_ERROR_TOO_LARGE,
-                         "%s: %s.TotalTensorSizeInBytes (%" PRIu64 ") exceeds this platform's address space",
-                         op, name, t->total_bytes);
 
     const uint32_t align = bd->GuaranteedBaseOffsetAlignment;
     if (align != 0 && ((align & (align - 1)) != 0 || align < t->esize))
