@@ -511,6 +511,12 @@ static int alloc_buffer(ctx *x, case_tensor *t) {
         return fail(x, "%s: TotalTensorSizeInBytes %" PRIu64 " (aligned to %" PRIu64 ") would take the case's buffers "
                        "beyond the limit of %" PRIu64 " bytes (DMLREF_MAX_BYTES raises it)",
                     t->name, total, al, x->max_bytes);
+    if (total > (uint64_t)SIZE_MAX - al) {
+        snprintf(x->err, x->errcap,
+                 "%s: TotalTensorSizeInBytes %" PRIu64 " is valid but larger than this host can address "
+                 "(SIZE_MAX %" PRIu64 ")", t->name, total, (uint64_t)SIZE_MAX);
+        return CASE_HOST_LIMIT;
+    }
     void *mem = NULL;
     if (posix_memalign(&mem, (size_t)al, total ? (size_t)total : 1) != 0) mem = NULL;
     t->data = mem;

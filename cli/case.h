@@ -20,7 +20,9 @@ enum {
     CASE_INVALID = 2,   /* the descriptor is invalid (library's message)  */
     CASE_MALFORMED = 3, /* unreadable or malformed case file              */
     CASE_USAGE = 4,     /* bad command line                               */
-    CASE_SYSTEM = 5     /* cannot write an output file, internal failure   */
+    CASE_SYSTEM = 5,    /* cannot write an output file, internal failure   */
+    CASE_HOST_LIMIT = 6 /* valid, but a buffer is larger than this host can
+                           address (a 32-bit host; DMLREF_ERROR_HOST_LIMIT)  */
 };
 
 /* Default cap on the bytes of all buffers of one case together. */

@@ -9,7 +9,8 @@
  * Exit status: 0 ok, 1 outputs differ from `expected`, 2 descriptor invalid
  * (or, with --strict, an index out of range / duplicate scatter target),
  * 3 case file unreadable or malformed, 4 bad command line, 5 an output file
- * could not be written or another system failure.
+ * could not be written or another system failure, 6 the descriptor is valid
+ * but a buffer is larger than this host can address (32-bit hosts).
  */
 #include "case.h"
 #include "cli.h"
@@ -40,7 +41,8 @@ static const char usage_main[] =
     "  dmlref --version          the library version\n"
     "\n"
     "exit status: 0 ok, 1 outputs differ, 2 descriptor invalid, 3 case file unreadable\n"
-    "or malformed, 4 bad command line, 5 output not written / system failure\n";
+    "or malformed, 4 bad command line, 5 output not written / system failure, 6 valid but\n"
+    "too large for this host's address space\n";
 
 static const char usage_run[] =
     "usage: dmlref run CASE.json [--npy DIR] [--strict] [--feature-level L] [--threads T]\n"
@@ -58,7 +60,8 @@ static const char usage_run[] =
     "  --threads T          threads for execution (0 = the library's default)\n"
     "\n"
     "exit status: 0 ok, 1 outputs differ from `expected`, 2 descriptor invalid, 3 case file\n"
-    "unreadable or malformed, 4 bad command line, 5 an output file could not be written\n";
+    "unreadable or malformed, 4 bad command line, 5 an output file could not be written,\n"
+    "6 valid but a buffer is too large for this host's address space\n";
 
 static const char usage_validate[] =
     "usage: dmlref validate CASE.json [--feature-level L]\n"
@@ -67,7 +70,8 @@ static const char usage_validate[] =
     "library at the case's feature level (or L).  Prints `valid` on stdout, or the\n"
     "library's message naming the operator, the field and the rule.\n"
     "\n"
-    "exit status: 0 valid, 2 invalid, 3 case file unreadable or malformed, 4 bad command line\n";
+    "exit status: 0 valid, 2 invalid, 3 case file unreadable or malformed, 4 bad command line,\n"
+    "6 valid, but reading its data needs a buffer larger than this host can address\n";
 
 int cli_parse_u64(const char *s, uint64_t max, uint64_t *out) {
     if (!s || !*s) return -1;
@@ -173,6 +177,7 @@ static int execute_case(const char *path, dmlref_case *c, uint32_t threads, int 
     }
     if (st != DMLREF_OK) {
         fprintf(stderr, "dmlref: %s: %s\n", path, err.message);
+        if (st == DMLREF_ERROR_HOST_LIMIT) return CASE_HOST_LIMIT;
         return st == DMLREF_ERROR_OUT_OF_MEMORY || st == DMLREF_ERROR_BINDING ? CASE_SYSTEM : CASE_INVALID;
     }
     return CASE_OK;
