@@ -1,11 +1,12 @@
 #!/bin/sh
-# Runs every suite and sums their "N passed, N failed" lines into one.
+# Runs every suite and sums their "N passed, N failed[, N skipped]" lines into one.
 # Environment: BUILD (default build), PYTHON (default /usr/bin/python3).
 BUILD=${BUILD:-build}
 PYTHON=${PYTHON:-/usr/bin/python3}
 export BUILD PYTHON
 total_pass=0
 total_fail=0
+total_skip=0
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
@@ -18,10 +19,12 @@ suite() { # name, command...
     line=$(grep -E '^([A-Za-z_-]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
     p=$(echo "$line" | sed -E 's/^([A-Za-z_-]+: )?([0-9]+) passed.*/\2/')
     f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    k=$(echo "$line" | sed -n -E 's/.* ([0-9]+) skipped.*/\1/p')
     if [ -z "$line" ]; then p=0; f=1; echo "$name: no result line (exit $rc)"; fi
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "$name: exit status $rc"; fi
     total_pass=$((total_pass + p))
     total_fail=$((total_fail + f))
+    total_skip=$((total_skip + ${k:-0}))
 }
 
 suite unit "$BUILD/test_unit"
@@ -30,5 +33,5 @@ for s in tests/suites/*.sh; do
     suite "$(basename "$s" .sh)" sh "$s"
 done
 
-echo "$total_pass passed, $total_fail failed"
+echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 [ "$total_fail" -eq 0 ]

@@ -1,8 +1,10 @@
 /*
  * A small test framework.  TEST(name) { ... } registers a test; CHECK*()
  * record failures with file and line and go on; a test passes when nothing
- * failed.  main.c runs them all (or those whose name contains argv[1]) and
- * prints "N passed, N failed".
+ * failed.  A test that cannot apply on this host calls TEST_SKIP(why) and
+ * returns: it is counted as skipped, never as passed.  main.c runs them all
+ * (or those whose name contains argv[1]; a filter matching no test fails) and
+ * prints "unit: N passed, N failed, N skipped".
  */
 #ifndef DMLREF_CHECK_H
 #define DMLREF_CHECK_H
@@ -17,6 +19,10 @@ typedef void (*test_fn)(void);
 void test_register(const char *name, test_fn fn);
 void test_fail(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int test_failures(void);
+void test_skip(const char *why);
+
+/* Marks the running test as not applicable here (it must then return). */
+#define TEST_SKIP(why) test_skip(why)
 
 #define TEST(name)                                                              \
     static void name(void);                                                     \

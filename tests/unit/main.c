@@ -8,6 +8,7 @@
 
 static struct { const char *name; test_fn fn; } tests[MAX_TESTS];
 static int n_tests, current_failures;
+static const char *current_skip;
 
 void test_register(const char *name, test_fn fn) {
     if (n_tests == MAX_TESTS) {
@@ -40,25 +41,35 @@ void check_status_at(const char *file, int line, dmlref_status st, const dmlref_
 
 int test_failures(void) { return current_failures; }
 
+void test_skip(const char *why) { current_skip = why; }
+
 static int cmp_name(const void *a, const void *b) {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 int main(int argc, char **argv) {
     const char *filter = argc > 1 ? argv[1] : NULL;
-    int passed = 0, failed = 0;
+    int passed = 0, failed = 0, skipped = 0;
     qsort(tests, (size_t)n_tests, sizeof tests[0], cmp_name); /* name is the first member */
     for (int i = 0; i < n_tests; ++i) {
         if (filter && !strstr(tests[i].name, filter)) continue;
         current_failures = 0;
+        current_skip = NULL;
         tests[i].fn();
-        if (current_failures) {
+        if (current_skip && !current_failures) {
+            ++skipped;
+            printf("SKIP %s: %s\n", tests[i].name, current_skip);
+        } else if (current_failures) {
             ++failed;
             fprintf(stderr, "FAIL %s\n", tests[i].name);
         } else {
             ++passed;
         }
     }
-    printf("unit: %d passed, %d failed\n", passed, failed);
+    if (filter && passed + failed + skipped == 0) {
+        fprintf(stderr, "no test name contains \"%s\"\n", filter);
+        ++failed;
+    }
+    printf("unit: %d passed, %d failed, %d skipped\n", passed, failed, skipped);
     return failed ? 1 : 0;
 }

@@ -2,7 +2,10 @@
  * ABI pins: the DMLREF_ structs and enums must have directml.h's layout and
  * values, so that a caller can pass a real DML_OPERATOR_DESC with a cast.
  * The offsets are those of the directml.h field lists (spec 1.1, 1.2, 2.1,
- * 3.1, 4.1, 5.1, 6.1) on an LP64 target: UINT and enums 4 bytes, pointers 8.
+ * 3.1, 4.1, 5.1, 6.1) as the C ABIs lay them out, pinned for the three ABIs
+ * dmlref is built for: LP64 (x86-64, aarch64, s390x: pointers 8 bytes),
+ * ILP32 with 8-byte-aligned uint64_t (armhf, wasm32) and ILP32 with
+ * 4-byte-aligned uint64_t (i386).  UINT and enums are 4 bytes everywhere.
  */
 #include <stddef.h>
 
@@ -10,90 +13,149 @@
 
 #define CHECK_OFF(type, field, want) CHECK_EQ_U64(offsetof(type, field), (want))
 
+enum { ABI_LP64, ABI_ILP32_A8, ABI_ILP32_A4, ABI_UNKNOWN };
+static const char *const abi_names[] = {"LP64", "ILP32 (uint64_t aligned to 8)", "ILP32 (uint64_t aligned to 4)"};
+
+/* The host's ABI as a struct member sees it (_Alignof of a scalar may give
+ * the preferred, not the in-struct, alignment on some compilers). */
+static int host_abi(void) {
+    struct probe { char c; uint64_t u; };
+    const size_t a64 = offsetof(struct probe, u);
+    if (sizeof(void *) == 8 && a64 == 8) return ABI_LP64;
+    if (sizeof(void *) == 4 && a64 == 8) return ABI_ILP32_A8;
+    if (sizeof(void *) == 4 && a64 == 4) return ABI_ILP32_A4;
+    return ABI_UNKNOWN;
+}
+
+/* Sets *abi, or marks the test skipped (an ABI no table here describes). */
+static int abi_or_skip(int *abi) {
+    *abi = host_abi();
+    if (*abi == ABI_UNKNOWN) {
+        TEST_SKIP("no layout table for this host's ABI");
+        return 0;
+    }
+    return 1;
+}
+
 TEST(abi_pointer_and_scalar_sizes) {
-    /* The offsets below hold for 8-byte pointers; a 32-bit build must fail here
-     * rather than pass silently with other offsets. */
-    CHECK_EQ_U64(sizeof(void *), 8);
+    int abi;
+    if (!abi_or_skip(&abi)) return;
+    printf("ABI: %s\n", abi_names[abi]);
     CHECK_EQ_U64(sizeof(uint32_t), 4);
     CHECK_EQ_U64(sizeof(uint64_t), 8);
-    CHECK_EQ_U64(_Alignof(uint64_t), 8);
+    CHECK_EQ_U64(sizeof(size_t), sizeof(void *));
     /* directml.h enums are C enums: 4 bytes. */
     CHECK_EQ_U64(sizeof(DMLREF_TENSOR_DATA_TYPE), 4);
     CHECK_EQ_U64(sizeof(DMLREF_TENSOR_TYPE), 4);
     CHECK_EQ_U64(sizeof(DMLREF_TENSOR_FLAGS), 4);
     CHECK_EQ_U64(sizeof(DMLREF_OPERATOR_TYPE), 4);
     CHECK_EQ_U64(sizeof(DMLREF_FEATURE_LEVEL), 4);
+    CHECK_EQ_U64(sizeof(dmlref_status), 4);
 }
 
-#if UINTPTR_MAX == UINT64_MAX
-
 TEST(abi_buffer_tensor_desc_layout) {
-    CHECK_EQ_U64(sizeof(DMLREF_BUFFER_TENSOR_DESC), 48);
-    CHECK_EQ_U64(_Alignof(DMLREF_BUFFER_TENSOR_DESC), 8);
-    CHECK_OFF(DMLREF_BUFFER_TENSOR_DESC, DataType, 0);
-    CHECK_OFF(DMLREF_BUFFER_TENSOR_DESC, Flags, 4);
-    CHECK_OFF(DMLREF_BUFFER_TENSOR_DESC, DimensionCount, 8);
-    CHECK_OFF(DMLREF_BUFFER_TENSOR_DESC, Sizes, 16);
-    CHECK_OFF(DMLREF_BUFFER_TENSOR_DESC, Strides, 24);
-    CHECK_OFF(DMLREF_BUFFER_TENSOR_DESC, TotalTensorSizeInBytes, 32);
-    CHECK_OFF(DMLREF_BUFFER_TENSOR_DESC, GuaranteedBaseOffsetAlignment, 40);
+    /* DataType, Flags, DimensionCount, Sizes, Strides, TotalTensorSizeInBytes,
+     * GuaranteedBaseOffsetAlignment, sizeof, alignment */
+    static const uint32_t want[3][9] = {
+        {0, 4, 8, 16, 24, 32, 40, 48, 8},
+        {0, 4, 8, 12, 16, 24, 32, 40, 8},
+        {0, 4, 8, 12, 16, 20, 28, 32, 4},
+    };
+    int abi;
+    if (!abi_or_skip(&abi)) return;
+    const uint32_t *w = want[abi];
+    struct probe { char c; DMLREF_BUFFER_TENSOR_DESC d; };
+    CHECK_OFF(DMLREF_BUFFER_TENSOR_DESC, DataType, w[0]);
+    CHECK_OFF(DMLREF_BUFFER_TENSOR_DESC, Flags, w[1]);
+    CHECK_OFF(DMLREF_BUFFER_TENSOR_DESC, DimensionCount, w[2]);
+    CHECK_OFF(DMLREF_BUFFER_TENSOR_DESC, Sizes, w[3]);
+    CHECK_OFF(DMLREF_BUFFER_TENSOR_DESC, Strides, w[4]);
+    CHECK_OFF(DMLREF_BUFFER_TENSOR_DESC, TotalTensorSizeInBytes, w[5]);
+    CHECK_OFF(DMLREF_BUFFER_TENSOR_DESC, GuaranteedBaseOffsetAlignment, w[6]);
+    CHECK_EQ_U64(sizeof(DMLREF_BUFFER_TENSOR_DESC), w[7]);
+    CHECK_EQ_U64(offsetof(struct probe, d), w[8]);
 }
 
 TEST(abi_tensor_and_operator_desc_layout) {
-    CHECK_EQ_U64(sizeof(DMLREF_TENSOR_DESC), 16);
+    int abi;
+    if (!abi_or_skip(&abi)) return;
+    const uint32_t p = abi == ABI_LP64 ? 8 : 4; /* the pointer after a 4-byte enum */
+    CHECK_EQ_U64(sizeof(DMLREF_TENSOR_DESC), 2 * p);
     CHECK_OFF(DMLREF_TENSOR_DESC, Type, 0);
-    CHECK_OFF(DMLREF_TENSOR_DESC, Desc, 8);
-    CHECK_EQ_U64(sizeof(DMLREF_OPERATOR_DESC), 16);
+    CHECK_OFF(DMLREF_TENSOR_DESC, Desc, p);
+    CHECK_EQ_U64(sizeof(DMLREF_OPERATOR_DESC), 2 * p);
     CHECK_OFF(DMLREF_OPERATOR_DESC, Type, 0);
-    CHECK_OFF(DMLREF_OPERATOR_DESC, Desc, 8);
+    CHECK_OFF(DMLREF_OPERATOR_DESC, Desc, p);
 }
 
 TEST(abi_gather_desc_layout) {
-    CHECK_EQ_U64(sizeof(DMLREF_GATHER_OPERATOR_DESC), 32);
-    CHECK_OFF(DMLREF_GATHER_OPERATOR_DESC, InputTensor, 0);
-    CHECK_OFF(DMLREF_GATHER_OPERATOR_DESC, IndicesTensor, 8);
-    CHECK_OFF(DMLREF_GATHER_OPERATOR_DESC, OutputTensor, 16);
-    CHECK_OFF(DMLREF_GATHER_OPERATOR_DESC, Axis, 24);
-    CHECK_OFF(DMLREF_GATHER_OPERATOR_DESC, IndexDimensions, 28);
+    /* InputTensor, IndicesTensor, OutputTensor, Axis, IndexDimensions, sizeof */
+    static const uint32_t want[3][6] = {{0, 8, 16, 24, 28, 32}, {0, 4, 8, 12, 16, 20}, {0, 4, 8, 12, 16, 20}};
+    int abi;
+    if (!abi_or_skip(&abi)) return;
+    const uint32_t *w = want[abi];
+    CHECK_OFF(DMLREF_GATHER_OPERATOR_DESC, InputTensor, w[0]);
+    CHECK_OFF(DMLREF_GATHER_OPERATOR_DESC, IndicesTensor, w[1]);
+    CHECK_OFF(DMLREF_GATHER_OPERATOR_DESC, OutputTensor, w[2]);
+    CHECK_OFF(DMLREF_GATHER_OPERATOR_DESC, Axis, w[3]);
+    CHECK_OFF(DMLREF_GATHER_OPERATOR_DESC, IndexDimensions, w[4]);
+    CHECK_EQ_U64(sizeof(DMLREF_GATHER_OPERATOR_DESC), w[5]);
 }
 
 TEST(abi_gather_elements_desc_layout) {
-    CHECK_EQ_U64(sizeof(DMLREF_GATHER_ELEMENTS_OPERATOR_DESC), 32); /* 28 + 4 tail padding */
-    CHECK_OFF(DMLREF_GATHER_ELEMENTS_OPERATOR_DESC, InputTensor, 0);
-    CHECK_OFF(DMLREF_GATHER_ELEMENTS_OPERATOR_DESC, IndicesTensor, 8);
-    CHECK_OFF(DMLREF_GATHER_ELEMENTS_OPERATOR_DESC, OutputTensor, 16);
-    CHECK_OFF(DMLREF_GATHER_ELEMENTS_OPERATOR_DESC, Axis, 24);
+    /* InputTensor, IndicesTensor, OutputTensor, Axis, sizeof (LP64: 28 + 4 tail padding) */
+    static const uint32_t want[3][5] = {{0, 8, 16, 24, 32}, {0, 4, 8, 12, 16}, {0, 4, 8, 12, 16}};
+    int abi;
+    if (!abi_or_skip(&abi)) return;
+    const uint32_t *w = want[abi];
+    CHECK_OFF(DMLREF_GATHER_ELEMENTS_OPERATOR_DESC, InputTensor, w[0]);
+    CHECK_OFF(DMLREF_GATHER_ELEMENTS_OPERATOR_DESC, IndicesTensor, w[1]);
+    CHECK_OFF(DMLREF_GATHER_ELEMENTS_OPERATOR_DESC, OutputTensor, w[2]);
+    CHECK_OFF(DMLREF_GATHER_ELEMENTS_OPERATOR_DESC, Axis, w[3]);
+    CHECK_EQ_U64(sizeof(DMLREF_GATHER_ELEMENTS_OPERATOR_DESC), w[4]);
 }
 
 TEST(abi_scatter_nd_desc_layout) {
-    CHECK_EQ_U64(sizeof(DMLREF_SCATTER_ND_OPERATOR_DESC), 40);
-    CHECK_OFF(DMLREF_SCATTER_ND_OPERATOR_DESC, InputTensor, 0);
-    CHECK_OFF(DMLREF_SCATTER_ND_OPERATOR_DESC, IndicesTensor, 8);
-    CHECK_OFF(DMLREF_SCATTER_ND_OPERATOR_DESC, UpdatesTensor, 16);
-    CHECK_OFF(DMLREF_SCATTER_ND_OPERATOR_DESC, OutputTensor, 24);
-    CHECK_OFF(DMLREF_SCATTER_ND_OPERATOR_DESC, InputDimensionCount, 32);
-    CHECK_OFF(DMLREF_SCATTER_ND_OPERATOR_DESC, IndicesDimensionCount, 36);
+    /* InputTensor, IndicesTensor, UpdatesTensor, OutputTensor, InputDimensionCount,
+     * IndicesDimensionCount, sizeof */
+    static const uint32_t want[3][7] = {{0, 8, 16, 24, 32, 36, 40}, {0, 4, 8, 12, 16, 20, 24}, {0, 4, 8, 12, 16, 20, 24}};
+    int abi;
+    if (!abi_or_skip(&abi)) return;
+    const uint32_t *w = want[abi];
+    CHECK_OFF(DMLREF_SCATTER_ND_OPERATOR_DESC, InputTensor, w[0]);
+    CHECK_OFF(DMLREF_SCATTER_ND_OPERATOR_DESC, IndicesTensor, w[1]);
+    CHECK_OFF(DMLREF_SCATTER_ND_OPERATOR_DESC, UpdatesTensor, w[2]);
+    CHECK_OFF(DMLREF_SCATTER_ND_OPERATOR_DESC, OutputTensor, w[3]);
+    CHECK_OFF(DMLREF_SCATTER_ND_OPERATOR_DESC, InputDimensionCount, w[4]);
+    CHECK_OFF(DMLREF_SCATTER_ND_OPERATOR_DESC, IndicesDimensionCount, w[5]);
+    CHECK_EQ_U64(sizeof(DMLREF_SCATTER_ND_OPERATOR_DESC), w[6]);
 }
 
 TEST(abi_split_desc_layout) {
-    /* InputTensor, UINT OutputCount (+4 padding), OutputTensors, UINT Axis */
-    CHECK_EQ_U64(sizeof(DMLREF_SPLIT_OPERATOR_DESC), 32);
-    CHECK_OFF(DMLREF_SPLIT_OPERATOR_DESC, InputTensor, 0);
-    CHECK_OFF(DMLREF_SPLIT_OPERATOR_DESC, OutputCount, 8);
-    CHECK_OFF(DMLREF_SPLIT_OPERATOR_DESC, OutputTensors, 16);
-    CHECK_OFF(DMLREF_SPLIT_OPERATOR_DESC, Axis, 24);
+    /* InputTensor, UINT OutputCount (+4 padding on LP64), OutputTensors, UINT Axis, sizeof */
+    static const uint32_t want[3][5] = {{0, 8, 16, 24, 32}, {0, 4, 8, 12, 16}, {0, 4, 8, 12, 16}};
+    int abi;
+    if (!abi_or_skip(&abi)) return;
+    const uint32_t *w = want[abi];
+    CHECK_OFF(DMLREF_SPLIT_OPERATOR_DESC, InputTensor, w[0]);
+    CHECK_OFF(DMLREF_SPLIT_OPERATOR_DESC, OutputCount, w[1]);
+    CHECK_OFF(DMLREF_SPLIT_OPERATOR_DESC, OutputTensors, w[2]);
+    CHECK_OFF(DMLREF_SPLIT_OPERATOR_DESC, Axis, w[3]);
+    CHECK_EQ_U64(sizeof(DMLREF_SPLIT_OPERATOR_DESC), w[4]);
 }
 
 TEST(abi_join_desc_layout) {
-    /* UINT InputCount (+4 padding), InputTensors, OutputTensor, UINT Axis */
-    CHECK_EQ_U64(sizeof(DMLREF_JOIN_OPERATOR_DESC), 32);
-    CHECK_OFF(DMLREF_JOIN_OPERATOR_DESC, InputCount, 0);
-    CHECK_OFF(DMLREF_JOIN_OPERATOR_DESC, InputTensors, 8);
-    CHECK_OFF(DMLREF_JOIN_OPERATOR_DESC, OutputTensor, 16);
-    CHECK_OFF(DMLREF_JOIN_OPERATOR_DESC, Axis, 24);
+    /* UINT InputCount (+4 padding on LP64), InputTensors, OutputTensor, UINT Axis, sizeof */
+    static const uint32_t want[3][5] = {{0, 8, 16, 24, 32}, {0, 4, 8, 12, 16}, {0, 4, 8, 12, 16}};
+    int abi;
+    if (!abi_or_skip(&abi)) return;
+    const uint32_t *w = want[abi];
+    CHECK_OFF(DMLREF_JOIN_OPERATOR_DESC, InputCount, w[0]);
+    CHECK_OFF(DMLREF_JOIN_OPERATOR_DESC, InputTensors, w[1]);
+    CHECK_OFF(DMLREF_JOIN_OPERATOR_DESC, OutputTensor, w[2]);
+    CHECK_OFF(DMLREF_JOIN_OPERATOR_DESC, Axis, w[3]);
+    CHECK_EQ_U64(sizeof(DMLREF_JOIN_OPERATOR_DESC), w[4]);
 }
-
-#endif /* LP64 */
 
 TEST(abi_data_type_values) {
     CHECK_EQ_U64(DMLREF_TENSOR_DATA_TYPE_UNKNOWN, 0);

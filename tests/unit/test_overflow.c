@@ -167,19 +167,69 @@ TEST(overflow_total_tensor_size_near_2_64) {
     out.buf.TotalTensorSizeInBytes = UINT64_MAX - 3;
     CHECK_STATUS(split1(&in, &out, &err), err, DMLREF_OK, NULL);
 
-    /* executing refuses any binding smaller than TotalTensorSizeInBytes */
+    /* ... and the verdict is the same on every host; compiling needs the
+     * buffers to be addressable here (only a 32-bit host fails this) */
     DMLREF_SPLIT_OPERATOR_DESC s = {&in.desc, 1, &out.desc, 0};
     DMLREF_OPERATOR_DESC d = {DMLREF_OPERATOR_SPLIT, &s};
+    dmlref_operator *op = NULL;
+    if ((uint64_t)SIZE_MAX < UINT64_MAX) {
+        CHECK_STATUS(dmlref_compile(&d, FL, NULL, &op, &err), err, DMLREF_ERROR_HOST_LIMIT,
+                     "SPLIT: InputTensor.TotalTensorSizeInBytes (18446744073709551615) is valid but exceeds what "
+                     "this host can address");
+        CHECK(op == NULL);
+    } else {
+        CHECK_STATUS(dmlref_compile(&d, FL, NULL, &op, &err), err, DMLREF_OK, NULL);
+        dmlref_release(op);
+    }
+
+    /* executing refuses any binding smaller than TotalTensorSizeInBytes; the
+     * largest sizes a host can compile are SIZE_MAX (and that rounded to 4) */
+    const uint64_t host_max = (uint64_t)SIZE_MAX, host_max4 = host_max & ~UINT64_C(3);
+    in.buf.TotalTensorSizeInBytes = host_max;
+    out.buf.TotalTensorSizeInBytes = host_max4;
     float x[6] = {1, 2, 3, 4, 5, 6}, y[6] = {0};
     dmlref_cbuffer ins[1] = {{x, sizeof x}};
     dmlref_buffer outs[1] = {{y, sizeof y}};
-    CHECK_STATUS(dmlref_run(&d, FL, NULL, ins, 1, outs, 1, &err), err, DMLREF_ERROR_BINDING,
-                 "SPLIT: the InputTensor buffer holds 24 bytes, less than its TotalTensorSizeInBytes (18446744073709551615)");
+    char want[160];
+    snprintf(want, sizeof want, "SPLIT: the InputTensor buffer holds 24 bytes, less than its TotalTensorSizeInBytes (%llu)",
+             (unsigned long long)host_max);
+    CHECK_STATUS(dmlref_run(&d, FL, NULL, ins, 1, outs, 1, &err), err, DMLREF_ERROR_BINDING, want);
     in.buf.TotalTensorSizeInBytes = 24;
-    CHECK_STATUS(dmlref_run(&d, FL, NULL, ins, 1, outs, 1, &err), err, DMLREF_ERROR_BINDING,
-                 "SPLIT: the OutputTensors[0] buffer holds 24 bytes, less than its TotalTensorSizeInBytes (18446744073709551612)");
+    snprintf(want, sizeof want,
+             "SPLIT: the OutputTensors[0] buffer holds 24 bytes, less than its TotalTensorSizeInBytes (%llu)",
+             (unsigned long long)host_max4);
+    CHECK_STATUS(dmlref_run(&d, FL, NULL, ins, 1, outs, 1, &err), err, DMLREF_ERROR_BINDING, want);
     const float zero[6] = {0};
     CHECK_MEM(y, zero, sizeof y);
+}
+
+/* A valid descriptor is valid everywhere: UINT8 {2^32-1} needs 2^32 bytes,
+ * which a 32-bit host cannot address.  validate says OK on every host;
+ * compile says HOST_LIMIT exactly where SIZE_MAX is below the size. */
+TEST(overflow_host_limit_is_not_a_verdict) {
+    tdesc in, out;
+    dmlref_error err;
+    tdesc_init(&in, DMLREF_TENSOR_DATA_TYPE_UINT8, DIMS(U32MAX));
+    tdesc_init(&out, DMLREF_TENSOR_DATA_TYPE_UINT8, DIMS(U32MAX));
+    CHECK_EQ_U64(in.buf.TotalTensorSizeInBytes, UINT64_C(0x100000000));
+    CHECK_STATUS(split1(&in, &out, &err), err, DMLREF_OK, NULL);
+    CHECK(err.message[0] == '\0');
+    DMLREF_SPLIT_OPERATOR_DESC s = {&in.desc, 1, &out.desc, 0};
+    DMLREF_OPERATOR_DESC d = {DMLREF_OPERATOR_SPLIT, &s};
+    dmlref_operator *op = NULL;
+    const dmlref_status st = dmlref_compile(&d, FL, NULL, &op, &err);
+    if ((uint64_t)SIZE_MAX < UINT64_C(0x100000000)) {
+        CHECK_STATUS(st, err, DMLREF_ERROR_HOST_LIMIT,
+                     "SPLIT: InputTensor.TotalTensorSizeInBytes (4294967296) is valid but exceeds what this host can "
+                     "address (SIZE_MAX 4294967295)");
+        CHECK(op == NULL);
+        CHECK(strcmp(dmlref_status_name(st), "DMLREF_ERROR_HOST_LIMIT") == 0);
+    } else {
+        CHECK_STATUS(st, err, DMLREF_OK, NULL);
+        CHECK(op != NULL);
+        CHECK_EQ_U64(dmlref_input_count(op), 1);
+    }
+    dmlref_release(op);
 }
 
 /* Regression: the output/input overlap test added pointer + TotalTensorSizeInBytes,
@@ -189,8 +239,9 @@ TEST(overflow_binding_overlap_with_total_near_2_64) {
     dmlref_error err;
     tdesc_init(&in, DMLREF_TENSOR_DATA_TYPE_FLOAT32, DIMS(4));
     tdesc_init(&out, DMLREF_TENSOR_DATA_TYPE_FLOAT32, DIMS(4));
-    in.buf.TotalTensorSizeInBytes = UINT64_MAX - 3;
-    out.buf.TotalTensorSizeInBytes = UINT64_MAX - 3;
+    /* the largest multiple of 4 this host can address: 2^64 - 4 on 64-bit hosts */
+    in.buf.TotalTensorSizeInBytes = (uint64_t)SIZE_MAX & ~UINT64_C(3);
+    out.buf.TotalTensorSizeInBytes = (uint64_t)SIZE_MAX & ~UINT64_C(3);
     DMLREF_SPLIT_OPERATOR_DESC s = {&in.desc, 1, &out.desc, 0};
     DMLREF_OPERATOR_DESC d = {DMLREF_OPERATOR_SPLIT, &s};
     float buf[8] = {1, 2, 3, 4, 5, 6, 7, 8};

@@ -34,6 +34,24 @@ static void expect_at(const char *file, int line, const DMLREF_OPERATOR_DESC *d,
 #define EXPECT(d, fl, want, needle) expect_at(__FILE__, __LINE__, (d), (fl), (want), (needle))
 #define EXPECT_OK(d, fl) expect_at(__FILE__, __LINE__, (d), (fl), DMLREF_OK, NULL)
 
+/* A valid descriptor whose largest buffer takes `bytes`: validate says OK on
+ * every host; compile says OK, or HOST_LIMIT where SIZE_MAX < bytes. */
+static void expect_valid_sized_at(const char *file, int line, const DMLREF_OPERATOR_DESC *d, DMLREF_FEATURE_LEVEL fl,
+                                  uint64_t bytes) {
+    dmlref_error err;
+    memset(&err, 0, sizeof err);
+    check_status_at(file, line, dmlref_validate(d, fl, &err), &err, DMLREF_OK, NULL);
+    if (bytes <= (uint64_t)SIZE_MAX) {
+        expect_at(file, line, d, fl, DMLREF_OK, NULL);
+        return;
+    }
+    dmlref_operator *op = NULL;
+    check_status_at(file, line, dmlref_compile(d, fl, NULL, &op, &err), &err, DMLREF_ERROR_HOST_LIMIT,
+                    "exceeds what this host can address");
+    if (op != NULL) test_fail(file, line, "compile failed but *op is not NULL");
+}
+#define EXPECT_VALID_SIZED(d, fl, bytes) expect_valid_sized_at(__FILE__, __LINE__, (d), (fl), (bytes))
+
 /* ---- fixtures: one valid descriptor per operator, mutated one field per test ---- */
 
 typedef struct gfix { /* GATHER: Input {1,1,3,4} Axis 2 K 1, Indices {1,1,1,2} -> Output {1,1,2,4} */
@@ -360,8 +378,8 @@ TEST(validation_null_pointers) {
     dmlref_operator *op = NULL;
     gfix f;
     gfix_init(&f);
-    CHECK_STATUS(dmlref_validate(NULL, FL64, &err), err, DMLREF_ERROR_NULL_POINTER, "desc is NULL");
-    CHECK_STATUS(dmlref_compile(&f.d, FL64, NULL, NULL, &err), err, DMLREF_ERROR_NULL_POINTER, "op is NULL");
+    CHECK_STATUS(dmlref_validate(NULL, FL64, &err), err, DMLREF_ERROR_NULL_POINTER, "dmlref_validate: desc is NULL");
+    CHECK_STATUS(dmlref_compile(&f.d, FL64, NULL, NULL, &err), err, DMLREF_ERROR_NULL_POINTER, "dmlref_compile: op is NULL");
     CHECK_STATUS(dmlref_execute(NULL, NULL, 0, NULL, 0, &err), err, DMLREF_ERROR_NULL_POINTER, "op is NULL");
     dmlref_release(NULL); /* a no-op */
 
@@ -501,7 +519,7 @@ TEST(validation_element_limit) {
     tdesc_init(&out, U8, DIMS(65535, 65537));
     DMLREF_SPLIT_OPERATOR_DESC s = {&in.desc, 1, &out.desc, 0};
     DMLREF_OPERATOR_DESC d = {DMLREF_OPERATOR_SPLIT, &s};
-    EXPECT_OK(&d, FL64);
+    EXPECT_VALID_SIZED(&d, FL64, UINT64_C(0x100000000)); /* 2^32 - 1 bytes, rounded up to 4 */
     tdesc_init(&in, U8, DIMS(65536, 65536));
     tdesc_init(&out, U8, DIMS(65536, 65536));
     EXPECT(&d, FL64, DMLREF_ERROR_TOO_LARGE,
@@ -1082,8 +1100,8 @@ TEST(validation_binding_errors_at_execute) {
                  "GATHER: execute was given 1 input and 1 output buffers; the operator binds 2 and 1");
     CHECK_STATUS(dmlref_execute(op, ins, 2, outs, 0, &err), err, DMLREF_ERROR_BINDING, "given 2 input and 0 output");
     CHECK_STATUS(dmlref_execute(op, ins, 3, outs, 2, &err), err, DMLREF_ERROR_BINDING, "given 3 input and 2 output");
-    CHECK_STATUS(dmlref_execute(op, NULL, 2, outs, 1, &err), err, DMLREF_ERROR_NULL_POINTER, "buffer array is NULL");
-    CHECK_STATUS(dmlref_execute(op, ins, 2, NULL, 1, &err), err, DMLREF_ERROR_NULL_POINTER, "buffer array is NULL");
+    CHECK_STATUS(dmlref_execute(op, NULL, 2, outs, 1, &err), err, DMLREF_ERROR_NULL_POINTER, "GATHER: the input buffer array is NULL");
+    CHECK_STATUS(dmlref_execute(op, ins, 2, NULL, 1, &err), err, DMLREF_ERROR_NULL_POINTER, "GATHER: the output buffer array is NULL");
 
     ins[1].data = NULL;
     CHECK_STATUS(dmlref_execute(op, ins, 2, outs, 1, &err), err, DMLREF_ERROR_BINDING,
