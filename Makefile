@@ -39,10 +39,12 @@
 #   SHARED=1                 0: no shared library (built, installed or checked)
 #   LOCALIZE=1               0: libdmlref.a holds the plain objects (no `-r` link,
 #                            no objcopy); internal names then stay global
+#   WITH_CLI=1               0: `all` builds the libraries only (no json-c)
 #   PREFIX LIBDIR BINDIR INCLUDEDIR PKGCONFIGDIR DESTDIR   install locations
 #   PYTHON                   the python3 with numpy the tests use
-# CC=emcc (wasm32: no shared libraries, no objcopy) defaults to SHARED=0,
-# LOCALIZE=0, AR=emar, RANLIB=emranlib.
+# CC=emcc (wasm32: no shared libraries, no objcopy, no libgomp, no json-c, no
+# SIMDe in its sysroot) changes the defaults to SHARED=0 LOCALIZE=0 OPENMP=0
+# SIMD=0 WITH_CLI=0 AR=emar RANLIB=emranlib; each can still be given.
 
 BUILD   ?= build
 PREFIX  ?= /usr/local
@@ -50,8 +52,6 @@ BINDIR  ?= $(PREFIX)/bin
 LIBDIR  ?= $(PREFIX)/lib
 INCLUDEDIR   ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
-OPENMP  ?= 1
-SIMD    ?= 1
 SAN     ?= 0
 PYTHON  ?= /usr/bin/python3
 
@@ -62,6 +62,9 @@ ifeq ($(origin CC),default)
 CC       = $(if $(CROSS),$(CROSS)gcc,cc)
 endif
 IS_EMCC := $(if $(findstring emcc,$(notdir $(firstword $(CC)))),1)
+OPENMP  ?= $(if $(IS_EMCC),0,1)
+SIMD    ?= $(if $(IS_EMCC),0,1)
+WITH_CLI ?= $(if $(IS_EMCC),0,1)
 ifeq ($(origin AR),default)
 AR       = $(if $(IS_EMCC),emar,$(CROSS)ar)
 endif
@@ -124,7 +127,7 @@ UNIT     = $(BUILD)/test_unit
 STAMP    = $(BUILD)/flags.stamp
 
 .PHONY: all lib cli test test-asan unit install uninstall clean examples FORCE
-all: lib cli
+all: lib $(if $(filter 1,$(WITH_CLI)),cli)
 lib: $(STATIC) $(if $(filter 1,$(SHARED)),$(SHLIB) $(SHLINKS))
 cli: $(CLI)
 
@@ -226,13 +229,12 @@ test-asan:
 # Installation.  dmlref.pc's Libs.private holds what a static link needs
 # (pkg-config --static --libs dmlref).
 pc_dir = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
-$(BUILD)/dmlref.pc: dmlref.pc.in $(STAMP)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call pc_dir,$(LIBDIR))|' \
-	    -e 's|@INCLUDEDIR@|$(call pc_dir,$(INCLUDEDIR))|' -e 's|@VERSION@|$(VERSION)|' \
-	    -e 's|@LIBS_PRIVATE@|$(strip $(LIBS_PRIVATE))|' dmlref.pc.in > $@
+PC_SED = -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call pc_dir,$(LIBDIR))|' \
+	-e 's|@INCLUDEDIR@|$(call pc_dir,$(INCLUDEDIR))|' -e 's|@VERSION@|$(VERSION)|' \
+	-e 's|@LIBS_PRIVATE@|$(strip $(LIBS_PRIVATE))|'
 
 INSTALL ?= install
-install: lib cli $(BUILD)/dmlref.pc
+install: lib cli
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR)
 	$(INSTALL) -m 755 $(CLI) $(DESTDIR)$(BINDIR)/dmlref
 	$(INSTALL) -m 644 include/dmlref.h $(DESTDIR)$(INCLUDEDIR)/dmlref.h
@@ -242,7 +244,8 @@ ifeq ($(SHARED),1)
 	ln -sf $(notdir $(SHLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libdmlref.so
 endif
-	$(INSTALL) -m 644 $(BUILD)/dmlref.pc $(DESTDIR)$(PKGCONFIGDIR)/dmlref.pc
+	sed $(PC_SED) dmlref.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/dmlref.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/dmlref.pc
 
 # Removes what install puts there (whatever SHARED was at install time).
 uninstall:
@@ -254,8 +257,9 @@ uninstall:
 # The shipping checks (README "Building and installing"): exported symbols,
 # the install tree, rebuild on a configuration change, the code-size table.
 .PHONY: test-ship code-size
-test-ship:
-	BUILD=$(BUILD) MAKE="$(MAKE)" sh scripts/test-ship.sh
+test-ship: lib $(INTERNAL)
+	BUILD=$(BUILD) MAKE="$(MAKE)" NM="$(NM)" SHARED=$(SHARED) LOCALIZE=$(LOCALIZE) \
+	    sh scripts/test-ship.sh
 
 code-size:
 	MAKE="$(MAKE)" sh scripts/code-size.sh
