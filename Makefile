@@ -31,7 +31,7 @@
 #                            `make OPENMP=0` (or any other change) rebuilds
 #
 # Variables honoured (command line or environment):
-#   CC AR RANLIB OBJCOPY NM SIZE   tools; CROSS=arm-linux-gnueabihf- sets their
+#   CC AR RANLIB OBJCOPY NM  tools; CROSS=arm-linux-gnueabihf- sets their
 #                            defaults to $(CROSS)gcc, $(CROSS)ar, ... (cross builds)
 #   CPPFLAGS CFLAGS LDFLAGS  as usual (CFLAGS default -O2 -g); EXTRA_CFLAGS is
 #                            added after the project's flags
@@ -71,7 +71,6 @@ endif
 RANLIB  ?= $(if $(IS_EMCC),emranlib,$(CROSS)ranlib)
 OBJCOPY ?= $(CROSS)objcopy
 NM      ?= $(CROSS)nm
-SIZE    ?= $(CROSS)size
 SHARED  ?= $(if $(IS_EMCC),0,1)
 LOCALIZE ?= $(if $(IS_EMCC),0,1)
 
@@ -169,7 +168,7 @@ $(INTERNAL): $(LIB_OBJ) $(STAMP)
 # The shipped archive: one relocatable object whose hidden symbols are local.
 ifeq ($(LOCALIZE),1)
 $(BUILD)/libdmlref.o: $(LIB_OBJ) $(STAMP)
-	$(CC) -r -nostdlib $(LDFLAGS) -o $@.tmp $(LIB_OBJ)
+	$(CC) -r -nostdlib -o $@.tmp $(LIB_OBJ)
 	$(OBJCOPY) --localize-hidden $@.tmp $@
 	rm -f $@.tmp
 

@@ -22,7 +22,8 @@ bad() { echo "FAIL - $*"; fail=1; }
 
 version=$(sed -n 's/^#define DMLREF_VERSION_STRING "\(.*\)"/\1/p' include/dmlref.h)
 so=$R/libdmlref.so.$version
-log=$R.log
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 
 build() { # make arguments...
     if $MAKE -j"$JOBS" BUILD="$R" "$@" all >"$log" 2>&1; then return 0; fi
@@ -92,5 +93,5 @@ build OPENMP=1 || exit 1
 expect_rebuilt "$before" "make (back to OPENMP=1)"
 expect_openmp yes "make (back to OPENMP=1)"
 
-rm -rf "$R" "$log"
+rm -rf "$R"
 [ "$fail" -eq 0 ]
