@@ -4,23 +4,99 @@
 #   make CC=clang            build with clang
 #   make OPENMP=0 SIMD=0     reduced builds (no OpenMP / no SIMDe fast paths)
 #   make BUILD=dir           put objects and binaries in another directory
+#   make install [PREFIX=/usr/local] [LIBDIR=$(PREFIX)/lib] [DESTDIR=stage]
+#                            bin/dmlref, include/dmlref.h, libdmlref.a,
+#                            libdmlref.so.X.Y.Z + .so.X + .so, pkgconfig/dmlref.pc
+#   make uninstall           removes those files again (same PREFIX/LIBDIR/DESTDIR;
+#                            directories are left in place)
+#   make test-ship           the shipping checks (scripts/check-*.sh, code-size.sh),
+#                            ending with "ship: N passed, N failed"
+#   make code-size           the table of libdmlref.a text bytes (scripts/code-size.sh)
+#
+# What is built (in $(BUILD)):
+#   libdmlref.so.X.Y.Z       SONAME libdmlref.so.X, symlinks libdmlref.so.X and
+#                            libdmlref.so; X.Y.Z are the DMLREF_VERSION_* macros of
+#                            include/dmlref.h (the one place the version is written)
+#   libdmlref.a              the shipped static library: the objects linked into
+#                            one (libdmlref.o, `$(CC) -r`), hidden symbols made local
+#                            (`$(OBJCOPY) --localize-hidden`), so only dmlref_* is
+#                            global; the library is compiled with -fvisibility=hidden
+#                            and include/dmlref.h's DMLREF_API exports the API
+#   libdmlref_internal.a     the plain objects, internal names global: for the
+#                            unit tests, fuzz targets, bench and the numpy driver
+#   dmlref                   the command (linked against the shipped libdmlref.a)
+#   flags.stamp              the build configuration (compiler, tools, every flag,
+#                            switch and the version); rewritten only when it changes,
+#                            every object and link depends on it, so `make` after
+#                            `make OPENMP=0` (or any other change) rebuilds
+#
+# Variables honoured (command line or environment):
+#   CC AR RANLIB OBJCOPY NM  tools; CROSS=arm-linux-gnueabihf- sets their
+#                            defaults to $(CROSS)gcc, $(CROSS)ar, ... (cross builds)
+#   CPPFLAGS CFLAGS LDFLAGS  as usual (CFLAGS default -O2 -g); EXTRA_CFLAGS is
+#                            added after the project's flags
+#   OPENMP=1 SIMD=1 SAN=0    switches (SAN=1: ASan+UBSan)
+#   SHARED=1                 0: no shared library (built, installed or checked)
+#   LOCALIZE=1               0: libdmlref.a holds the plain objects (no `-r` link,
+#                            no objcopy); internal names then stay global
+#   WITH_CLI=1               0: `all` builds the libraries only (no json-c)
+#   PREFIX LIBDIR BINDIR INCLUDEDIR PKGCONFIGDIR DESTDIR   install locations
+#   PYTHON                   the python3 with numpy the tests use
+# CC=emcc (wasm32: no shared libraries, no objcopy, no libgomp, no json-c, no
+# SIMDe in its sysroot) changes the defaults to SHARED=0 LOCALIZE=0 OPENMP=0
+# SIMD=0 WITH_CLI=0 AR=emar RANLIB=emranlib; each can still be given.
 
-CC      ?= cc
 BUILD   ?= build
 PREFIX  ?= /usr/local
-OPENMP  ?= 1
-SIMD    ?= 1
+BINDIR  ?= $(PREFIX)/bin
+LIBDIR  ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 SAN     ?= 0
 PYTHON  ?= /usr/bin/python3
+
+# Tools.  make's built-in defaults of CC (cc) and AR (ar) give way to CROSS;
+# a CC or AR given on the command line or in the environment is kept.
+CROSS   ?=
+ifeq ($(origin CC),default)
+CC       = $(if $(CROSS),$(CROSS)gcc,cc)
+endif
+IS_EMCC := $(if $(findstring emcc,$(notdir $(firstword $(CC)))),1)
+OPENMP  ?= $(if $(IS_EMCC),0,1)
+SIMD    ?= $(if $(IS_EMCC),0,1)
+WITH_CLI ?= $(if $(IS_EMCC),0,1)
+ifeq ($(origin AR),default)
+AR       = $(if $(IS_EMCC),emar,$(CROSS)ar)
+endif
+RANLIB  ?= $(if $(IS_EMCC),emranlib,$(CROSS)ranlib)
+OBJCOPY ?= $(CROSS)objcopy
+NM      ?= $(CROSS)nm
+SHARED  ?= $(if $(IS_EMCC),0,1)
+LOCALIZE ?= $(if $(IS_EMCC),0,1)
+
+# The version, from include/dmlref.h.
+version_macro = $(shell sed -n 's/^\#define DMLREF_VERSION_$(1) \([0-9][0-9]*\).*/\1/p' include/dmlref.h)
+VERSION_MAJOR := $(call version_macro,MAJOR)
+VERSION_MINOR := $(call version_macro,MINOR)
+VERSION_PATCH := $(call version_macro,PATCH)
+VERSION := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
+ifneq ($(words $(VERSION_MAJOR) $(VERSION_MINOR) $(VERSION_PATCH)),3)
+$(error cannot read DMLREF_VERSION_MAJOR/MINOR/PATCH from include/dmlref.h)
+endif
 
 WARN     = -Wall -Wextra -pedantic -Werror
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -fPIC -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L
+# The library's own objects: only what DMLREF_API marks is exported.
+LIB_CFLAGS = -fvisibility=hidden
 LDLIBS_LIB =
+# What a static link of libdmlref.a needs besides it (dmlref.pc's Libs.private).
+LIBS_PRIVATE =
 
 ifeq ($(OPENMP),1)
 ALL_CFLAGS += -fopenmp
 LDLIBS_LIB += -fopenmp
+LIBS_PRIVATE += -fopenmp
 endif
 ifeq ($(SIMD),1)
 ALL_CFLAGS += -DDMLREF_SIMD=1
@@ -40,45 +116,100 @@ CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC = $(wildcard tests/unit/*.c)
 TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
 
-STATIC = $(BUILD)/libdmlref.a
-SHARED = $(BUILD)/libdmlref.so
-CLI    = $(BUILD)/dmlref
-UNIT   = $(BUILD)/test_unit
+SONAME   = libdmlref.so.$(VERSION_MAJOR)
+STATIC   = $(BUILD)/libdmlref.a
+INTERNAL = $(BUILD)/libdmlref_internal.a
+SHLIB    = $(BUILD)/libdmlref.so.$(VERSION)
+SHLINKS  = $(BUILD)/$(SONAME) $(BUILD)/libdmlref.so
+CLI      = $(BUILD)/dmlref
+UNIT     = $(BUILD)/test_unit
+STAMP    = $(BUILD)/flags.stamp
 
-.PHONY: all lib cli test test-asan unit install clean examples
-all: lib cli
-lib: $(STATIC) $(SHARED)
+.PHONY: all lib cli test test-asan unit install uninstall clean examples FORCE
+all: lib $(if $(filter 1,$(WITH_CLI)),cli)
+lib: $(STATIC) $(if $(filter 1,$(SHARED)),$(SHLIB) $(SHLINKS))
 cli: $(CLI)
 
-$(BUILD)/%.o: %.c $(wildcard include/*.h src/*.h src/simd/*.h cli/*.h tests/unit/*.h)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+# The configuration stamp: one line per setting, rewritten only when one
+# changes (its time then makes every object and link out of date).
+sq = '$(subst ','\'',$(1))'
+CONFIG_LINES = $(call sq,version=$(VERSION)) $(call sq,CC=$(CC)) $(call sq,AR=$(AR)) \
+	$(call sq,RANLIB=$(RANLIB)) $(call sq,OBJCOPY=$(OBJCOPY)) $(call sq,CPPFLAGS=$(CPPFLAGS)) \
+	$(call sq,CFLAGS=$(CFLAGS)) $(call sq,EXTRA_CFLAGS=$(EXTRA_CFLAGS)) \
+	$(call sq,LDFLAGS=$(LDFLAGS)) $(call sq,OPENMP=$(OPENMP)) $(call sq,SIMD=$(SIMD)) \
+	$(call sq,SAN=$(SAN)) $(call sq,SHARED=$(SHARED)) $(call sq,LOCALIZE=$(LOCALIZE)) \
+	$(call sq,ALL_CFLAGS=$(ALL_CFLAGS)) $(call sq,LIB_CFLAGS=$(LIB_CFLAGS)) \
+	$(call sq,LDLIBS_LIB=$(LDLIBS_LIB))
 
-$(STATIC): $(LIB_OBJ)
+$(STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' $(CONFIG_LINES) > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; \
+	 else [ -f $@ ] && echo "== $(BUILD): configuration changed, rebuilding"; mv -f $@.tmp $@; fi
+
+HEADERS = $(wildcard include/*.h src/*.h src/simd/*.h cli/*.h tests/unit/*.h)
+$(BUILD)/%.o: %.c $(HEADERS) $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
+
+# (A rule of its own, not a target-specific variable: prerequisites such as
+# the stamp would inherit that.)
+$(BUILD)/src/%.o: src/%.c $(HEADERS) $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) -c $< -o $@
+
+# The internal archive: the plain objects (internal names global, hidden).
+$(INTERNAL): $(LIB_OBJ) $(STAMP)
 	@mkdir -p $(dir $@)
 	rm -f $@
-	ar rcs $@ $^
+	$(AR) rc $@ $(LIB_OBJ)
+	$(RANLIB) $@
 
-$(SHARED): $(LIB_OBJ)
-	$(CC) -shared -o $@ $^ $(LDLIBS_LIB)
+# The shipped archive: one relocatable object whose hidden symbols are local.
+ifeq ($(LOCALIZE),1)
+$(BUILD)/libdmlref.o: $(LIB_OBJ) $(STAMP)
+	$(CC) -r -nostdlib -o $@.tmp $(LIB_OBJ)
+	$(OBJCOPY) --localize-hidden $@.tmp $@
+	rm -f $@.tmp
 
-$(CLI): $(CLI_OBJ) $(STATIC)
-	$(CC) -o $@ $(CLI_OBJ) $(STATIC) $(LDLIBS_LIB) -ljson-c -lm
+$(STATIC): $(BUILD)/libdmlref.o $(STAMP)
+	rm -f $@
+	$(AR) rc $@ $(BUILD)/libdmlref.o
+	$(RANLIB) $@
+else
+$(STATIC): $(LIB_OBJ) $(STAMP)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rc $@ $(LIB_OBJ)
+	$(RANLIB) $@
+endif
 
-$(UNIT): $(TEST_OBJ) $(STATIC)
-	$(CC) -o $@ $(TEST_OBJ) $(STATIC) $(LDLIBS_LIB) -lm -lpthread
+$(SHLIB): $(LIB_OBJ) $(STAMP)
+	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) -o $@ $(LIB_OBJ) $(LDLIBS_LIB)
+
+$(BUILD)/$(SONAME): $(SHLIB)
+	ln -sf $(notdir $(SHLIB)) $@
+
+$(BUILD)/libdmlref.so: $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $@
+
+$(CLI): $(CLI_OBJ) $(STATIC) $(STAMP)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(STATIC) $(LDLIBS_LIB) -ljson-c -lm
+
+$(UNIT): $(TEST_OBJ) $(INTERNAL) $(STAMP)
+	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(INTERNAL) $(LDLIBS_LIB) -lm -lpthread
 
 unit: $(UNIT)
 
 # The differential test's driver (tests/numpy/diff.py, tests/suites/numpy.sh).
 NUMPY_DRIVER = $(BUILD)/numpy_driver
-$(NUMPY_DRIVER): $(BUILD)/tests/numpy/driver.o $(STATIC)
-	$(CC) -o $@ $(BUILD)/tests/numpy/driver.o $(STATIC) $(LDLIBS_LIB)
+$(NUMPY_DRIVER): $(BUILD)/tests/numpy/driver.o $(INTERNAL) $(STAMP)
+	$(CC) $(LDFLAGS) -o $@ $(BUILD)/tests/numpy/driver.o $(INTERNAL) $(LDLIBS_LIB)
 
-# The README's C example (examples/gather.c), built against the static library.
+# The README's C example (examples/gather.c), built against the shipped static library.
 EXAMPLE = $(BUILD)/example_gather
-$(EXAMPLE): examples/gather.c $(STATIC)
-	$(CC) $(ALL_CFLAGS) -o $@ examples/gather.c $(STATIC) $(LDLIBS_LIB)
+$(EXAMPLE): examples/gather.c $(STATIC) $(STAMP)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ examples/gather.c $(STATIC) $(LDLIBS_LIB)
 
 # The README's main job: every documented DirectML example through `dmlref run`
 # (outputs printed, compared with the documented ones), then the C example.
@@ -94,12 +225,43 @@ test: $(UNIT) $(NUMPY_DRIVER) $(EXAMPLE) $(if $(CLI_SRC),$(CLI))
 test-asan:
 	$(MAKE) BUILD=build-asan SAN=1 CC=$(CC) test
 
-install: lib
-	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
-	install -m 644 include/dmlref.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBS@|$(LDLIBS_LIB)|' dmlref.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/dmlref.pc
+# Installation.  dmlref.pc's Libs.private holds what a static link needs
+# (pkg-config --static --libs dmlref).
+pc_dir = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+PC_SED = -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call pc_dir,$(LIBDIR))|' \
+	-e 's|@INCLUDEDIR@|$(call pc_dir,$(INCLUDEDIR))|' -e 's|@VERSION@|$(VERSION)|' \
+	-e 's|@LIBS_PRIVATE@|$(strip $(LIBS_PRIVATE))|'
+
+INSTALL ?= install
+install: lib cli
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	$(INSTALL) -m 755 $(CLI) $(DESTDIR)$(BINDIR)/dmlref
+	$(INSTALL) -m 644 include/dmlref.h $(DESTDIR)$(INCLUDEDIR)/dmlref.h
+	$(INSTALL) -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/libdmlref.a
+ifeq ($(SHARED),1)
+	$(INSTALL) -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/$(notdir $(SHLIB))
+	ln -sf $(notdir $(SHLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libdmlref.so
+endif
+	sed $(PC_SED) dmlref.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/dmlref.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/dmlref.pc
+
+# Removes what install puts there (whatever SHARED was at install time).
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/dmlref $(DESTDIR)$(INCLUDEDIR)/dmlref.h \
+	    $(DESTDIR)$(LIBDIR)/libdmlref.a $(DESTDIR)$(LIBDIR)/libdmlref.so.$(VERSION) \
+	    $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libdmlref.so \
+	    $(DESTDIR)$(PKGCONFIGDIR)/dmlref.pc
+
+# The shipping checks (README "Building and installing"): exported symbols,
+# the install tree, rebuild on a configuration change, the code-size table.
+.PHONY: test-ship code-size
+test-ship: lib $(INTERNAL)
+	BUILD=$(BUILD) MAKE="$(MAKE)" NM="$(NM)" SHARED=$(SHARED) LOCALIZE=$(LOCALIZE) \
+	    sh scripts/test-ship.sh
+
+code-size:
+	MAKE="$(MAKE)" sh scripts/code-size.sh
 
 clean:
 	rm -rf build build-*
@@ -114,8 +276,8 @@ clean:
 BENCH = $(BUILD)/bench
 .PHONY: bench test-portable test-avx2
 
-$(BENCH): bench/bench.c $(STATIC)
-	$(CC) $(ALL_CFLAGS) -o $@ bench/bench.c $(STATIC) $(LDLIBS_LIB)
+$(BENCH): bench/bench.c $(INTERNAL) $(STAMP)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ bench/bench.c $(INTERNAL) $(LDLIBS_LIB)
 
 bench: $(BENCH)
 	$(BENCH) $(BENCH_ARGS)
@@ -168,16 +330,17 @@ fuzz:
 
 fuzz-bins: $(FUZZ_TARGETS:%=$(BUILD)/%)
 
-$(BUILD)/fuzz_desc: fuzz/fuzz_desc.c $(STATIC)
-	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $< $(STATIC) $(LDLIBS_LIB) -lm -o $@
+$(BUILD)/fuzz_desc: fuzz/fuzz_desc.c $(INTERNAL) $(STAMP)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -fsanitize=fuzzer $< $(INTERNAL) $(LDLIBS_LIB) -lm -o $@
 
 # The command's objects in an archive, so only what the reader needs is linked.
-$(BUILD)/libdmlref_cli.a: $(FUZZ_CLI_OBJ)
+$(BUILD)/libdmlref_cli.a: $(FUZZ_CLI_OBJ) $(STAMP)
 	rm -f $@
-	ar rcs $@ $^
+	$(AR) rc $@ $(FUZZ_CLI_OBJ)
+	$(RANLIB) $@
 
-$(BUILD)/fuzz_case: fuzz/fuzz_case.c $(BUILD)/libdmlref_cli.a $(STATIC)
-	$(CC) $(ALL_CFLAGS) -Icli -fsanitize=fuzzer $< $(BUILD)/libdmlref_cli.a $(STATIC) $(LDLIBS_LIB) -ljson-c -lm -o $@
+$(BUILD)/fuzz_case: fuzz/fuzz_case.c $(BUILD)/libdmlref_cli.a $(INTERNAL) $(STAMP)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -Icli -fsanitize=fuzzer $< $(BUILD)/libdmlref_cli.a $(INTERNAL) $(LDLIBS_LIB) -ljson-c -lm -o $@
 
 # Each target over its committed corpus once (-runs=0: no mutation).
 fuzz-replay: fuzz

@@ -27,6 +27,25 @@ extern "C" {
 #define DMLREF_VERSION_PATCH 0
 #define DMLREF_VERSION_STRING "0.1.0"
 
+/*
+ * DMLREF_API marks the public functions: the library is built with
+ * -fvisibility=hidden, so these are the only symbols it exports (and the only
+ * global ones in the shipped libdmlref.a).  For a caller it changes nothing.
+ * Define DMLREF_API (for example to nothing) before including this header to
+ * override it.
+ */
+#ifndef DMLREF_API
+#if defined(__GNUC__) || defined(__clang__)
+#define DMLREF_API __attribute__((visibility("default")))
+#else
+#define DMLREF_API
+#endif
+#endif
+
+/* The library's version at run time ("0.1.0"); the macros above give the
+ * version of the header a program was compiled with. */
+DMLREF_API const char *dmlref_version(void);
+
 /* ------------------------------------------------------------------------- */
 /* directml.h mirrors                                                         */
 /* ------------------------------------------------------------------------- */
@@ -204,7 +223,7 @@ typedef struct dmlref_error {
 } dmlref_error;
 
 /* A short fixed name for a status ("DMLREF_ERROR_SIZES"). */
-const char *dmlref_status_name(dmlref_status status);
+DMLREF_API const char *dmlref_status_name(dmlref_status status);
 
 /* ------------------------------------------------------------------------- */
 /* Helpers                                                                    */
@@ -216,19 +235,19 @@ const char *dmlref_status_name(dmlref_status status);
  * (packed).  Returns 0 for an unknown data type, DimensionCount 0, a size of 0,
  * NULL sizes, or a result that does not fit in 64 bits.
  */
-uint64_t dmlref_calc_buffer_tensor_size(DMLREF_TENSOR_DATA_TYPE data_type,
-                                        uint32_t dimension_count,
-                                        const uint32_t *sizes,
-                                        const uint32_t *strides);
+DMLREF_API uint64_t dmlref_calc_buffer_tensor_size(DMLREF_TENSOR_DATA_TYPE data_type,
+                                                   uint32_t dimension_count,
+                                                   const uint32_t *sizes,
+                                                   const uint32_t *strides);
 
 /* Element size in bytes (0 for UNKNOWN, UINT4/INT4 and unknown values). */
-uint32_t dmlref_data_type_size(DMLREF_TENSOR_DATA_TYPE data_type);
+DMLREF_API uint32_t dmlref_data_type_size(DMLREF_TENSOR_DATA_TYPE data_type);
 /* "FLOAT32", ... or NULL. */
-const char *dmlref_data_type_name(DMLREF_TENSOR_DATA_TYPE data_type);
+DMLREF_API const char *dmlref_data_type_name(DMLREF_TENSOR_DATA_TYPE data_type);
 /* "GATHER", ... (without DML_OPERATOR_) or NULL. */
-const char *dmlref_operator_name(DMLREF_OPERATOR_TYPE type);
+DMLREF_API const char *dmlref_operator_name(DMLREF_OPERATOR_TYPE type);
 /* "4_1", ... or NULL for an unknown level. */
-const char *dmlref_feature_level_name(DMLREF_FEATURE_LEVEL level);
+DMLREF_API const char *dmlref_feature_level_name(DMLREF_FEATURE_LEVEL level);
 
 /* ------------------------------------------------------------------------- */
 /* Validate, compile, execute                                                 */
@@ -265,15 +284,15 @@ typedef struct dmlref_buffer {
 typedef struct dmlref_operator dmlref_operator;
 
 /* Checks every rule of the spec at the given level.  err may be NULL. */
-dmlref_status dmlref_validate(const DMLREF_OPERATOR_DESC *desc,
-                              DMLREF_FEATURE_LEVEL feature_level,
-                              dmlref_error *err);
+DMLREF_API dmlref_status dmlref_validate(const DMLREF_OPERATOR_DESC *desc,
+                                         DMLREF_FEATURE_LEVEL feature_level,
+                                         dmlref_error *err);
 
 /* Validates and plans.  options may be NULL (defaults).  On failure *op is NULL. */
-dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc,
-                             DMLREF_FEATURE_LEVEL feature_level,
-                             const dmlref_options *options,
-                             dmlref_operator **op, dmlref_error *err);
+DMLREF_API dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc,
+                                        DMLREF_FEATURE_LEVEL feature_level,
+                                        const dmlref_options *options,
+                                        dmlref_operator **op, dmlref_error *err);
 
 /*
  * Binds buffers in the order the desc lists its tensors:
@@ -285,27 +304,27 @@ dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc,
  * a non-zero GuaranteedBaseOffsetAlignment must start at a multiple of it (the
  * CPU form of DirectML's binding-offset rule).  err may be NULL.
  */
-dmlref_status dmlref_execute(const dmlref_operator *op,
-                             const dmlref_cbuffer *inputs, uint32_t n_inputs,
-                             const dmlref_buffer *outputs, uint32_t n_outputs,
-                             dmlref_error *err);
+DMLREF_API dmlref_status dmlref_execute(const dmlref_operator *op,
+                                        const dmlref_cbuffer *inputs, uint32_t n_inputs,
+                                        const dmlref_buffer *outputs, uint32_t n_outputs,
+                                        dmlref_error *err);
 
-void dmlref_release(dmlref_operator *op);
+DMLREF_API void dmlref_release(dmlref_operator *op);
 
 /* compile + execute + release. */
-dmlref_status dmlref_run(const DMLREF_OPERATOR_DESC *desc,
-                         DMLREF_FEATURE_LEVEL feature_level,
-                         const dmlref_options *options,
-                         const dmlref_cbuffer *inputs, uint32_t n_inputs,
-                         const dmlref_buffer *outputs, uint32_t n_outputs,
-                         dmlref_error *err);
+DMLREF_API dmlref_status dmlref_run(const DMLREF_OPERATOR_DESC *desc,
+                                    DMLREF_FEATURE_LEVEL feature_level,
+                                    const dmlref_options *options,
+                                    const dmlref_cbuffer *inputs, uint32_t n_inputs,
+                                    const dmlref_buffer *outputs, uint32_t n_outputs,
+                                    dmlref_error *err);
 
 /* Number of input / output buffers execute expects. */
-uint32_t dmlref_input_count(const dmlref_operator *op);
-uint32_t dmlref_output_count(const dmlref_operator *op);
+DMLREF_API uint32_t dmlref_input_count(const dmlref_operator *op);
+DMLREF_API uint32_t dmlref_output_count(const dmlref_operator *op);
 
 /* Name of the kernel the compiled operator runs ("oracle", ...). */
-const char *dmlref_kernel_name(const dmlref_operator *op);
+DMLREF_API const char *dmlref_kernel_name(const dmlref_operator *op);
 
 #ifdef __cplusplus
 }
