@@ -310,16 +310,22 @@ FUZZ_RSS_MB  ?= 1024
 FUZZ_TARGETS  = fuzz_desc $(if $(and $(wildcard fuzz/fuzz_case.c),$(wildcard cli/case.c)),fuzz_case)
 FUZZ_CLI_OBJ  = $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
 FUZZ_OPTS     = -rss_limit_mb=$(FUZZ_RSS_MB) -timeout=10 -print_final_stats=1
+# Crash, timeout and OOM inputs go outside the source tree.
+FUZZ_ARTIFACTS ?= $(or $(TMPDIR),/tmp)/dmlref-fuzz-artifacts
 # $(call fuzz_step,NAME,ARGS): runs every target with ARGS ($$t is the target)
-# and prints "fuzz-NAME: N passed, N failed".
+# and prints "fuzz-NAME: N passed, N failed"; a target fails when it exits
+# non-zero or writes an artifact (a file that was not in FUZZ_ARTIFACTS before).
 fuzz_step = pass=0; fail=0; \
 	for t in $(FUZZ_TARGETS); do \
 	  dict=; [ -f fuzz/$$t.dict ] && dict=-dict=fuzz/$$t.dict; \
 	  maxlen=4096; [ $$t = fuzz_case ] && maxlen=16384; \
-	  mkdir -p $(FUZZ_BUILD)/corpus/$$t $(FUZZ_BUILD)/artifacts; \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$t '$(FUZZ_ARTIFACTS)'; \
+	  before=$$(ls '$(FUZZ_ARTIFACTS)' | wc -l); \
 	  echo "== $$t ($(1))"; \
-	  if $(FUZZ_BUILD)/$$t $(FUZZ_OPTS) -max_len=$$maxlen $$dict -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$t- $(2); \
-	  then pass=$$((pass + 1)); else fail=$$((fail + 1)); fi; \
+	  $(FUZZ_BUILD)/$$t $(FUZZ_OPTS) -max_len=$$maxlen $$dict -artifact_prefix='$(FUZZ_ARTIFACTS)'/$$t- $(2); rc=$$?; \
+	  after=$$(ls '$(FUZZ_ARTIFACTS)' | wc -l); \
+	  if [ $$after -gt $$before ]; then echo "$$t wrote an artifact in $(FUZZ_ARTIFACTS):"; ls -t '$(FUZZ_ARTIFACTS)' | head -n $$((after - before)); rc=1; fi; \
+	  if [ $$rc -eq 0 ]; then pass=$$((pass + 1)); else fail=$$((fail + 1)); fi; \
 	done; echo "fuzz-$(1): $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 
 .PHONY: fuzz fuzz-bins fuzz-run fuzz-replay test-tsan valgrind
@@ -347,7 +353,8 @@ fuzz-replay: fuzz
 	@$(call fuzz_step,replay,-runs=0 fuzz/corpus/$$t)
 
 # The corpus replay, then N seconds of fuzzing per target; new inputs go to
-# build-fuzz/corpus/<target>, crashes to build-fuzz/artifacts/.
+# build-fuzz/corpus/<target>, crashes to $(FUZZ_ARTIFACTS) (default
+# /tmp/dmlref-fuzz-artifacts), which fails the run.
 fuzz-run: fuzz-replay
 	@$(call fuzz_step,run,-max_total_time=$(SECONDS) $(FUZZ_BUILD)/corpus/$$t fuzz/corpus/$$t)
 
