@@ -453,7 +453,7 @@ static int fill_npy(ctx *x, json_object *v, case_tensor *t) {
         rc = fail(x, "%s.npy: %s holds %" PRIu64 " elements; expected %" PRIu64 " (the whole buffer) or %" PRIu64
                      " (the slots its elements span)", t->name, path, a.count, t->total_slots, t->span_slots);
     else if (a.data_bytes)
-        memcpy(t->data, a.data, a.data_bytes);
+        npy_copy_host(&a, t->data); /* any byte order in the file, host order in the buffer */
     free(bytes);
     free(path);
     return rc;

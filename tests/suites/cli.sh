@@ -234,7 +234,10 @@ for v in [(2, 0), (3, 0)]:
         np.lib.format.write_array(f, np.arange(12, dtype="<i8").reshape(3, 4), version=v)
 np.save(os.path.join(d, "idx_u1.npy"), np.array([2, 0], dtype="|u1"))
 np.save(os.path.join(d, "f16.npy"), np.array([1.5, -2, np.inf, 65504], dtype="<f2"))
-np.save(os.path.join(d, "big.npy"), np.arange(12, dtype=">i8"))
+np.save(os.path.join(d, "big.npy"), np.arange(12, dtype=">i8").reshape(3, 4))
+raw = open(os.path.join(d, "in_v1.npy"), "rb").read()
+open(os.path.join(d, "native.npy"), "wb").write(raw.replace(b"'<i8'", b"'=i8'"))
+open(os.path.join(d, "pipe.npy"), "wb").write(raw.replace(b"'<i8'", b"'|i8'"))
 np.save(os.path.join(d, "fortran.npy"), np.asfortranarray(np.arange(12, dtype="<i8").reshape(3, 4)))
 np.save(os.path.join(d, "object.npy"), np.array([1, "a", None], dtype=object), allow_pickle=True)
 np.save(os.path.join(d, "struct.npy"), np.zeros(3, dtype=[("a", "<i4"), ("b", "<f4")]))
@@ -258,12 +261,47 @@ for v in 1 2 3; do
     npycase v$v in_v$v.npy
     expect 0 ".npy format version $v.0 input" "$D" run "$tmp/npyin/v$v.json"
 done
-for bad in big:big-endian fortran:fortran_order object:"'|O'" struct:structured "wrongtype:holds dtype <f8" \
+for bad in native:"gives no byte order ('=' is" pipe:"invalid byte order" fortran:fortran_order object:"'|O'" struct:structured "wrongtype:holds dtype <f8" \
            wrongcount:"holds 11 elements" truncated:truncated header_only:truncated garbage:"not a .npy file"; do
     name=${bad%%:*} msg=${bad#*:}
     npycase "$name" "$name.npy"
     expect 3 ".npy $name refused" "$D" run "$tmp/npyin/$name.json"
     contains "$tmp/err" "$msg" ".npy $name message"
+done
+# big-endian files ('>', as numpy writes them on any host) are read with their values
+npycase big big.npy
+expect 0 ".npy '>i8' input (big-endian)" "$D" run "$tmp/npyin/big.json"
+# every dtype in both byte orders: the values must come out the same
+py - "$tmp/npyin" <<'PY'
+import numpy as np, os, sys
+d = sys.argv[1]
+vals = {"f2": [1.5, -2, np.inf, 65504, -0.0, 6e-8], "f4": [1.5, -2, 3.4028235e38, 1e-45, -0.0, 0.1],
+        "f8": [1.5, -2, 1.7976931348623157e308, 5e-324, -0.0, 0.1], "i1": [-128, 127, 0, -1, 5, 6],
+        "u1": [255, 0, 1, 2, 128, 6], "i2": [-32768, 32767, 0, -1, 258, 6], "u2": [65535, 0, 1, 258, 32768, 6],
+        "i4": [-2147483648, 2147483647, 0, -1, 16909060, 6], "u4": [4294967295, 0, 1, 16909060, 2147483648, 6],
+        "i8": [-9223372036854775808, 9223372036854775807, 0, -1, 72623859790382856, 6],
+        "u8": [18446744073709551615, 0, 1, 72623859790382856, 9223372036854775808, 6]}
+for code, v in vals.items():
+    for order in "<>":
+        np.save(os.path.join(d, "bo_%s_%s.npy" % (code, "le" if order == "<" else "be")), np.array(v, dtype=order + code))
+PY
+for code in f2:FLOAT16 f4:FLOAT32 f8:FLOAT64 i1:INT8 u1:UINT8 i2:INT16 u2:UINT16 i4:INT32 u4:UINT32 i8:INT64 u8:UINT64; do
+    c=${code%%:*} t=${code#*:}
+    cat >"$tmp/npyin/bo_$c.json" <<JSON
+{"operator": "JOIN", "Axis": 0, "InputTensors": [{"DataType": "$t", "Sizes": [6], "npy": "bo_${c}_le.npy"},
+ {"DataType": "$t", "Sizes": [6], "npy": "bo_${c}_be.npy"}], "OutputTensor": {"DataType": "$t", "Sizes": [12]}}
+JSON
+    expect 0 ".npy $c little- and big-endian input" "$D" run "$tmp/npyin/bo_$c.json" --npy "$tmp/npyin/bo_$c"
+    if py -c 'import numpy as np, sys
+a = np.load(sys.argv[1])
+le, be = np.load(sys.argv[2]), np.load(sys.argv[3])
+raw = open(sys.argv[1], "rb").read()
+assert a.dtype.str == le.dtype.str and a.dtype.str[0] in "<|", a.dtype
+q = chr(39)
+assert (q + "descr" + q + ": " + q + le.dtype.str + q).encode() in raw[:128], raw[:128]
+assert a.tobytes() == le.tobytes() + le.tobytes(), (a, le)
+assert (be == le).all() or np.array_equal(be, le, equal_nan=True), (be, le)'         "$tmp/npyin/bo_$c/OutputTensor.npy" "$tmp/npyin/bo_${c}_le.npy" "$tmp/npyin/bo_${c}_be.npy" 2>"$tmp/err"
+    then ok; else no ".npy $c: '>' and '<' files give the same values, written back little-endian"; fi
 done
 cat >"$tmp/npyin/f16.json" <<'JSON'
 {"operator": "JOIN", "Axis": 0, "InputTensors": [{"DataType": "FLOAT16", "Sizes": [4], "npy": "f16.npy"}],
