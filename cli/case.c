@@ -805,9 +805,8 @@ int case_read_file(const char *path, size_t max_bytes, char **text, size_t *len,
 /* value_format, but a NaN always as its bit pattern (a mismatch report must show the bits). */
 static const char *exact_text(const unsigned char *p, DMLREF_TENSOR_DATA_TYPE dt, char *buf, size_t cap) {
     if (!value_is_nan(p, dt)) return value_format(p, dt, buf, cap);
-    uint64_t bits = 0;
     const uint32_t es = dmlref_data_type_size(dt);
-    memcpy(&bits, p, es); /* little-endian host */
+    const uint64_t bits = value_load_bits(p, es); /* host order, as an integer of the element's width */
     snprintf(buf, cap, "\"0x%0*" PRIx64 "\"", (int)(2 * es), bits);
     return buf;
 }

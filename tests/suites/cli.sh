@@ -184,6 +184,20 @@ expect 0 "\"nan\" matches a NaN with a payload" "$D" run "$tmp/nan_any.json"
 sed 's/-0, 16777216/0, 16777216/' "$tmp/nan_any.json" >"$tmp/negzero.json"
 expect 1 "+0 does not match -0" "$D" run "$tmp/negzero.json"
 
+# a NaN mismatch names the real bit patterns, whatever the host's byte order (every float width)
+cat >"$tmp/nanbits.json" <<'JSON'
+{"operator": "JOIN", "Axis": 0, "InputTensors": [
+  {"DataType": "FLOAT16", "Sizes": [2], "data": ["0x7e01", "0xfd00"]}],
+ "OutputTensor": {"DataType": "FLOAT16", "Sizes": [2]}, "expected": {"OutputTensor": ["0x7e00", "0xfd00"]}}
+JSON
+expect 1 "FLOAT16 NaN payload differs" "$D" run "$tmp/nanbits.json"
+contains "$tmp/err" 'OutputTensor[0]: expected "0x7e00", got "0x7e01"' "FLOAT16 NaN mismatch message"
+sed 's/FLOAT16/FLOAT64/g; s/"0x7e01", "0xfd00"/"0x7ff0000000000001", "0xfff8000000000000"/; s/\["0x7e00", "0xfd00"\]/[1, "0xfff8000000000002"]/' \
+    "$tmp/nanbits.json" >"$tmp/nanbits64.json"
+expect 1 "FLOAT64 NaN payloads differ" "$D" run "$tmp/nanbits64.json"
+contains "$tmp/err" 'OutputTensor[0]: expected 1, got "0x7ff0000000000001"' "FLOAT64 NaN mismatch message (got)"
+contains "$tmp/err" 'OutputTensor[1]: expected "0xfff8000000000002", got "0xfff8000000000000"' "FLOAT64 NaN mismatch message (both)"
+
 # ---- out-of-range indices and duplicates: warn, or fail with --strict -------
 expect 0 "clamped index warns" "$D" run "$CASES/gather_clamp_wpt.json"
 contains "$tmp/err" "warning" "clamp warning"
