@@ -745,7 +745,8 @@ int case_parse_ex(const char *json_text, size_t len, const case_options *opts, d
     ctx x = {err, errcap, opts ? opts : &defaults, 0, 0};
     x.max_bytes = x.opts->max_bytes ? x.opts->max_bytes : CASE_DEFAULT_MAX_BYTES;
     json_object *root = jsonin_parse(json_text, len, err, errcap);
-    if (!root) return CASE_MALFORMED;
+    /* json-c gives NULL for the valid document `null` too: no message then */
+    if (!root) return err[0] ? CASE_MALFORMED : fail(&x, "the case must be a JSON object, got null");
     const int rc = parse_root(&x, root, out);
     json_object_put(root);
     if (rc) case_free(out);

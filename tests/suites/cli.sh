@@ -77,6 +77,19 @@ expect 3 "run a missing file" "$D" run "$tmp/nope.json"
 expect 3 "validate a missing file" "$D" validate "$tmp/nope.json"
 expect 3 "run a directory" "$D" run "$CASES"
 
+# a case file whose top-level value is not an object: exit 3 and a message naming what was found
+for top in "null:got null" "true:got a boolean" "false:got a boolean" "42:got a number" "-0.5e3:got a number" \
+           '"GATHER":got a string' "[]:got an array" '[{"operator": "GATHER"}]:got an array' "  null  :got null"; do
+    printf '%s\n' "${top%:*}" >"$tmp/top.json"
+    for c in run validate; do
+        expect 3 "$c a case file holding ${top%:*}" "$D" $c "$tmp/top.json"
+        contains "$tmp/err" "top.json: the case must be a JSON object, ${top##*:}" "$c message for ${top%:*}"
+    done
+done
+printf 'null x\n' >"$tmp/top.json"
+expect 3 "run a case file holding null and more" "$D" run "$tmp/top.json"
+contains "$tmp/err" "top.json: not JSON: line 1:" "message for null and more"
+
 # validate: the verdict on stdout
 expect 0 "validate valid" "$D" validate "$CASES/join_doc1.json"
 contains "$tmp/out" "valid" "validate prints valid"
