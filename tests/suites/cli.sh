@@ -336,6 +336,103 @@ cat >"$tmp/npyin/f16.json" <<'JSON'
 JSON
 expect 0 ".npy <f2 input" "$D" run "$tmp/npyin/f16.json"
 
+# ---- random: exact draws, the same bits on every host --------------------------------
+# rcase NAME TYPE LOW HIGH SEED COUNT: a JOIN copying one `random` input
+rcase() {
+    cat >"$tmp/rnd_$1.json" <<JSON
+{"operator": "JOIN", "Axis": 0, "InputTensors": [{"DataType": "$2", "Sizes": [$6], "random": {"seed": $5, "low": $3, "high": $4}}],
+ "OutputTensor": {"DataType": "$2", "Sizes": [$6]}}
+JSON
+}
+rcase f64wide FLOAT64 -1e308 1e308 7 1000
+rcase f64max FLOAT64 -1.7976931348623157e308 1.7976931348623157e308 8 1000
+rcase f32wide FLOAT32 -3.4028234e38 3.4028234e38 9 1000
+rcase f16wide FLOAT16 -65504 65504 10 1000
+for k in f64wide f64max f32wide f16wide; do
+    expect 0 "random $k" "$D" run "$tmp/rnd_$k.json" --npy "$tmp/rnd_$k"
+    if py - "$tmp/rnd_$k.json" "$tmp/rnd_$k/OutputTensor.npy" <<'PY' 2>"$tmp/err"
+import json, sys, numpy as np
+r = json.load(open(sys.argv[1]))["InputTensors"][0]["random"]
+a = np.load(sys.argv[2]).astype(np.float64)
+dt = {8: np.float64, 4: np.float32, 2: np.float16}[np.load(sys.argv[2]).dtype.itemsize]
+lo, hi = float(dt(r["low"])), float(dt(r["high"]))
+assert np.isfinite(a).all() and a.min() >= lo and a.max() <= hi, (a.min(), a.max())
+assert (a == hi).sum() < 5 and len(set(a.tolist())) > 900, "values pile up"
+assert a.min() < lo / 1.2 and a.max() > hi / 1.2, (a.min(), a.max())
+assert 400 < (a < 0).sum() < 600, (a < 0).sum()
+PY
+    then ok; else no "random $k: values spread over [low, high] (not all high, no overflow)"; fi
+done
+# the documented draw, exactly: low + (high - low) * k / 2^53 with k the top 53 bits of a splitmix64
+# draw, rounded once to nearest-even (computed here with rationals)
+rcase e64 FLOAT64 -3 0.1 11 400
+rcase e64sub FLOAT64 5e-324 1e-300 12 400
+rcase e32 FLOAT32 -1e-40 3.5 13 400
+rcase e16 FLOAT16 -0.001 2.5 14 400
+rcase e16w FLOAT16 -65504 1 15 400
+for k in e64 e64sub e32 e16 e16w; do
+    expect 0 "random $k" "$D" run "$tmp/rnd_$k.json" --npy "$tmp/rnd_$k"
+    if py - "$tmp/rnd_$k.json" "$tmp/rnd_$k/OutputTensor.npy" <<'PY' 2>"$tmp/err"
+import json, sys, numpy as np
+from fractions import Fraction as F
+r = json.load(open(sys.argv[1]))["InputTensors"][0]["random"]
+got = np.load(sys.argv[2])
+w = got.dtype.itemsize
+p, qmin = {2: (11, -24), 4: (24, -149), 8: (53, -1074)}[w]
+def rnd(v):  # nearest-even to the format, as bits
+    neg, a = v < 0, abs(v)
+    if a == 0: return neg << (8 * w - 1)
+    t = a.numerator.bit_length() - a.denominator.bit_length()
+    while F(2) ** t > a: t -= 1
+    while F(2) ** (t + 1) <= a: t += 1
+    q = max(t - (p - 1), qmin)
+    x = a / F(2) ** q
+    m = x.numerator // x.denominator
+    if x - m > F(1, 2) or (x - m == F(1, 2) and m & 1): m += 1
+    if m >> p: m, q = m >> 1, q + 1
+    h = 1 << (p - 1)
+    return (m if m < h else (q - qmin + 1) << (p - 1) | (m - h)) | neg << (8 * w - 1)
+def val(bits):
+    e, f = bits >> (p - 1) & ((1 << (8 * w - p)) - 1), bits & ((1 << (p - 1)) - 1)
+    v = F(f | (1 << (p - 1)) if e else f) * F(2) ** (qmin + (e - 1 if e else 0))
+    return -v if bits >> (8 * w - 1) else v
+lo, hi = val(rnd(F(r["low"]))), val(rnd(F(r["high"])))
+M = (1 << 64) - 1
+s = r["seed"] & M
+want = []
+for _ in range(len(got)):
+    s = (s + 0x9E3779B97F4A7C15) & M
+    z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & M
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M
+    want.append(rnd(lo + (hi - lo) * F((z ^ (z >> 31)) >> 11, 1 << 53)))
+g = got.view("<u%d" % w).tolist()
+bad = [i for i in range(len(g)) if g[i] != want[i]]
+assert not bad, "%d of %d differ, first [%d]: %x, wanted %x" % (len(bad), len(g), bad[0], g[bad[0]], want[bad[0]])
+PY
+    then ok; else no "random $k: every value is the exactly rounded draw"; fi
+done
+# pinned bits for fixed seeds (every type; --npy files are little-endian on every host)
+rcase p_f64 FLOAT64 -1e308 1e308 1 64
+rcase p_f64u FLOAT64 -1 1 2 64
+rcase p_f32 FLOAT32 0 1 3 64
+rcase p_f16 FLOAT16 -1 1 4 64
+rcase p_i64 INT64 -9223372036854775808 9223372036854775807 5 64
+rcase p_u64 UINT64 0 18446744073709551615 6 64
+rcase p_i32 INT32 -5 1000 7 64
+rcase p_u16 UINT16 3 65535 8 64
+rcase p_i8 INT8 -128 127 9 64
+rcase p_u8 UINT8 0 9 10 64
+pins=""
+for k in p_f64 p_f64u p_f32 p_f16 p_i64 p_u64 p_i32 p_u16 p_i8 p_u8; do
+    expect 0 "random $k" "$D" run "$tmp/rnd_$k.json" --npy "$tmp/rnd_$k"
+    pins="$pins $k:$(sha256sum <"$tmp/rnd_$k/OutputTensor.npy" | cut -c1-16)"
+done
+want=" p_f64:3f19a49a64eceb96 p_f64u:d7099121016e376b p_f32:e6f7d5daabd63e10 p_f16:049ebc839183372f p_i64:def4d2be6ef94b6f\
+ p_u64:0c261b0e26276dfc p_i32:53fe149e05325914 p_u16:374b47f2cb40d9ce p_i8:63c7528af1e613dc p_u8:b0c51212fe369ed5"
+[ "$pins" = "$want" ] && ok || no "random: pinned outputs differ (sha256 prefixes)$(printf '\n    got: %s\n    pin: %s' "$pins" "$want")"
+expect 0 "random FLOAT64 printed" "$D" run "$tmp/rnd_p_f64u.json"
+contains "$tmp/out" '"data": [0.18237946839615882, 0.49829936774764927, 0.19127616280001059, 0.530838308390059, -0.3768226256377718,' "random FLOAT64 first values (seed 2, -1 .. 1)"
+
 # ---- sizes beyond memory are refused before allocating ----------------------------
 expect 3 "DMLREF_MAX_BYTES caps buffers" env DMLREF_MAX_BYTES=64 "$D" run "$CASES/split_doc1.json"
 contains "$tmp/err" "beyond the limit of 64 bytes" "DMLREF_MAX_BYTES message"
