@@ -9,6 +9,7 @@ D="$BUILD/dmlref"
 CASES=tests/cases
 pass=0
 fail=0
+skipped=0 # tests that cannot apply here: printed as SKIP, counted apart (not passed)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -522,8 +523,32 @@ expect 0 "bench SCATTER_ND" "$D" bench "$CASES/scatter_nd_doc.json" --repeat=2
 if py -c 'import json, sys
 b = json.load(open(sys.argv[1])); assert b["bytes_moved"] == 2 * 8 * 4 + 4 * 4, b' "$tmp/out" 2>"$tmp/err"
 then ok; else no "bench bytes_moved for SCATTER_ND"; fi
+expect 4 "bench an unknown option" "$D" bench "$CASES/gather_doc1.json" --bogus
+contains "$tmp/err" "unknown option '--bogus'" "bench unknown option message"
+if [ -s "$tmp/out" ]; then no "bench with an unknown option printed a result"; else ok; fi
+expect 0 "bench --help after a case" "$D" bench "$CASES/gather_doc1.json" --help
+contains "$tmp/out" "usage: dmlref bench" "bench --help after a case prints usage"
 expect 2 "bench an invalid case" "$D" bench "$CASES/bad/e2_axis.json"
 expect 3 "bench a malformed case" "$D" bench "$CASES/bad/e3_unknown_key.json"
 
-echo "cli: $pass passed, $fail failed"
+# ---- the workloads program ($BUILD/bench, bench/bench.c): help and usage errors, nothing timed
+B="$BUILD/bench"
+if [ -x "$B" ]; then
+    expect 0 "bench program --help" "$B" --help
+    contains "$tmp/out" "usage: bench [--repeat N]" "bench program --help prints usage"
+    grep -q "memcpy_64MiB" "$tmp/out" && no "bench program --help ran the benchmarks" || ok
+    expect 0 "bench program -h" "$B" -h
+    expect 4 "bench program unknown option" "$B" --bogus
+    contains "$tmp/err" "bench: unknown option '--bogus'" "bench program unknown option message"
+    contains "$tmp/err" "usage: bench" "bench program prints usage on stderr"
+    if [ -s "$tmp/out" ]; then no "bench program with an unknown option ran"; else ok; fi
+    expect 4 "bench program --repeat x" "$B" --repeat x
+    expect 4 "bench program --repeat without a value" "$B" --repeat
+else
+    echo "cli: SKIP: $B is not built (make BUILD=$BUILD $B): the bench program's options are not checked"
+    skipped=$((skipped + 1))
+fi
+
+if [ "$skipped" -gt 0 ]; then echo "cli: $pass passed, $fail failed, $skipped skipped"
+else echo "cli: $pass passed, $fail failed"; fi
 [ "$fail" -eq 0 ]
