@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 /* Enough 32-bit limbs for |bound| * 2^(2045 + 53) * 2^53 and a few bits more. */
-#define DRAW_LIMBS 70
+#define DRAW_LIMBS 72
 
 typedef struct draw_big {
     uint32_t n; /* limbs in use; w[n - 1] != 0 unless n == 0 */

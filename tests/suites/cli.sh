@@ -371,7 +371,8 @@ rcase e64sub FLOAT64 5e-324 1e-300 12 400
 rcase e32 FLOAT32 -1e-40 3.5 13 400
 rcase e16 FLOAT16 -0.001 2.5 14 400
 rcase e16w FLOAT16 -65504 1 15 400
-for k in e64 e64sub e32 e16 e16w; do
+rcase e64span FLOAT64 -1.7976931348623157e308 5e-324 16 400
+for k in e64 e64sub e32 e16 e16w e64span; do
     expect 0 "random $k" "$D" run "$tmp/rnd_$k.json" --npy "$tmp/rnd_$k"
     if py - "$tmp/rnd_$k.json" "$tmp/rnd_$k/OutputTensor.npy" <<'PY' 2>"$tmp/err"
 import json, sys, numpy as np
