@@ -3,6 +3,7 @@
  * memcpy, each with 1 thread and with all threads, in one run.
  *
  *   bench [--repeat N] [--oracle] [--no-hugepages] [FILTER]
+ *   bench --help
  *
  * Prints per workload and thread count: median ms over N timed runs (default
  * 11), effective GB/s (bytes moved = 2 x output bytes + index bytes, as
@@ -288,16 +289,54 @@ static double time_memcpy(int all_threads) {
     return median(t, reps);
 }
 
+static const char usage[] =
+    "usage: bench [--repeat N] [--oracle] [--no-hugepages] [FILTER]\n"
+    "\n"
+    "Times the workloads of shared/perf/workloads.md (and a 64 MiB memcpy), each with 1 thread\n"
+    "and with all threads: median ms over N timed runs, GB/s, ratio to memcpy, kernel.\n"
+    "\n"
+    "  --repeat N       timed runs per line (default 11, 1 to 100000)\n"
+    "  --oracle         force the scalar oracle (DMLREF_OPTION_FORCE_ORACLE)\n"
+    "  --no-hugepages   do not advise transparent huge pages for large buffers\n"
+    "  FILTER           run only the workloads whose name contains FILTER\n"
+    "  --help, -h       print this and exit\n"
+    "\n"
+    "exit status: 0 ok, 2 out of memory, 4 bad command line\n";
+
+#define EXIT_USAGE 4
+
+static int usage_error(const char *what, const char *arg) {
+    fprintf(stderr, "bench: %s '%s'\n\n%s", what, arg, usage);
+    return EXIT_USAGE;
+}
+
 int main(int argc, char **argv) {
     const char *filter = NULL;
     int oracle = 0;
     for (int i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--oracle")) oracle = 1;
-        else if (!strcmp(argv[i], "--no-hugepages")) hugepages = 0;
-        else filter = argv[i];
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (!strcmp(a, "--repeat")) {
+            char *end = NULL;
+            const long v = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
+            if (i + 1 >= argc || end == argv[i + 1] || *end || v < 1 || v > 100000)
+                return usage_error("--repeat needs a number in [1, 100000], got", i + 1 < argc ? argv[i + 1] : "");
+            repeat = (int)v;
+            ++i;
+        } else if (!strcmp(a, "--oracle")) {
+            oracle = 1;
+        } else if (!strcmp(a, "--no-hugepages")) {
+            hugepages = 0;
+        } else if (a[0] == '-') {
+            return usage_error("unknown option", a);
+        } else if (filter) {
+            return usage_error("more than one FILTER:", a);
+        } else {
+            filter = a;
+        }
     }
-    if (repeat < 1) repeat = 1;
     int all = 1;
 #ifdef _OPENMP
     all = omp_get_max_threads();

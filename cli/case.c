@@ -3,7 +3,7 @@
  * See case.h and shared/spec/case-format.md.
  */
 #include "case.h"
-#include "fp16.h"
+#include "draw.h"
 #include "json_out.h"
 #include "jsonin.h"
 #include "npy.h"
@@ -12,7 +12,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -376,52 +375,24 @@ static int fill_random(ctx *x, json_object *obj, case_tensor *t) {
     }
     prng r = {s};
     const uint32_t es = t->esize;
+    /* the bounds as integers of the element's width: no host floating point below */
+    const uint64_t lb = value_load_bits(lo, es), hb = value_load_bits(hi, es);
     if (value_is_float(dt)) {
-        double a, b;
-        a = strtod(jsonin_number_text(low), NULL);
-        b = strtod(jsonin_number_text(high), NULL);
-        if (!(a <= b)) return fail(x, "%s.random: low must not exceed high", t->name);
-        for (uint64_t i = 0; i < t->total_slots; ++i) {
-            double v = a + (b - a) * prng_unit(&r);
-            if (v > b) v = b;
-            unsigned char *p = t->data + i * es;
-            if (dt == DMLREF_TENSOR_DATA_TYPE_FLOAT64) memcpy(p, &v, 8);
-            else if (dt == DMLREF_TENSOR_DATA_TYPE_FLOAT32) {
-                float f = (float)v;
-                memcpy(p, &f, 4);
-            } else {
-                uint16_t h = fp16_from_double(v);
-                memcpy(p, &h, 2);
-            }
-        }
+        draw_float df;
+        if (draw_float_init(&df, dt, lb, hb)) return fail(x, "%s.random: low must not exceed high", t->name);
+        for (uint64_t i = 0; i < t->total_slots; ++i)
+            value_store_bits(t->data + i * es, es, draw_float_bits(&df, prng_next(&r) >> 11));
         return 0;
     }
     const int is_signed = dt == DMLREF_TENSOR_DATA_TYPE_INT8 || dt == DMLREF_TENSOR_DATA_TYPE_INT16 ||
                           dt == DMLREF_TENSOR_DATA_TYPE_INT32 || dt == DMLREF_TENSOR_DATA_TYPE_INT64;
-    /* bounds as 64-bit (sign-extended for signed types) */
-    int64_t sl = 0, sh = 0;
-    uint64_t ul = 0, uh = 0;
-    switch (es) {
-    case 1: if (is_signed) { sl = (int8_t)lo[0]; sh = (int8_t)hi[0]; } else { ul = lo[0]; uh = hi[0]; } break;
-    case 2: { int16_t a, b; uint16_t c, d; memcpy(&a, lo, 2); memcpy(&b, hi, 2); memcpy(&c, lo, 2); memcpy(&d, hi, 2);
-              sl = a; sh = b; ul = c; uh = d; break; }
-    case 4: { int32_t a, b; uint32_t c, d; memcpy(&a, lo, 4); memcpy(&b, hi, 4); memcpy(&c, lo, 4); memcpy(&d, hi, 4);
-              sl = a; sh = b; ul = c; uh = d; break; }
-    default: memcpy(&sl, lo, 8); memcpy(&sh, hi, 8); memcpy(&ul, lo, 8); memcpy(&uh, hi, 8); break;
-    }
-    if (is_signed ? sl > sh : ul > uh) return fail(x, "%s.random: low must not exceed high", t->name);
-    const uint64_t base = is_signed ? (uint64_t)sl : ul;
-    const uint64_t range = is_signed ? (uint64_t)sh - (uint64_t)sl : uh - ul;
-    for (uint64_t i = 0; i < t->total_slots; ++i) {
-        const uint64_t v = base + prng_upto(&r, range);
-        unsigned char *p = t->data + i * es;
-        switch (es) {
-        case 1: { uint8_t b = (uint8_t)v; memcpy(p, &b, 1); break; }
-        case 2: { uint16_t b = (uint16_t)v; memcpy(p, &b, 2); break; }
-        case 4: { uint32_t b = (uint32_t)v; memcpy(p, &b, 4); break; }
-        default: memcpy(p, &v, 8); break;
-        }
-    }
+    /* signed bounds: sign-extended, then offset by 2^63 so that unsigned order is value order */
+    const uint64_t top = UINT64_C(1) << (8 * es - 1), flip = UINT64_C(1) << 63;
+    const uint64_t l64 = is_signed ? ((lb ^ top) - top) ^ flip : lb, h64 = is_signed ? ((hb ^ top) - top) ^ flip : hb;
+    if (l64 > h64) return fail(x, "%s.random: low must not exceed high", t->name);
+    const uint64_t base = is_signed ? l64 ^ flip : l64, range = h64 - l64;
+    for (uint64_t i = 0; i < t->total_slots; ++i)
+        value_store_bits(t->data + i * es, es, base + prng_upto(&r, range)); /* exact, uniform in [low, high] */
     return 0;
 }
 
@@ -453,7 +424,7 @@ static int fill_npy(ctx *x, json_object *v, case_tensor *t) {
         rc = fail(x, "%s.npy: %s holds %" PRIu64 " elements; expected %" PRIu64 " (the whole buffer) or %" PRIu64
                      " (the slots its elements span)", t->name, path, a.count, t->total_slots, t->span_slots);
     else if (a.data_bytes)
-        memcpy(t->data, a.data, a.data_bytes);
+        npy_copy_host(&a, t->data); /* any byte order in the file, host order in the buffer */
     free(bytes);
     free(path);
     return rc;
@@ -751,7 +722,8 @@ int case_parse_ex(const char *json_text, size_t len, const case_options *opts, d
     ctx x = {err, errcap, opts ? opts : &defaults, 0, 0};
     x.max_bytes = x.opts->max_bytes ? x.opts->max_bytes : CASE_DEFAULT_MAX_BYTES;
     json_object *root = jsonin_parse(json_text, len, err, errcap);
-    if (!root) return CASE_MALFORMED;
+    /* json-c gives NULL for the valid document `null` too: no message then */
+    if (!root) return err[0] ? CASE_MALFORMED : fail(&x, "the case must be a JSON object, got null");
     const int rc = parse_root(&x, root, out);
     json_object_put(root);
     if (rc) case_free(out);
@@ -811,9 +783,8 @@ int case_read_file(const char *path, size_t max_bytes, char **text, size_t *len,
 /* value_format, but a NaN always as its bit pattern (a mismatch report must show the bits). */
 static const char *exact_text(const unsigned char *p, DMLREF_TENSOR_DATA_TYPE dt, char *buf, size_t cap) {
     if (!value_is_nan(p, dt)) return value_format(p, dt, buf, cap);
-    uint64_t bits = 0;
     const uint32_t es = dmlref_data_type_size(dt);
-    memcpy(&bits, p, es); /* little-endian host */
+    const uint64_t bits = value_load_bits(p, es); /* host order, as an integer of the element's width */
     snprintf(buf, cap, "\"0x%0*" PRIx64 "\"", (int)(2 * es), bits);
     return buf;
 }

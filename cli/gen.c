@@ -20,6 +20,7 @@
 #include "file_atomic.h"
 #include "json_out.h"
 #include "prng.h"
+#include "value.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -194,9 +195,7 @@ static void rand_value(prng *r, DMLREF_TENSOR_DATA_TYPE dt, unsigned char *p) {
         } else {
             v = emax << mbits | UINT64_C(1) << (mbits - 1); /* the canonical quiet NaN */
         }
-        if (es == 2) { uint16_t h = (uint16_t)v; memcpy(p, &h, 2); }
-        else if (es == 4) { uint32_t f = (uint32_t)v; memcpy(p, &f, 4); }
-        else memcpy(p, &v, 8);
+        value_store_bits(p, (uint32_t)es, v);
         return;
     }
     default: {
@@ -211,7 +210,7 @@ static void rand_value(prng *r, DMLREF_TENSOR_DATA_TYPE dt, unsigned char *p) {
         } else if (k < 40) {
             bits = prng_below(r, 201) - 100; /* small values, both signs (unsigned: wraps to large) */
         }
-        memcpy(p, &bits, es); /* little-endian host: the low bytes */
+        value_store_bits(p, es, bits); /* the low es bytes' worth, as an integer of that width (any host) */
         return;
     }
     }
@@ -222,13 +221,7 @@ static void fill_random(prng *r, gtensor *t) {
 }
 
 static void store_index(gtensor *t, uint64_t slot, int64_t v) {
-    unsigned char *p = t->data + slot * t->es;
-    if (t->es == 4) {
-        const uint32_t u = (uint32_t)(int32_t)v;
-        memcpy(p, &u, 4);
-    } else {
-        memcpy(p, &v, 8);
-    }
+    value_store_bits(t->data + slot * t->es, t->es, (uint64_t)v);
 }
 
 static int is_signed_index(const gtensor *t) {

@@ -128,7 +128,7 @@ json_object *jsonin_parse(const char *text, size_t len, char *err, size_t errcap
     json_object *root = json_tokener_parse_ex(tok, buf, (int)n);
     enum json_tokener_error jerr = json_tokener_get_error(tok);
     size_t end = json_tokener_get_parse_end(tok);
-    if (root && jerr == json_tokener_success) {
+    if (jerr == json_tokener_success) { /* root is NULL for the document `null` */
         while (end < n && (buf[end] == ' ' || buf[end] == '\t' || buf[end] == '\n' || buf[end] == '\r')) ++end;
         if (end < n) jerr = json_tokener_error_parse_unexpected;
     } else if (jerr == json_tokener_continue) {

@@ -17,7 +17,11 @@
 #include <json-c/json.h>
 #include <stddef.h>
 
-/* Parses text[0..len).  Returns the root (json_object_put it) or NULL with a message. */
+/*
+ * Parses text[0..len).  Returns the root (json_object_put it), or NULL with a
+ * message in err, or NULL with err untouched for the valid document `null`
+ * (json-c's representation of a JSON null): callers clear err first.
+ */
 json_object *jsonin_parse(const char *text, size_t len, char *err, size_t errcap);
 
 /* The text of a number (as written), or NULL when o is not a number. */

@@ -26,6 +26,30 @@ const char *npy_descr(DMLREF_TENSOR_DATA_TYPE dt) {
     return (unsigned)dt < sizeof names / sizeof names[0] ? names[dt] : NULL;
 }
 
+/* 1 on a big-endian host.  The answer is a constant the compiler folds. */
+static int host_big_endian(void) {
+    const uint16_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    return first == 0;
+}
+
+/* Reverses the bytes of each of the count elements of es bytes at p. */
+static void swap_elements(unsigned char *p, uint64_t count, uint32_t es) {
+    for (uint64_t i = 0; i < count; ++i, p += es)
+        for (uint32_t a = 0, b = es - 1; a < b; ++a, --b) {
+            const unsigned char t = p[a];
+            p[a] = p[b];
+            p[b] = t;
+        }
+}
+
+void npy_copy_host(const npy_array *a, void *dst) {
+    if (!a->data_bytes) return;
+    memcpy(dst, a->data, a->data_bytes);
+    if (a->big_endian != host_big_endian() && a->esize > 1) swap_elements(dst, a->count, a->esize);
+}
+
 typedef struct cursor {
     const char *p, *end;
 } cursor;
@@ -154,26 +178,33 @@ int npy_parse(const void *bytes, size_t len, npy_array *out, char *err, size_t e
         snprintf(err, errcap, ".npy files with fortran_order True are not supported (write C order)");
         return -1;
     }
-    /* dtype */
+    /* dtype: a byte-order character and one of the codes above */
     out->dtype = DMLREF_TENSOR_DATA_TYPE_UNKNOWN;
     if (strlen(descr) == 3) {
         for (size_t i = 0; i < sizeof dtypes / sizeof dtypes[0]; ++i)
             if (strcmp(descr + 1, dtypes[i].code) == 0) out->dtype = dtypes[i].dt;
-        const int one_byte = descr[2] == '1';
-        if (out->dtype != DMLREF_TENSOR_DATA_TYPE_UNKNOWN) {
-            if (descr[0] == '>' && !one_byte) {
-                snprintf(err, errcap, ".npy dtype '%s' is big-endian; only little-endian data is supported", descr);
+        const int one_byte = descr[2] == '1', order = descr[0];
+        if (out->dtype != DMLREF_TENSOR_DATA_TYPE_UNKNOWN && !one_byte) {
+            /* '=' (native) would mean a different thing on each host: refused, as '|' is (it says
+             * "not applicable", which a multi-byte type is not) */
+            if (order == '=') {
+                snprintf(err, errcap, ".npy dtype '%s' gives no byte order ('=' is the writer's native one); "
+                                      "write '<' or '>'", descr);
                 return -1;
             }
-            if (!(descr[0] == '<' || descr[0] == '|' || (one_byte && (descr[0] == '>' || descr[0] == '=')))) {
-                snprintf(err, errcap, ".npy dtype '%s' has an unsupported byte order (write '<')", descr);
+            if (order != '<' && order != '>') {
+                snprintf(err, errcap, ".npy dtype '%s' has an invalid byte order (write '<' or '>')", descr);
                 return -1;
             }
+            out->big_endian = order == '>';
+        } else if (out->dtype != DMLREF_TENSOR_DATA_TYPE_UNKNOWN &&
+                   !(order == '|' || order == '<' || order == '>' || order == '=')) {
+            out->dtype = DMLREF_TENSOR_DATA_TYPE_UNKNOWN;
         }
     }
     if (out->dtype == DMLREF_TENSOR_DATA_TYPE_UNKNOWN) {
         snprintf(err, errcap,
-                 ".npy dtype '%s' is not supported (f2 f4 f8 i1 i2 i4 i8 u1 u2 u4 u8, little-endian)", descr);
+                 ".npy dtype '%s' is not supported (f2 f4 f8 i1 i2 i4 i8 u1 u2 u4 u8, '<' or '>' byte order)", descr);
         return -1;
     }
     out->esize = dmlref_data_type_size(out->dtype);
@@ -226,6 +257,20 @@ int npy_write_file(const char *path, DMLREF_TENSOR_DATA_TYPE dt, const void *dat
         snprintf(err, errcap, "%s: too many elements", path);
         return -1;
     }
-    const file_part parts[3] = {{pre, sizeof pre}, {header, hlen}, {data, (size_t)count * es}};
-    return file_write_atomic(path, parts, 3, err, errcap);
+    /* the header says little-endian: a big-endian host writes a byte-swapped copy */
+    const size_t bytes = (size_t)count * es;
+    unsigned char *swapped = NULL;
+    if (es > 1 && bytes && host_big_endian()) {
+        swapped = malloc(bytes);
+        if (!swapped) {
+            snprintf(err, errcap, "%s: out of memory (%zu bytes)", path, bytes);
+            return -1;
+        }
+        memcpy(swapped, data, bytes);
+        swap_elements(swapped, count, es);
+    }
+    const file_part parts[3] = {{pre, sizeof pre}, {header, hlen}, {swapped ? swapped : data, bytes}};
+    const int rc = file_write_atomic(path, parts, 3, err, errcap);
+    free(swapped);
+    return rc;
 }

@@ -1,9 +1,13 @@
 /*
- * NumPy .npy files (format versions 1.0, 2.0, 3.0), little-endian numeric
- * dtypes only: '<f2' '<f4' '<f8' '<i2' '<i4' '<i8' '<u2' '<u4' '<u8' and
- * '|i1' '|u1' (any byte-order mark is accepted for the 1-byte types).
- * Refused, with a message: big-endian data, fortran_order True, structured,
- * object, boolean, complex, string and datetime dtypes, truncated files.
+ * NumPy .npy files (format versions 1.0, 2.0, 3.0), numeric dtypes of either
+ * byte order: '<f2' '>f2' '<f4' '>f4' '<f8' '>f8' '<i2' ... '>u8' and '|i1'
+ * '|u1' (any byte-order mark is accepted for the 1-byte types; '=' and '|'
+ * are refused for the others: they do not say which order the file holds).
+ * Values are converted to host order when copied out (npy_copy_host).
+ * Files are always written little-endian ('<', '|' for 1-byte types), the
+ * same bytes on every host.  Refused, with a message: fortran_order True,
+ * structured, object, boolean, complex, string and datetime dtypes,
+ * truncated files.
  */
 #ifndef DMLREF_CLI_NPY_H
 #define DMLREF_CLI_NPY_H
@@ -24,15 +28,21 @@ typedef struct npy_array {
     const void *data;    /* points into the parsed bytes             */
     size_t data_bytes;   /* count * esize                            */
     int version;         /* 1, 2 or 3                                */
+    int big_endian;      /* 1 when the file's elements are big-endian ('>', multi-byte types) */
 } npy_array;
 
 /* Parses a whole .npy file held in memory.  0, or -1 with a message. */
 int npy_parse(const void *bytes, size_t len, npy_array *out, char *err, size_t errcap);
 
+/* Copies the array's data_bytes to dst, each element converted to host byte order. */
+void npy_copy_host(const npy_array *a, void *dst);
+
 /*
  * Writes a version 1.0 .npy with a 1-D shape (count,) to path, through a
  * temporary file in the same directory that is rename()d into place, so the
- * file appears whole or not at all.  0, or -1 with a message.
+ * file appears whole or not at all.  data holds count elements in host byte
+ * order; the file holds them little-endian (the descr's '<'), so it has the
+ * same bytes on every host.  0, or -1 with a message.
  */
 int npy_write_file(const char *path, DMLREF_TENSOR_DATA_TYPE dt, const void *data, uint64_t count, char *err,
                    size_t errcap);

@@ -32,7 +32,6 @@ static inline uint64_t prng_upto(prng *r, uint64_t n) {
 /* Uniform in [0, n), n >= 1. */
 static inline uint64_t prng_below(prng *r, uint64_t n) { return prng_upto(r, n - 1); }
 
-/* Uniform double in [0, 1) with 53 random bits. */
-static inline double prng_unit(prng *r) { return (double)(prng_next(r) >> 11) * (1.0 / 9007199254740992.0); }
+/* (Floats in [low, high]: cli/draw.h, from prng_next(r) >> 11, no host floating point.) */
 
 #endif

@@ -29,7 +29,7 @@ static int is_integer_literal(const char *t) {
     return 1;
 }
 
-static void store_int(void *out, uint32_t size, uint64_t bits) {
+void value_store_bits(void *out, uint32_t size, uint64_t bits) {
     switch (size) {
     case 1: { uint8_t v = (uint8_t)bits; memcpy(out, &v, 1); break; }
     case 2: { uint16_t v = (uint16_t)bits; memcpy(out, &v, 2); break; }
@@ -38,7 +38,7 @@ static void store_int(void *out, uint32_t size, uint64_t bits) {
     }
 }
 
-static uint64_t load_int(const void *p, uint32_t size) {
+uint64_t value_load_bits(const void *p, uint32_t size) {
     switch (size) {
     case 1: { uint8_t v; memcpy(&v, p, 1); return v; }
     case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
@@ -75,7 +75,7 @@ int value_from_number(const char *text, DMLREF_TENSOR_DATA_TYPE dt, void *out, c
                 snprintf(why, whycap, "%s is not representable in %s [%" PRId64 ", %" PRId64 "]", text, name, lo, hi);
                 return -1;
             }
-            store_int(out, size, (uint64_t)(int64_t)v);
+            value_store_bits(out, size, (uint64_t)(int64_t)v);
         } else {
             const uint64_t hi = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
             errno = 0;
@@ -84,7 +84,7 @@ int value_from_number(const char *text, DMLREF_TENSOR_DATA_TYPE dt, void *out, c
                 snprintf(why, whycap, "%s is not representable in %s [0, %" PRIu64 "]", text, name, hi);
                 return -1;
             }
-            store_int(out, size, (uint64_t)v);
+            value_store_bits(out, size, (uint64_t)v);
         }
         return 0;
     }
@@ -145,7 +145,7 @@ int value_from_string(const char *text, DMLREF_TENSOR_DATA_TYPE dt, void *out, i
             }
             bits = bits << 4 | (uint64_t)h;
         }
-        store_int(out, size, bits);
+        value_store_bits(out, size, bits);
         return 0;
     }
     const int is_nan = strcmp(text, "nan") == 0, is_inf = strcmp(text, "inf") == 0,
@@ -159,11 +159,11 @@ int value_from_string(const char *text, DMLREF_TENSOR_DATA_TYPE dt, void *out, i
         return -1;
     }
     if (dt == DMLREF_TENSOR_DATA_TYPE_FLOAT16) {
-        store_int(out, 2, is_nan ? 0x7e00 : is_inf ? 0x7c00 : 0xfc00);
+        value_store_bits(out, 2, is_nan ? 0x7e00 : is_inf ? 0x7c00 : 0xfc00);
     } else if (dt == DMLREF_TENSOR_DATA_TYPE_FLOAT32) {
-        store_int(out, 4, is_nan ? 0x7fc00000u : is_inf ? 0x7f800000u : 0xff800000u);
+        value_store_bits(out, 4, is_nan ? 0x7fc00000u : is_inf ? 0x7f800000u : 0xff800000u);
     } else {
-        store_int(out, 8, is_nan ? UINT64_C(0x7ff8000000000000) : is_inf ? UINT64_C(0x7ff0000000000000)
+        value_store_bits(out, 8, is_nan ? UINT64_C(0x7ff8000000000000) : is_inf ? UINT64_C(0x7ff0000000000000)
                                                                        : UINT64_C(0xfff0000000000000));
     }
     *is_nan_word = is_nan;
@@ -173,15 +173,15 @@ int value_from_string(const char *text, DMLREF_TENSOR_DATA_TYPE dt, void *out, i
 int value_is_nan(const void *p, DMLREF_TENSOR_DATA_TYPE dt) {
     switch (dt) {
     case DMLREF_TENSOR_DATA_TYPE_FLOAT16: {
-        const uint64_t b = load_int(p, 2);
+        const uint64_t b = value_load_bits(p, 2);
         return (b & 0x7c00) == 0x7c00 && (b & 0x3ff) != 0;
     }
     case DMLREF_TENSOR_DATA_TYPE_FLOAT32: {
-        const uint64_t b = load_int(p, 4);
+        const uint64_t b = value_load_bits(p, 4);
         return (b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu) != 0;
     }
     case DMLREF_TENSOR_DATA_TYPE_FLOAT64: {
-        const uint64_t b = load_int(p, 8);
+        const uint64_t b = value_load_bits(p, 8);
         return (b & UINT64_C(0x7ff0000000000000)) == UINT64_C(0x7ff0000000000000) &&
                (b & UINT64_C(0x000fffffffffffff)) != 0;
     }
@@ -191,7 +191,7 @@ int value_is_nan(const void *p, DMLREF_TENSOR_DATA_TYPE dt) {
 
 const char *value_format(const void *p, DMLREF_TENSOR_DATA_TYPE dt, char *buf, size_t cap) {
     const uint32_t size = dmlref_data_type_size(dt);
-    const uint64_t bits = load_int(p, size ? size : 1);
+    const uint64_t bits = value_load_bits(p, size ? size : 1);
     char why[8];
     switch (dt) {
     case DMLREF_TENSOR_DATA_TYPE_INT8: snprintf(buf, cap, "%d", (int)(int8_t)bits); break;

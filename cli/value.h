@@ -36,6 +36,14 @@ int value_from_string(const char *text, DMLREF_TENSOR_DATA_TYPE dt, void *out, i
  */
 const char *value_format(const void *p, DMLREF_TENSOR_DATA_TYPE dt, char *buf, size_t cap);
 
+/*
+ * The element of `size` bytes (1, 2, 4 or 8) at p, in host byte order, as an
+ * integer of its width (zero-extended): the same number on every host.
+ */
+uint64_t value_load_bits(const void *p, uint32_t size);
+/* Stores the low `size` bytes' worth of bits at out as an integer of that width, in host order. */
+void value_store_bits(void *out, uint32_t size, uint64_t bits);
+
 /* 1 for FLOAT16/32/64. */
 int value_is_float(DMLREF_TENSOR_DATA_TYPE dt);
 /* 1 when the element at p is a NaN (floats only). */

@@ -9,6 +9,7 @@ D="$BUILD/dmlref"
 CASES=tests/cases
 pass=0
 fail=0
+skipped=0 # tests that cannot apply here: printed as SKIP, counted apart (not passed)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -76,6 +77,19 @@ expect 4 "gen unknown operator" "$D" gen --operator GATHER_ND --count 1 --seed 1
 expect 3 "run a missing file" "$D" run "$tmp/nope.json"
 expect 3 "validate a missing file" "$D" validate "$tmp/nope.json"
 expect 3 "run a directory" "$D" run "$CASES"
+
+# a case file whose top-level value is not an object: exit 3 and a message naming what was found
+for top in "null:got null" "true:got a boolean" "false:got a boolean" "42:got a number" "-0.5e3:got a number" \
+           '"GATHER":got a string' "[]:got an array" '[{"operator": "GATHER"}]:got an array' "  null  :got null"; do
+    printf '%s\n' "${top%:*}" >"$tmp/top.json"
+    for c in run validate; do
+        expect 3 "$c a case file holding ${top%:*}" "$D" $c "$tmp/top.json"
+        contains "$tmp/err" "top.json: the case must be a JSON object, ${top##*:}" "$c message for ${top%:*}"
+    done
+done
+printf 'null x\n' >"$tmp/top.json"
+expect 3 "run a case file holding null and more" "$D" run "$tmp/top.json"
+contains "$tmp/err" "top.json: not JSON: line 1:" "message for null and more"
 
 # validate: the verdict on stdout
 expect 0 "validate valid" "$D" validate "$CASES/join_doc1.json"
@@ -184,6 +198,20 @@ expect 0 "\"nan\" matches a NaN with a payload" "$D" run "$tmp/nan_any.json"
 sed 's/-0, 16777216/0, 16777216/' "$tmp/nan_any.json" >"$tmp/negzero.json"
 expect 1 "+0 does not match -0" "$D" run "$tmp/negzero.json"
 
+# a NaN mismatch names the real bit patterns, whatever the host's byte order (every float width)
+cat >"$tmp/nanbits.json" <<'JSON'
+{"operator": "JOIN", "Axis": 0, "InputTensors": [
+  {"DataType": "FLOAT16", "Sizes": [2], "data": ["0x7e01", "0xfd00"]}],
+ "OutputTensor": {"DataType": "FLOAT16", "Sizes": [2]}, "expected": {"OutputTensor": ["0x7e00", "0xfd00"]}}
+JSON
+expect 1 "FLOAT16 NaN payload differs" "$D" run "$tmp/nanbits.json"
+contains "$tmp/err" 'OutputTensor[0]: expected "0x7e00", got "0x7e01"' "FLOAT16 NaN mismatch message"
+sed 's/FLOAT16/FLOAT64/g; s/"0x7e01", "0xfd00"/"0x7ff0000000000001", "0xfff8000000000000"/; s/\["0x7e00", "0xfd00"\]/[1, "0xfff8000000000002"]/' \
+    "$tmp/nanbits.json" >"$tmp/nanbits64.json"
+expect 1 "FLOAT64 NaN payloads differ" "$D" run "$tmp/nanbits64.json"
+contains "$tmp/err" 'OutputTensor[0]: expected 1, got "0x7ff0000000000001"' "FLOAT64 NaN mismatch message (got)"
+contains "$tmp/err" 'OutputTensor[1]: expected "0xfff8000000000002", got "0xfff8000000000000"' "FLOAT64 NaN mismatch message (both)"
+
 # ---- out-of-range indices and duplicates: warn, or fail with --strict -------
 expect 0 "clamped index warns" "$D" run "$CASES/gather_clamp_wpt.json"
 contains "$tmp/err" "warning" "clamp warning"
@@ -234,7 +262,10 @@ for v in [(2, 0), (3, 0)]:
         np.lib.format.write_array(f, np.arange(12, dtype="<i8").reshape(3, 4), version=v)
 np.save(os.path.join(d, "idx_u1.npy"), np.array([2, 0], dtype="|u1"))
 np.save(os.path.join(d, "f16.npy"), np.array([1.5, -2, np.inf, 65504], dtype="<f2"))
-np.save(os.path.join(d, "big.npy"), np.arange(12, dtype=">i8"))
+np.save(os.path.join(d, "big.npy"), np.arange(12, dtype=">i8").reshape(3, 4))
+raw = open(os.path.join(d, "in_v1.npy"), "rb").read()
+open(os.path.join(d, "native.npy"), "wb").write(raw.replace(b"'<i8'", b"'=i8'"))
+open(os.path.join(d, "pipe.npy"), "wb").write(raw.replace(b"'<i8'", b"'|i8'"))
 np.save(os.path.join(d, "fortran.npy"), np.asfortranarray(np.arange(12, dtype="<i8").reshape(3, 4)))
 np.save(os.path.join(d, "object.npy"), np.array([1, "a", None], dtype=object), allow_pickle=True)
 np.save(os.path.join(d, "struct.npy"), np.zeros(3, dtype=[("a", "<i4"), ("b", "<f4")]))
@@ -258,18 +289,151 @@ for v in 1 2 3; do
     npycase v$v in_v$v.npy
     expect 0 ".npy format version $v.0 input" "$D" run "$tmp/npyin/v$v.json"
 done
-for bad in big:big-endian fortran:fortran_order object:"'|O'" struct:structured "wrongtype:holds dtype <f8" \
+for bad in native:"gives no byte order ('=' is" pipe:"invalid byte order" fortran:fortran_order object:"'|O'" struct:structured "wrongtype:holds dtype <f8" \
            wrongcount:"holds 11 elements" truncated:truncated header_only:truncated garbage:"not a .npy file"; do
     name=${bad%%:*} msg=${bad#*:}
     npycase "$name" "$name.npy"
     expect 3 ".npy $name refused" "$D" run "$tmp/npyin/$name.json"
     contains "$tmp/err" "$msg" ".npy $name message"
 done
+# big-endian files ('>', as numpy writes them on any host) are read with their values
+npycase big big.npy
+expect 0 ".npy '>i8' input (big-endian)" "$D" run "$tmp/npyin/big.json"
+# every dtype in both byte orders: the values must come out the same
+py - "$tmp/npyin" <<'PY'
+import numpy as np, os, sys
+d = sys.argv[1]
+vals = {"f2": [1.5, -2, np.inf, 65504, -0.0, 6e-8], "f4": [1.5, -2, 3.4028235e38, 1e-45, -0.0, 0.1],
+        "f8": [1.5, -2, 1.7976931348623157e308, 5e-324, -0.0, 0.1], "i1": [-128, 127, 0, -1, 5, 6],
+        "u1": [255, 0, 1, 2, 128, 6], "i2": [-32768, 32767, 0, -1, 258, 6], "u2": [65535, 0, 1, 258, 32768, 6],
+        "i4": [-2147483648, 2147483647, 0, -1, 16909060, 6], "u4": [4294967295, 0, 1, 16909060, 2147483648, 6],
+        "i8": [-9223372036854775808, 9223372036854775807, 0, -1, 72623859790382856, 6],
+        "u8": [18446744073709551615, 0, 1, 72623859790382856, 9223372036854775808, 6]}
+for code, v in vals.items():
+    for order in "<>":
+        np.save(os.path.join(d, "bo_%s_%s.npy" % (code, "le" if order == "<" else "be")), np.array(v, dtype=order + code))
+PY
+for code in f2:FLOAT16 f4:FLOAT32 f8:FLOAT64 i1:INT8 u1:UINT8 i2:INT16 u2:UINT16 i4:INT32 u4:UINT32 i8:INT64 u8:UINT64; do
+    c=${code%%:*} t=${code#*:}
+    cat >"$tmp/npyin/bo_$c.json" <<JSON
+{"operator": "JOIN", "Axis": 0, "InputTensors": [{"DataType": "$t", "Sizes": [6], "npy": "bo_${c}_le.npy"},
+ {"DataType": "$t", "Sizes": [6], "npy": "bo_${c}_be.npy"}], "OutputTensor": {"DataType": "$t", "Sizes": [12]}}
+JSON
+    expect 0 ".npy $c little- and big-endian input" "$D" run "$tmp/npyin/bo_$c.json" --npy "$tmp/npyin/bo_$c"
+    if py -c 'import numpy as np, sys
+a = np.load(sys.argv[1])
+le, be = np.load(sys.argv[2]), np.load(sys.argv[3])
+raw = open(sys.argv[1], "rb").read()
+assert a.dtype.str == le.dtype.str and a.dtype.str[0] in "<|", a.dtype
+q = chr(39)
+assert (q + "descr" + q + ": " + q + le.dtype.str + q).encode() in raw[:128], raw[:128]
+assert a.tobytes() == le.tobytes() + le.tobytes(), (a, le)
+assert (be == le).all() or np.array_equal(be, le, equal_nan=True), (be, le)'         "$tmp/npyin/bo_$c/OutputTensor.npy" "$tmp/npyin/bo_${c}_le.npy" "$tmp/npyin/bo_${c}_be.npy" 2>"$tmp/err"
+    then ok; else no ".npy $c: '>' and '<' files give the same values, written back little-endian"; fi
+done
 cat >"$tmp/npyin/f16.json" <<'JSON'
 {"operator": "JOIN", "Axis": 0, "InputTensors": [{"DataType": "FLOAT16", "Sizes": [4], "npy": "f16.npy"}],
  "OutputTensor": {"DataType": "FLOAT16", "Sizes": [4]}, "expected": {"OutputTensor": [1.5, -2, "inf", 65504]}}
 JSON
 expect 0 ".npy <f2 input" "$D" run "$tmp/npyin/f16.json"
+
+# ---- random: exact draws, the same bits on every host --------------------------------
+# rcase NAME TYPE LOW HIGH SEED COUNT: a JOIN copying one `random` input
+rcase() {
+    cat >"$tmp/rnd_$1.json" <<JSON
+{"operator": "JOIN", "Axis": 0, "InputTensors": [{"DataType": "$2", "Sizes": [$6], "random": {"seed": $5, "low": $3, "high": $4}}],
+ "OutputTensor": {"DataType": "$2", "Sizes": [$6]}}
+JSON
+}
+rcase f64wide FLOAT64 -1e308 1e308 7 1000
+rcase f64max FLOAT64 -1.7976931348623157e308 1.7976931348623157e308 8 1000
+rcase f32wide FLOAT32 -3.4028234e38 3.4028234e38 9 1000
+rcase f16wide FLOAT16 -65504 65504 10 1000
+for k in f64wide f64max f32wide f16wide; do
+    expect 0 "random $k" "$D" run "$tmp/rnd_$k.json" --npy "$tmp/rnd_$k"
+    if py - "$tmp/rnd_$k.json" "$tmp/rnd_$k/OutputTensor.npy" <<'PY' 2>"$tmp/err"
+import json, sys, numpy as np
+r = json.load(open(sys.argv[1]))["InputTensors"][0]["random"]
+a = np.load(sys.argv[2]).astype(np.float64)
+dt = {8: np.float64, 4: np.float32, 2: np.float16}[np.load(sys.argv[2]).dtype.itemsize]
+lo, hi = float(dt(r["low"])), float(dt(r["high"]))
+assert np.isfinite(a).all() and a.min() >= lo and a.max() <= hi, (a.min(), a.max())
+assert (a == hi).sum() < 5 and len(set(a.tolist())) > 900, "values pile up"
+assert a.min() < lo / 1.2 and a.max() > hi / 1.2, (a.min(), a.max())
+assert 400 < (a < 0).sum() < 600, (a < 0).sum()
+PY
+    then ok; else no "random $k: values spread over [low, high] (not all high, no overflow)"; fi
+done
+# the documented draw, exactly: low + (high - low) * k / 2^53 with k the top 53 bits of a splitmix64
+# draw, rounded once to nearest-even (computed here with rationals)
+rcase e64 FLOAT64 -3 0.1 11 400
+rcase e64sub FLOAT64 5e-324 1e-300 12 400
+rcase e32 FLOAT32 -1e-40 3.5 13 400
+rcase e16 FLOAT16 -0.001 2.5 14 400
+rcase e16w FLOAT16 -65504 1 15 400
+rcase e64span FLOAT64 -1.7976931348623157e308 5e-324 16 400
+for k in e64 e64sub e32 e16 e16w e64span; do
+    expect 0 "random $k" "$D" run "$tmp/rnd_$k.json" --npy "$tmp/rnd_$k"
+    if py - "$tmp/rnd_$k.json" "$tmp/rnd_$k/OutputTensor.npy" <<'PY' 2>"$tmp/err"
+import json, sys, numpy as np
+from fractions import Fraction as F
+r = json.load(open(sys.argv[1]))["InputTensors"][0]["random"]
+got = np.load(sys.argv[2])
+w = got.dtype.itemsize
+p, qmin = {2: (11, -24), 4: (24, -149), 8: (53, -1074)}[w]
+def rnd(v):  # nearest-even to the format, as bits
+    neg, a = v < 0, abs(v)
+    if a == 0: return neg << (8 * w - 1)
+    t = a.numerator.bit_length() - a.denominator.bit_length()
+    while F(2) ** t > a: t -= 1
+    while F(2) ** (t + 1) <= a: t += 1
+    q = max(t - (p - 1), qmin)
+    x = a / F(2) ** q
+    m = x.numerator // x.denominator
+    if x - m > F(1, 2) or (x - m == F(1, 2) and m & 1): m += 1
+    if m >> p: m, q = m >> 1, q + 1
+    h = 1 << (p - 1)
+    return (m if m < h else (q - qmin + 1) << (p - 1) | (m - h)) | neg << (8 * w - 1)
+def val(bits):
+    e, f = bits >> (p - 1) & ((1 << (8 * w - p)) - 1), bits & ((1 << (p - 1)) - 1)
+    v = F(f | (1 << (p - 1)) if e else f) * F(2) ** (qmin + (e - 1 if e else 0))
+    return -v if bits >> (8 * w - 1) else v
+lo, hi = val(rnd(F(r["low"]))), val(rnd(F(r["high"])))
+M = (1 << 64) - 1
+s = r["seed"] & M
+want = []
+for _ in range(len(got)):
+    s = (s + 0x9E3779B97F4A7C15) & M
+    z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & M
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M
+    want.append(rnd(lo + (hi - lo) * F((z ^ (z >> 31)) >> 11, 1 << 53)))
+g = got.view("<u%d" % w).tolist()
+bad = [i for i in range(len(g)) if g[i] != want[i]]
+assert not bad, "%d of %d differ, first [%d]: %x, wanted %x" % (len(bad), len(g), bad[0], g[bad[0]], want[bad[0]])
+PY
+    then ok; else no "random $k: every value is the exactly rounded draw"; fi
+done
+# pinned bits for fixed seeds (every type; --npy files are little-endian on every host)
+rcase p_f64 FLOAT64 -1e308 1e308 1 64
+rcase p_f64u FLOAT64 -1 1 2 64
+rcase p_f32 FLOAT32 0 1 3 64
+rcase p_f16 FLOAT16 -1 1 4 64
+rcase p_i64 INT64 -9223372036854775808 9223372036854775807 5 64
+rcase p_u64 UINT64 0 18446744073709551615 6 64
+rcase p_i32 INT32 -5 1000 7 64
+rcase p_u16 UINT16 3 65535 8 64
+rcase p_i8 INT8 -128 127 9 64
+rcase p_u8 UINT8 0 9 10 64
+pins=""
+for k in p_f64 p_f64u p_f32 p_f16 p_i64 p_u64 p_i32 p_u16 p_i8 p_u8; do
+    expect 0 "random $k" "$D" run "$tmp/rnd_$k.json" --npy "$tmp/rnd_$k"
+    pins="$pins $k:$(sha256sum <"$tmp/rnd_$k/OutputTensor.npy" | cut -c1-16)"
+done
+want=" p_f64:3f19a49a64eceb96 p_f64u:d7099121016e376b p_f32:e6f7d5daabd63e10 p_f16:049ebc839183372f p_i64:def4d2be6ef94b6f\
+ p_u64:0c261b0e26276dfc p_i32:53fe149e05325914 p_u16:374b47f2cb40d9ce p_i8:63c7528af1e613dc p_u8:b0c51212fe369ed5"
+[ "$pins" = "$want" ] && ok || no "random: pinned outputs differ (sha256 prefixes)$(printf '\n    got: %s\n    pin: %s' "$pins" "$want")"
+expect 0 "random FLOAT64 printed" "$D" run "$tmp/rnd_p_f64u.json"
+contains "$tmp/out" '"data": [0.18237946839615882, 0.49829936774764927, 0.19127616280001059, 0.530838308390059, -0.3768226256377718,' "random FLOAT64 first values (seed 2, -1 .. 1)"
 
 # ---- sizes beyond memory are refused before allocating ----------------------------
 expect 3 "DMLREF_MAX_BYTES caps buffers" env DMLREF_MAX_BYTES=64 "$D" run "$CASES/split_doc1.json"
@@ -308,6 +472,14 @@ for i in 0 1 2; do cmp -s "$tmp/gen1/gen_join_12345_$i.json" "$tmp/gen3/gen_join
 [ "$same" -eq 1 ] && ok || no "gen --count 3 is not a prefix of --count 20"
 expect 0 "gen another seed" "$D" gen --operator GATHER --count 1 --seed 12346 --out "$tmp/gen4"
 cmp -s "$tmp/gen1/gen_gather_12345_0.json" "$tmp/gen4/gen_gather_12346_0.json" && no "seeds do not matter" || ok
+# the same files on every host (32/64-bit, either byte order): a pinned digest of a fixed set
+# (all 11 data types; the version in each file's comment is masked so a release does not move it)
+expect 0 "gen ALL --count 5 --seed 1" "$D" gen --operator ALL --count 5 --seed 1 --out "$tmp/genpin"
+version=$(sed -n 's/^#define DMLREF_VERSION_STRING "\(.*\)"/\1/p' include/dmlref.h)
+pin=$(for op in gather gather_elements scatter_nd split join; do for i in 0 1 2 3 4; do
+          cat "$tmp/genpin/gen_${op}_1_$i.json"; done; done | sed "s/(dmlref $version)/(dmlref VERSION)/" | sha256sum | cut -d' ' -f1)
+want=ca1194ddce2fd49af388803c22827da2041dfd159d5df7ca65b33b201b72c343
+[ "$pin" = "$want" ] && ok || no "gen --count 5 --seed 1 files have sha256 $pin, pinned $want (a host-dependent gen?)"
 # what the suite covers (over all 100 cases)
 if py - "$tmp/gen1" <<'PY' 2>"$tmp/err"
 import json, os, sys
@@ -352,8 +524,32 @@ expect 0 "bench SCATTER_ND" "$D" bench "$CASES/scatter_nd_doc.json" --repeat=2
 if py -c 'import json, sys
 b = json.load(open(sys.argv[1])); assert b["bytes_moved"] == 2 * 8 * 4 + 4 * 4, b' "$tmp/out" 2>"$tmp/err"
 then ok; else no "bench bytes_moved for SCATTER_ND"; fi
+expect 4 "bench an unknown option" "$D" bench "$CASES/gather_doc1.json" --bogus
+contains "$tmp/err" "unknown option '--bogus'" "bench unknown option message"
+if [ -s "$tmp/out" ]; then no "bench with an unknown option printed a result"; else ok; fi
+expect 0 "bench --help after a case" "$D" bench "$CASES/gather_doc1.json" --help
+contains "$tmp/out" "usage: dmlref bench" "bench --help after a case prints usage"
 expect 2 "bench an invalid case" "$D" bench "$CASES/bad/e2_axis.json"
 expect 3 "bench a malformed case" "$D" bench "$CASES/bad/e3_unknown_key.json"
 
-echo "cli: $pass passed, $fail failed"
+# ---- the workloads program ($BUILD/bench, bench/bench.c): help and usage errors, nothing timed
+B="$BUILD/bench"
+if [ -x "$B" ]; then
+    expect 0 "bench program --help" "$B" --help
+    contains "$tmp/out" "usage: bench [--repeat N]" "bench program --help prints usage"
+    grep -q "memcpy_64MiB" "$tmp/out" && no "bench program --help ran the benchmarks" || ok
+    expect 0 "bench program -h" "$B" -h
+    expect 4 "bench program unknown option" "$B" --bogus
+    contains "$tmp/err" "bench: unknown option '--bogus'" "bench program unknown option message"
+    contains "$tmp/err" "usage: bench" "bench program prints usage on stderr"
+    if [ -s "$tmp/out" ]; then no "bench program with an unknown option ran"; else ok; fi
+    expect 4 "bench program --repeat x" "$B" --repeat x
+    expect 4 "bench program --repeat without a value" "$B" --repeat
+else
+    echo "cli: SKIP: $B is not built (make BUILD=$BUILD $B): the bench program's options are not checked"
+    skipped=$((skipped + 1))
+fi
+
+if [ "$skipped" -gt 0 ]; then echo "cli: $pass passed, $fail failed, $skipped skipped"
+else echo "cli: $pass passed, $fail failed"; fi
 [ "$fail" -eq 0 ]
