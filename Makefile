@@ -170,6 +170,12 @@ ifeq ($(LOCALIZE),1)
 $(BUILD)/libdmlref.o: $(LIB_OBJ) $(STAMP)
 	$(CC) -r -nostdlib -o $@.tmp $(LIB_OBJ)
 	$(OBJCOPY) --localize-hidden $@.tmp $@
+	@# i386 PIC code calls __x86.get_pc_thunk.* helpers that every object
+	@# defines in a COMDAT group: made local, a program's own copy would win and
+	@# leave this object's calls pointing into a discarded section.  They stay
+	@# global (hidden), identical wherever they come from.
+	thunks=$$($(NM) $@ | sed -n 's/.* \(__x86\.get_pc_thunk\.[a-z]*\)$$/--globalize-symbol=\1/p' | sort -u); \
+	[ -z "$$thunks" ] || $(OBJCOPY) $$thunks $@
 	rm -f $@.tmp
 
 $(STATIC): $(BUILD)/libdmlref.o $(STAMP)

@@ -7,8 +7,10 @@
 #
 # Allowed besides dmlref_*: names a toolchain itself may add to a shared
 # library's dynamic table (_init, _fini; the linker's __bss_start, _edata,
-# _end and ARM's __bss_start__, __bss_end__, _bss_end__, __end__).  None of
-# them can clash with a host program's names.
+# _end and ARM's __bss_start__, __bss_end__, _bss_end__, __end__), and in the
+# static archive i386's PIC helpers __x86.get_pc_thunk.* (hidden, in COMDAT
+# groups, identical in every object that defines them).  None of them can
+# clash with a host program's names.
 #
 # Environment: BUILD (default build), NM (default nm), SHARED (default 1),
 # LOCALIZE (default 1; with 0 the static archive is not checked).
@@ -21,7 +23,7 @@ fail=0
 ok() { echo "ok - $*"; }
 bad() { echo "FAIL - $*"; fail=1; }
 
-toolchain='^(_init|_fini|__bss_start|_edata|_end|__bss_start__|__bss_end__|_bss_end__|__end__)$'
+toolchain='^(_init|_fini|__bss_start|_edata|_end|__bss_start__|__bss_end__|_bss_end__|__end__|__x86\.get_pc_thunk\.[a-z]+)$'
 
 # The names of the DMLREF_API functions the header declares.
 api=$(sed -n 's/^DMLREF_API .*[ *]\(dmlref_[a-z0-9_]*\)(.*/\1/p' include/dmlref.h | sort -u)

@@ -550,6 +550,37 @@ else
     skipped=$((skipped + 1))
 fi
 
+# ---- host limits: the verdict never depends on the host --------------------
+# A valid SPLIT whose input claims 2^32 + 4 bytes (more than the 4 elements
+# need, which is allowed).  With the default 4 GiB limit every host refuses
+# to allocate it (exit 3, the same message); the descriptor itself is valid
+# everywhere.  With the limit raised, a 32-bit host cannot address the buffer:
+# exit 6 (valid, but too large for this host), never 2 (invalid).  A 64-bit
+# host would allocate 4 GiB there, so that half runs on 32-bit hosts only.
+cat >"$tmp/host_limit.json" <<'EOF'
+{"operator": "SPLIT", "Axis": 0,
+ "InputTensor": {"DataType": "UINT8", "Sizes": [4], "TotalTensorSizeInBytes": 4294967300, "data": [1, 2, 3, 4]},
+ "OutputTensors": [{"DataType": "UINT8", "Sizes": [4]}]}
+EOF
+expect 3 "validate host_limit.json (default memory limit)" "$D" validate "$tmp/host_limit.json"
+contains "$tmp/err" "InputTensor: TotalTensorSizeInBytes 4294967300 (aligned to 64) would take the case's buffers beyond the limit of 4294967296 bytes" "host_limit.json: the limit message, not a verdict"
+host_bits=$("$D" --version | sed -n 's/.*host: \([0-9]*\)-bit.*/\1/p')
+case "$host_bits" in
+32)
+    DMLREF_MAX_BYTES=8589934592 expect 6 "run host_limit.json on a 32-bit host" "$D" run "$tmp/host_limit.json"
+    contains "$tmp/err" "InputTensor: TotalTensorSizeInBytes 4294967300 is valid but larger than this host can address (SIZE_MAX 4294967295)" "host_limit.json: exit 6 message"
+    if [ -s "$tmp/out" ]; then no "host_limit.json printed outputs"; else ok; fi
+    DMLREF_MAX_BYTES=8589934592 expect 6 "validate host_limit.json on a 32-bit host" "$D" validate "$tmp/host_limit.json"
+    ;;
+64)
+    echo "cli: SKIP: exit status 6 needs a 32-bit host (this one is 64-bit)"
+    skipped=$((skipped + 1))
+    ;;
+*)
+    no "dmlref --version does not say the host's word size"
+    ;;
+esac
+
 if [ "$skipped" -gt 0 ]; then echo "cli: $pass passed, $fail failed, $skipped skipped"
 else echo "cli: $pass passed, $fail failed"; fi
 [ "$fail" -eq 0 ]
