@@ -25,7 +25,7 @@
 # CROSS_TIMEOUT (seconds for one target's suites, default 1200),
 # CROSS_SEED (gen's seed, default 20240611), CROSS_GEN_COUNT (default 3).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
 JOBS=${JOBS:-2}
 PYTHON=${PYTHON:-/usr/bin/python3}
@@ -158,14 +158,14 @@ transcript() {
     mkdir -p "$out/items" "$out/gen"
     for f in tests/cases/*.json tests/cases/bad/*.json; do
         name=validate_$(echo "${f#tests/cases/}" | tr / _)
-        "$D" validate "$f" >"$out/o" 2>"$out/e"
+        timeout 120 "$D" validate "$f" >"$out/o" 2>"$out/e"
         rc=$?
         { echo "dmlref validate $f"; echo "exit $rc"; echo "--- stdout"; cat "$out/o"; echo "--- stderr"; cat "$out/e"; } \
             >"$out/items/$name"
     done
     for op in $GEN_OPS; do
         name=gen_$op
-        (cd "$out/gen" && "$D" gen --operator $op --count "$GEN_COUNT" --seed "$SEED" --out "$op" >../o 2>../e)
+        (cd "$out/gen" && timeout 120 "$D" gen --operator $op --count "$GEN_COUNT" --seed "$SEED" --out "$op" >../o 2>../e)
         rc=$?
         {
             echo "dmlref gen --operator $op --count $GEN_COUNT --seed $SEED --out $op"
@@ -195,7 +195,7 @@ identity() {
     [ $f -eq 0 ]
 }
 
-# summary [LOG]: each failure with its first message (unit: "FAIL name" follows its "  file:line:" lines)
+# summary < LOG: each failure with its first message (unit: "FAIL name" follows its "  file:line:" lines)
 summary() {
     awk '
         /^  [^ ]+:[0-9]+: / { if (first == "") first = $0; next }
@@ -204,7 +204,7 @@ summary() {
         /^TIMEOUT/ { print; next }
         /^    (status|output)/ { if (numpy_pending) { print "   " $0; numpy_pending = 0 } next }
         /^[a-z_-]+: (no result line|exit status|.* is missing)/ { print }
-    ' "$@"
+    '
 }
 
 total_p=0
@@ -282,8 +282,8 @@ for t in $TARGETS; do
             if [ -n "$NATIVE_T" ]; then
                 identity "$t" "$dir" "$details/$t.identity"
                 cat "$details/$t.identity"
-                set -- $(counts "$details/$t.identity")
-                p=$((p + $1)); f=$((f + $2))
+                read -r id_p id_f _ < <(counts "$details/$t.identity" || echo "0 1 0")
+                p=$((p + id_p)); f=$((f + id_f))
             else
                 echo "FAIL: identity: no native reference" >"$details/$t.identity"
                 f=$((f + 1))
