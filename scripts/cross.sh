@@ -179,7 +179,7 @@ transcript() {
 
 # identity TARGET DIR LOG: the target's transcript against the native one
 identity() {
-    local t=$1 dir=$2 out=$3 p=0 f=0 item
+    local t=$1 dir=$2 out=$3 p=0 f=0 item g h
     transcript "$ROOT/$dir/dmlref" "$ROOT/$dir/identity"
     for item in "$NATIVE_T"/items/*; do
         item=$(basename "$item")
@@ -189,6 +189,15 @@ identity() {
             f=$((f + 1))
             echo "FAIL: identity $item: $t differs from x86-64 ($(head -n 1 "$NATIVE_T/items/$item"))"
             diff -u --label x86-64 --label "$t" "$NATIVE_T/items/$item" "$dir/identity/items/$item" | sed -n '3,40p' | sed 's/^/    /'
+            case $item in gen_*)  # the first difference of each generated file that differs
+                for g in "$NATIVE_T/gen/${item#gen_}"/*; do
+                    [ -f "$g" ] || continue
+                    h=$dir/identity/gen/${item#gen_}/$(basename "$g")
+                    cmp -s "$g" "$h" && continue
+                    echo "    $(basename "$g"): x86-64 (<) and $t (>) differ:"
+                    diff "$g" "$h" 2>&1 | sed -n '1,5p' | cut -c 1-160 | sed 's/^/      /'
+                done ;;
+            esac
         fi
     done >"$out"
     echo "identity: $p passed, $f failed" >>"$out"
