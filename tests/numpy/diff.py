@@ -32,11 +32,38 @@ from numpy.lib.stride_tricks import as_strided
 ESIZE = {1: 4, 2: 2, 3: 4, 4: 2, 5: 1, 6: 4, 7: 2, 8: 1, 9: 8, 10: 8, 11: 8}
 DATA_TYPES = sorted(ESIZE)
 RAW = {1: "<u1", 2: "<u2", 4: "<u4", 8: "<u8"}          # elements moved as raw bits
-INDEX_TYPES = {3: "<u4", 6: "<i4", 10: "<u8", 11: "<i8"}  # UINT32, INT32, UINT64, INT64
+# UINT32, INT32, UINT64, INT64: the driver reads index tensors in its host's byte order
+# (set_byte_order(), from `driver --byte-order`); data elements are moved as raw bits.
+INDEX_CODES = {3: "u4", 6: "i4", 10: "u8", 11: "i8"}
+INDEX_TYPES = {}
 SIGNED = {6, 11}
 FL_6_4 = 0x6400
 CHECK_INDICES = 1
 OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN"]
+
+
+def set_byte_order(order):
+    """Index tensors are written in the driver's byte order: "little" (<) or "big" (>)."""
+    prefix = {"little": "<", "big": ">"}[order]
+    INDEX_TYPES.clear()
+    INDEX_TYPES.update((k, prefix + v) for k, v in INDEX_CODES.items())
+
+
+def driver_byte_order(driver):
+    """The driver's host byte order (`driver --byte-order`), or None with the reason printed."""
+    try:
+        proc = subprocess.run([driver, "--byte-order"], capture_output=True, text=True)
+    except OSError as e:
+        print("numpy: cannot run %s: %s" % (driver, e))
+        return None
+    order = proc.stdout.strip()
+    if proc.returncode != 0 or order not in ("little", "big"):
+        sys.stdout.write(proc.stdout[-2000:])
+        sys.stderr.write(proc.stderr[-2000:])
+        print("numpy: %s --byte-order: exit status %d, printed %r (want little or big)" % (
+            driver, proc.returncode, order))
+        return None
+    return order
 
 
 class Tensor:
@@ -301,6 +328,13 @@ def main():
     args = ap.parse_args()
 
     ids = [args.only] if args.only is not None else list(range(args.cases))
+    order = driver_byte_order(args.driver)
+    if order is None:
+        print("numpy: 0 passed, %d failed" % len(ids))
+        return 1
+    set_byte_order(order)
+    if args.verbose:
+        print("driver byte order: %s" % order)
     cases = {k: generate(args.seed, k) for k in ids}
     blob, manifest = bytearray(), []
     for k in ids:
@@ -366,7 +400,7 @@ def main():
             if args.verbose:
                 print("ok case %d: %s" % (k, c["desc"]))
     if failed:
-        print("seed %d" % args.seed)
+        print("seed %d, driver byte order %s" % (args.seed, order))
     print("numpy: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

@@ -3,6 +3,8 @@
  * check the bytes.
  *
  *   numpy_driver MANIFEST BLOB_IN BLOB_OUT
+ *   numpy_driver --byte-order      prints "little" or "big": this host's byte order, in which
+ *                                  the index tensors of BLOB_IN must be written
  *
  * MANIFEST is text, one token stream of cases:
  *   case ID OPERATOR FEATURE_LEVEL FLAGS P0 P1
@@ -128,9 +130,21 @@ static void run_case(unsigned long id, DMLREF_OPERATOR_TYPE type, unsigned fl, u
         if (t[i].is_output) memcpy(out_blob + t[i].offset, t[i].data, (size_t)t[i].buf.TotalTensorSizeInBytes);
 }
 
+/* "little" or "big": how this host stores a uint32_t (index tensors are read in host order). */
+static const char *byte_order(void) {
+    const uint32_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    return first == 1 ? "little" : "big";
+}
+
 int main(int argc, char **argv) {
+    if (argc == 2 && !strcmp(argv[1], "--byte-order")) {
+        printf("%s\n", byte_order());
+        return 0;
+    }
     if (argc != 4) {
-        fprintf(stderr, "usage: %s MANIFEST BLOB_IN BLOB_OUT\n", argv[0]);
+        fprintf(stderr, "usage: %s MANIFEST BLOB_IN BLOB_OUT | --byte-order\n", argv[0]);
         return 2;
     }
     size_t blob_len;
