@@ -34,7 +34,7 @@ SEED=${CROSS_SEED:-20240611}
 GEN_COUNT=${CROSS_GEN_COUNT:-3}
 GEN_OPS="GATHER GATHER_ELEMENTS SCATTER_ND SPLIT JOIN"
 MARK="# dmlref cross wrapper (scripts/cross.sh)"
-PROGRAMS="test_unit dmlref numpy_driver example_gather"
+PROGRAMS="test_unit dmlref numpy_driver example_gather bench"
 export PYTHON
 
 [ $# -gt 0 ] && TARGETS="$*" || TARGETS="armhf i386 aarch64 s390x riscv64 wasm32"
@@ -69,11 +69,6 @@ counts() {
     echo "$line" | sed -E 's/^([A-Za-z0-9_-]+: )?([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?.*/\2 \3 \5/' |
         awk '{ print $1, $2, ($3 == "" ? 0 : $3) }'
 }
-# the skipped counts of every result line in a file, summed
-skipped_in() {
-    grep -oE '^([A-Za-z0-9_-]+: )?[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped' "$1" |
-        sed -E 's/.* ([0-9]+) skipped/\1/' | awk '{ s += $1 } END { print s + 0 }'
-}
 
 # wrap DIR KIND: each freshly built program X becomes X.real (Linux) or X.js (wasm)
 # and X a script that starts it (rewritten each time; make replaces it by a new
@@ -99,7 +94,7 @@ wrap() {
 build_linux() {
     local t=$1 dir=$2 tr goals
     tr=$(triple "$t")
-    if has_cli "$t"; then goals="all"; else goals="lib"; fi
+    if has_cli "$t"; then goals="all $dir/bench"; else goals="lib"; fi
     make -j"$JOBS" BUILD="$dir" OPENMP=1 CROSS="$tr-" CC="$tr-gcc" AR="$tr-ar" RANLIB="$tr-ranlib" \
         OBJCOPY="$tr-objcopy" NM="$tr-nm" \
         $goals "$dir/test_unit" "$dir/numpy_driver" "$dir/example_gather"
@@ -115,17 +110,14 @@ build_wasm() {
     emflags="-sNODERAWFS=1 -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=1 -sSINGLE_FILE=1 -sWASM_ASYNC_COMPILATION=0"
     # Debian's emcc needs node-acorn, which a node from elsewhere does not look for.
     export NODE_PATH=${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs
-    local args=(BUILD="$dir" CC=emcc AR=emar RANLIB=emranlib NM=emnm OPENMP=0 SHARED=0 LOCALIZE=0
-        EXTRA_CFLAGS="-msimd128 -isystem $dir/simde-include" LDFLAGS="$emflags" LDLIBS_LIB="$emflags")
-    make -j"$JOBS" "${args[@]}" "$dir/libdmlref.a" || return 1
-    # A Makefile that archives with the host's `ar` leaves no symbol index wasm-ld can read.
-    emranlib "$dir/libdmlref.a" || return 1
-    make -j"$JOBS" "${args[@]}" "$dir/test_unit" "$dir/numpy_driver" "$dir/example_gather"
+    local args=(BUILD="$dir" CC=emcc AR=emar RANLIB=emranlib NM=emnm OPENMP=0 SIMD=1 SHARED=0 LOCALIZE=0
+        EXTRA_CFLAGS="-msimd128 -isystem $dir/simde-include" LDFLAGS="$emflags")
+    make -j"$JOBS" "${args[@]}" "$dir/libdmlref.a" "$dir/test_unit" "$dir/numpy_driver" "$dir/example_gather"
 }
 
 # suites DIR LOG: unit, example and numpy (targets without the command), as tests/run.sh sums them
 suites() {
-    local dir=$1 out=$2 p=0 f=0 one rc c
+    local dir=$1 out=$2 p=0 f=0 k=0 one rc c
     one=$(mktemp)
     for s in unit example numpy; do
         echo "== $s"
@@ -144,10 +136,10 @@ suites() {
             echo "$s: no result line (exit $rc)"
         fi
         if [ $rc -ne 0 ] && [ "$2" -eq 0 ]; then set -- "$1" 1 "$3"; echo "$s: exit status $rc"; fi
-        p=$((p + $1)); f=$((f + $2))
+        p=$((p + $1)); f=$((f + $2)); k=$((k + $3))
     done >"$out"
     rm -f "$one"
-    echo "$p passed, $f failed" >>"$out"
+    echo "$p passed, $f failed, $k skipped" >>"$out"
     [ $f -eq 0 ]
 }
 
@@ -284,9 +276,8 @@ for t in $TARGETS; do
         rc=$?
         [ $rc = 124 ] && echo "TIMEOUT: $t suites ran past ${CROSS_TIMEOUT}s" >>"$details/$t.tests"
         cat "$details/$t.tests"
-        if c=$(counts "$details/$t.tests"); then set -- $c; p=$1 f=$2; else p=0 f=1; fi
+        if c=$(counts "$details/$t.tests"); then set -- $c; p=$1 f=$2 s=$3; else p=0 f=1 s=0; fi
         [ $rc -ne 0 ] && [ $f -eq 0 ] && f=1
-        s=$(skipped_in "$details/$t.tests")
         if has_cli "$t"; then
             if [ -n "$NATIVE_T" ]; then
                 identity "$t" "$dir" "$details/$t.identity"
