@@ -164,6 +164,21 @@ typedef struct DMLREF_JOIN_OPERATOR_DESC {
     uint32_t Axis;
 } DMLREF_JOIN_OPERATOR_DESC;
 
+/* DML_SCALE_BIAS: x * Scale + Bias (ELEMENT_WISE_IDENTITY's optional ScaleBias). */
+typedef struct DMLREF_SCALE_BIAS {
+    float Scale;
+    float Bias;
+} DMLREF_SCALE_BIAS;
+
+/* ELEMENT_WISE_IDENTITY: output = input, a strided copy with the same sizes on both
+ * sides.  ScaleBias must be NULL here (x * Scale + Bias is arithmetic, not data
+ * movement; it is refused with DMLREF_ERROR_PARAMETER). */
+typedef struct DMLREF_ELEMENT_WISE_IDENTITY_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    const DMLREF_SCALE_BIAS *ScaleBias; /* optional */
+} DMLREF_ELEMENT_WISE_IDENTITY_OPERATOR_DESC;
+
 typedef enum DMLREF_FEATURE_LEVEL {
     DMLREF_FEATURE_LEVEL_1_0 = 0x1000,
     DMLREF_FEATURE_LEVEL_2_0 = 0x2000,
@@ -325,6 +340,79 @@ DMLREF_API uint32_t dmlref_output_count(const dmlref_operator *op);
 
 /* Name of the kernel the compiled operator runs ("oracle", ...). */
 DMLREF_API const char *dmlref_kernel_name(const dmlref_operator *op);
+
+/* ------------------------------------------------------------------------- */
+/* Operator schemas: what each operator's descriptor holds                    */
+/* ------------------------------------------------------------------------- */
+
+/*
+ * A read-only description of one operator's DMLREF_*_OPERATOR_DESC, enough to
+ * read, write, generate or bind any operator without knowing it: the command's
+ * case reader and writer, `gen`, `bench`, the fuzz decoder and the numpy driver
+ * walk these.  Offsets are offsetof() in the operator's desc struct.
+ */
+
+/* A tensor field of the desc: `const DMLREF_TENSOR_DESC *`, or for an array
+ * slot a pointer to `count` DMLREF_TENSOR_DESCs whose count is the UINT field
+ * at count_offset (InputCount, OutputCount). */
+typedef struct dmlref_tensor_slot {
+    const char *name;        /* "InputTensor", "OutputTensors", ...                    */
+    uint32_t offset;         /* of the pointer                                         */
+    uint8_t is_output;       /* 0: bound as an input, 1: as an output                  */
+    uint8_t is_index;        /* holds indices (UINT32/INT32/UINT64/INT64)              */
+    uint8_t is_array;        /* a counted array (count_offset, count_name)             */
+    uint8_t is_optional;     /* may be NULL                                            */
+    uint32_t count_offset;   /* array slots: offsetof the uint32_t count               */
+    const char *count_name;  /* array slots: "OutputCount", ...; else NULL             */
+} dmlref_tensor_slot;
+
+typedef enum dmlref_param_kind {
+    DMLREF_PARAM_UINT = 1,        /* uint32_t                                           */
+    DMLREF_PARAM_INT = 2,         /* int32_t                                            */
+    DMLREF_PARAM_UINT_ARRAY = 3,  /* const uint32_t *, count at count_offset            */
+    DMLREF_PARAM_INT_ARRAY = 4,   /* const int32_t *, count at count_offset             */
+    DMLREF_PARAM_FLOAT = 5,       /* float                                              */
+    DMLREF_PARAM_ENUM = 6,        /* a C enum (4 bytes); enum_names[value]              */
+    DMLREF_PARAM_SCALAR_UNION = 7,/* an 8-byte DML_SCALAR_UNION whose type is the
+                                     DMLREF_TENSOR_DATA_TYPE field at type_offset        */
+    DMLREF_PARAM_STRUCT = 8       /* a pointer to a struct of struct_size bytes, made of
+                                     the float fields field_names (e.g. ScaleBias)       */
+} dmlref_param_kind;
+
+typedef struct dmlref_param {
+    const char *name;               /* "Axis", "ScaleBias", ...                           */
+    uint32_t offset;
+    dmlref_param_kind kind;
+    uint8_t is_optional;            /* STRUCT: may be NULL                                */
+    uint8_t is_count;               /* a count another field depends on (InputCount ...):
+                                       derived from the array's length by readers        */
+    uint32_t count_offset;          /* arrays: offsetof the uint32_t count                */
+    const char *count_name;         /* arrays: the count field's name                     */
+    const char *const *enum_names;  /* ENUM: enum_count names, by value (NULL = gap)     */
+    uint32_t enum_count;
+    uint32_t type_offset;           /* SCALAR_UNION: offsetof its data-type field         */
+    uint32_t struct_size;           /* STRUCT: sizeof the pointed-to struct               */
+    const char *const *field_names; /* STRUCT: its float fields, in order                 */
+    uint32_t field_count;
+} dmlref_param;
+
+typedef struct dmlref_schema {
+    DMLREF_OPERATOR_TYPE type;
+    const char *name;                  /* "GATHER" (without DML_OPERATOR_)                */
+    uint32_t desc_size;                /* sizeof the DMLREF_*_OPERATOR_DESC                */
+    DMLREF_FEATURE_LEVEL introduced;   /* the first feature level that has it             */
+    uint32_t n_slots;
+    const dmlref_tensor_slot *slots;   /* in desc order; inputs bind in this order, then
+                                          outputs                                         */
+    uint32_t n_params;
+    const dmlref_param *params;        /* in desc order                                   */
+} dmlref_schema;
+
+/* The schema of an operator this build implements, or NULL. */
+DMLREF_API const dmlref_schema *dmlref_operator_schema(DMLREF_OPERATOR_TYPE type);
+/* The i-th operator this build implements (i = 0, 1, ...; NULL past the last), in
+ * the registry's order. */
+DMLREF_API const dmlref_schema *dmlref_operator_schema_at(uint32_t i);
 
 #ifdef __cplusplus
 }

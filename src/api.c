@@ -1,23 +1,10 @@
 /* The public lifecycle: validate, compile, execute, release, run. */
-#include "internal.h"
-#include "plan.h"
+#include "registry.h"
 
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-dmlref_status op_alloc_tensors(op_t *op, uint32_t n_inputs, uint32_t n_outputs, dmlref_error *err) {
-    op->inputs = calloc(n_inputs, sizeof *op->inputs);
-    op->outputs = calloc(n_outputs, sizeof *op->outputs);
-    if (!op->inputs || !op->outputs)
-        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY,
-                         "%s: out of memory for %" PRIu32 " input and %" PRIu32 " output tensor descriptions",
-                         op->name, n_inputs, n_outputs);
-    op->n_inputs = n_inputs;
-    op->n_outputs = n_outputs;
-    return DMLREF_OK;
-}
 
 void dmlref_release(dmlref_operator *op) {
     if (!op) return;
@@ -27,23 +14,14 @@ void dmlref_release(dmlref_operator *op) {
     free(op);
 }
 
-static dmlref_status compile_op(op_t *op, const DMLREF_OPERATOR_DESC *desc, dmlref_error *err) {
-    switch (desc->Type) {
-    case DMLREF_OPERATOR_GATHER: return gather_compile(op, desc->Desc, err);
-    case DMLREF_OPERATOR_GATHER_ELEMENTS: return gather_elements_compile(op, desc->Desc, err);
-    case DMLREF_OPERATOR_SCATTER_ND: return scatter_nd_compile(op, desc->Desc, err);
-    case DMLREF_OPERATOR_SPLIT: return split_compile(op, desc->Desc, err);
-    case DMLREF_OPERATOR_JOIN: return join_compile(op, desc->Desc, err);
-    default: return set_error(err, DMLREF_ERROR_UNSUPPORTED_OPERATOR, "unsupported operator");
-    }
-}
-
-static const char *introduced_at(DMLREF_OPERATOR_TYPE type) {
-    support_t s;
-    static const uint32_t all[] = {0x1000, 0x2000, 0x2100, 0x3000};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
-        if (support_lookup(type, all[i], &s)) return dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)all[i]);
-    return "?";
+/* The operators this build implements, for messages: "GATHER 67, ..." */
+static const char *built_list(char *buf, size_t cap) {
+    size_t len = 0;
+    buf[0] = '\0';
+    const dmlref_schema *sc;
+    for (uint32_t i = 0; (sc = dmlref_operator_schema_at(i)) != NULL && len < cap; ++i)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s %u", i ? ", " : "", sc->name, (unsigned)sc->type);
+    return buf;
 }
 
 static const char *binding_name(const op_t *op, int is_output, uint32_t i, char *buf, size_t cap);
@@ -85,16 +63,22 @@ static dmlref_status compile_impl(const char *api, const DMLREF_OPERATOR_DESC *d
         return set_error(err, DMLREF_ERROR_FEATURE_LEVEL,
                          "feature level 0x%x is not a DirectML feature level (1_0 = 0x1000 ... 6_4 = 0x6400)",
                          (unsigned)feature_level);
-    const char *name = dmlref_operator_name(desc->Type);
-    if (!name)
+    const op_class *cls = registry_find(desc->Type);
+    char list[256];
+    if (!cls && registry_left_out(desc->Type))
         return set_error(err, DMLREF_ERROR_UNSUPPORTED_OPERATOR,
-                         "operator type %u is not supported (GATHER 67, GATHER_ELEMENTS 107, SCATTER_ND 109, "
-                         "SPLIT 62, JOIN 63)",
-                         (unsigned)desc->Type);
-    if (!support_lookup(desc->Type, (uint32_t)feature_level, &s))
+                         "%s: not built into this library (build it with make OPS=\"...\" naming it, or without "
+                         "OPS); this build has %s",
+                         dmlref_operator_name(desc->Type), built_list(list, sizeof list));
+    if (!cls)
+        return set_error(err, DMLREF_ERROR_UNSUPPORTED_OPERATOR, "operator type %u is not supported (%s)",
+                         (unsigned)desc->Type, built_list(list, sizeof list));
+    const char *name = cls->schema->name;
+    if (!support_lookup(cls, (uint32_t)feature_level, &s))
         return set_error(err, DMLREF_ERROR_UNSUPPORTED_OPERATOR,
                          "%s: not available at feature level %s (introduced in %s)", name,
-                         dmlref_feature_level_name(feature_level), introduced_at(desc->Type));
+                         dmlref_feature_level_name(feature_level),
+                         dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)cls->support[0].from));
     if (!desc->Desc) return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: DMLREF_OPERATOR_DESC.Desc is NULL", name);
     if (!options) options = &defaults;
     if (options->flags & ~(uint32_t)(DMLREF_OPTION_CHECK_INDICES | DMLREF_OPTION_FORCE_ORACLE))
@@ -103,18 +87,19 @@ static dmlref_status compile_impl(const char *api, const DMLREF_OPERATOR_DESC *d
 
     op_t *op = calloc(1, sizeof *op);
     if (!op) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
+    op->cls = cls;
     op->type = desc->Type;
     op->name = name;
     op->feature_level = (uint32_t)feature_level;
     op->options = *options;
-    dmlref_status st = compile_op(op, desc, err);
+    dmlref_status st = cls->compile(op, desc->Desc, err);
     if (st == DMLREF_OK && !validate_only) st = check_host_limits(op, err);
     if (st == DMLREF_OK && !validate_only) {
         op->kernel = op->oracle;
         op->kernel_name = "oracle";
         const char *env = getenv("DMLREF_FORCE_ORACLE");
         const int force = (options->flags & DMLREF_OPTION_FORCE_ORACLE) || (env && env[0] && env[0] != '0');
-        if (!force) st = plan_fast_path(op, err);
+        if (!force && cls->plan) st = cls->plan(op, err);
     }
     if (st != DMLREF_OK || validate_only) {
         dmlref_release(op);
@@ -135,14 +120,27 @@ dmlref_status dmlref_validate(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_L
     return compile_impl("dmlref_validate", desc, feature_level, NULL, 1, &op, err);
 }
 
+/* The desc field bound as input (or output) number i: the schema's slots in
+ * order, an array slot taking as many bindings as its count. */
 static const char *binding_name(const op_t *op, int is_output, uint32_t i, char *buf, size_t cap) {
-    static const char *const gather_in[] = {"InputTensor", "IndicesTensor", "UpdatesTensor"};
-    if (op->type == DMLREF_OPERATOR_JOIN && !is_output)
-        snprintf(buf, cap, "InputTensors[%" PRIu32 "]", i);
-    else if (op->type == DMLREF_OPERATOR_SPLIT && is_output)
-        snprintf(buf, cap, "OutputTensors[%" PRIu32 "]", i);
-    else
-        snprintf(buf, cap, "%s", is_output ? "OutputTensor" : (i < 3 ? gather_in[i] : "?"));
+    const dmlref_schema *sc = op->cls->schema;
+    const uint32_t arrays = is_output ? op->n_outputs : op->n_inputs;
+    uint32_t singles = 0;
+    for (uint32_t k = 0; k < sc->n_slots; ++k)
+        if (sc->slots[k].is_output == is_output && !sc->slots[k].is_array) ++singles;
+    const uint32_t array_len = arrays - singles; /* the one array slot's count, if any */
+    for (uint32_t k = 0; k < sc->n_slots; ++k) {
+        const dmlref_tensor_slot *sl = &sc->slots[k];
+        if (sl->is_output != is_output) continue;
+        const uint32_t n = sl->is_array ? array_len : 1;
+        if (i < n) {
+            if (sl->is_array) snprintf(buf, cap, "%s[%" PRIu32 "]", sl->name, i);
+            else snprintf(buf, cap, "%s", sl->name);
+            return buf;
+        }
+        i -= n;
+    }
+    snprintf(buf, cap, "?");
     return buf;
 }
 

@@ -14,7 +14,7 @@ dmlref_status concat_compile(op_t *op, const char *whole_name, const DMLREF_TENS
     const char *O = op->name;
     tensor_t whole;
     support_t s;
-    support_lookup(op->type, op->feature_level, &s);
+    support_lookup(op->cls, op->feature_level, &s);
 
     TRY(tensor_check(O, whole_name, whole_desc, split ? 0 : 1, &whole, err));
     TRY(check_support(O, whole_name, &whole, &s, 0, op->feature_level, err));
@@ -57,12 +57,12 @@ dmlref_status concat_compile(op_t *op, const char *whole_name, const DMLREF_TENS
                          "%s: the %s sizes along Axis (%" PRIu32 ") sum to %" PRIu64 ", but %s.Sizes[%" PRIu32
                          "] is %" PRIu32,
                          O, pieces_name, axis, sum, whole_name, axis, whole.sizes[axis]);
-    op->axis = axis;
+    OP_PARAMS(op, concat_params)->axis = axis;
     return DMLREF_OK;
 }
 
 dmlref_status concat_oracle(const op_t *op, const exec_args *x, int split) {
-    const uint32_t count = split ? op->n_outputs : op->n_inputs, a = op->axis;
+    const uint32_t count = split ? op->n_outputs : op->n_inputs, a = OP_CPARAMS(op, concat_params)->axis;
     const tensor_t *whole = split ? &op->inputs[0] : &op->outputs[0];
     uint64_t base = 0; /* the piece's first coordinate along Axis in the whole */
     for (uint32_t k = 0; k < count; ++k) {
@@ -79,4 +79,8 @@ dmlref_status concat_oracle(const op_t *op, const exec_args *x, int split) {
         base += p->sizes[a];
     }
     return DMLREF_OK;
+}
+
+dmlref_status concat_plan(op_t *op, int split, dmlref_error *err) {
+    return plan_concat(op, split, OP_CPARAMS(op, concat_params)->axis, err);
 }

@@ -2,10 +2,16 @@
 #ifndef DMLREF_CONCAT_H
 #define DMLREF_CONCAT_H
 
-#include "internal.h"
+#include "plan.h"
+#include "registry.h"
+
+/* The parameters of SPLIT and JOIN. */
+typedef struct concat_params {
+    uint32_t axis; /* Axis */
+} concat_params;
 
 /* Validates the whole tensor, the count, Axis and every piece (split: the
- * pieces are outputs; join: inputs) and fills op's tensors and axis. */
+ * pieces are outputs; join: inputs) and fills op's tensors and parameters. */
 dmlref_status concat_compile(op_t *op, const char *whole_name, const DMLREF_TENSOR_DESC *whole_desc,
                              const char *count_name, uint32_t count, const char *pieces_name,
                              const DMLREF_TENSOR_DESC *pieces_desc, uint32_t axis, int split,
@@ -13,5 +19,8 @@ dmlref_status concat_compile(op_t *op, const char *whole_name, const DMLREF_TENS
 
 /* piece k's element c  <->  whole's element c + (sum of earlier pieces' Axis sizes) along Axis */
 dmlref_status concat_oracle(const op_t *op, const exec_args *x, int split);
+
+/* The fast path of SPLIT (split = 1) and JOIN. */
+dmlref_status concat_plan(op_t *op, int split, dmlref_error *err);
 
 #endif

@@ -45,17 +45,6 @@ const char *dmlref_data_type_name(DMLREF_TENSOR_DATA_TYPE dt) {
     return u < sizeof data_types / sizeof data_types[0] ? data_types[u].name : NULL;
 }
 
-const char *dmlref_operator_name(DMLREF_OPERATOR_TYPE type) {
-    switch (type) {
-    case DMLREF_OPERATOR_GATHER: return "GATHER";
-    case DMLREF_OPERATOR_GATHER_ELEMENTS: return "GATHER_ELEMENTS";
-    case DMLREF_OPERATOR_SCATTER_ND: return "SCATTER_ND";
-    case DMLREF_OPERATOR_SPLIT: return "SPLIT";
-    case DMLREF_OPERATOR_JOIN: return "JOIN";
-    default: return NULL;
-    }
-}
-
 static const struct { uint32_t value; const char *name; } levels[] = {
     {0x1000, "1_0"}, {0x2000, "2_0"}, {0x2100, "2_1"}, {0x3000, "3_0"}, {0x3100, "3_1"},
     {0x4000, "4_0"}, {0x4100, "4_1"}, {0x5000, "5_0"}, {0x5100, "5_1"}, {0x5200, "5_2"},

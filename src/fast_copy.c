@@ -261,9 +261,8 @@ static dmlref_status concat_kernel(const op_t *op, const exec_args *x, dmlref_er
 
 static void concat_free(void *p) { free(p); }
 
-dmlref_status plan_concat(op_t *op, dmlref_error *err) {
-    const int split = op->type == DMLREF_OPERATOR_SPLIT;
-    const uint32_t count = split ? op->n_outputs : op->n_inputs, a = op->axis;
+dmlref_status plan_concat(op_t *op, int split, uint32_t a, dmlref_error *err) {
+    const uint32_t count = split ? op->n_outputs : op->n_inputs;
     const tensor_t *whole = split ? &op->inputs[0] : &op->outputs[0];
     const tensor_t *pieces = split ? op->outputs : op->inputs;
     const uint32_t n = whole->n;

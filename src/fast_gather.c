@@ -367,10 +367,9 @@ static void gather_free(void *vp) {
     free(p);
 }
 
-dmlref_status plan_gather(op_t *op, dmlref_error *err) {
+dmlref_status plan_gather(op_t *op, int elements, uint32_t a, uint32_t k, dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
-    const uint32_t n = out->n, a = op->axis;
-    const int elements = op->type == DMLREF_OPERATOR_GATHER_ELEMENTS;
+    const uint32_t n = out->n;
     (void)err;
     gather_plan *p = calloc(1, sizeof *p);
     if (!p) return DMLREF_OK;
@@ -386,7 +385,6 @@ dmlref_status plan_gather(op_t *op, dmlref_error *err) {
             nt->st[2][d] = ix->bstrides[d];
         }
     } else { /* gather_map of op_gather.c, as strides */
-        const uint32_t k = op->index_dims;
         for (uint32_t d = a + 1; d < n; ++d) nt->st[1][d] = in->bstrides[d];
         for (uint32_t t = 0; t < k; ++t) nt->st[2][a + 1 - k + t] = ix->bstrides[n - k + t];
         for (uint32_t s = 0; s < a; ++s) {

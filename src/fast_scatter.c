@@ -272,9 +272,9 @@ static void scatter_free(void *vp) {
     free(p);
 }
 
-dmlref_status plan_scatter_nd(op_t *op, dmlref_error *err) {
+dmlref_status plan_scatter_nd(op_t *op, uint32_t r, uint32_t q, dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *up = &op->inputs[2], *out = &op->outputs[0];
-    const uint32_t n = in->n, r = op->input_dim_count, q = op->indices_dim_count, t = ix->sizes[n - 1];
+    const uint32_t n = in->n, t = ix->sizes[n - 1];
     const uint32_t m = (q - 1) + (r - t);
     const uint64_t esize = in->esize;
     (void)err;

@@ -55,7 +55,7 @@ const char *sizes_str(char *buf, size_t cap, const uint32_t *sizes, uint32_t n);
 /* Printable coordinate ("[0,2,1]") into buf. */
 const char *coord_str(char *buf, size_t cap, const uint32_t *coord, uint32_t n);
 
-/* ---- feature-level support tables (support.c) --------------------------- */
+/* ---- feature-level support (a class's rows: registry.h) ------------------ */
 
 typedef struct support {
     uint32_t min_dims, max_dims; /* allowed DimensionCount range */
@@ -63,8 +63,14 @@ typedef struct support {
     uint32_t index_types;        /* DT() mask for index tensors  */
 } support_t;
 
-/* 1 and *s filled when the operator exists at the level, else 0. */
-int support_lookup(DMLREF_OPERATOR_TYPE type, uint32_t fl, support_t *s);
+/* The usual data-type sets of the support tables (operators.md 1.6). */
+#define DT_T6 (DT(FLOAT32) | DT(FLOAT16) | DT(INT32) | DT(INT16) | DT(UINT32) | DT(UINT16))
+#define DT_T8 (DT_T6 | DT(INT8) | DT(UINT8))
+#define DT_T11 (DT_T8 | DT(FLOAT64) | DT(INT64) | DT(UINT64))
+#define DT_F32F16 (DT(FLOAT32) | DT(FLOAT16))
+#define DT_IDXU32 DT(UINT32)
+#define DT_IDX4 (DT(INT64) | DT(INT32) | DT(UINT64) | DT(UINT32))
+
 /* 1 for a known DMLREF_FEATURE_LEVEL value. */
 int feature_level_known(uint32_t fl);
 
@@ -152,7 +158,14 @@ typedef struct exec_args {
 
 typedef dmlref_status (*kernel_fn)(const op_t *op, const exec_args *a, dmlref_error *err);
 
+struct op_class;
+
+/* Room for an operator's own parameters (its params struct, private to its
+ * file; OP_PARAMS checks the size at compile time). */
+#define OP_PARAMS_MAX 256u
+
 struct dmlref_operator {
+    const struct op_class *cls; /* the registry's class                        */
     DMLREF_OPERATOR_TYPE type;
     const char *name;           /* "GATHER", ...                               */
     uint32_t feature_level;
@@ -160,11 +173,11 @@ struct dmlref_operator {
     uint32_t n_inputs, n_outputs;
     tensor_t *inputs;           /* n_inputs, in binding order                  */
     tensor_t *outputs;          /* n_outputs                                   */
-    /* operator parameters */
-    uint32_t axis;
-    uint32_t index_dims;        /* GATHER IndexDimensions                      */
-    uint32_t input_dim_count;   /* SCATTER_ND R                                */
-    uint32_t indices_dim_count; /* SCATTER_ND Q                                */
+    union {                     /* the operator's parameters (OP_PARAMS)       */
+        unsigned char bytes[OP_PARAMS_MAX];
+        uint64_t align_u64;
+        void *align_ptr;
+    } params;
     /* kernels */
     kernel_fn oracle;           /* the scalar reference                        */
     kernel_fn check;            /* the checking option's pre-pass, or NULL     */
@@ -174,14 +187,13 @@ struct dmlref_operator {
     void (*plan_free)(void *plan);
 };
 
-/* Per-operator validation: fill op (tensors already allocated by the op). */
-dmlref_status gather_compile(op_t *op, const void *desc, dmlref_error *err);
-dmlref_status gather_elements_compile(op_t *op, const void *desc, dmlref_error *err);
-dmlref_status scatter_nd_compile(op_t *op, const void *desc, dmlref_error *err);
-dmlref_status split_compile(op_t *op, const void *desc, dmlref_error *err);
-dmlref_status join_compile(op_t *op, const void *desc, dmlref_error *err);
+/* The operator's parameters as its own struct type T. */
+#define OP_PARAMS(op, T) \
+    ((void)sizeof(char[sizeof(T) <= OP_PARAMS_MAX ? 1 : -1]), (T *)(void *)(op)->params.bytes)
+#define OP_CPARAMS(op, T) \
+    ((void)sizeof(char[sizeof(T) <= OP_PARAMS_MAX ? 1 : -1]), (const T *)(const void *)(op)->params.bytes)
 
-/* Allocates op->inputs / op->outputs (zeroed); count checked for overflow. */
+/* Allocates op->inputs / op->outputs (zeroed); count checked for overflow (op.c). */
 dmlref_status op_alloc_tensors(op_t *op, uint32_t n_inputs, uint32_t n_outputs,
                                dmlref_error *err);
 
@@ -192,7 +204,7 @@ dmlref_status check_indices_in_range(const op_t *op, const tensor_t *idx,
                                      const uint64_t *bounds, const char *const *bound_names,
                                      dmlref_error *err);
 
-/* The pre-pass of GATHER and GATHER_ELEMENTS: inputs[1] indexes inputs[0] along Axis. */
-dmlref_status check_indices_along_axis(const op_t *op, const exec_args *x, dmlref_error *err);
+/* The pre-pass of GATHER and GATHER_ELEMENTS: inputs[1] indexes inputs[0] along axis. */
+dmlref_status check_indices_along_axis(const op_t *op, uint32_t axis, const exec_args *x, dmlref_error *err);
 
 #endif /* DMLREF_INTERNAL_H */

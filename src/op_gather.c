@@ -6,12 +6,18 @@
  *   right-aligned to N dimensions (a leading 1 prepended when K = 0; the first K-1
  *   entries, which must be 1, cropped when K >= 2).
  */
-#include "internal.h"
+#include "plan.h"
+#include "registry.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 
 #define OP "GATHER"
+
+typedef struct gather_params {
+    uint32_t axis;       /* Axis            */
+    uint32_t index_dims; /* IndexDimensions */
+} gather_params;
 
 /* Where output coordinate o reads: input coordinate i (but i[a]) and indices coordinate j. */
 static void gather_map(uint32_t n, uint32_t a, uint32_t k, const uint32_t *o, uint32_t *i, uint32_t *j) {
@@ -28,26 +34,31 @@ static dmlref_status gather_oracle(const op_t *op, const exec_args *x, dmlref_er
     const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
     const unsigned char *in_data = IN_DATA(x, 0), *ix_data = IN_DATA(x, 1);
     unsigned char *out_data = OUT_DATA(x, 0);
+    const gather_params *g = OP_CPARAMS(op, gather_params);
     const uint64_t *bs[1] = {out->bstrides};
     uint32_t i[MAX_DIMS], j[MAX_DIMS];
     nd_iter it;
     (void)err;
     for (nd_iter_init(&it, out->n, out->sizes, 1, bs); !it.done; nd_iter_next(&it)) {
         int in_range;
-        gather_map(out->n, op->axis, op->index_dims, it.coord, i, j);
+        gather_map(out->n, g->axis, g->index_dims, it.coord, i, j);
         const index_value v = index_read(ix_data + tensor_offset(ix, j), ix->dtype);
-        i[op->axis] = (uint32_t)index_normalize(v, in->sizes[op->axis], &in_range);
+        i[g->axis] = (uint32_t)index_normalize(v, in->sizes[g->axis], &in_range);
         memcpy(out_data + it.offset[0], in_data + tensor_offset(in, i), in->esize);
     }
     return DMLREF_OK;
 }
 
-dmlref_status gather_compile(op_t *op, const void *desc, dmlref_error *err) {
+static dmlref_status gather_check(const op_t *op, const exec_args *x, dmlref_error *err) {
+    return check_indices_along_axis(op, OP_CPARAMS(op, gather_params)->axis, x, err);
+}
+
+static dmlref_status gather_compile(op_t *op, const void *desc, dmlref_error *err) {
     const DMLREF_GATHER_OPERATOR_DESC *g = desc;
     TRY(op_alloc_tensors(op, 2, 1, err));
     tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
     support_t s;
-    support_lookup(op->type, op->feature_level, &s);
+    support_lookup(op->cls, op->feature_level, &s);
 
     TRY(tensor_check(OP, "InputTensor", g->InputTensor, 0, in, err));                    /* G10 */
     TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, 0, ix, err));
@@ -96,9 +107,29 @@ dmlref_status gather_compile(op_t *op, const void *desc, dmlref_error *err) {
     }
     TRY(check_same_sizes(OP, "OutputTensor", out, "the gathered shape", want, err));
 
-    op->axis = a;
-    op->index_dims = k;
+    *OP_PARAMS(op, gather_params) = (gather_params){a, k};
     op->oracle = gather_oracle;
-    op->check = check_indices_along_axis;
+    op->check = gather_check;
     return DMLREF_OK;
 }
+
+static dmlref_status gather_plan(op_t *op, dmlref_error *err) {
+    const gather_params *g = OP_CPARAMS(op, gather_params);
+    return plan_gather(op, 0, g->axis, g->index_dims, err);
+}
+
+#define D DMLREF_GATHER_OPERATOR_DESC
+static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_INDICES(D, IndicesTensor),
+                                           SLOT_OUT(D, OutputTensor)};
+static const dmlref_param params[] = {PARAM_UINT(D, Axis), PARAM_UINT(D, IndexDimensions)};
+static const support_row support[] = {
+    {0x1000, {4, 4, DT_F32F16, DT_IDXU32}},
+    {0x2100, {4, 4, DT_T8, DT_IDXU32}},
+    {0x3000, {1, 8, DT_T8, DT_IDX4}},
+    {0x4100, {1, 8, DT_T11, DT_IDX4}},
+};
+static const dmlref_schema schema = {DMLREF_OPERATOR_GATHER, OP, sizeof(D), DMLREF_FEATURE_LEVEL_1_0,
+                                              N_OF(slots), slots, N_OF(params), params};
+#undef D
+
+const op_class gather_class = {&schema, support, N_OF(support), gather_compile, gather_plan};

@@ -9,10 +9,28 @@ static dmlref_status join_oracle(const op_t *op, const exec_args *x, dmlref_erro
     return concat_oracle(op, x, 0);
 }
 
-dmlref_status join_compile(op_t *op, const void *desc, dmlref_error *err) {
+static dmlref_status join_compile(op_t *op, const void *desc, dmlref_error *err) {
     const DMLREF_JOIN_OPERATOR_DESC *d = desc;
     TRY(concat_compile(op, "OutputTensor", d->OutputTensor, "InputCount", d->InputCount, "InputTensors",
                        d->InputTensors, d->Axis, 0, err));
     op->oracle = join_oracle;
     return DMLREF_OK;
 }
+
+static dmlref_status join_plan(op_t *op, dmlref_error *err) { return concat_plan(op, 0, err); }
+
+#define D DMLREF_JOIN_OPERATOR_DESC
+static const dmlref_tensor_slot slots[] = {SLOT_ARRAY(D, InputTensors, 0, InputCount), SLOT_OUT(D, OutputTensor)};
+static const dmlref_param params[] = {PARAM_COUNT(D, InputCount), PARAM_UINT(D, Axis)};
+static const support_row support[] = {
+    {0x1000, {4, 4, DT_T6, 0}},
+    {0x2100, {4, 4, DT_T8, 0}},
+    {0x3000, {4, 5, DT_T8, 0}}, /* the Join page's 3_0 row */
+    {0x3100, {1, 8, DT_T8, 0}}, /* FL history: 8D from 3_1 */
+    {0x4100, {1, 8, DT_T11, 0}},
+};
+static const dmlref_schema schema = {DMLREF_OPERATOR_JOIN, "JOIN", sizeof(D), DMLREF_FEATURE_LEVEL_1_0,
+                                              N_OF(slots), slots, N_OF(params), params};
+#undef D
+
+const op_class join_class = {&schema, support, N_OF(support), join_compile, join_plan};

@@ -9,7 +9,8 @@
  *       jb = u[..Q-1), s = u[Q-1..M)
  *       output[0.., norm(indices[0.., jb, 0..T)), s] = updates[u]
  */
-#include "internal.h"
+#include "plan.h"
+#include "registry.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,10 +18,16 @@
 
 #define OP "SCATTER_ND"
 
+typedef struct scatter_nd_params {
+    uint32_t r; /* InputDimensionCount   */
+    uint32_t q; /* IndicesDimensionCount */
+} scatter_nd_params;
+
 /* Maps the meaningful updates coordinate to indices coordinate j (last dim left 0)
  * and output coordinate o (index part left 0). */
 static void scatter_map(const op_t *op, const uint32_t *u, uint32_t *j, uint32_t *o) {
-    const uint32_t n = op->inputs[0].n, r = op->input_dim_count, q = op->indices_dim_count;
+    const scatter_nd_params *sp = OP_CPARAMS(op, scatter_nd_params);
+    const uint32_t n = op->inputs[0].n, r = sp->r, q = sp->q;
     const uint32_t t = op->inputs[1].sizes[n - 1], m = (q - 1) + (r - t);
     const uint32_t *mu = u + (n - m); /* meaningful part of u: jb then s */
     for (uint32_t d = 0; d < n; ++d) j[d] = o[d] = 0;
@@ -33,7 +40,7 @@ static dmlref_status scatter_nd_oracle(const op_t *op, const exec_args *x, dmlre
     const tensor_t *out = &op->outputs[0];
     const unsigned char *in_data = IN_DATA(x, 0), *ix_data = IN_DATA(x, 1), *up_data = IN_DATA(x, 2);
     unsigned char *out_data = OUT_DATA(x, 0);
-    const uint32_t n = in->n, r = op->input_dim_count, t = ix->sizes[n - 1];
+    const uint32_t n = in->n, r = OP_CPARAMS(op, scatter_nd_params)->r, t = ix->sizes[n - 1];
     uint32_t j[MAX_DIMS], o[MAX_DIMS];
     nd_iter it;
     (void)err;
@@ -80,7 +87,8 @@ static void tuple_coord(const tensor_t *ix, uint32_t q, uint64_t p, uint32_t *j)
 static dmlref_status scatter_nd_check(const op_t *op, const exec_args *x, dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1];
     const unsigned char *ix_data = IN_DATA(x, 1);
-    const uint32_t n = in->n, r = op->input_dim_count, q = op->indices_dim_count, t = ix->sizes[n - 1];
+    const scatter_nd_params *sp = OP_CPARAMS(op, scatter_nd_params);
+    const uint32_t n = in->n, r = sp->r, q = sp->q, t = ix->sizes[n - 1];
     uint64_t bounds[MAX_DIMS] = {0};
     char names_buf[MAX_DIMS][48];
     const char *names[MAX_DIMS] = {0};
@@ -132,12 +140,12 @@ static dmlref_status scatter_nd_check(const op_t *op, const exec_args *x, dmlref
                      b, a);
 }
 
-dmlref_status scatter_nd_compile(op_t *op, const void *desc, dmlref_error *err) {
+static dmlref_status scatter_nd_compile(op_t *op, const void *desc, dmlref_error *err) {
     const DMLREF_SCATTER_ND_OPERATOR_DESC *g = desc;
     TRY(op_alloc_tensors(op, 3, 1, err));
     tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *up = &op->inputs[2], *out = &op->outputs[0];
     support_t s;
-    support_lookup(op->type, op->feature_level, &s);
+    support_lookup(op->cls, op->feature_level, &s);
 
     TRY(tensor_check(OP, "InputTensor", g->InputTensor, 0, in, err));
     TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, 0, ix, err));
@@ -191,9 +199,28 @@ dmlref_status scatter_nd_compile(op_t *op, const void *desc, dmlref_error *err) 
     for (uint32_t e = 0; e < r - t; ++e) want[n - m + q - 1 + e] = in->sizes[n - r + t + e];
     TRY(check_same_sizes(OP, "UpdatesTensor", up, "the scattered slice shape", want, err));
 
-    op->input_dim_count = r;
-    op->indices_dim_count = q;
+    *OP_PARAMS(op, scatter_nd_params) = (scatter_nd_params){r, q};
     op->oracle = scatter_nd_oracle;
     op->check = scatter_nd_check;
     return DMLREF_OK;
 }
+
+static dmlref_status scatter_nd_plan(op_t *op, dmlref_error *err) {
+    const scatter_nd_params *sp = OP_CPARAMS(op, scatter_nd_params);
+    return plan_scatter_nd(op, sp->r, sp->q, err);
+}
+
+#define D DMLREF_SCATTER_ND_OPERATOR_DESC
+static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_INDICES(D, IndicesTensor),
+                                           SLOT_IN(D, UpdatesTensor), SLOT_OUT(D, OutputTensor)};
+static const dmlref_param params[] = {PARAM_UINT(D, InputDimensionCount), PARAM_UINT(D, IndicesDimensionCount)};
+static const support_row support[] = {
+    {0x2100, {4, 4, DT_T8, DT_IDXU32}},
+    {0x3000, {1, 8, DT_T8, DT_IDX4}},
+    {0x4100, {1, 8, DT_T11, DT_IDX4}},
+};
+static const dmlref_schema schema = {DMLREF_OPERATOR_SCATTER_ND, OP, sizeof(D), DMLREF_FEATURE_LEVEL_2_1,
+                                              N_OF(slots), slots, N_OF(params), params};
+#undef D
+
+const op_class scatter_nd_class = {&schema, support, N_OF(support), scatter_nd_compile, scatter_nd_plan};

@@ -9,10 +9,27 @@ static dmlref_status split_oracle(const op_t *op, const exec_args *x, dmlref_err
     return concat_oracle(op, x, 1);
 }
 
-dmlref_status split_compile(op_t *op, const void *desc, dmlref_error *err) {
+static dmlref_status split_compile(op_t *op, const void *desc, dmlref_error *err) {
     const DMLREF_SPLIT_OPERATOR_DESC *d = desc;
     TRY(concat_compile(op, "InputTensor", d->InputTensor, "OutputCount", d->OutputCount, "OutputTensors",
                        d->OutputTensors, d->Axis, 1, err));
     op->oracle = split_oracle;
     return DMLREF_OK;
 }
+
+static dmlref_status split_plan(op_t *op, dmlref_error *err) { return concat_plan(op, 1, err); }
+
+#define D DMLREF_SPLIT_OPERATOR_DESC
+static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_ARRAY(D, OutputTensors, 1, OutputCount)};
+static const dmlref_param params[] = {PARAM_COUNT(D, OutputCount), PARAM_UINT(D, Axis)};
+static const support_row support[] = {
+    {0x1000, {4, 4, DT_T6, 0}},
+    {0x2100, {4, 4, DT_T8, 0}},
+    {0x3000, {1, 8, DT_T8, 0}},
+    {0x4100, {1, 8, DT_T11, 0}},
+};
+static const dmlref_schema schema = {DMLREF_OPERATOR_SPLIT, "SPLIT", sizeof(D), DMLREF_FEATURE_LEVEL_1_0,
+                                              N_OF(slots), slots, N_OF(params), params};
+#undef D
+
+const op_class split_class = {&schema, support, N_OF(support), split_compile, split_plan};

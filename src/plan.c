@@ -1,7 +1,6 @@
 /*
- * Fast-path planning: the normalizer, the thread policy and the dispatch to
- * the per-operator planners.  The oracle remains the kernel of any operator a
- * planner declines.
+ * Fast-path planning: the normalizer, the thread policy and plan-owned
+ * scratch, used by the per-operator planners (fast_*.c).
  */
 #include "plan.h"
 
@@ -175,15 +174,4 @@ uint32_t plan_threads(const op_t *op, uint64_t work_bytes) {
 uint64_t index_load_norm(const unsigned char *p, uint32_t dtype, uint64_t n) {
     int in_range;
     return index_normalize(index_read(p, dtype), n, &in_range);
-}
-
-dmlref_status plan_fast_path(op_t *op, dmlref_error *err) {
-    switch (op->type) {
-    case DMLREF_OPERATOR_JOIN:
-    case DMLREF_OPERATOR_SPLIT: return plan_concat(op, err);
-    case DMLREF_OPERATOR_GATHER:
-    case DMLREF_OPERATOR_GATHER_ELEMENTS: return plan_gather(op, err);
-    case DMLREF_OPERATOR_SCATTER_ND: return plan_scatter_nd(op, err);
-    default: return DMLREF_OK;
-    }
 }

@@ -13,9 +13,6 @@
 
 #include "internal.h"
 
-/* May replace op->kernel / op->kernel_name and set op->plan.  The oracle stays
- * when no fast path applies.  Called after validation succeeded. */
-dmlref_status plan_fast_path(op_t *op, dmlref_error *err);
 
 /* ---- loop nests (the normalizer) ------------------------------------------ */
 
@@ -153,11 +150,14 @@ void copy_plan_init(copy_plan *cp, uint32_t n, const uint64_t *sizes, const uint
 void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char *src, uint64_t lo, uint64_t hi);
 const char *copy_kind_name(int kind);
 
-/* ---- per-operator planners (fast_*.c) ------------------------------------ */
+/* ---- per-operator planners (fast_*.c), called by the operators' classes ---- */
 
-dmlref_status plan_concat(op_t *op, dmlref_error *err);
-dmlref_status plan_gather(op_t *op, dmlref_error *err);
-dmlref_status plan_scatter_nd(op_t *op, dmlref_error *err);
+/* Each may replace op->kernel / op->kernel_name and set op->plan; the oracle
+ * stays when no fast path applies (or no memory for a plan).  Called after
+ * validation succeeded, with the operator's parameters. */
+dmlref_status plan_concat(op_t *op, int split, uint32_t axis, dmlref_error *err);
+dmlref_status plan_gather(op_t *op, int elements, uint32_t axis, uint32_t index_dims, dmlref_error *err);
+dmlref_status plan_scatter_nd(op_t *op, uint32_t input_dim_count, uint32_t indices_dim_count, dmlref_error *err);
 
 /* Normalized index (spec 1.8, clamped) read from p: the library's normalizer. */
 uint64_t index_load_norm(const unsigned char *p, uint32_t dtype, uint64_t n);

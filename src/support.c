@@ -1,58 +1,11 @@
 /*
- * Feature-level support tables (spec 1.6) and the checks shared by every
- * operator: equal DimensionCount, equal DataType, allowed per level, equal sizes.
+ * The checks shared by every operator: equal DimensionCount, equal DataType,
+ * allowed at the feature level (the class's support rows, spec 1.6), equal sizes.
  */
 #include "internal.h"
 
 #include <inttypes.h>
 #include <stdio.h>
-
-#define T6 (DT(FLOAT32) | DT(FLOAT16) | DT(INT32) | DT(INT16) | DT(UINT32) | DT(UINT16))
-#define T8 (T6 | DT(INT8) | DT(UINT8))
-#define T11 (T8 | DT(FLOAT64) | DT(INT64) | DT(UINT64))
-#define F32F16 (DT(FLOAT32) | DT(FLOAT16))
-#define IDXU32 DT(UINT32)
-#define IDX4 (DT(INT64) | DT(INT32) | DT(UINT64) | DT(UINT32))
-
-/* One row: from feature level `from` on (until the next row), this support. */
-typedef struct support_row {
-    DMLREF_OPERATOR_TYPE type;
-    uint32_t from;
-    support_t s;
-} support_row;
-
-/* Rows of one operator are in increasing `from` order. */
-static const support_row rows[] = {
-    {DMLREF_OPERATOR_GATHER, 0x1000, {4, 4, F32F16, IDXU32}},
-    {DMLREF_OPERATOR_GATHER, 0x2100, {4, 4, T8, IDXU32}},
-    {DMLREF_OPERATOR_GATHER, 0x3000, {1, 8, T8, IDX4}},
-    {DMLREF_OPERATOR_GATHER, 0x4100, {1, 8, T11, IDX4}},
-    {DMLREF_OPERATOR_GATHER_ELEMENTS, 0x2100, {4, 4, T8, IDXU32}},
-    {DMLREF_OPERATOR_GATHER_ELEMENTS, 0x3000, {1, 8, T8, IDX4}},
-    {DMLREF_OPERATOR_GATHER_ELEMENTS, 0x4100, {1, 8, T11, IDX4}},
-    {DMLREF_OPERATOR_SCATTER_ND, 0x2100, {4, 4, T8, IDXU32}},
-    {DMLREF_OPERATOR_SCATTER_ND, 0x3000, {1, 8, T8, IDX4}},
-    {DMLREF_OPERATOR_SCATTER_ND, 0x4100, {1, 8, T11, IDX4}},
-    {DMLREF_OPERATOR_SPLIT, 0x1000, {4, 4, T6, 0}},
-    {DMLREF_OPERATOR_SPLIT, 0x2100, {4, 4, T8, 0}},
-    {DMLREF_OPERATOR_SPLIT, 0x3000, {1, 8, T8, 0}},
-    {DMLREF_OPERATOR_SPLIT, 0x4100, {1, 8, T11, 0}},
-    {DMLREF_OPERATOR_JOIN, 0x1000, {4, 4, T6, 0}},
-    {DMLREF_OPERATOR_JOIN, 0x2100, {4, 4, T8, 0}},
-    {DMLREF_OPERATOR_JOIN, 0x3000, {4, 5, T8, 0}}, /* the Join page's 3_0 row */
-    {DMLREF_OPERATOR_JOIN, 0x3100, {1, 8, T8, 0}}, /* FL history: 8D from 3_1 */
-    {DMLREF_OPERATOR_JOIN, 0x4100, {1, 8, T11, 0}},
-};
-
-int support_lookup(DMLREF_OPERATOR_TYPE type, uint32_t fl, support_t *s) {
-    int found = 0;
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i)
-        if (rows[i].type == type && rows[i].from <= fl) {
-            *s = rows[i].s;
-            found = 1;
-        }
-    return found;
-}
 
 dmlref_status check_same_dims(const char *op, const char *name, const tensor_t *t,
                               const char *ref_name, const tensor_t *ref, dmlref_error *err) {

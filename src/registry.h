@@ -1,0 +1,58 @@
+/*
+ * The operator registry: one class per operator (src/operators.def lists them),
+ * holding its public schema, its feature-level support rows and its hooks.
+ * The layers above (api.c) reach operators only through it.
+ */
+#ifndef DMLREF_REGISTRY_H
+#define DMLREF_REGISTRY_H
+
+#include "internal.h"
+
+#include <stddef.h>
+
+/* From feature level `from` on (until the operator's next row), this support. */
+typedef struct support_row {
+    uint32_t from;
+    support_t s;
+} support_row;
+
+typedef struct op_class {
+    const dmlref_schema *schema; /* name, type, slots, parameters          */
+    const support_row *support;           /* n_support rows, increasing `from`      */
+    uint32_t n_support;
+    /* Validates desc at op->feature_level (every rule of the operator, messages
+     * naming operator, field, rule and values) and fills op: its tensors
+     * (op_alloc_tensors), its parameters (op->params), op->oracle and, when it
+     * has one, op->check (the checking option's pre-pass). */
+    dmlref_status (*compile)(op_t *op, const void *desc, dmlref_error *err);
+    /* Optional: picks a fast path (may set op->kernel, kernel_name, plan,
+     * plan_free; leaves the oracle when none applies).  Called after compile. */
+    dmlref_status (*plan)(op_t *op, dmlref_error *err);
+} op_class;
+
+/* Schema entries (designated initializers over the desc struct T). */
+#define SLOT(T, field, out, index) {.name = #field, .offset = offsetof(T, field), .is_output = (out), .is_index = (index)}
+#define SLOT_IN(T, field) SLOT(T, field, 0, 0)
+#define SLOT_INDICES(T, field) SLOT(T, field, 0, 1)
+#define SLOT_OUT(T, field) SLOT(T, field, 1, 0)
+#define SLOT_ARRAY(T, field, out, count)                                                                      \
+    {.name = #field, .offset = offsetof(T, field), .is_output = (out), .is_array = 1,                           \
+     .count_offset = offsetof(T, count), .count_name = #count}
+#define PARAM(T, field, k) {.name = #field, .offset = offsetof(T, field), .kind = (k)}
+#define PARAM_UINT(T, field) PARAM(T, field, DMLREF_PARAM_UINT)
+#define PARAM_COUNT(T, field) {.name = #field, .offset = offsetof(T, field), .kind = DMLREF_PARAM_UINT, .is_count = 1}
+#define N_OF(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
+
+/* The class of a built operator, or NULL. */
+const op_class *registry_find(DMLREF_OPERATOR_TYPE type);
+/* 1 when dmlref knows the operator but this build left it out (make OPS=...). */
+int registry_left_out(DMLREF_OPERATOR_TYPE type);
+
+/* 1 and *s filled when the class exists at feature level fl, else 0. */
+int support_lookup(const op_class *cls, uint32_t fl, support_t *s);
+
+#define DMLREF_OP(ENUM, name) extern const op_class name##_class;
+#include "operators.def"
+#undef DMLREF_OP
+
+#endif

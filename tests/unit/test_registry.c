@@ -1,0 +1,109 @@
+/*
+ * The operator registry and its public schemas: every built operator has a
+ * consistent schema (names, offsets inside the desc, counts), its support rows
+ * start at the level the schema says it was introduced, and lookups by type,
+ * by index and by name agree.
+ */
+#include "check.h"
+#include "registry.h"
+
+TEST(registry_schemas_are_consistent) {
+    uint32_t n = 0;
+    const dmlref_schema *sc;
+    for (uint32_t i = 0; (sc = dmlref_operator_schema_at(i)) != NULL; ++i, ++n) {
+        CHECK(dmlref_operator_schema(sc->type) == sc);
+        CHECK(sc->name && strcmp(sc->name, dmlref_operator_name(sc->type)) == 0);
+        const op_class *cls = registry_find(sc->type);
+        CHECK(cls && cls->schema == sc && cls->compile);
+        if (!cls) continue;
+        CHECK(cls->n_support >= 1);
+        CHECK_EQ_U64(sc->introduced, cls->support[0].from);
+        for (uint32_t r = 1; r < cls->n_support; ++r) CHECK(cls->support[r].from > cls->support[r - 1].from);
+        CHECK(dmlref_feature_level_name(sc->introduced) != NULL);
+        uint32_t inputs = 0, outputs = 0, arrays = 0;
+        for (uint32_t k = 0; k < sc->n_slots; ++k) {
+            const dmlref_tensor_slot *sl = &sc->slots[k];
+            CHECK(sl->name && sl->name[0]);
+            CHECK(sl->offset + sizeof(void *) <= sc->desc_size);
+            if (sl->is_array) {
+                ++arrays;
+                CHECK(sl->count_name != NULL);
+                CHECK(sl->count_offset + sizeof(uint32_t) <= sc->desc_size);
+            }
+            if (sl->is_output) ++outputs;
+            else ++inputs;
+        }
+        CHECK(inputs >= 1 && outputs >= 1 && arrays <= 1);
+        for (uint32_t k = 0; k < sc->n_params; ++k) {
+            const dmlref_param *pm = &sc->params[k];
+            CHECK(pm->name && pm->name[0]);
+            CHECK(pm->kind >= DMLREF_PARAM_UINT && pm->kind <= DMLREF_PARAM_STRUCT);
+            CHECK(pm->offset + 4 <= sc->desc_size);
+            /* a count parameter is the count of an array slot */
+            if (pm->is_count) {
+                int found = 0;
+                for (uint32_t j = 0; j < sc->n_slots; ++j)
+                    if (sc->slots[j].is_array && sc->slots[j].count_offset == pm->offset &&
+                        strcmp(sc->slots[j].count_name, pm->name) == 0)
+                        found = 1;
+                CHECK(found);
+            }
+        }
+    }
+    CHECK(n >= 5);
+    CHECK(dmlref_operator_schema_at(n) == NULL);
+    CHECK(dmlref_operator_schema_at(UINT32_MAX) == NULL);
+    CHECK(dmlref_operator_schema(DMLREF_OPERATOR_TILE) == NULL);
+    CHECK(dmlref_operator_schema((DMLREF_OPERATOR_TYPE)0) == NULL);
+}
+
+TEST(registry_schema_of_split) {
+    const dmlref_schema *sc = dmlref_operator_schema(DMLREF_OPERATOR_SPLIT);
+    if (!sc) {
+        TEST_SKIP("SPLIT is not built (make OPS=...)");
+        return;
+    }
+    CHECK_EQ_U64(sc->desc_size, sizeof(DMLREF_SPLIT_OPERATOR_DESC));
+    CHECK_EQ_U64(sc->introduced, DMLREF_FEATURE_LEVEL_1_0);
+    CHECK_EQ_U64(sc->n_slots, 2);
+    CHECK(strcmp(sc->slots[0].name, "InputTensor") == 0 && !sc->slots[0].is_output && !sc->slots[0].is_array);
+    CHECK(strcmp(sc->slots[1].name, "OutputTensors") == 0 && sc->slots[1].is_output && sc->slots[1].is_array);
+    CHECK_EQ_U64(sc->slots[1].offset, offsetof(DMLREF_SPLIT_OPERATOR_DESC, OutputTensors));
+    CHECK_EQ_U64(sc->slots[1].count_offset, offsetof(DMLREF_SPLIT_OPERATOR_DESC, OutputCount));
+    CHECK(strcmp(sc->slots[1].count_name, "OutputCount") == 0);
+    CHECK_EQ_U64(sc->n_params, 2);
+    CHECK(strcmp(sc->params[0].name, "OutputCount") == 0 && sc->params[0].is_count);
+    CHECK(strcmp(sc->params[1].name, "Axis") == 0 && sc->params[1].kind == DMLREF_PARAM_UINT);
+    CHECK_EQ_U64(sc->params[1].offset, offsetof(DMLREF_SPLIT_OPERATOR_DESC, Axis));
+}
+
+/* The binding names of execute's messages come from the schema's slots. */
+TEST(registry_binding_names_follow_the_schema) {
+    const uint32_t sizes[1] = {2};
+    DMLREF_BUFFER_TENSOR_DESC b = {DMLREF_TENSOR_DATA_TYPE_FLOAT32, DMLREF_TENSOR_FLAG_NONE, 1, sizes, NULL, 8, 0};
+    DMLREF_TENSOR_DESC t[3] = {{DMLREF_TENSOR_TYPE_BUFFER, &b}, {DMLREF_TENSOR_TYPE_BUFFER, &b},
+                               {DMLREF_TENSOR_TYPE_BUFFER, &b}};
+    const uint32_t whole_sizes[1] = {4};
+    DMLREF_BUFFER_TENSOR_DESC wb = {DMLREF_TENSOR_DATA_TYPE_FLOAT32, DMLREF_TENSOR_FLAG_NONE, 1, whole_sizes, NULL, 16, 0};
+    DMLREF_TENSOR_DESC whole = {DMLREF_TENSOR_TYPE_BUFFER, &wb};
+    DMLREF_JOIN_OPERATOR_DESC j = {2, t, &whole, 0};
+    DMLREF_OPERATOR_DESC d = {DMLREF_OPERATOR_JOIN, &j};
+    dmlref_operator *op = NULL;
+    dmlref_error err;
+    if (!dmlref_operator_schema(DMLREF_OPERATOR_JOIN)) {
+        TEST_SKIP("JOIN is not built (make OPS=...)");
+        return;
+    }
+    CHECK_STATUS(dmlref_compile(&d, DMLREF_FEATURE_LEVEL_6_4, NULL, &op, &err), err, DMLREF_OK, NULL);
+    if (!op) return;
+    float a[2] = {1, 2}, c[2] = {3, 4}, out[4];
+    dmlref_cbuffer ins[2] = {{a, sizeof a}, {NULL, sizeof c}};
+    dmlref_buffer outs[1] = {{out, sizeof out}};
+    CHECK_STATUS(dmlref_execute(op, ins, 2, outs, 1, &err), err, DMLREF_ERROR_BINDING,
+                 "JOIN: the InputTensors[1] buffer is NULL");
+    ins[1].data = c;
+    outs[0].size = 15;
+    CHECK_STATUS(dmlref_execute(op, ins, 2, outs, 1, &err), err, DMLREF_ERROR_BINDING,
+                 "JOIN: the OutputTensor buffer holds 15 bytes");
+    dmlref_release(op);
+}
