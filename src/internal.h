@@ -197,6 +197,12 @@ struct dmlref_operator {
 dmlref_status op_alloc_tensors(op_t *op, uint32_t n_inputs, uint32_t n_outputs,
                                dmlref_error *err);
 
+/* GATHER's output shape (rule G6): Input.Sizes[0..a) ++ Indices.Sizes[N-k..N) ++
+ * Input.Sizes[a+1..N), right-aligned to n dimensions.  The one definition that
+ * validation and the case builders use (op_gather.c). */
+void gather_output_sizes(uint32_t n, uint32_t a, uint32_t k, const uint32_t *in_sizes, const uint32_t *ix_sizes,
+                         uint32_t *out_sizes);
+
 /* The checking option's pre-pass: every index in range (before any write). */
 dmlref_status check_indices_in_range(const op_t *op, const tensor_t *idx,
                                      const unsigned char *idx_data,

@@ -30,6 +30,16 @@ static void gather_map(uint32_t n, uint32_t a, uint32_t k, const uint32_t *o, ui
     }
 }
 
+void gather_output_sizes(uint32_t n, uint32_t a, uint32_t k, const uint32_t *in, const uint32_t *ix, uint32_t *out) {
+    for (uint32_t d = 0; d < n; ++d) out[d] = 1;
+    for (uint32_t d = a + 1; d < n; ++d) out[d] = in[d];
+    for (uint32_t t = 0; t < k; ++t) out[a + 1 - k + t] = ix[n - k + t];
+    for (uint32_t s = 0; s < a; ++s) {
+        const int64_t od = (int64_t)a - (int64_t)k - (int64_t)s;
+        if (od >= 0) out[od] = in[a - 1 - s];
+    }
+}
+
 static dmlref_status gather_oracle(const op_t *op, const exec_args *x, dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
     const unsigned char *in_data = IN_DATA(x, 0), *ix_data = IN_DATA(x, 1);
@@ -98,13 +108,7 @@ static dmlref_status gather_compile(op_t *op, const void *desc, dmlref_error *er
                              d, ix->sizes[d], k);
 
     uint32_t want[MAX_DIMS];                                                              /* G6  */
-    for (uint32_t d = 0; d < n; ++d) want[d] = 1;
-    for (uint32_t d = a + 1; d < n; ++d) want[d] = in->sizes[d];
-    for (uint32_t t = 0; t < k; ++t) want[a + 1 - k + t] = ix->sizes[n - k + t];
-    for (uint32_t s2 = 0; s2 < a; ++s2) {
-        const int64_t od = (int64_t)a - (int64_t)k - (int64_t)s2;
-        if (od >= 0) want[od] = in->sizes[a - 1 - s2];
-    }
+    gather_output_sizes(n, a, k, in->sizes, ix->sizes, want);
     TRY(check_same_sizes(OP, "OutputTensor", out, "the gathered shape", want, err));
 
     *OP_PARAMS(op, gather_params) = (gather_params){a, k};
