@@ -286,6 +286,12 @@ test-ship: lib $(INTERNAL)
 code-size:
 	MAKE="$(MAKE)" sh scripts/code-size.sh
 
+# No source file depends on a file that depends back on it (scripts/check-deps.py
+# over the objects' defined and undefined symbols).
+.PHONY: check-deps
+check-deps: all
+	NM=$(NM) $(PYTHON) scripts/check-deps.py $(BUILD)
+
 clean:
 	rm -rf build build-*
 

@@ -59,13 +59,3 @@ const char *dmlref_operator_name(DMLREF_OPERATOR_TYPE type) {
         if (known[i].type == type) return known[i].name;
     return NULL;
 }
-
-int support_lookup(const op_class *cls, uint32_t fl, support_t *s) {
-    int found = 0;
-    for (uint32_t i = 0; i < cls->n_support; ++i)
-        if (cls->support[i].from <= fl) {
-            *s = cls->support[i].s;
-            found = 1;
-        }
-    return found;
-}

@@ -48,7 +48,7 @@ const op_class *registry_find(DMLREF_OPERATOR_TYPE type);
 /* 1 when dmlref knows the operator but this build left it out (make OPS=...). */
 int registry_left_out(DMLREF_OPERATOR_TYPE type);
 
-/* 1 and *s filled when the class exists at feature level fl, else 0. */
+/* 1 and *s filled when the class exists at feature level fl, else 0 (support.c). */
 int support_lookup(const op_class *cls, uint32_t fl, support_t *s);
 
 #define DMLREF_OP(ENUM, name) extern const op_class name##_class;

@@ -2,10 +2,20 @@
  * The checks shared by every operator: equal DimensionCount, equal DataType,
  * allowed at the feature level (the class's support rows, spec 1.6), equal sizes.
  */
-#include "internal.h"
+#include "registry.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+
+int support_lookup(const op_class *cls, uint32_t fl, support_t *s) {
+    int found = 0;
+    for (uint32_t i = 0; i < cls->n_support; ++i)
+        if (cls->support[i].from <= fl) {
+            *s = cls->support[i].s;
+            found = 1;
+        }
+    return found;
+}
 
 dmlref_status check_same_dims(const char *op, const char *name, const tensor_t *t,
                               const char *ref_name, const tensor_t *ref, dmlref_error *err) {
