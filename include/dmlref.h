@@ -315,7 +315,9 @@ DMLREF_API dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc,
  *   SCATTER_ND:              inputs {Input, Indices, Updates}, outputs {Output}
  *   SPLIT:                   inputs {Input},  outputs {each OutputTensors[i]}
  *   JOIN:                    inputs {each InputTensors[i]},   outputs {Output}
- * Outputs must not overlap inputs or each other, and a buffer whose tensor has
+ * Outputs must not overlap inputs or each other (except that an operator whose
+ * schema has DMLREF_SCHEMA_IN_PLACE may bind its output to its input's very
+ * buffer, same address), and a buffer whose tensor has
  * a non-zero GuaranteedBaseOffsetAlignment must start at a multiple of it (the
  * CPU form of DirectML's binding-offset rule).  err may be NULL.
  */
@@ -396,11 +398,20 @@ typedef struct dmlref_param {
     uint32_t field_count;
 } dmlref_param;
 
+/* dmlref_schema.flags */
+enum {
+    /* The output may be bound to the very buffer of the input (same address):
+     * in-place execution, with snapshot semantics (DirectML's
+     * DML_SCHEMA_OPERATOR_SUPPORT_FLAG_IN_PLACE_EXECUTION; ELEMENT_WISE_IDENTITY). */
+    DMLREF_SCHEMA_IN_PLACE = 0x1
+};
+
 typedef struct dmlref_schema {
     DMLREF_OPERATOR_TYPE type;
     const char *name;                  /* "GATHER" (without DML_OPERATOR_)                */
     uint32_t desc_size;                /* sizeof the DMLREF_*_OPERATOR_DESC                */
     DMLREF_FEATURE_LEVEL introduced;   /* the first feature level that has it             */
+    uint32_t flags;                    /* DMLREF_SCHEMA_*                                 */
     uint32_t n_slots;
     const dmlref_tensor_slot *slots;   /* in desc order; inputs bind in this order, then
                                           outputs                                         */

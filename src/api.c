@@ -180,11 +180,14 @@ static dmlref_status check_bindings(const op_t *op, const dmlref_cbuffer *inputs
                              "%s: the %s buffer at %p is not a multiple of its GuaranteedBaseOffsetAlignment (%" PRIu32 ")",
                              op->name, name, data, t->align);
     }
-    /* An output may not overlap any input or another output. */
+    /* An output may not overlap any input or another output; an in-place
+     * operator's output may be its input's very buffer. */
+    const int in_place = (op->cls->schema->flags & DMLREF_SCHEMA_IN_PLACE) != 0;
     for (uint32_t k = 0; k < n_outputs; ++k) {
         const uint64_t ok = op->outputs[k].total_bytes;
         for (uint32_t i = 0; i < n_inputs; ++i)
-            if (ranges_overlap(outputs[k].data, ok, inputs[i].data, op->inputs[i].total_bytes))
+            if (!(in_place && outputs[k].data == inputs[i].data) &&
+                ranges_overlap(outputs[k].data, ok, inputs[i].data, op->inputs[i].total_bytes))
                 return set_error(err, DMLREF_ERROR_BINDING, "%s: the %s buffer overlaps the %s buffer", op->name,
                                  binding_name(op, 1, k, name, sizeof name), binding_name(op, 0, i, other, sizeof other));
         for (uint32_t i = 0; i < k; ++i)

@@ -29,7 +29,7 @@ static const support_row support[] = {
     {0x3100, {1, 8, DT_T8, 0}}, /* FL history: 8D from 3_1 */
     {0x4100, {1, 8, DT_T11, 0}},
 };
-static const dmlref_schema schema = {DMLREF_OPERATOR_JOIN, "JOIN", sizeof(D), DMLREF_FEATURE_LEVEL_1_0,
+static const dmlref_schema schema = {DMLREF_OPERATOR_JOIN, "JOIN", sizeof(D), DMLREF_FEATURE_LEVEL_1_0, 0,
                                               N_OF(slots), slots, N_OF(params), params};
 #undef D
 

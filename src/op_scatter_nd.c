@@ -219,7 +219,7 @@ static const support_row support[] = {
     {0x3000, {1, 8, DT_T8, DT_IDX4}},
     {0x4100, {1, 8, DT_T11, DT_IDX4}},
 };
-static const dmlref_schema schema = {DMLREF_OPERATOR_SCATTER_ND, OP, sizeof(D), DMLREF_FEATURE_LEVEL_2_1,
+static const dmlref_schema schema = {DMLREF_OPERATOR_SCATTER_ND, OP, sizeof(D), DMLREF_FEATURE_LEVEL_2_1, 0,
                                               N_OF(slots), slots, N_OF(params), params};
 #undef D
 

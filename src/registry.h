@@ -42,6 +42,10 @@ typedef struct op_class {
 #define PARAM_UINT(T, field) PARAM(T, field, DMLREF_PARAM_UINT)
 #define PARAM_COUNT(T, field) {.name = #field, .offset = offsetof(T, field), .kind = DMLREF_PARAM_UINT, .is_count = 1}
 #define N_OF(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
+/* An optional pointer to a struct S of float fields (names: a static array). */
+#define PARAM_STRUCT(T, field, S, names)                                                                      \
+    {.name = #field, .offset = offsetof(T, field), .kind = DMLREF_PARAM_STRUCT, .is_optional = 1,                 \
+     .struct_size = sizeof(S), .field_names = (names), .field_count = N_OF(names)}
 
 /* The class of a built operator, or NULL. */
 const op_class *registry_find(DMLREF_OPERATOR_TYPE type);
