@@ -88,7 +88,7 @@ WARN     = -Wall -Wextra -pedantic -Werror
 CFLAGS  ?= -O2 -g
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -fPIC -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L
 # The library's own objects: only what DMLREF_API marks is exported.
-LIB_CFLAGS = -fvisibility=hidden
+LIB_CFLAGS = -fvisibility=hidden -ffunction-sections -fdata-sections
 LDLIBS_LIB =
 # What a static link of libdmlref.a needs besides it (dmlref.pc's Libs.private).
 LIBS_PRIVATE =

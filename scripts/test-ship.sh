@@ -9,6 +9,8 @@
 #             static example, uninstall
 #   rebuild   scripts/check-rebuild.sh: a configuration change rebuilds
 #   code-size scripts/code-size.sh: the code-size table (README.md "Code size")
+#   ops       scripts/check-ops.sh: make OPS=gather builds GATHER alone; a static
+#             GATHER program holds no other operator's code
 # Environment: BUILD (default build), MAKE (default make).  Expects
 # `make BUILD=$BUILD lib` to have run (the make target does that).
 BUILD=${BUILD:-build}
@@ -61,6 +63,7 @@ check symbols sh scripts/check-symbols.sh
 check install sh scripts/check-install.sh
 check rebuild sh scripts/check-rebuild.sh
 check code-size sh scripts/code-size.sh
+check ops sh scripts/check-ops.sh
 
 echo "ship: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]
