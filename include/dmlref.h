@@ -232,9 +232,16 @@ typedef enum dmlref_status {
 
 #define DMLREF_ERROR_MESSAGE_MAX 512
 
+#define DMLREF_ERROR_RULE_MAX 16
+#define DMLREF_ERROR_FIELD_MAX 64
+
 typedef struct dmlref_error {
     dmlref_status code;
     char message[DMLREF_ERROR_MESSAGE_MAX]; /* "OPERATOR: Field ... rule (values)" */
+    char rule[DMLREF_ERROR_RULE_MAX];       /* the rule's id in docs/operators.md ("G9",
+                                               "T4", ...), or "" when none applies      */
+    char field[DMLREF_ERROR_FIELD_MAX];     /* the desc field the rule is about
+                                               ("IndicesTensor", "Axis"), or ""         */
 } dmlref_error;
 
 /* A short fixed name for a status ("DMLREF_ERROR_SIZES"). */

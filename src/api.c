@@ -55,6 +55,8 @@ static dmlref_status compile_impl(const char *api, const DMLREF_OPERATOR_DESC *d
     if (err) {
         err->code = DMLREF_OK;
         err->message[0] = '\0';
+        err->rule[0] = '\0';
+        err->field[0] = '\0';
     }
     if (!out_op) return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: op is NULL", api);
     *out_op = NULL;

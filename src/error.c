@@ -9,6 +9,8 @@ dmlref_status set_error(dmlref_error *err, dmlref_status code, const char *fmt, 
         va_list ap;
         va_start(ap, fmt);
         err->code = code;
+        err->rule[0] = '\0';
+        err->field[0] = '\0';
         vsnprintf(err->message, sizeof err->message, fmt, ap);
         va_end(ap);
     }
