@@ -179,6 +179,7 @@ static int execute_case(const char *path, dmlref_case *c, uint32_t threads, int 
         fprintf(stderr, "dmlref: %s: %s\n", path, err.message);
         if (st == DMLREF_ERROR_HOST_LIMIT) return CASE_HOST_LIMIT;
         if (st == DMLREF_ERROR_CANNOT_VERIFY) return CASE_CANNOT_VERIFY;
+        if (st == DMLREF_ERROR_OPTIONS) return CASE_USAGE; /* a bad DMLREF_* variable (docs/environment.md) */
         return st == DMLREF_ERROR_OUT_OF_MEMORY || st == DMLREF_ERROR_BINDING ? CASE_SYSTEM : CASE_INVALID;
     }
     return CASE_OK;

@@ -54,6 +54,7 @@
  *   the rest is the payload, cycled over the input buffers in binding order.
  */
 #include "dmlref.h"
+#include "env.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -544,6 +545,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     setenv("DMLREF_PAR_GRAIN", "16", 0);
     setenv("DMLREF_SLAB_MIN", "0", 0);
     setenv("DMLREF_STREAM_MIN", "0", 0);
+    env_reload(); /* the library reads the variables once: read them again */
     return 0;
 }
 

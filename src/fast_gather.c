@@ -342,7 +342,7 @@ static void plan_slab(gather_plan *p) {
     const uint32_t l = nt->m - 1, r = nt->m - 2;
     const uint64_t A = p->A, L = nt->sizes[l], R = nt->sizes[r], es = p->esize;
     if (nt->st[1][r] != 0 || R * 16 < A) return;
-    if (A * L * es < plan_env_bytes("DMLREF_SLAB_MIN", SLAB_MIN_DEFAULT)) return; /* A * L: input elements, < 2^32 */
+    if (A * L * es < env_bytes(ENV_SLAB_MIN, SLAB_MIN_DEFAULT)) return; /* A * L: input elements, < 2^32 */
     uint64_t cb = SLAB_BYTES / (A * es);
     if (cb > L) cb = L;
     if (cb > COLBLOCK_BYTES) cb = COLBLOCK_BYTES; /* the nidx buffer */

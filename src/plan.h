@@ -11,6 +11,7 @@
 #ifndef DMLREF_PLAN_H
 #define DMLREF_PLAN_H
 
+#include "env.h" /* env_force_oracle, env_bytes: the environment, read once */
 #include "internal.h"
 
 /* May replace op->kernel / op->kernel_name and set op->plan.  The oracle stays
@@ -102,9 +103,7 @@ uint32_t plan_threads(const op_t *op, uint64_t work_bytes);
  * (simd_copy_stream); never in a SIMD=0 build. */
 int plan_stream(uint64_t dst_bytes);
 
-/* The environment variable `name` as a byte count (read at compile time,
- * for the tuning overrides of src/simd/README.md), else dflt. */
-uint64_t plan_env_bytes(const char *name, uint64_t dflt);
+/* The tuning overrides of docs/environment.md: env_bytes() in src/env.h. */
 
 /* ---- scratch memory --------------------------------------------------------- */
 

@@ -110,6 +110,12 @@ json.dump({"operator": "JOIN", "Axis": 0, "InputCount": 2,
            "OutputTensor": {"DataType": "UINT8", "Sizes": [3, n], "Strides": [2, 3]}}, open(sys.argv[1], "w"))
 PYEOF
 expect 0 "validate an interleaved disjoint JOIN output beyond 2^22" "$D" validate "$tmp/join_interleaved.json"
+# the library's environment variables, parsed strictly (docs/environment.md)
+expect 4 "run with DMLREF_PAR_GRAIN=-1" env DMLREF_PAR_GRAIN=-1 "$D" run "$CASES/gather_doc1.json"
+contains "$tmp/err" 'DMLREF_PAR_GRAIN has the value "-1"' "a bad DMLREF_PAR_GRAIN named"
+expect 4 "run with DMLREF_FORCE_ORACLE=maybe" env DMLREF_FORCE_ORACLE=maybe "$D" run "$CASES/gather_doc1.json"
+expect 0 "run with DMLREF_FORCE_ORACLE=false" env DMLREF_FORCE_ORACLE=false "$D" run "$CASES/gather_doc1.json"
+expect 0 "validate ignores the library's variables" env DMLREF_PAR_GRAIN=-1 "$D" validate "$CASES/gather_doc1.json"
 # --feature-level: JOIN of 4-D FLOAT32 exists at 1_0; GATHER_ELEMENTS does not
 expect 0 "--feature-level 1_0" "$D" validate "$CASES/join_doc1.json" --feature-level 1_0
 expect 2 "--feature-level 2_0" "$D" validate "$CASES/gather_elements_doc_fl2_1.json" --feature-level=2_0

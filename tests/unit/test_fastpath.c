@@ -18,6 +18,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "env.h"
 #include "util.h"
 
 #define FL ((DMLREF_FEATURE_LEVEL)0x6400)
@@ -352,12 +353,14 @@ static int run_case(uint64_t seed, uint64_t idx, int verbose) {
         setenv("DMLREF_PAR_GRAIN", "64", 1);
         setenv("DMLREF_SLAB_MIN", "0", 1);
         setenv("DMLREF_STREAM_MIN", "0", 1);
+        env_reload(); /* the library reads the variables once: read them again */
     }
     const dmlref_status cst = dmlref_compile(&desc, FL, &fo, &fast, &err);
     if (tiny_grain) {
         unsetenv("DMLREF_PAR_GRAIN");
         unsetenv("DMLREF_SLAB_MIN");
         unsetenv("DMLREF_STREAM_MIN");
+        env_reload(); /* the library reads the variables once: read them again */
     }
     int ok = 1;
     if (cst != DMLREF_OK) {

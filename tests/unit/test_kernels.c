@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "env.h"
 #include "plan.h"
 #include "simd/simd.h"
 #include "util.h"
@@ -333,6 +334,7 @@ TEST(kernels_gather_elements_axis_first_slab) {
     static const uint32_t cols[] = {2, 15, 16, 17, 63, 64, 65, 255, 256, 257, 600};
     setenv("DMLREF_SLAB_MIN", "0", 1);
     setenv("DMLREF_PAR_GRAIN", "64", 1);
+    env_reload(); /* the library reads the variables once: read them again */
     for (uint32_t w = 1; w <= 8; w *= 2)
         for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; ++si)
             for (size_t ci = 0; ci < sizeof cols / sizeof cols[0]; ++ci) {
@@ -374,6 +376,7 @@ TEST(kernels_gather_elements_axis_first_slab) {
             }
     unsetenv("DMLREF_SLAB_MIN");
     unsetenv("DMLREF_PAR_GRAIN");
+    env_reload(); /* the library reads the variables once: read them again */
 }
 
 /* Without the override, a plane of 1 MiB and more takes the slabs; below, not. */
@@ -408,6 +411,7 @@ TEST(kernels_gather_elements_slab_threshold) {
 TEST(kernels_scatter_nd_rows_skip) {
     setenv("DMLREF_STREAM_MIN", "0", 1);
     setenv("DMLREF_PAR_GRAIN", "64", 1);
+    env_reload(); /* the library reads the variables once: read them again */
     static const uint32_t widths[] = {16, 25, 64, 257}; /* 4-byte elements per row */
     for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; ++wi)
         for (int layout = 0; layout < 4; ++layout) {
@@ -458,6 +462,7 @@ TEST(kernels_scatter_nd_rows_skip) {
         }
     unsetenv("DMLREF_STREAM_MIN");
     unsetenv("DMLREF_PAR_GRAIN");
+    env_reload(); /* the library reads the variables once: read them again */
 }
 
 /* The scratch a plan lends: one execution at a time. */
