@@ -95,8 +95,8 @@ static void gather_elems(uint64_t w, unsigned char *out, uint64_t os, const unsi
 
 /* Normalization fused into the element gather for 64-bit indices (INT64 or
  * UINT64): out[i * os] = in[norm(ix[i * js]) * as].  The in-range test is one
- * unsigned compare (negative INT64 values are huge as unsigned); only values
- * that fail it go to the library's normalizer.  No intermediate index array,
+ * unsigned compare once index_load_clamp (index.h, the policy's one
+ * definition) is inlined.  No intermediate index array,
  * so each index is read once and used at once.
  *
  * The reads of the input row are random, so the hardware prefetcher cannot
@@ -113,19 +113,15 @@ static void gather_elems(uint64_t w, unsigned char *out, uint64_t os, const unsi
             if (pf && line < pflines) PREFETCH_R(pf + line * 64);                                         \
             if (os == W && js == 8) { /* both packed: constant strides */                                \
                 for (uint64_t i = i0; i < i1; ++i) {                                                      \
-                    uint64_t v;                                                                           \
+                    const uint64_t v = index_load_clamp(ix + i * 8, dtype, A);                            \
                     T e;                                                                                  \
-                    memcpy(&v, ix + i * 8, 8);                                                            \
-                    if (v >= A) v = index_load_norm(ix + i * 8, dtype, A);                                \
                     memcpy(&e, in + v * as, W);                                                           \
                     memcpy(out + i * W, &e, W);                                                           \
                 }                                                                                         \
             } else {                                                                                      \
                 for (uint64_t i = i0; i < i1; ++i) {                                                      \
-                    uint64_t v;                                                                           \
+                    const uint64_t v = index_load_clamp(ix + i * js, dtype, A);                           \
                     T e;                                                                                  \
-                    memcpy(&v, ix + i * js, 8);                                                           \
-                    if (v >= A) v = index_load_norm(ix + i * js, dtype, A);                               \
                     memcpy(&e, in + v * as, W);                                                           \
                     memcpy(out + i * os, &e, W);                                                          \
                 }                                                                                         \

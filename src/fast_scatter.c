@@ -78,7 +78,7 @@ static inline void store_elem(unsigned char *dst, const unsigned char *src, uint
 static inline uint64_t tuple_target(const scatter_plan *p, const unsigned char *q, uint64_t *flat) {
     uint64_t tg = 0, f = 0;
     for (uint32_t k = 0; k < p->t; ++k) {
-        const uint64_t v = index_norm_fast(q + k * p->cs, p->ixtype, p->bound[k]);
+        const uint64_t v = index_load_clamp(q + k * p->cs, p->ixtype, p->bound[k]);
         tg += v * p->ost[k];
         f += v * p->mul[k];
     }
@@ -189,8 +189,8 @@ static void apply(const scatter_plan *p, const exec_args *x, uint64_t flo, uint6
  * component lies in [rlo, rhi) (a range of whole rows of the flat order, so
  * still one owner per element), decided from that component alone before
  * the others are read; only owned targets are computed and written.
- * In-range components take one unsigned compare (negative INT64 values are
- * huge as unsigned); the rest go to the library's normalizer.  Random
+ * Components go through index_load_clamp (index.h, the policy's one
+ * definition, inlined).  Random
  * single-element stores are bound by the latency of their lines, so each
  * owned target is prefetched for writing when computed and stored
  * ELEMS_AHEAD owned targets later (a ring on the stack, drained in order, so
@@ -209,14 +209,11 @@ static void apply_elems64(const scatter_plan *p, const exec_args *x, uint64_t rl
     for (int more = nest_rows_begin(nt, &it, 0, nt->points); more; more = nest_rows_next(nt, &it)) {
         const unsigned char *q = ix + it.off[2], *src = up + it.off[0];
         for (uint64_t i = 0; i < it.len; ++i, q += js, src += us) {
-            uint64_t v;
-            memcpy(&v, q, 8);
-            if (v >= b0) v = index_load_norm(q, ixtype, b0);
+            uint64_t v = index_load_clamp(q, ixtype, b0);
             if (v - rlo >= rlen) continue; /* another thread's */
             uint64_t tg = v * o0;
             for (uint32_t k = 1; k < t; ++k) {
-                memcpy(&v, q + k * cs, 8);
-                if (v >= p->bound[k]) v = index_load_norm(q + k * cs, ixtype, p->bound[k]);
+                v = index_load_clamp(q + k * cs, ixtype, p->bound[k]);
                 tg += v * p->ost[k];
             }
             PREFETCH_W(out + tg);

@@ -163,11 +163,6 @@ uint32_t plan_threads(const op_t *op, uint64_t work_bytes) {
 #endif
 }
 
-uint64_t index_load_norm(const unsigned char *p, uint32_t dtype, uint64_t n) {
-    int in_range;
-    return index_normalize(index_read(p, dtype), n, &in_range);
-}
-
 dmlref_status plan_fast_path(op_t *op, dmlref_error *err) {
     switch (op->type) {
     case DMLREF_OPERATOR_JOIN:

@@ -158,38 +158,8 @@ dmlref_status plan_concat(op_t *op, dmlref_error *err);
 dmlref_status plan_gather(op_t *op, dmlref_error *err);
 dmlref_status plan_scatter_nd(op_t *op, dmlref_error *err);
 
-/* Normalized index (spec 1.8, clamped) read from p: the library's normalizer. */
-uint64_t index_load_norm(const unsigned char *p, uint32_t dtype, uint64_t n);
-
-/* The same with the in-range test inline (one compare); only negative or
- * out-of-range values call the normalizer. */
-static inline uint64_t index_norm_fast(const unsigned char *p, uint32_t dtype, uint64_t n) {
-    switch (dtype) {
-    case DMLREF_TENSOR_DATA_TYPE_INT32: {
-        int32_t v;
-        memcpy(&v, p, 4);
-        if (v >= 0 && (uint64_t)v < n) return (uint64_t)v;
-        break;
-    }
-    case DMLREF_TENSOR_DATA_TYPE_UINT32: {
-        uint32_t v;
-        memcpy(&v, p, 4);
-        return v < n ? v : n - 1;
-    }
-    case DMLREF_TENSOR_DATA_TYPE_INT64: {
-        uint64_t v; /* negative values are huge as unsigned */
-        memcpy(&v, p, 8);
-        if (v < n) return v;
-        break;
-    }
-    default: {
-        uint64_t v;
-        memcpy(&v, p, 8);
-        return v < n ? v : n - 1;
-    }
-    }
-    return index_load_norm(p, dtype, n);
-}
+/* Index values: index_load_clamp() and the policy's one definition are in
+ * index.h (included through internal.h). */
 
 #if defined(__GNUC__)
 #define PREFETCH_W(p) __builtin_prefetch((p), 1)

@@ -130,10 +130,11 @@ static inline void simd_stream_fence(void) {
 
 /*
  * out[i] = norm(index at ix + i * js) for i < n: the spec's normalization with
- * the default clamp (index_normalize in index.c), A = the axis size (>= 1).
- * Vectorized for contiguous 32-bit indices (8 per step in AVX2 builds, else 4);
- * 64-bit indices take a scalar loop
- * whose in-range test is one unsigned compare.  Defined in index_norm.c.
+ * the default clamp (index.h's index_norm, INDEX_CLAMP: its one definition),
+ * A = the axis size (>= 1).  For contiguous 32-bit indices, groups of lanes (8
+ * in AVX2 builds, else 4) that are all in range are copied as they are; any
+ * other group, and 64-bit indices, go through index_load_clamp lane by lane.
+ * Defined in index_norm.c.
  */
 void simd_index_norm(const unsigned char *ix, uint64_t js, uint32_t dtype, uint64_t A, uint64_t n, uint32_t *out);
 
