@@ -4,7 +4,8 @@
  * JOIN and SPLIT move each piece's slab [a_k, inner...] once per coordinate of
  * the dims before Axis ("outer").  When every piece's slab collapses to one
  * contiguous block, the kernel walks the outer coordinates and copies every
- * piece's block at each of them (join.block / join.inner): one pass over the
+ * piece's block at each of them (join.inner), or, when a block exceeds a chunk,
+ * runs chunk-sized units of every block (join.chunked): one pass over the
  * whole tensor, whatever the block size.  Otherwise each piece is its own
  * strided copy (join.strided).
  */
@@ -109,7 +110,7 @@ void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char 
 #define CONCAT_MAX_INNER_PIECES 64u /* the inner walk keeps one offset per piece on the stack */
 #define CONCAT_BATCH_BYTES (UINT64_C(4) << 10) /* inner walk: bytes of the whole per batch of rows */
 
-enum { CONCAT_INNER, CONCAT_CHUNKED, CONCAT_STRIDED };
+enum { CONCAT_INNER, CONCAT_CHUNKED, CONCAT_STRIDED, CONCAT_MODES };
 
 typedef struct concat_piece {
     uint64_t block;          /* bytes of the piece's slab (inner / chunked modes) */
@@ -332,24 +333,18 @@ dmlref_status plan_concat(op_t *op, dmlref_error *err) {
     p->upo = upo;
     p->nth = plan_threads(op, total);
 
-    const char *name;
     /* Blocks larger than a chunk always go out as chunk-sized memcpy units:
      * measured here, 256 KiB memcpy calls copy 64 MiB faster (about 135 GB/s
      * with 2 threads) than 2 MiB calls (about 105 GB/s), and spread evenly
      * over the threads however few outer points there are. */
-    if (all_blocks && max_block <= COPY_CHUNK) {
-        p->mode = CONCAT_INNER;
-        name = min_block >= 256 ? "block" : "inner";
-    } else if (all_blocks) {
-        p->mode = CONCAT_CHUNKED;
-        name = "block";
-    } else {
-        p->mode = CONCAT_STRIDED;
-        name = "strided";
-    }
-    static const char *const names[2][3] = {{"join.block", "join.inner", "join.strided"},
-                                            {"split.block", "split.inner", "split.strided"}};
-    op->kernel_name = names[split][name[0] == 'b' ? 0 : name[0] == 'i' ? 1 : 2];
+    if (all_blocks && max_block <= COPY_CHUNK) p->mode = CONCAT_INNER;
+    else if (all_blocks) p->mode = CONCAT_CHUNKED;
+    else p->mode = CONCAT_STRIDED;
+    /* one name per mode (the enum's order), and the instruction set */
+    static const char *const names[2][CONCAT_MODES] = {
+        {"join.inner." DMLREF_ISA, "join.chunked." DMLREF_ISA, "join.strided." DMLREF_ISA},
+        {"split.inner." DMLREF_ISA, "split.chunked." DMLREF_ISA, "split.strided." DMLREF_ISA}};
+    op->kernel_name = names[split][p->mode];
     op->plan = p;
     op->plan_free = concat_free;
     op->kernel = concat_kernel;

@@ -402,38 +402,46 @@ dmlref_status plan_gather(op_t *op, dmlref_error *err) {
 
     const uint32_t l = nt->m - 1;
     const uint64_t is = nt->st[1][l], js = nt->st[2][l];
-    int ki; /* name row: rows, axis_last, axis_first, generic */
+    enum { K_ROWS, K_AXIS_LAST, K_AXIS_FIRST, K_GENERIC, K_AXIS_FIRST_SLAB, K_NAMES } ki; /* the name's row */
     if (p->block > p->esize || nt->points == 1) {
         p->kind = G_ROWS;
-        ki = 0;
+        ki = K_ROWS;
     } else if (js != 0 && is == 0) {
         int shared = 1;
         for (uint32_t d = 0; d < l; ++d)
             if (nt->st[2][d] != 0) shared = 0;
         p->kind = shared && nt->m > 1 ? G_AXIS_LAST_SHARED : G_AXIS_LAST;
-        ki = 1;
+        ki = K_AXIS_LAST;
     } else if (js != 0 && nt->m >= 2) {
         p->kind = G_AXIS_FIRST;
         p->cb = COLBLOCK_BYTES / p->esize;
         plan_slab(p);
         p->nblocks = (nt->sizes[l] + p->cb - 1) / p->cb;
         p->units = nt->points / (nt->sizes[l] * nt->sizes[l - 1]) * p->nblocks;
-        ki = p->slab.mem ? 4 : 2;
+        ki = p->slab.mem ? K_AXIS_FIRST_SLAB : K_AXIS_FIRST;
     } else {
         p->kind = G_ROWS;
-        ki = 3;
+        ki = K_GENERIC;
     }
-#define W4(o, k) {o "." k ".x1", o "." k ".x2", o "." k ".x4", o "." k ".x8"}
-    static const char *const names[2][5][4] = {
-        {{"gather.rows", "gather.rows", "gather.rows", "gather.rows"}, W4("gather", "axis_last"),
-         W4("gather", "axis_first"), W4("gather", "generic"), W4("gather", "axis_first_slab")},
-        {{"gather_elements.rows", "gather_elements.rows", "gather_elements.rows", "gather_elements.rows"},
-         W4("gather_elements", "axis_last"), W4("gather_elements", "axis_first"), W4("gather_elements", "generic"),
-         W4("gather_elements", "axis_first_slab")},
+#define W4(o, k) {o "." k ".x1." DMLREF_ISA, o "." k ".x2." DMLREF_ISA, o "." k ".x4." DMLREF_ISA, o "." k ".x8." DMLREF_ISA}
+#define W1(o, k) {o "." k "." DMLREF_ISA, o "." k "." DMLREF_ISA, o "." k "." DMLREF_ISA, o "." k "." DMLREF_ISA}
+    /* GATHER never takes axis_first: each output dimension comes from either the
+     * input or the indices, never both, so the innermost one never varies in both. */
+    static const char *const names[2][K_NAMES][4] = {
+        {W1("gather", "rows"), W4("gather", "axis_last"), {NULL, NULL, NULL, NULL}, W4("gather", "generic"),
+         {NULL, NULL, NULL, NULL}},
+        {W1("gather_elements", "rows"), W4("gather_elements", "axis_last"), W4("gather_elements", "axis_first"),
+         W4("gather_elements", "generic"), W4("gather_elements", "axis_first_slab")},
     };
 #undef W4
+#undef W1
     const int wi = p->esize == 1 ? 0 : p->esize == 2 ? 1 : p->esize == 4 ? 2 : 3;
     op->kernel_name = names[elements][ki][wi];
+    if (!op->kernel_name) { /* unreachable (see above); the oracle stays the kernel */
+        op->kernel_name = "oracle";
+        gather_free(p);
+        return DMLREF_OK;
+    }
     op->plan = p;
     op->plan_free = gather_free;
     op->kernel = gather_kernel;

@@ -337,11 +337,11 @@ dmlref_status plan_scatter_nd(op_t *op, dmlref_error *err) {
             scratch_init(&p->marks, 1, (size_t)((p->flat_total + 7) / 8));
     }
 
-    static const char *const elems[9] = {"", "scatter_nd.elems.x1", "scatter_nd.elems.x2", "", "scatter_nd.elems.x4",
-                                         "", "", "", "scatter_nd.elems.x8"};
+    static const char *const elems[9] = {"", "scatter_nd.elems.x1." DMLREF_ISA, "scatter_nd.elems.x2." DMLREF_ISA, "",
+                                         "scatter_nd.elems.x4." DMLREF_ISA, "", "", "", "scatter_nd.elems.x8." DMLREF_ISA};
     op->kernel_name = p->kind == S_ELEMS ? elems[esize]
-                    : p->kind == S_ROWS  ? (p->marks.mem ? "scatter_nd.rows_skip" : "scatter_nd.rows")
-                                         : "scatter_nd.slices";
+                    : p->kind == S_ROWS  ? (p->marks.mem ? "scatter_nd.rows_skip." DMLREF_ISA : "scatter_nd.rows." DMLREF_ISA)
+                                         : "scatter_nd.slices." DMLREF_ISA;
     op->plan = p;
     op->plan_free = scatter_free;
     op->kernel = scatter_kernel;

@@ -30,6 +30,24 @@
 #define DMLREF_SIMD_AVX2 0
 #endif
 
+/* The instruction set the primitives were built for, the last part of every
+ * fast kernel's name (README.md): "avx2", "sse2", "neon", "wasm" (SIMDe on its
+ * native 128-bit vectors), "portable" (SIMDe's portable C, e.g. with
+ * -DSIMDE_NO_NATIVE or on other targets), "scalar" (DMLREF_SIMD=0: plain C). */
+#if !DMLREF_SIMD
+#define DMLREF_ISA "scalar"
+#elif DMLREF_SIMD_AVX2
+#define DMLREF_ISA "avx2"
+#elif defined(SIMDE_X86_SSE2_NATIVE)
+#define DMLREF_ISA "sse2"
+#elif defined(SIMDE_ARM_NEON_A32V7_NATIVE) || defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+#define DMLREF_ISA "neon"
+#elif defined(SIMDE_WASM_SIMD128_NATIVE)
+#define DMLREF_ISA "wasm"
+#else
+#define DMLREF_ISA "portable"
+#endif
+
 /* 16 bytes, one unaligned 128-bit load and store. */
 static inline void simd_copy16(unsigned char *d, const unsigned char *s) {
 #if DMLREF_SIMD
