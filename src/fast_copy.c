@@ -282,9 +282,9 @@ dmlref_status plan_concat(op_t *op, dmlref_error *err) {
         if (whole->sizes[d] == 1) continue;
         int adj = om > 0;
         if (adj) {
-            if (p->wst[om - 1] != whole->bstrides[d] * whole->sizes[d]) adj = 0;
+            if (!stride_adjacent(p->wst[om - 1], whole->bstrides[d], whole->sizes[d])) adj = 0;
             for (uint32_t k = 0; adj && k < count; ++k)
-                if (p->pieces[k].ost[om - 1] != pieces[k].bstrides[d] * pieces[k].sizes[d]) adj = 0;
+                if (!stride_adjacent(p->pieces[k].ost[om - 1], pieces[k].bstrides[d], pieces[k].sizes[d])) adj = 0;
         }
         if (adj) {
             p->osz[om - 1] *= whole->sizes[d];

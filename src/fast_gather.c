@@ -287,8 +287,9 @@ static void axis_first_block(const gather_plan *p, const exec_args *x, uint64_t 
         for (uint64_t v = 0; v < p->A; ++v) {
             const unsigned char *sv = s + v * as;
             unsigned char *d = slab + v * n * es;
+            /* prefetch addresses stay inside the row's elements (never past the buffer's end) */
             if (v + PREFETCH_ROWS < p->A)
-                for (uint64_t bb = 0; bb < n * is; bb += 64) PREFETCH_R(sv + PREFETCH_ROWS * as + bb);
+                for (uint64_t bb = 0; bb <= (n - 1) * is; bb += 64) PREFETCH_R(sv + PREFETCH_ROWS * as + bb);
             if (is == es) memcpy(d, sv, (size_t)(n * es));
             else
                 for (uint64_t j = 0; j < n; ++j) memcpy(d + j * es, sv + j * is, (size_t)es);
@@ -301,8 +302,9 @@ static void axis_first_block(const gather_plan *p, const exec_args *x, uint64_t 
         if (i + PREFETCH_ROWS < R) {
             const unsigned char *qn = q + (i + PREFETCH_ROWS) * rjs;
             unsigned char *on = o + (i + PREFETCH_ROWS) * ros;
-            for (uint64_t bb = 0; bb < n * js; bb += 64) PREFETCH_R(qn + bb);
-            for (uint64_t bb = 0; bb < n * os; bb += 64) PREFETCH_W(on + bb);
+            /* up to the row's last element, not n strides on (which may lie past the buffer) */
+            for (uint64_t bb = 0; bb <= (n - 1) * js; bb += 64) PREFETCH_R(qn + bb);
+            for (uint64_t bb = 0; bb <= (n - 1) * os; bb += 64) PREFETCH_W(on + bb);
         }
         simd_index_norm(q + i * rjs, js, p->ixtype, p->A, n, nidx);
         gather2(es, o + i * ros, os, s + i * ris, is, as, nidx, n);

@@ -326,8 +326,14 @@ dmlref_status plan_scatter_nd(op_t *op, dmlref_error *err) {
     if (p->up_nth > p->flat_total) p->up_nth = (uint32_t)p->flat_total;
     if (fast_elems(p) && p->up_nth > p->bound[0]) p->up_nth = (uint32_t)p->bound[0]; /* owners are rows */
 
-    /* rows_skip: the slice is also one block of the same bytes in Input */
-    if (p->kind == S_ROWS && p->slice.block >= SKIP_MIN_BLOCK && p->flat_total <= SKIP_MAX_TARGETS &&
+    /* rows_skip: the slice is also one block of the same bytes in Input, and the flat targets
+     * tile the whole output: rule S6 (the leading N - R dimensions are 1; validation enforces it,
+     * checked here again since the skip copy relies on it), so that the blocks of the flat targets
+     * are every output byte exactly once. */
+    int tiles = out->elements * esize == p->flat_total * p->slice.block; /* disjoint dims of Output: <= its bytes */
+    for (uint32_t d = 0; d < n - r; ++d)
+        if (out->sizes[d] != 1) tiles = 0;
+    if (p->kind == S_ROWS && tiles && p->slice.block >= SKIP_MIN_BLOCK && p->flat_total <= SKIP_MAX_TARGETS &&
         plan_stream(out->elements * esize)) {
         uint64_t sin[MAX_DIMS];
         copy_plan in_slice;

@@ -158,6 +158,14 @@ dmlref_status plan_concat(op_t *op, dmlref_error *err);
 dmlref_status plan_gather(op_t *op, dmlref_error *err);
 dmlref_status plan_scatter_nd(op_t *op, dmlref_error *err);
 
+/* 1 when a dimension of stride `outer` directly encloses one of `size`
+ * elements at stride `inner` (outer == inner * size), without overflowing:
+ * the test of every dimension merge (nest_collapse, the JOIN/SPLIT outer dims). */
+static inline int stride_adjacent(uint64_t outer, uint64_t inner, uint64_t size) {
+    if (size != 0 && inner > UINT64_MAX / size) return 0; /* the product exceeds any stride */
+    return outer == inner * size;
+}
+
 /* Index values: index_load_clamp() and the policy's one definition are in
  * index.h (included through internal.h). */
 

@@ -607,3 +607,34 @@ TEST(kernels_gather_names_end_with_isa) {
     if (op) CHECK(strcmp(dmlref_kernel_name(op), "gather.axis_last.x4." DMLREF_ISA) == 0);
     dmlref_release(op);
 }
+
+/* Dimension merging is overflow-safe: an outer stride 0 over an inner stride 2^63 of size 2 is not
+ * "adjacent" (2^63 * 2 wraps to 0: the unchecked product merged them into one dimension). */
+TEST(kernels_nest_collapse_adjacency_overflow) {
+    CHECK(!stride_adjacent(0, UINT64_C(1) << 63, 2));
+    CHECK(!stride_adjacent(0, UINT64_MAX, UINT64_MAX));
+    CHECK(stride_adjacent(UINT64_C(1) << 63, UINT64_C(1) << 62, 2));
+    CHECK(stride_adjacent(12, 4, 3));
+    CHECK(!stride_adjacent(12, 4, 4));
+    nest_t nt;
+    memset(&nt, 0, sizeof nt);
+    nt.m = 2;
+    nt.sizes[0] = 2;
+    nt.sizes[1] = 2;
+    nt.st[0][0] = 0;
+    nt.st[0][1] = UINT64_C(1) << 63;
+    nest_collapse(&nt, 1);
+    CHECK_EQ_U64(nt.m, 2);
+    CHECK_EQ_U64(nt.points, 4);
+    /* and a true merge still happens: {2, 3} strides {12, 4} -> {6} stride 4 */
+    memset(&nt, 0, sizeof nt);
+    nt.m = 2;
+    nt.sizes[0] = 2;
+    nt.sizes[1] = 3;
+    nt.st[0][0] = 12;
+    nt.st[0][1] = 4;
+    nest_collapse(&nt, 1);
+    CHECK_EQ_U64(nt.m, 1);
+    CHECK_EQ_U64(nt.sizes[0], 6);
+    CHECK_EQ_U64(nt.st[0][0], 4);
+}
