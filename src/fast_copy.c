@@ -16,18 +16,6 @@
 
 #define COPY_CHUNK (UINT64_C(256) << 10) /* bytes per unit when a block is split */
 
-const char *copy_kind_name(int kind) {
-    switch (kind) {
-    case COPY_BLOCK: return "block";
-    case COPY_X1: return "x1";
-    case COPY_X2: return "x2";
-    case COPY_X4: return "x4";
-    case COPY_X8: return "x8";
-    case COPY_X16: return "b16";
-    default: return "small";
-    }
-}
-
 void copy_plan_init(copy_plan *cp, uint32_t n, const uint64_t *sizes, const uint64_t *dst_bstrides,
                     const uint64_t *src_bstrides, uint64_t esize) {
     static const int want[2] = {1, 1};

@@ -159,7 +159,8 @@ struct dmlref_operator {
     void (*plan_free)(void *plan);
 };
 
-/* Per-operator validation: fill op (tensors already allocated by the op). */
+/* Per-operator validation: each allocates op->inputs / op->outputs itself
+ * (op_alloc_tensors), then checks the desc and fills op. */
 dmlref_status gather_compile(op_t *op, const void *desc, dmlref_error *err);
 dmlref_status gather_elements_compile(op_t *op, const void *desc, dmlref_error *err);
 dmlref_status scatter_nd_compile(op_t *op, const void *desc, dmlref_error *err);

@@ -4,9 +4,14 @@
  * plan_fast_path() runs once at compile time: it turns the operator's tensors
  * into collapsed loop nests (size-1 dims dropped, dims adjacent in every
  * tensor merged, the innermost contiguous run folded into one block of bytes),
- * picks a kernel per operator and block shape, and the number of threads.  The
- * plan is read-only afterwards, so one compiled operator may execute on several
- * threads at once; execute allocates nothing.
+ * picks a kernel per operator and block shape, and the number of threads.  A
+ * plan's fields do not change after compile, except its scratch memory
+ * (scratch_t below: GATHER_ELEMENTS slabs, the SCATTER_ND target bitmap), which
+ * one execution at a time claims through an atomic flag and writes; so one
+ * compiled operator may execute on several threads at once.  The fast kernels
+ * allocate nothing at execute (the scratch was allocated at compile time); the
+ * checking option's SCATTER_ND duplicate detection (an oracle pre-pass, not a
+ * plan) does allocate a temporary array.
  */
 #ifndef DMLREF_PLAN_H
 #define DMLREF_PLAN_H
@@ -126,7 +131,9 @@ typedef struct scratch {
 int scratch_init(scratch_t *s, uint32_t parts, size_t part_bytes);
 void scratch_free(scratch_t *s);
 /* The memory for one execution, or NULL (none, or in use); give it back with
- * scratch_release.  The plan stays const for everything else. */
+ * scratch_release.  Both write the flag (and the caller the memory) through a
+ * const plan: the plan is allocated non-const, so this is defined; every other
+ * field stays unchanged after compile. */
 unsigned char *scratch_claim(const scratch_t *s);
 void scratch_release(const scratch_t *s);
 
@@ -150,7 +157,6 @@ void copy_plan_init(copy_plan *cp, uint32_t n, const uint64_t *sizes, const uint
                     const uint64_t *src_bstrides, uint64_t esize);
 /* Copies the units [lo, hi). */
 void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char *src, uint64_t lo, uint64_t hi);
-const char *copy_kind_name(int kind);
 
 /* ---- per-operator planners (fast_*.c) ------------------------------------ */
 

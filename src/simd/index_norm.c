@@ -21,6 +21,8 @@ static int vec_ok(uint32_t dtype, uint64_t js, uint64_t A) {
 #endif
 }
 
+/* Used by the tests only (to assert that the vector path runs where it should); it stays in the
+ * library because it must answer from vec_ok itself: a copy of that test in the tests could drift. */
 const char *simd_index_norm_impl(uint32_t dtype, uint64_t js, uint64_t A) {
     return vec_ok(dtype, js, A) ? (DMLREF_SIMD_AVX2 ? "avx2" : "sse2") : "scalar";
 }

@@ -14,6 +14,19 @@
 #include "simd/simd.h"
 #include "util.h"
 
+/* The copy kind's name, for messages (test-only: it lived in the library, used by nothing else). */
+static const char *copy_kind_name(int kind) {
+    switch (kind) {
+    case COPY_BLOCK: return "block";
+    case COPY_X1: return "x1";
+    case COPY_X2: return "x2";
+    case COPY_X4: return "x4";
+    case COPY_X8: return "x8";
+    case COPY_X16: return "b16";
+    default: return "small";
+    }
+}
+
 /* ---- normalizer ------------------------------------------------------------ */
 
 typedef struct norm_row {
