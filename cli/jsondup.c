@@ -34,18 +34,18 @@ typedef struct scan {
     char path[256];
 } scan;
 
-static int grow(void **p, size_t *cap, size_t need, size_t esz) {
-    if (need <= *cap) return 1;
+/* The array p with room for `need` elements of esz bytes (moved, *cap updated), or NULL
+ * when that fails (p untouched and still the caller's). */
+static void *grow(void *p, size_t *cap, size_t need, size_t esz) {
+    if (need <= *cap) return p;
     size_t c = *cap ? *cap : 16;
     while (c < need) {
-        if (c > SIZE_MAX / 2 / esz) return 0;
+        if (c > SIZE_MAX / 2 / esz) return NULL;
         c *= 2;
     }
-    void *q = realloc(*p, c * esz);
-    if (!q) return 0;
-    *p = q;
-    *cap = c;
-    return 1;
+    void *q = realloc(p, c * esz);
+    if (q) *cap = c;
+    return q;
 }
 
 static int hexval(char c) {
@@ -89,7 +89,9 @@ static int decode_string(scan *s, size_t *i, size_t *ncp) {
             }
             pending_hi = 0;
         }
-        if (!grow((void **)&s->pool, &s->cappool, s->npool + 1, sizeof *s->pool)) return 0;
+        uint32_t *pool = grow(s->pool, &s->cappool, s->npool + 1, sizeof *s->pool);
+        if (!pool) return 0;
+        s->pool = pool;
         s->pool[s->npool++] = cp;
         ++n;
         if (cp >= 0xD800 && cp <= 0xDBFF) pending_hi = cp;
@@ -191,7 +193,9 @@ int json_find_duplicate_key(const char *text, size_t len, char *err, size_t errc
         frame *top = s.nfr ? &s.fr[s.nfr - 1] : NULL;
         if (c == '"') {
             if (top && top->is_object && top->expect_key) {
-                if (!grow((void **)&s.ent, &s.capent, s.nent + 1, sizeof *s.ent)) { rc = -1; break; }
+                key_ent *ents = grow(s.ent, &s.capent, s.nent + 1, sizeof *s.ent);
+                if (!ents) { rc = -1; break; }
+                s.ent = ents;
                 key_ent *e = &s.ent[s.nent++];
                 e->pos = i;
                 e->cp = s.npool;
@@ -209,7 +213,9 @@ int json_find_duplicate_key(const char *text, size_t len, char *err, size_t errc
             continue;
         }
         if (c == '{' || c == '[') {
-            if (!grow((void **)&s.fr, &s.capfr, s.nfr + 1, sizeof *s.fr)) { rc = -1; break; }
+            frame *frs = grow(s.fr, &s.capfr, s.nfr + 1, sizeof *s.fr);
+            if (!frs) { rc = -1; break; }
+            s.fr = frs;
             frame *f = &s.fr[s.nfr++];
             memset(f, 0, sizeof *f);
             f->is_object = c == '{';
