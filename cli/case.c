@@ -681,9 +681,10 @@ static int parse_root(ctx *x, json_object *root, dmlref_case *c) {
     c->desc.Desc = &c->u;
 
     dmlref_error derr;
-    if (dmlref_validate(&c->desc, c->feature_level, &derr) != DMLREF_OK) {
+    const dmlref_status vst = dmlref_validate(&c->desc, c->feature_level, &derr);
+    if (vst != DMLREF_OK) {
         snprintf(x->err, x->errcap, "%s", derr.message);
-        rc = CASE_INVALID;
+        rc = vst == DMLREF_ERROR_CANNOT_VERIFY ? CASE_CANNOT_VERIFY : CASE_INVALID;
         goto done;
     }
 

@@ -21,8 +21,10 @@ enum {
     CASE_MALFORMED = 3, /* unreadable or malformed case file              */
     CASE_USAGE = 4,     /* bad command line                               */
     CASE_SYSTEM = 5,    /* cannot write an output file, internal failure   */
-    CASE_HOST_LIMIT = 6 /* valid, but a buffer is larger than this host can
-                           address (a 32-bit host; DMLREF_ERROR_HOST_LIMIT)  */
+    CASE_HOST_LIMIT = 6, /* valid, but a buffer is larger than this host can
+                            address (a 32-bit host; DMLREF_ERROR_HOST_LIMIT)  */
+    CASE_CANNOT_VERIFY = 7 /* dmlref cannot decide whether the descriptor is
+                              valid (DMLREF_ERROR_CANNOT_VERIFY): not "invalid" */
 };
 
 /* Default cap on the bytes of all buffers of one case together. */

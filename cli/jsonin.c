@@ -1,4 +1,5 @@
 #include "jsonin.h"
+#include "jsondup.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -139,6 +140,10 @@ json_object *jsonin_parse(const char *text, size_t len, char *err, size_t errcap
         for (size_t i = 0; i < end && i < n; ++i) line += buf[i] == '\n';
         snprintf(err, errcap, "not JSON: line %zu: %s", line,
                  n == 0 ? "the file is empty" : json_tokener_error_desc(jerr));
+        json_object_put(root);
+        root = NULL;
+    } else if (json_find_duplicate_key(text, len, err, errcap) != 0) {
+        /* json-c kept the last value of a repeated key; another parser may keep the first */
         json_object_put(root);
         root = NULL;
     }

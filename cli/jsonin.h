@@ -9,7 +9,8 @@
  * string "\u0001<token>", after checking the token against RFC 8259's number
  * grammar.  json-c then does all the parsing (strict mode, UTF-8 checked,
  * nesting depth limited); jsonin_number_text() gives a number's text back.
- * A string in the file may therefore not contain U+0001 (refused).
+ * A string in the file may therefore not contain U+0001 (refused).  An object
+ * that repeats a key is refused too (jsondup.h): json-c would keep the last value.
  */
 #ifndef DMLREF_CLI_JSONIN_H
 #define DMLREF_CLI_JSONIN_H

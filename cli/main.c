@@ -140,7 +140,7 @@ int cli_load_case(const char *path, uint32_t feature_level, dmlref_case *c, int 
     const int rc = case_parse_ex(text, len, &o, c, err, sizeof err);
     free(dir);
     free(text);
-    if (rc == CASE_INVALID && verdict_stdout) printf("%s\n", err);
+    if ((rc == CASE_INVALID || rc == CASE_CANNOT_VERIFY) && verdict_stdout) printf("%s\n", err);
     else if (rc == CASE_INVALID) fprintf(stderr, "dmlref: %s: invalid descriptor: %s\n", path, err);
     else if (rc) fprintf(stderr, "dmlref: %s: %s\n", path, err);
     return rc;
@@ -178,6 +178,8 @@ static int execute_case(const char *path, dmlref_case *c, uint32_t threads, int 
     if (st != DMLREF_OK) {
         fprintf(stderr, "dmlref: %s: %s\n", path, err.message);
         if (st == DMLREF_ERROR_HOST_LIMIT) return CASE_HOST_LIMIT;
+        if (st == DMLREF_ERROR_CANNOT_VERIFY) return CASE_CANNOT_VERIFY;
+        if (st == DMLREF_ERROR_OPTIONS) return CASE_USAGE; /* a bad DMLREF_* variable (docs/environment.md) */
         return st == DMLREF_ERROR_OUT_OF_MEMORY || st == DMLREF_ERROR_BINDING ? CASE_SYSTEM : CASE_INVALID;
     }
     return CASE_OK;

@@ -208,15 +208,15 @@ const char *value_format(const void *p, DMLREF_TENSOR_DATA_TYPE dt, char *buf, s
         static const uint64_t canon[3] = {0x7e00, 0x7fc00000u, UINT64_C(0x7ff8000000000000)};
         const int k = size == 2 ? 0 : size == 4 ? 1 : 2;
         double v;
-        int lo, hi;
+        int hi;
         if (value_is_nan(p, dt)) {
             if (bits == canon[k]) snprintf(buf, cap, "\"nan\"");
             else snprintf(buf, cap, "\"0x%0*" PRIx64 "\"", (int)(2 * size), bits);
             break;
         }
-        if (size == 2) { uint16_t h = (uint16_t)bits; v = fp16_to_double(h); lo = 1; hi = 5; }
-        else if (size == 4) { float f; memcpy(&f, p, 4); v = f; lo = 1; hi = 9; }
-        else { memcpy(&v, p, 8); lo = 1; hi = 17; }
+        if (size == 2) { uint16_t h = (uint16_t)bits; v = fp16_to_double(h); hi = 5; }
+        else if (size == 4) { float f; memcpy(&f, p, 4); v = f; hi = 9; }
+        else { memcpy(&v, p, 8); hi = 17; }
         if (isinf(v)) {
             snprintf(buf, cap, v > 0 ? "\"inf\"" : "\"-inf\"");
             break;
@@ -224,7 +224,6 @@ const char *value_format(const void *p, DMLREF_TENSOR_DATA_TYPE dt, char *buf, s
         /* the shortest %g precision that reads back to the same bits: reading back
          * is monotonic in the precision (more correctly rounded digits stay closer),
          * so a binary search over [1, hi] finds it; hi always reads back */
-        (void)lo;
         int a = 1, b = hi;
         while (a < b) {
             const int mid = (a + b) / 2;

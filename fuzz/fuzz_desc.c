@@ -35,9 +35,10 @@
  *     misc   bit0: probe a binding one byte short, bit1: probe unknown option flags
  *     fill   bit0: index buffers get small signed values (int8 payload bytes)
  *            instead of raw payload bytes
- *     p0..p2 GATHER: Axis, IndexDimensions; GATHER_ELEMENTS: Axis;
+ *     p0, p1 GATHER: Axis, IndexDimensions; GATHER_ELEMENTS: Axis;
  *            SCATTER_ND: InputDimensionCount, IndicesDimensionCount;
  *            SPLIT/JOIN: count, Axis
+ *     p2     reserved: read and ignored
  *   then one tensor record per tensor in desc order (SPLIT/JOIN: the whole
  *   tensor first, then min(count, MAX_PIECES) pieces):
  *     u8 ctl    0 normal; 1 TENSOR_DESC* NULL; 2 Type 0; 3 Type 7; 4 Desc NULL;
@@ -54,6 +55,7 @@
  *   the rest is the payload, cycled over the input buffers in binding order.
  */
 #include "dmlref.h"
+#include "env.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -270,7 +272,8 @@ static uint32_t decode(reader *r, fcase *c, uint8_t *misc, uint8_t *fill) {
     const uint8_t opsel = rd_u8(r), lsel = rd_u8(r);
     *misc = rd_u8(r);
     *fill = rd_u8(r);
-    const uint32_t p0 = rd_u32(r), p1 = rd_u32(r), p2 = rd_u32(r);
+    const uint32_t p0 = rd_u32(r), p1 = rd_u32(r);
+    (void)rd_u32(r); /* p2: reserved (no operator has a third parameter), skipped to keep the corpus format */
     uint32_t fl;
     switch (lsel) {
     case 15: fl = 0; break;
@@ -279,7 +282,6 @@ static uint32_t decode(reader *r, fcase *c, uint8_t *misc, uint8_t *fill) {
     case 18: fl = 0xFFFFFFFFu; break;
     default: fl = levels[lsel % 15]; break;
     }
-    (void)p2;
     static const DMLREF_OPERATOR_TYPE types[5] = {DMLREF_OPERATOR_GATHER, DMLREF_OPERATOR_GATHER_ELEMENTS,
                                                   DMLREF_OPERATOR_SCATTER_ND, DMLREF_OPERATOR_SPLIT,
                                                   DMLREF_OPERATOR_JOIN};
@@ -544,6 +546,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     setenv("DMLREF_PAR_GRAIN", "16", 0);
     setenv("DMLREF_SLAB_MIN", "0", 0);
     setenv("DMLREF_STREAM_MIN", "0", 0);
+    env_reload(); /* the library reads the variables once: read them again */
     return 0;
 }
 

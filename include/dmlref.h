@@ -225,9 +225,14 @@ typedef enum dmlref_status {
     DMLREF_ERROR_DUPLICATE_INDEX = 16,      /* checking option: two updates hit one element   */
     DMLREF_ERROR_OUT_OF_MEMORY = 17,
     DMLREF_ERROR_OPTIONS = 18,              /* unknown option flag                            */
-    DMLREF_ERROR_HOST_LIMIT = 19            /* compile/execute: a valid tensor is larger than
+    DMLREF_ERROR_HOST_LIMIT = 19,           /* compile/execute: a valid tensor is larger than
                                                this host can address (TotalTensorSizeInBytes
                                                above SIZE_MAX); never returned by validate    */
+    DMLREF_ERROR_CANNOT_VERIFY = 20         /* validate/compile: dmlref cannot decide within
+                                               its bounds whether a valid-looking descriptor
+                                               is valid (an interleaved output layout whose
+                                               disjointness its exact search could not settle);
+                                               not a verdict that the descriptor is invalid  */
 } dmlref_status;
 
 #define DMLREF_ERROR_MESSAGE_MAX 512

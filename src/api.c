@@ -1,4 +1,5 @@
 /* The public lifecycle: validate, compile, execute, release, run. */
+#include "env.h"
 #include "registry.h"
 
 #include <inttypes.h>
@@ -99,8 +100,7 @@ static dmlref_status compile_impl(const char *api, const DMLREF_OPERATOR_DESC *d
     if (st == DMLREF_OK && !validate_only) {
         op->kernel = op->oracle;
         op->kernel_name = "oracle";
-        const char *env = getenv("DMLREF_FORCE_ORACLE");
-        const int force = (options->flags & DMLREF_OPTION_FORCE_ORACLE) || (env && env[0] && env[0] != '0');
+        const int force = env_force_oracle(options->flags, &st, err); /* st: OPTIONS for a bad DMLREF_* variable */
         if (!force && cls->plan) st = cls->plan(op, err);
     }
     if (st != DMLREF_OK || validate_only) {

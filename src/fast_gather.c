@@ -95,8 +95,8 @@ static void gather_elems(uint64_t w, unsigned char *out, uint64_t os, const unsi
 
 /* Normalization fused into the element gather for 64-bit indices (INT64 or
  * UINT64): out[i * os] = in[norm(ix[i * js]) * as].  The in-range test is one
- * unsigned compare (negative INT64 values are huge as unsigned); only values
- * that fail it go to the library's normalizer.  No intermediate index array,
+ * unsigned compare once index_load_clamp (index.h, the policy's one
+ * definition) is inlined.  No intermediate index array,
  * so each index is read once and used at once.
  *
  * The reads of the input row are random, so the hardware prefetcher cannot
@@ -113,19 +113,15 @@ static void gather_elems(uint64_t w, unsigned char *out, uint64_t os, const unsi
             if (pf && line < pflines) PREFETCH_R(pf + line * 64);                                         \
             if (os == W && js == 8) { /* both packed: constant strides */                                \
                 for (uint64_t i = i0; i < i1; ++i) {                                                      \
-                    uint64_t v;                                                                           \
+                    const uint64_t v = index_load_clamp(ix + i * 8, dtype, A);                            \
                     T e;                                                                                  \
-                    memcpy(&v, ix + i * 8, 8);                                                            \
-                    if (v >= A) v = index_load_norm(ix + i * 8, dtype, A);                                \
                     memcpy(&e, in + v * as, W);                                                           \
                     memcpy(out + i * W, &e, W);                                                           \
                 }                                                                                         \
             } else {                                                                                      \
                 for (uint64_t i = i0; i < i1; ++i) {                                                      \
-                    uint64_t v;                                                                           \
+                    const uint64_t v = index_load_clamp(ix + i * js, dtype, A);                           \
                     T e;                                                                                  \
-                    memcpy(&v, ix + i * js, 8);                                                           \
-                    if (v >= A) v = index_load_norm(ix + i * js, dtype, A);                               \
                     memcpy(&e, in + v * as, W);                                                           \
                     memcpy(out + i * os, &e, W);                                                          \
                 }                                                                                         \
@@ -291,8 +287,9 @@ static void axis_first_block(const gather_plan *p, const exec_args *x, uint64_t 
         for (uint64_t v = 0; v < p->A; ++v) {
             const unsigned char *sv = s + v * as;
             unsigned char *d = slab + v * n * es;
+            /* prefetch addresses stay inside the row's elements (never past the buffer's end) */
             if (v + PREFETCH_ROWS < p->A)
-                for (uint64_t bb = 0; bb < n * is; bb += 64) PREFETCH_R(sv + PREFETCH_ROWS * as + bb);
+                for (uint64_t bb = 0; bb <= (n - 1) * is; bb += 64) PREFETCH_R(sv + PREFETCH_ROWS * as + bb);
             if (is == es) memcpy(d, sv, (size_t)(n * es));
             else
                 for (uint64_t j = 0; j < n; ++j) memcpy(d + j * es, sv + j * is, (size_t)es);
@@ -305,8 +302,9 @@ static void axis_first_block(const gather_plan *p, const exec_args *x, uint64_t 
         if (i + PREFETCH_ROWS < R) {
             const unsigned char *qn = q + (i + PREFETCH_ROWS) * rjs;
             unsigned char *on = o + (i + PREFETCH_ROWS) * ros;
-            for (uint64_t bb = 0; bb < n * js; bb += 64) PREFETCH_R(qn + bb);
-            for (uint64_t bb = 0; bb < n * os; bb += 64) PREFETCH_W(on + bb);
+            /* up to the row's last element, not n strides on (which may lie past the buffer) */
+            for (uint64_t bb = 0; bb <= (n - 1) * js; bb += 64) PREFETCH_R(qn + bb);
+            for (uint64_t bb = 0; bb <= (n - 1) * os; bb += 64) PREFETCH_W(on + bb);
         }
         simd_index_norm(q + i * rjs, js, p->ixtype, p->A, n, nidx);
         gather2(es, o + i * ros, os, s + i * ris, is, as, nidx, n);
@@ -342,7 +340,7 @@ static void plan_slab(gather_plan *p) {
     const uint32_t l = nt->m - 1, r = nt->m - 2;
     const uint64_t A = p->A, L = nt->sizes[l], R = nt->sizes[r], es = p->esize;
     if (nt->st[1][r] != 0 || R * 16 < A) return;
-    if (A * L * es < plan_env_bytes("DMLREF_SLAB_MIN", SLAB_MIN_DEFAULT)) return; /* A * L: input elements, < 2^32 */
+    if (A * L * es < env_bytes(ENV_SLAB_MIN, SLAB_MIN_DEFAULT)) return; /* A * L: input elements, < 2^32 */
     uint64_t cb = SLAB_BYTES / (A * es);
     if (cb > L) cb = L;
     if (cb > COLBLOCK_BYTES) cb = COLBLOCK_BYTES; /* the nidx buffer */
@@ -404,38 +402,46 @@ dmlref_status plan_gather(op_t *op, int elements, uint32_t a, uint32_t k, dmlref
 
     const uint32_t l = nt->m - 1;
     const uint64_t is = nt->st[1][l], js = nt->st[2][l];
-    int ki; /* name row: rows, axis_last, axis_first, generic */
+    enum { K_ROWS, K_AXIS_LAST, K_AXIS_FIRST, K_GENERIC, K_AXIS_FIRST_SLAB, K_NAMES } ki; /* the name's row */
     if (p->block > p->esize || nt->points == 1) {
         p->kind = G_ROWS;
-        ki = 0;
+        ki = K_ROWS;
     } else if (js != 0 && is == 0) {
         int shared = 1;
         for (uint32_t d = 0; d < l; ++d)
             if (nt->st[2][d] != 0) shared = 0;
         p->kind = shared && nt->m > 1 ? G_AXIS_LAST_SHARED : G_AXIS_LAST;
-        ki = 1;
+        ki = K_AXIS_LAST;
     } else if (js != 0 && nt->m >= 2) {
         p->kind = G_AXIS_FIRST;
         p->cb = COLBLOCK_BYTES / p->esize;
         plan_slab(p);
         p->nblocks = (nt->sizes[l] + p->cb - 1) / p->cb;
         p->units = nt->points / (nt->sizes[l] * nt->sizes[l - 1]) * p->nblocks;
-        ki = p->slab.mem ? 4 : 2;
+        ki = p->slab.mem ? K_AXIS_FIRST_SLAB : K_AXIS_FIRST;
     } else {
         p->kind = G_ROWS;
-        ki = 3;
+        ki = K_GENERIC;
     }
-#define W4(o, k) {o "." k ".x1", o "." k ".x2", o "." k ".x4", o "." k ".x8"}
-    static const char *const names[2][5][4] = {
-        {{"gather.rows", "gather.rows", "gather.rows", "gather.rows"}, W4("gather", "axis_last"),
-         W4("gather", "axis_first"), W4("gather", "generic"), W4("gather", "axis_first_slab")},
-        {{"gather_elements.rows", "gather_elements.rows", "gather_elements.rows", "gather_elements.rows"},
-         W4("gather_elements", "axis_last"), W4("gather_elements", "axis_first"), W4("gather_elements", "generic"),
-         W4("gather_elements", "axis_first_slab")},
+#define W4(o, k) {o "." k ".x1." DMLREF_ISA, o "." k ".x2." DMLREF_ISA, o "." k ".x4." DMLREF_ISA, o "." k ".x8." DMLREF_ISA}
+#define W1(o, k) {o "." k "." DMLREF_ISA, o "." k "." DMLREF_ISA, o "." k "." DMLREF_ISA, o "." k "." DMLREF_ISA}
+    /* GATHER never takes axis_first: each output dimension comes from either the
+     * input or the indices, never both, so the innermost one never varies in both. */
+    static const char *const names[2][K_NAMES][4] = {
+        {W1("gather", "rows"), W4("gather", "axis_last"), {NULL, NULL, NULL, NULL}, W4("gather", "generic"),
+         {NULL, NULL, NULL, NULL}},
+        {W1("gather_elements", "rows"), W4("gather_elements", "axis_last"), W4("gather_elements", "axis_first"),
+         W4("gather_elements", "generic"), W4("gather_elements", "axis_first_slab")},
     };
 #undef W4
+#undef W1
     const int wi = p->esize == 1 ? 0 : p->esize == 2 ? 1 : p->esize == 4 ? 2 : 3;
     op->kernel_name = names[elements][ki][wi];
+    if (!op->kernel_name) { /* unreachable (see above); the oracle stays the kernel */
+        op->kernel_name = "oracle";
+        gather_free(p);
+        return DMLREF_OK;
+    }
     op->plan = p;
     op->plan_free = gather_free;
     op->kernel = gather_kernel;

@@ -78,7 +78,7 @@ static inline void store_elem(unsigned char *dst, const unsigned char *src, uint
 static inline uint64_t tuple_target(const scatter_plan *p, const unsigned char *q, uint64_t *flat) {
     uint64_t tg = 0, f = 0;
     for (uint32_t k = 0; k < p->t; ++k) {
-        const uint64_t v = index_norm_fast(q + k * p->cs, p->ixtype, p->bound[k]);
+        const uint64_t v = index_load_clamp(q + k * p->cs, p->ixtype, p->bound[k]);
         tg += v * p->ost[k];
         f += v * p->mul[k];
     }
@@ -189,8 +189,8 @@ static void apply(const scatter_plan *p, const exec_args *x, uint64_t flo, uint6
  * component lies in [rlo, rhi) (a range of whole rows of the flat order, so
  * still one owner per element), decided from that component alone before
  * the others are read; only owned targets are computed and written.
- * In-range components take one unsigned compare (negative INT64 values are
- * huge as unsigned); the rest go to the library's normalizer.  Random
+ * Components go through index_load_clamp (index.h, the policy's one
+ * definition, inlined).  Random
  * single-element stores are bound by the latency of their lines, so each
  * owned target is prefetched for writing when computed and stored
  * ELEMS_AHEAD owned targets later (a ring on the stack, drained in order, so
@@ -209,14 +209,11 @@ static void apply_elems64(const scatter_plan *p, const exec_args *x, uint64_t rl
     for (int more = nest_rows_begin(nt, &it, 0, nt->points); more; more = nest_rows_next(nt, &it)) {
         const unsigned char *q = ix + it.off[2], *src = up + it.off[0];
         for (uint64_t i = 0; i < it.len; ++i, q += js, src += us) {
-            uint64_t v;
-            memcpy(&v, q, 8);
-            if (v >= b0) v = index_load_norm(q, ixtype, b0);
+            uint64_t v = index_load_clamp(q, ixtype, b0);
             if (v - rlo >= rlen) continue; /* another thread's */
             uint64_t tg = v * o0;
             for (uint32_t k = 1; k < t; ++k) {
-                memcpy(&v, q + k * cs, 8);
-                if (v >= p->bound[k]) v = index_load_norm(q + k * cs, ixtype, p->bound[k]);
+                v = index_load_clamp(q + k * cs, ixtype, p->bound[k]);
                 tg += v * p->ost[k];
             }
             PREFETCH_W(out + tg);
@@ -329,8 +326,14 @@ dmlref_status plan_scatter_nd(op_t *op, uint32_t r, uint32_t q, dmlref_error *er
     if (p->up_nth > p->flat_total) p->up_nth = (uint32_t)p->flat_total;
     if (fast_elems(p) && p->up_nth > p->bound[0]) p->up_nth = (uint32_t)p->bound[0]; /* owners are rows */
 
-    /* rows_skip: the slice is also one block of the same bytes in Input */
-    if (p->kind == S_ROWS && p->slice.block >= SKIP_MIN_BLOCK && p->flat_total <= SKIP_MAX_TARGETS &&
+    /* rows_skip: the slice is also one block of the same bytes in Input, and the flat targets
+     * tile the whole output: rule S6 (the leading N - R dimensions are 1; validation enforces it,
+     * checked here again since the skip copy relies on it), so that the blocks of the flat targets
+     * are every output byte exactly once. */
+    int tiles = out->elements * esize == p->flat_total * p->slice.block; /* disjoint dims of Output: <= its bytes */
+    for (uint32_t d = 0; d < n - r; ++d)
+        if (out->sizes[d] != 1) tiles = 0;
+    if (p->kind == S_ROWS && tiles && p->slice.block >= SKIP_MIN_BLOCK && p->flat_total <= SKIP_MAX_TARGETS &&
         plan_stream(out->elements * esize)) {
         uint64_t sin[MAX_DIMS];
         copy_plan in_slice;
@@ -340,11 +343,11 @@ dmlref_status plan_scatter_nd(op_t *op, uint32_t r, uint32_t q, dmlref_error *er
             scratch_init(&p->marks, 1, (size_t)((p->flat_total + 7) / 8));
     }
 
-    static const char *const elems[9] = {"", "scatter_nd.elems.x1", "scatter_nd.elems.x2", "", "scatter_nd.elems.x4",
-                                         "", "", "", "scatter_nd.elems.x8"};
+    static const char *const elems[9] = {"", "scatter_nd.elems.x1." DMLREF_ISA, "scatter_nd.elems.x2." DMLREF_ISA, "",
+                                         "scatter_nd.elems.x4." DMLREF_ISA, "", "", "", "scatter_nd.elems.x8." DMLREF_ISA};
     op->kernel_name = p->kind == S_ELEMS ? elems[esize]
-                    : p->kind == S_ROWS  ? (p->marks.mem ? "scatter_nd.rows_skip" : "scatter_nd.rows")
-                                         : "scatter_nd.slices";
+                    : p->kind == S_ROWS  ? (p->marks.mem ? "scatter_nd.rows_skip." DMLREF_ISA : "scatter_nd.rows." DMLREF_ISA)
+                                         : "scatter_nd.slices." DMLREF_ISA;
     op->plan = p;
     op->plan_free = scatter_free;
     op->kernel = scatter_kernel;

@@ -1,34 +1,8 @@
-/* Reading and normalizing index values (spec 1.8), and the checking pre-pass. */
+/* Index values (spec 1.8; the policy is index.h's index_norm) and the checking pre-pass. */
 #include "internal.h"
 
 #include <inttypes.h>
 #include <stdio.h>
-
-index_value index_read(const unsigned char *p, uint32_t dtype) {
-    index_value v = {0, 0, 0};
-    switch (dtype) {
-    case DMLREF_TENSOR_DATA_TYPE_INT32: { int32_t x; memcpy(&x, p, 4); v.is_signed = 1; v.s = x; break; }
-    case DMLREF_TENSOR_DATA_TYPE_INT64: { int64_t x; memcpy(&x, p, 8); v.is_signed = 1; v.s = x; break; }
-    case DMLREF_TENSOR_DATA_TYPE_UINT32: { uint32_t x; memcpy(&x, p, 4); v.u = x; break; }
-    case DMLREF_TENSOR_DATA_TYPE_UINT64: { uint64_t x; memcpy(&x, p, 8); v.u = x; break; }
-    default: break; /* validation admits only the four index types */
-    }
-    return v;
-}
-
-uint64_t index_normalize(index_value v, uint64_t n, int *in_range) {
-    if (v.is_signed) {
-        if (v.s < 0) {
-            /* -v as unsigned, without overflowing at INT64_MIN */
-            const uint64_t mag = (uint64_t)(-(v.s + 1)) + 1;
-            *in_range = mag <= n;
-            return mag <= n ? n - mag : 0;
-        }
-        v.u = (uint64_t)v.s;
-    }
-    *in_range = v.u < n;
-    return v.u < n ? v.u : n - 1;
-}
 
 const char *index_str(char *buf, size_t cap, index_value v) {
     if (v.is_signed) snprintf(buf, cap, "%" PRId64, v.s);
@@ -46,7 +20,7 @@ dmlref_status check_indices_in_range(const op_t *op, const tensor_t *idx,
         const uint32_t c = components > 1 ? it.coord[idx->n - 1] : 0;
         const index_value v = index_read(idx_data + it.offset[0], idx->dtype);
         int ok;
-        index_normalize(v, bounds[c], &ok);
+        index_norm(v, bounds[c], INDEX_ERROR, &ok);
         if (!ok) {
             char pos[128], val[32];
             const int sgn = v.is_signed;

@@ -86,24 +86,9 @@ dmlref_status check_same_sizes(const char *op, const char *name, const tensor_t 
 
 /* ---- indices (index.c) --------------------------------------------------- */
 
-/* Raw index value: signed types sign-extend, unsigned zero-extend. */
-typedef struct index_value {
-    int is_signed;
-    int64_t s; /* when is_signed   */
-    uint64_t u; /* when !is_signed */
-} index_value;
-
-index_value index_read(const unsigned char *p, uint32_t dtype);
-
-/*
- * norm(v, n) of spec 1.8: negative signed values count from the end; the result
- * is clamped into [0, n-1].  *in_range tells whether v was in [-n, n) (signed)
- * or [0, n) (unsigned).  n >= 1.
- */
-uint64_t index_normalize(index_value v, uint64_t n, int *in_range);
-
-/* Decimal text of v. */
-const char *index_str(char *buf, size_t cap, index_value v);
+/* index_value, index_read, index_normalize (the default clamp) and the
+ * policy's one definition, index_norm(): index.h. */
+#include "index.h"
 
 /* ---- the canonical strided N-d iterator (iter.c) --------------------------- */
 

@@ -13,8 +13,8 @@
  */
 #include "plan.h"
 #include "registry.h"
+#include "simd/simd.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 #define OP "ELEMENT_WISE_IDENTITY"
@@ -67,8 +67,20 @@ static dmlref_status identity_compile(op_t *op, const void *desc, dmlref_error *
 typedef struct identity_plan {
     copy_plan copy;
     uint32_t nth;
-    char name[48]; /* "identity.<copy kind>" */
 } identity_plan;
+
+/* The kernel's name: the copy's kind, then the instruction set. */
+static const char *identity_name(int kind) {
+    switch (kind) {
+    case COPY_BLOCK: return "identity.block." DMLREF_ISA;
+    case COPY_X1: return "identity.x1." DMLREF_ISA;
+    case COPY_X2: return "identity.x2." DMLREF_ISA;
+    case COPY_X4: return "identity.x4." DMLREF_ISA;
+    case COPY_X8: return "identity.x8." DMLREF_ISA;
+    case COPY_X16: return "identity.b16." DMLREF_ISA;
+    default: return "identity.small." DMLREF_ISA;
+    }
+}
 
 typedef struct identity_ctx {
     const identity_plan *p;
@@ -102,8 +114,7 @@ static dmlref_status identity_plan_hook(op_t *op, dmlref_error *err) {
     op->plan = p;
     op->plan_free = identity_free;
     op->kernel = identity_kernel;
-    snprintf(p->name, sizeof p->name, "identity.%s", copy_kind_name(p->copy.kind));
-    op->kernel_name = p->name;
+    op->kernel_name = identity_name(p->copy.kind);
     return DMLREF_OK;
 }
 

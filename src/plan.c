@@ -3,6 +3,7 @@
  * scratch, used by the per-operator planners (fast_*.c).
  */
 #include "plan.h"
+#include "env.h"
 
 #include <stdlib.h>
 
@@ -28,7 +29,7 @@ void nest_collapse(nest_t *nt, uint32_t k) {
         if (w > 0) {
             int adj = 1;
             for (uint32_t t = 0; t < k; ++t)
-                if (nt->st[t][w - 1] != nt->st[t][d] * nt->sizes[d]) adj = 0;
+                if (!stride_adjacent(nt->st[t][w - 1], nt->st[t][d], nt->sizes[d])) adj = 0;
             if (adj) {
                 nt->sizes[w - 1] *= nt->sizes[d];
                 for (uint32_t t = 0; t < NEST_K; ++t) nt->st[t][w - 1] = nt->st[t][d];
@@ -125,30 +126,20 @@ void scratch_release(const scratch_t *s) {
 #endif
 }
 
-uint64_t plan_env_bytes(const char *name, uint64_t dflt) {
-    const char *env = getenv(name);
-    if (env && *env) {
-        char *end;
-        const unsigned long long v = strtoull(env, &end, 10);
-        if (*end == '\0') return v;
-    }
-    return dflt;
-}
-
 /* Below this much work per thread, extra threads cost more than they save.
- * DMLREF_PAR_GRAIN (bytes, read at compile time) overrides it; the tests set it
+ * DMLREF_PAR_GRAIN (bytes, read once: src/env.c) overrides it; the tests set it
  * low to run the partitions on small tensors. */
 #define PAR_GRAIN_DEFAULT (UINT64_C(128) << 10)
 
 /* Destinations of at least this many bytes may be written with streaming
- * stores (DMLREF_STREAM_MIN overrides it at compile time): about a last-level
+ * stores (DMLREF_STREAM_MIN overrides it, read once: src/env.c): about a last-level
  * cache, above which a result cannot stay cached anyway (glibc's
  * non-temporal threshold is 14 MiB on the benchmark machine). */
 #define STREAM_MIN_DEFAULT (UINT64_C(16) << 20)
 
 int plan_stream(uint64_t dst_bytes) {
 #if DMLREF_SIMD
-    return dst_bytes >= plan_env_bytes("DMLREF_STREAM_MIN", STREAM_MIN_DEFAULT);
+    return dst_bytes >= env_bytes(ENV_STREAM_MIN, STREAM_MIN_DEFAULT);
 #else
     (void)dst_bytes; /* simd_copy_stream is memcpy */
     return 0;
@@ -157,7 +148,7 @@ int plan_stream(uint64_t dst_bytes) {
 
 uint32_t plan_threads(const op_t *op, uint64_t work_bytes) {
 #ifdef _OPENMP
-    uint64_t grain = plan_env_bytes("DMLREF_PAR_GRAIN", PAR_GRAIN_DEFAULT);
+    uint64_t grain = env_bytes(ENV_PAR_GRAIN, PAR_GRAIN_DEFAULT);
     if (grain == 0) grain = 1;
     uint64_t nth = op->options.threads ? op->options.threads : (uint64_t)omp_get_max_threads();
     const uint64_t by_work = work_bytes / grain;
@@ -169,9 +160,4 @@ uint32_t plan_threads(const op_t *op, uint64_t work_bytes) {
     (void)work_bytes;
     return 1;
 #endif
-}
-
-uint64_t index_load_norm(const unsigned char *p, uint32_t dtype, uint64_t n) {
-    int in_range;
-    return index_normalize(index_read(p, dtype), n, &in_range);
 }

@@ -4,13 +4,19 @@
  * plan_fast_path() runs once at compile time: it turns the operator's tensors
  * into collapsed loop nests (size-1 dims dropped, dims adjacent in every
  * tensor merged, the innermost contiguous run folded into one block of bytes),
- * picks a kernel per operator and block shape, and the number of threads.  The
- * plan is read-only afterwards, so one compiled operator may execute on several
- * threads at once; execute allocates nothing.
+ * picks a kernel per operator and block shape, and the number of threads.  A
+ * plan's fields do not change after compile, except its scratch memory
+ * (scratch_t below: GATHER_ELEMENTS slabs, the SCATTER_ND target bitmap), which
+ * one execution at a time claims through an atomic flag and writes; so one
+ * compiled operator may execute on several threads at once.  The fast kernels
+ * allocate nothing at execute (the scratch was allocated at compile time); the
+ * checking option's SCATTER_ND duplicate detection (an oracle pre-pass, not a
+ * plan) does allocate a temporary array.
  */
 #ifndef DMLREF_PLAN_H
 #define DMLREF_PLAN_H
 
+#include "env.h" /* env_force_oracle, env_bytes: the environment, read once */
 #include "internal.h"
 
 
@@ -99,9 +105,7 @@ uint32_t plan_threads(const op_t *op, uint64_t work_bytes);
  * (simd_copy_stream); never in a SIMD=0 build. */
 int plan_stream(uint64_t dst_bytes);
 
-/* The environment variable `name` as a byte count (read at compile time,
- * for the tuning overrides of src/simd/README.md), else dflt. */
-uint64_t plan_env_bytes(const char *name, uint64_t dflt);
+/* The tuning overrides of docs/environment.md: env_bytes() in src/env.h. */
 
 /* ---- scratch memory --------------------------------------------------------- */
 
@@ -124,7 +128,9 @@ typedef struct scratch {
 int scratch_init(scratch_t *s, uint32_t parts, size_t part_bytes);
 void scratch_free(scratch_t *s);
 /* The memory for one execution, or NULL (none, or in use); give it back with
- * scratch_release.  The plan stays const for everything else. */
+ * scratch_release.  Both write the flag (and the caller the memory) through a
+ * const plan: the plan is allocated non-const, so this is defined; every other
+ * field stays unchanged after compile. */
 unsigned char *scratch_claim(const scratch_t *s);
 void scratch_release(const scratch_t *s);
 
@@ -148,7 +154,6 @@ void copy_plan_init(copy_plan *cp, uint32_t n, const uint64_t *sizes, const uint
                     const uint64_t *src_bstrides, uint64_t esize);
 /* Copies the units [lo, hi). */
 void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char *src, uint64_t lo, uint64_t hi);
-const char *copy_kind_name(int kind);
 
 /* ---- per-operator planners (fast_*.c), called by the operators' classes ---- */
 
@@ -159,38 +164,16 @@ dmlref_status plan_concat(op_t *op, int split, uint32_t axis, dmlref_error *err)
 dmlref_status plan_gather(op_t *op, int elements, uint32_t axis, uint32_t index_dims, dmlref_error *err);
 dmlref_status plan_scatter_nd(op_t *op, uint32_t input_dim_count, uint32_t indices_dim_count, dmlref_error *err);
 
-/* Normalized index (spec 1.8, clamped) read from p: the library's normalizer. */
-uint64_t index_load_norm(const unsigned char *p, uint32_t dtype, uint64_t n);
-
-/* The same with the in-range test inline (one compare); only negative or
- * out-of-range values call the normalizer. */
-static inline uint64_t index_norm_fast(const unsigned char *p, uint32_t dtype, uint64_t n) {
-    switch (dtype) {
-    case DMLREF_TENSOR_DATA_TYPE_INT32: {
-        int32_t v;
-        memcpy(&v, p, 4);
-        if (v >= 0 && (uint64_t)v < n) return (uint64_t)v;
-        break;
-    }
-    case DMLREF_TENSOR_DATA_TYPE_UINT32: {
-        uint32_t v;
-        memcpy(&v, p, 4);
-        return v < n ? v : n - 1;
-    }
-    case DMLREF_TENSOR_DATA_TYPE_INT64: {
-        uint64_t v; /* negative values are huge as unsigned */
-        memcpy(&v, p, 8);
-        if (v < n) return v;
-        break;
-    }
-    default: {
-        uint64_t v;
-        memcpy(&v, p, 8);
-        return v < n ? v : n - 1;
-    }
-    }
-    return index_load_norm(p, dtype, n);
+/* 1 when a dimension of stride `outer` directly encloses one of `size`
+ * elements at stride `inner` (outer == inner * size), without overflowing:
+ * the test of every dimension merge (nest_collapse, the JOIN/SPLIT outer dims). */
+static inline int stride_adjacent(uint64_t outer, uint64_t inner, uint64_t size) {
+    if (size != 0 && inner > UINT64_MAX / size) return 0; /* the product exceeds any stride */
+    return outer == inner * size;
 }
+
+/* Index values: index_load_clamp() and the policy's one definition are in
+ * index.h (included through internal.h). */
 
 #if defined(__GNUC__)
 #define PREFETCH_W(p) __builtin_prefetch((p), 1)

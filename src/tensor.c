@@ -4,6 +4,7 @@
  * and the output no-overlap rule.  All arithmetic is 64-bit and checked.
  */
 #include "internal.h"
+#include "overlap.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -81,10 +82,21 @@ const char *coord_str(char *buf, size_t cap, const uint32_t *coord, uint32_t n) 
  * each step past the extent of all smaller ones, the layout is provably
  * disjoint; layouts that interleave are checked exactly: with a bitmap when
  * their span is small enough, else by sorting the element offsets when there
- * are few enough elements, and rejected as unprovable only when neither fits.
+ * are few enough elements, else by the bounded search of overlap.c over the
+ * coefficient vectors that make two elements meet.  Only when that search runs
+ * out of its budget without an answer does the check say so, with its own status
+ * (DMLREF_ERROR_CANNOT_VERIFY): never "invalid".
  */
 #define OVERLAP_BITMAP_MAX_SPAN (UINT64_C(1) << 22)
 #define OVERLAP_SORT_MAX_ELEMENTS (UINT64_C(1) << 20)
+
+static dmlref_status overlap_error(const char *op, const char *name, const tensor_t *t,
+                                   const uint32_t *coord, uint64_t off, dmlref_error *err) {
+    char buf[128];
+    return set_error(err, DMLREF_ERROR_OUTPUT_OVERLAP,
+                     "%s: %s.Strides make the element at %s share element offset %" PRIu64 " with an earlier element",
+                     op, name, coord_str(buf, sizeof buf, coord, t->n), off);
+}
 
 typedef struct off_pos {
     uint64_t off, pos; /* element offset, row-major position */
@@ -97,20 +109,21 @@ static int cmp_off_pos(const void *pa, const void *pb) {
 }
 
 /* The exact check for spans too large for a bitmap: sort (offset, position)
- * pairs; report the earliest element whose offset an earlier one has. */
+ * pairs of the first `count` elements in row-major order; report the earliest
+ * element whose offset an earlier one has. */
 static dmlref_status overlap_by_sorting(const char *op, const char *name, const tensor_t *t,
-                                        dmlref_error *err) {
-    off_pos *v = malloc((size_t)t->elements * sizeof *v);
+                                        uint64_t count, dmlref_error *err) {
+    off_pos *v = malloc((size_t)count * sizeof *v);
     if (!v) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
     const uint64_t *bs[1] = {t->strides};
     nd_iter it;
     uint64_t p = 0, first = UINT64_MAX, off = 0;
-    for (nd_iter_init(&it, t->n, t->sizes, 1, bs); !it.done; nd_iter_next(&it), ++p) {
+    for (nd_iter_init(&it, t->n, t->sizes, 1, bs); !it.done && p < count; nd_iter_next(&it), ++p) {
         v[p].off = it.offset[0];
         v[p].pos = p;
     }
-    qsort(v, (size_t)t->elements, sizeof *v, cmp_off_pos);
-    for (uint64_t i = 1; i < t->elements; ++i)
+    qsort(v, (size_t)count, sizeof *v, cmp_off_pos);
+    for (uint64_t i = 1; i < count; ++i)
         if (v[i].off == v[i - 1].off && v[i].pos < first) {
             first = v[i].pos;
             off = v[i].off;
@@ -122,10 +135,34 @@ static dmlref_status overlap_by_sorting(const char *op, const char *name, const 
         coord[d] = (uint32_t)(first % t->sizes[d]);
         first /= t->sizes[d];
     }
-    char buf[128];
-    return set_error(err, DMLREF_ERROR_OUTPUT_OVERLAP,
-                     "%s: %s.Strides make the element at %s share element offset %" PRIu64 " with an earlier element",
-                     op, name, coord_str(buf, sizeof buf, coord, t->n), off);
+    return overlap_error(op, name, t, coord, off, err);
+}
+
+/* Interleaved layouts beyond both the bitmap and the sort: overlap.c's exact
+ * search.  When it runs out of budget after finding some colliding element at
+ * row-major position P, the earliest one is among the first P + 1 elements: sort
+ * those when they are few enough. */
+static dmlref_status overlap_by_search(const char *op, const char *name, const tensor_t *t,
+                                       uint64_t span, dmlref_error *err) {
+    uint32_t first[MAX_DIMS];
+    int have_any = 0;
+    const overlap_verdict v = overlap_search(t, first, &have_any);
+    if (v == OVERLAP_DISJOINT) return DMLREF_OK;
+    if (v == OVERLAP_FOUND) {
+        uint64_t off = 0;
+        for (uint32_t d = 0; d < t->n; ++d) off += (uint64_t)first[d] * t->strides[d]; /* <= last */
+        return overlap_error(op, name, t, first, off, err);
+    }
+    if (have_any) {
+        uint64_t pos = 0;
+        for (uint32_t d = 0; d < t->n; ++d) pos = pos * t->sizes[d] + first[d]; /* < elements */
+        if (pos < OVERLAP_SORT_MAX_ELEMENTS) return overlap_by_sorting(op, name, t, pos + 1, err);
+    }
+    return set_error(err, DMLREF_ERROR_CANNOT_VERIFY,
+                     "%s: %s.Strides interleave dimensions over a span of %" PRIu64
+                     " elements; dmlref cannot verify that the output elements are disjoint"
+                     " (its exact search stopped at its bound of %" PRIu64 " steps)",
+                     op, name, span, OVERLAP_SEARCH_BUDGET);
 }
 
 static dmlref_status check_no_overlap(const char *op, const char *name, const tensor_t *t,
@@ -155,12 +192,8 @@ static dmlref_status check_no_overlap(const char *op, const char *name, const te
 
     const uint64_t span = t->span_bytes / t->esize;
     if (span > OVERLAP_BITMAP_MAX_SPAN && t->elements <= OVERLAP_SORT_MAX_ELEMENTS)
-        return overlap_by_sorting(op, name, t, err);
-    if (span > OVERLAP_BITMAP_MAX_SPAN)
-        return set_error(err, DMLREF_ERROR_OUTPUT_OVERLAP,
-                         "%s: %s.Strides interleave dimensions over a span of %" PRIu64
-                         " elements, too large to prove that no two output elements share memory",
-                         op, name, span);
+        return overlap_by_sorting(op, name, t, t->elements, err);
+    if (span > OVERLAP_BITMAP_MAX_SPAN) return overlap_by_search(op, name, t, span, err);
     unsigned char *seen = calloc((size_t)(span / 8 + 1), 1);
     if (!seen) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
     /* The outer dims with the iterator, the innermost one as a tight loop.

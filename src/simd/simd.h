@@ -30,6 +30,24 @@
 #define DMLREF_SIMD_AVX2 0
 #endif
 
+/* The instruction set the primitives were built for, the last part of every
+ * fast kernel's name (README.md): "avx2", "sse2", "neon", "wasm" (SIMDe on its
+ * native 128-bit vectors), "portable" (SIMDe's portable C, e.g. with
+ * -DSIMDE_NO_NATIVE or on other targets), "scalar" (DMLREF_SIMD=0: plain C). */
+#if !DMLREF_SIMD
+#define DMLREF_ISA "scalar"
+#elif DMLREF_SIMD_AVX2
+#define DMLREF_ISA "avx2"
+#elif defined(SIMDE_X86_SSE2_NATIVE)
+#define DMLREF_ISA "sse2"
+#elif defined(SIMDE_ARM_NEON_A32V7_NATIVE) || defined(SIMDE_ARM_NEON_A64V8_NATIVE)
+#define DMLREF_ISA "neon"
+#elif defined(SIMDE_WASM_SIMD128_NATIVE)
+#define DMLREF_ISA "wasm"
+#else
+#define DMLREF_ISA "portable"
+#endif
+
 /* 16 bytes, one unaligned 128-bit load and store. */
 static inline void simd_copy16(unsigned char *d, const unsigned char *s) {
 #if DMLREF_SIMD
@@ -130,10 +148,11 @@ static inline void simd_stream_fence(void) {
 
 /*
  * out[i] = norm(index at ix + i * js) for i < n: the spec's normalization with
- * the default clamp (index_normalize in index.c), A = the axis size (>= 1).
- * Vectorized for contiguous 32-bit indices (8 per step in AVX2 builds, else 4);
- * 64-bit indices take a scalar loop
- * whose in-range test is one unsigned compare.  Defined in index_norm.c.
+ * the default clamp (index.h's index_norm, INDEX_CLAMP: its one definition),
+ * A = the axis size (>= 1).  For contiguous 32-bit indices, groups of lanes (8
+ * in AVX2 builds, else 4) that are all in range are copied as they are; any
+ * other group, and 64-bit indices, go through index_load_clamp lane by lane.
+ * Defined in index_norm.c.
  */
 void simd_index_norm(const unsigned char *ix, uint64_t js, uint32_t dtype, uint64_t A, uint64_t n, uint32_t *out);
 

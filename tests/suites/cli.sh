@@ -97,6 +97,25 @@ contains "$tmp/out" "valid" "validate prints valid"
 expect 2 "validate invalid" "$D" validate "$CASES/bad/e2_axis.json"
 contains "$tmp/out" "GATHER: Axis (1) must be in" "validate prints the library's message"
 expect 3 "validate malformed" "$D" validate "$CASES/bad/e3_unknown_key.json"
+# an interleaved output layout the exact overlap search cannot settle: its own status, never "invalid"
+expect 7 "validate cannot verify" "$D" validate "$CASES/bad/e7_cannot_verify.json"
+contains "$tmp/out" "dmlref cannot verify that the output elements are disjoint" "validate prints cannot-verify"
+# JOIN into UINT8 {3, 2097152} with Strides {2, 3}: interleaved, disjoint, beyond the bitmap and the sort
+py - "$tmp/join_interleaved.json" <<'PYEOF'
+import json, sys
+n = 2097152
+json.dump({"operator": "JOIN", "Axis": 0, "InputCount": 2,
+           "InputTensors": [{"DataType": "UINT8", "Sizes": [1, n], "random": {"seed": 1, "low": 0, "high": 255}},
+                            {"DataType": "UINT8", "Sizes": [2, n], "random": {"seed": 2, "low": 0, "high": 255}}],
+           "OutputTensor": {"DataType": "UINT8", "Sizes": [3, n], "Strides": [2, 3]}}, open(sys.argv[1], "w"))
+PYEOF
+expect 0 "validate an interleaved disjoint JOIN output beyond 2^22" "$D" validate "$tmp/join_interleaved.json"
+# the library's environment variables, parsed strictly (docs/environment.md)
+expect 4 "run with DMLREF_PAR_GRAIN=-1" env DMLREF_PAR_GRAIN=-1 "$D" run "$CASES/gather_doc1.json"
+contains "$tmp/err" 'DMLREF_PAR_GRAIN has the value "-1"' "a bad DMLREF_PAR_GRAIN named"
+expect 4 "run with DMLREF_FORCE_ORACLE=maybe" env DMLREF_FORCE_ORACLE=maybe "$D" run "$CASES/gather_doc1.json"
+expect 0 "run with DMLREF_FORCE_ORACLE=false" env DMLREF_FORCE_ORACLE=false "$D" run "$CASES/gather_doc1.json"
+expect 0 "validate ignores the library's variables" env DMLREF_PAR_GRAIN=-1 "$D" validate "$CASES/gather_doc1.json"
 # --feature-level: JOIN of 4-D FLOAT32 exists at 1_0; GATHER_ELEMENTS does not
 expect 0 "--feature-level 1_0" "$D" validate "$CASES/join_doc1.json" --feature-level 1_0
 expect 2 "--feature-level 2_0" "$D" validate "$CASES/gather_elements_doc_fl2_1.json" --feature-level=2_0

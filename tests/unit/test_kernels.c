@@ -9,9 +9,23 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "env.h"
 #include "plan.h"
 #include "simd/simd.h"
 #include "util.h"
+
+/* The copy kind's name, for messages (test-only: it lived in the library, used by nothing else). */
+static const char *copy_kind_name(int kind) {
+    switch (kind) {
+    case COPY_BLOCK: return "block";
+    case COPY_X1: return "x1";
+    case COPY_X2: return "x2";
+    case COPY_X4: return "x4";
+    case COPY_X8: return "x8";
+    case COPY_X16: return "b16";
+    default: return "small";
+    }
+}
 
 /* ---- normalizer ------------------------------------------------------------ */
 
@@ -333,6 +347,7 @@ TEST(kernels_gather_elements_axis_first_slab) {
     static const uint32_t cols[] = {2, 15, 16, 17, 63, 64, 65, 255, 256, 257, 600};
     setenv("DMLREF_SLAB_MIN", "0", 1);
     setenv("DMLREF_PAR_GRAIN", "64", 1);
+    env_reload(); /* the library reads the variables once: read them again */
     for (uint32_t w = 1; w <= 8; w *= 2)
         for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; ++si)
             for (size_t ci = 0; ci < sizeof cols / sizeof cols[0]; ++ci) {
@@ -374,13 +389,14 @@ TEST(kernels_gather_elements_axis_first_slab) {
             }
     unsetenv("DMLREF_SLAB_MIN");
     unsetenv("DMLREF_PAR_GRAIN");
+    env_reload(); /* the library reads the variables once: read them again */
 }
 
 /* Without the override, a plane of 1 MiB and more takes the slabs; below, not. */
 TEST(kernels_gather_elements_slab_threshold) {
     static const struct { uint32_t C; const char *kernel; } rows[] = {
-        {64, "gather_elements.axis_first_slab.x4"}, /* 4096 x 64 x 4 B = 1 MiB */
-        {63, "gather_elements.axis_first.x4"},
+        {64, "gather_elements.axis_first_slab.x4." DMLREF_ISA}, /* 4096 x 64 x 4 B = 1 MiB */
+        {63, "gather_elements.axis_first.x4." DMLREF_ISA},
     };
     for (size_t i = 0; i < 2; ++i) {
         tdesc in, ix, out;
@@ -408,6 +424,7 @@ TEST(kernels_gather_elements_slab_threshold) {
 TEST(kernels_scatter_nd_rows_skip) {
     setenv("DMLREF_STREAM_MIN", "0", 1);
     setenv("DMLREF_PAR_GRAIN", "64", 1);
+    env_reload(); /* the library reads the variables once: read them again */
     static const uint32_t widths[] = {16, 25, 64, 257}; /* 4-byte elements per row */
     for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; ++wi)
         for (int layout = 0; layout < 4; ++layout) {
@@ -446,9 +463,9 @@ TEST(kernels_scatter_nd_rows_skip) {
                 snprintf(what, sizeof what, "scatter_nd rows_skip W%u layout %d threads %u", W, layout, t);
                 fast_vs_oracle_t(&desc, ib, 3, (size_t)out.buf.TotalTensorSizeInBytes,
 #if DMLREF_SIMD
-                                 "scatter_nd.rows_skip",
+                                 "scatter_nd.rows_skip." DMLREF_ISA,
 #else
-                                 "scatter_nd.rows",
+                                 "scatter_nd.rows." DMLREF_ISA,
 #endif
                                  what, t);
             }
@@ -458,6 +475,7 @@ TEST(kernels_scatter_nd_rows_skip) {
         }
     unsetenv("DMLREF_STREAM_MIN");
     unsetenv("DMLREF_PAR_GRAIN");
+    env_reload(); /* the library reads the variables once: read them again */
 }
 
 /* The scratch a plan lends: one execution at a time. */
@@ -501,7 +519,7 @@ TEST(kernels_join_inner_block_sizes) {
             const DMLREF_OPERATOR_DESC desc = {DMLREF_OPERATOR_JOIN, &j};
             char what[64];
             snprintf(what, sizeof what, "join inner w%u k%u", w, k);
-            fast_vs_oracle(&desc, ib, 4, (size_t)out.buf.TotalTensorSizeInBytes, "join.inner", what);
+            fast_vs_oracle(&desc, ib, 4, (size_t)out.buf.TotalTensorSizeInBytes, "join.inner." DMLREF_ISA, what);
             for (int i = 0; i < 4; ++i) free((void *)(uintptr_t)ib[i].data);
         }
 }
@@ -538,4 +556,98 @@ TEST(kernels_scatter_nd_elems64_duplicates) {
             free(u);
             free(idx);
         }
+}
+
+/* JOIN / SPLIT: one name per mode (join.block named two of them before, chosen by the first letter of a
+ * string): blocks of at most 256 KiB run inner, larger ones chunked, non-contiguous pieces strided; every
+ * fast name ends with the instruction set. */
+TEST(kernels_concat_mode_names) {
+    static const struct { uint32_t rows, cols; int strided; const char *join, *split; } cases[] = {
+        {64, 16, 0, "join.inner." DMLREF_ISA, "split.inner." DMLREF_ISA},         /* 4 KiB blocks */
+        {2, 70000, 0, "join.chunked." DMLREF_ISA, "split.chunked." DMLREF_ISA},   /* 547 KiB blocks */
+        {3, 5, 1, "join.strided." DMLREF_ISA, "split.strided." DMLREF_ISA},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        const uint32_t R = cases[c].rows, C = cases[c].cols;
+        tdesc a, b, whole;
+        tdesc_init(&a, DMLREF_TENSOR_DATA_TYPE_FLOAT32, 2, SIZES(R, C), NULL);
+        tdesc_init(&b, DMLREF_TENSOR_DATA_TYPE_FLOAT32, 2, SIZES(R, C), NULL);
+        if (cases[c].strided) /* transposed whole: pieces are not contiguous blocks */
+            tdesc_init(&whole, DMLREF_TENSOR_DATA_TYPE_FLOAT32, 2, SIZES(2 * R, C), SIZES(1, 2 * R));
+        else
+            tdesc_init(&whole, DMLREF_TENSOR_DATA_TYPE_FLOAT32, DIMS(2 * R, C));
+        DMLREF_TENSOR_DESC pd[2] = {a.desc, b.desc};
+        const size_t pbytes = (size_t)a.buf.TotalTensorSizeInBytes, wbytes = (size_t)whole.buf.TotalTensorSizeInBytes;
+        unsigned char *pa = malloc(pbytes), *pb = malloc(pbytes), *w = malloc(wbytes);
+        if (!pa || !pb || !w) abort();
+        for (size_t i = 0; i < pbytes; ++i) {
+            pa[i] = (unsigned char)(i * 7 + 1);
+            pb[i] = (unsigned char)(i * 13 + 5);
+        }
+        for (size_t i = 0; i < wbytes; ++i) w[i] = (unsigned char)(i * 3 + 2);
+        const DMLREF_JOIN_OPERATOR_DESC j = {2, pd, &whole.desc, 0};
+        const DMLREF_OPERATOR_DESC jd = {DMLREF_OPERATOR_JOIN, &j};
+        const dmlref_cbuffer jin[2] = {{pa, pbytes}, {pb, pbytes}};
+        fast_vs_oracle(&jd, jin, 2, wbytes, cases[c].join, cases[c].join);
+        dmlref_operator *op = NULL;
+        dmlref_error err;
+        CHECK_STATUS(dmlref_compile(&jd, DMLREF_FEATURE_LEVEL_6_4, NULL, &op, &err), err, DMLREF_OK, NULL);
+        if (op) CHECK(strcmp(dmlref_kernel_name(op), cases[c].join) == 0);
+        dmlref_release(op);
+        const DMLREF_SPLIT_OPERATOR_DESC s = {&whole.desc, 2, pd, 0};
+        const DMLREF_OPERATOR_DESC sd = {DMLREF_OPERATOR_SPLIT, &s};
+        op = NULL;
+        CHECK_STATUS(dmlref_compile(&sd, DMLREF_FEATURE_LEVEL_6_4, NULL, &op, &err), err, DMLREF_OK, NULL);
+        if (op) CHECK(strcmp(dmlref_kernel_name(op), cases[c].split) == 0);
+        dmlref_release(op);
+        free(pa);
+        free(pb);
+        free(w);
+    }
+}
+
+/* GATHER's names: no axis_first (GATHER never takes it), the ISA last. */
+TEST(kernels_gather_names_end_with_isa) {
+    tdesc in, ix, out;
+    tdesc_init(&in, DMLREF_TENSOR_DATA_TYPE_FLOAT32, DIMS(4, 300));
+    tdesc_init(&ix, DMLREF_TENSOR_DATA_TYPE_UINT32, DIMS(1, 300));
+    tdesc_init(&out, DMLREF_TENSOR_DATA_TYPE_FLOAT32, DIMS(4, 300));
+    const DMLREF_GATHER_OPERATOR_DESC g = {&in.desc, &ix.desc, &out.desc, 1, 1};
+    const DMLREF_OPERATOR_DESC d = {DMLREF_OPERATOR_GATHER, &g};
+    dmlref_operator *op = NULL;
+    dmlref_error err;
+    CHECK_STATUS(dmlref_compile(&d, DMLREF_FEATURE_LEVEL_6_4, NULL, &op, &err), err, DMLREF_OK, NULL);
+    if (op) CHECK(strcmp(dmlref_kernel_name(op), "gather.axis_last.x4." DMLREF_ISA) == 0);
+    dmlref_release(op);
+}
+
+/* Dimension merging is overflow-safe: an outer stride 0 over an inner stride 2^63 of size 2 is not
+ * "adjacent" (2^63 * 2 wraps to 0: the unchecked product merged them into one dimension). */
+TEST(kernels_nest_collapse_adjacency_overflow) {
+    CHECK(!stride_adjacent(0, UINT64_C(1) << 63, 2));
+    CHECK(!stride_adjacent(0, UINT64_MAX, UINT64_MAX));
+    CHECK(stride_adjacent(UINT64_C(1) << 63, UINT64_C(1) << 62, 2));
+    CHECK(stride_adjacent(12, 4, 3));
+    CHECK(!stride_adjacent(12, 4, 4));
+    nest_t nt;
+    memset(&nt, 0, sizeof nt);
+    nt.m = 2;
+    nt.sizes[0] = 2;
+    nt.sizes[1] = 2;
+    nt.st[0][0] = 0;
+    nt.st[0][1] = UINT64_C(1) << 63;
+    nest_collapse(&nt, 1);
+    CHECK_EQ_U64(nt.m, 2);
+    CHECK_EQ_U64(nt.points, 4);
+    /* and a true merge still happens: {2, 3} strides {12, 4} -> {6} stride 4 */
+    memset(&nt, 0, sizeof nt);
+    nt.m = 2;
+    nt.sizes[0] = 2;
+    nt.sizes[1] = 3;
+    nt.st[0][0] = 12;
+    nt.st[0][1] = 4;
+    nest_collapse(&nt, 1);
+    CHECK_EQ_U64(nt.m, 1);
+    CHECK_EQ_U64(nt.sizes[0], 6);
+    CHECK_EQ_U64(nt.st[0][0], 4);
 }

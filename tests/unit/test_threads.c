@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "env.h"
 #include "util.h"
 
 #define N_THREADS 4
@@ -97,11 +98,13 @@ static void check_concurrent(const mt_case *c, const dmlref_options *opt, const 
     setenv("DMLREF_PAR_GRAIN", "256", 1);
     setenv("DMLREF_SLAB_MIN", "0", 1);
     setenv("DMLREF_STREAM_MIN", "0", 1);
+    env_reload(); /* the library reads the variables once: read them again */
     const dmlref_status st = dmlref_compile(&c->desc, DMLREF_FEATURE_LEVEL_6_4, opt, &op, &err);
     if (grain) setenv("DMLREF_PAR_GRAIN", saved, 1);
     else unsetenv("DMLREF_PAR_GRAIN");
     unsetenv("DMLREF_SLAB_MIN");
     unsetenv("DMLREF_STREAM_MIN");
+    env_reload(); /* the library reads the variables once: read them again */
     CHECK_STATUS(st, err, DMLREF_OK, NULL);
     if (st != DMLREF_OK) return;
 

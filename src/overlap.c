@@ -1,0 +1,148 @@
+/* Exact output no-overlap search; see overlap.h. */
+#include "overlap.h"
+
+#include <string.h>
+
+/* A signed value as sign and magnitude: the partial sums reach +-(2^64 - 1). */
+typedef struct sval {
+    int neg;
+    uint64_t mag;
+} sval;
+
+/* r - p for r >= 0, saturating the magnitude at UINT64_MAX (only ever used as a
+ * bound, where any saturated value lies beyond every coefficient range). */
+static sval sub_from(uint64_t r, sval p) {
+    sval v;
+    if (p.neg) {
+        v.neg = 0;
+        v.mag = p.mag > UINT64_MAX - r ? UINT64_MAX : r + p.mag;
+    } else if (p.mag <= r) {
+        v.neg = 0;
+        v.mag = r - p.mag;
+    } else {
+        v.neg = 1;
+        v.mag = p.mag - r;
+    }
+    return v;
+}
+
+static sval negate(sval v) {
+    v.neg = v.mag != 0 && !v.neg;
+    return v;
+}
+
+#define COEF_CLAMP (INT64_C(1) << 33) /* beyond every |c_d| <= 2^32 - 2 */
+
+static int64_t clamp_q(uint64_t q) {
+    return q > (uint64_t)COEF_CLAMP ? COEF_CLAMP : (int64_t)q;
+}
+
+/* floor(v / s), ceil(v / s) for s > 0, clamped to +-2^33. */
+static int64_t floor_div(sval v, uint64_t s) {
+    const uint64_t q = v.mag / s, r = v.mag % s;
+    return v.neg ? -clamp_q(q + (r != 0)) : clamp_q(q);
+}
+
+static int64_t ceil_div(sval v, uint64_t s) {
+    const uint64_t q = v.mag / s, r = v.mag % s;
+    return v.neg ? -clamp_q(q) : clamp_q(q + (r != 0));
+}
+
+/* p + c * s, where the result is known to lie in [-2^64 + 1, 2^64 - 1]. */
+static sval add_term(sval p, int64_t c, uint64_t s) {
+    const uint64_t m = (uint64_t)(c < 0 ? -c : c) * s; /* |c| < 2^32, s < 2^32 */
+    sval v;
+    if (c == 0) return p;
+    if ((c < 0) == (p.neg != 0) || p.mag == 0) {
+        v.neg = c < 0;
+        v.mag = p.mag + m;
+    } else if (p.mag >= m) {
+        v.neg = p.neg;
+        v.mag = p.mag - m;
+    } else {
+        v.neg = c < 0;
+        v.mag = m - p.mag;
+    }
+    if (v.mag == 0) v.neg = 0;
+    return v;
+}
+
+typedef struct search {
+    const tensor_t *t;
+    uint32_t m, dim[MAX_DIMS];  /* the dimensions of size > 1, by descending stride */
+    uint64_t rest[MAX_DIMS + 1]; /* rest[k]: sum of (size - 1) * stride over dim[k..m) */
+    int64_t c[MAX_DIMS];         /* by tensor dimension */
+    uint64_t best[MAX_DIMS];     /* lexicographic minimum of max(c, 0) so far */
+    int have_best;
+    uint64_t steps;
+} search;
+
+static void leaf(search *s) {
+    const uint32_t n = s->t->n;
+    int64_t sign = 0;
+    for (uint32_t d = 0; d < n && sign == 0; ++d)
+        if (s->c[d] != 0) sign = s->c[d] > 0 ? 1 : -1;
+    if (sign == 0) return; /* c = 0: an element with itself */
+    uint64_t x[MAX_DIMS];
+    for (uint32_t d = 0; d < n; ++d) {
+        const int64_t v = sign * s->c[d];
+        x[d] = v > 0 ? (uint64_t)v : 0;
+    }
+    if (s->have_best) {
+        uint32_t d = 0;
+        while (d < n && x[d] == s->best[d]) ++d;
+        if (d == n || x[d] > s->best[d]) return;
+    }
+    memcpy(s->best, x, sizeof x);
+    s->have_best = 1;
+}
+
+/* Assigns dim[k..m) given the partial sum p of the earlier ones; 0 when the
+ * budget runs out.  While every earlier coefficient is 0 (lead), only c >= 0 is
+ * tried: c and -c describe the same pair of elements. */
+static int dfs(search *s, uint32_t k, sval p, int lead) {
+    if (k == s->m) {
+        leaf(s);
+        return 1;
+    }
+    const uint32_t d = s->dim[k];
+    const uint64_t st = s->t->strides[d], r = s->rest[k + 1];
+    const int64_t nmax = (int64_t)s->t->sizes[d] - 1;
+    /* -r <= p + c st <= r */
+    int64_t lo = ceil_div(negate(sub_from(r, negate(p))), st); /* (-r - p) / st */
+    int64_t hi = floor_div(sub_from(r, p), st);                /* (r - p) / st */
+    if (lo < -nmax) lo = -nmax;
+    if (lead && lo < 0) lo = 0;
+    if (hi > nmax) hi = nmax;
+    for (int64_t c = lo; c <= hi; ++c) {
+        if (++s->steps > OVERLAP_SEARCH_BUDGET) return 0;
+        s->c[d] = c;
+        if (!dfs(s, k + 1, add_term(p, c, st), lead && c == 0)) return 0;
+    }
+    s->c[d] = 0;
+    return 1;
+}
+
+overlap_verdict overlap_search(const tensor_t *t, uint32_t first[MAX_DIMS], int *have_any) {
+    search s;
+    memset(&s, 0, sizeof s);
+    s.t = t;
+    for (uint32_t d = 0; d < t->n; ++d)
+        if (t->sizes[d] > 1) s.dim[s.m++] = d;
+    for (uint32_t i = 1; i < s.m; ++i) /* insertion sort, descending stride */
+        for (uint32_t j = i; j > 0 && t->strides[s.dim[j]] > t->strides[s.dim[j - 1]]; --j) {
+            const uint32_t tmp = s.dim[j];
+            s.dim[j] = s.dim[j - 1];
+            s.dim[j - 1] = tmp;
+        }
+    s.rest[s.m] = 0;
+    for (uint32_t k = s.m; k-- > 0;) /* <= IndexOfLastElement, which fits */
+        s.rest[k] = s.rest[k + 1] + (uint64_t)(t->sizes[s.dim[k]] - 1) * t->strides[s.dim[k]];
+    const sval zero = {0, 0};
+    const int done = dfs(&s, 0, zero, 1);
+    *have_any = s.have_best;
+    if (s.have_best)
+        for (uint32_t d = 0; d < t->n; ++d) first[d] = (uint32_t)s.best[d];
+    if (!done) return OVERLAP_BOUND_HIT;
+    return s.have_best ? OVERLAP_FOUND : OVERLAP_DISJOINT;
+}
