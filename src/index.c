@@ -1,4 +1,4 @@
-/* Reading and normalizing index values (spec 1.8), and the checking pre-pass. */
+/* Reading and normalizing index values (docs/operators.md 1.8), and the checking pre-pass. */
 #include "internal.h"
 
 #include <inttypes.h>

@@ -42,7 +42,7 @@ dmlref_status set_error(dmlref_error *err, dmlref_status code, const char *fmt, 
 #define DT(x) (1u << DMLREF_TENSOR_DATA_TYPE_##x)
 
 /*
- * Checks the rules every buffer tensor obeys (spec 1.2-1.4) and fills t.
+ * Checks the rules every buffer tensor obeys (docs/operators.md 1.2-1.5, rules T1-T15) and fills t.
  * name is the field path used in messages ("InputTensors[2]").
  * For outputs, OWNED_BY_DML and elements that share memory are rejected.
  */
@@ -96,7 +96,7 @@ typedef struct index_value {
 index_value index_read(const unsigned char *p, uint32_t dtype);
 
 /*
- * norm(v, n) of spec 1.8: negative signed values count from the end; the result
+ * norm(v, n) of docs/operators.md 1.8: negative signed values count from the end; the result
  * is clamped into [0, n-1].  *in_range tells whether v was in [-n, n) (signed)
  * or [0, n) (unsigned).  n >= 1.
  */

@@ -159,7 +159,7 @@ dmlref_status plan_concat(op_t *op, int split, uint32_t axis, dmlref_error *err)
 dmlref_status plan_gather(op_t *op, int elements, uint32_t axis, uint32_t index_dims, dmlref_error *err);
 dmlref_status plan_scatter_nd(op_t *op, uint32_t input_dim_count, uint32_t indices_dim_count, dmlref_error *err);
 
-/* Normalized index (spec 1.8, clamped) read from p: the library's normalizer. */
+/* Normalized index (docs/operators.md 1.8, clamped) read from p: the library's normalizer. */
 uint64_t index_load_norm(const unsigned char *p, uint32_t dtype, uint64_t n);
 
 /* The same with the in-range test inline (one compare); only negative or

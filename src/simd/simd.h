@@ -129,7 +129,7 @@ static inline void simd_stream_fence(void) {
 }
 
 /*
- * out[i] = norm(index at ix + i * js) for i < n: the spec's normalization with
+ * out[i] = norm(index at ix + i * js) for i < n: docs/operators.md 1.8's normalization with
  * the default clamp (index_normalize in index.c), A = the axis size (>= 1).
  * Vectorized for contiguous 32-bit indices (8 per step in AVX2 builds, else 4);
  * 64-bit indices take a scalar loop
