@@ -298,7 +298,7 @@ clean:
 # ---------------------------------------------------------------------------
 # Fast paths (src/simd/README.md).
 #
-#   make bench [BENCH_ARGS="--repeat 5 gather"]   the workloads of shared/perf/workloads.md
+#   make bench [BENCH_ARGS="--repeat 5 gather"]   the workloads of docs/performance.md
 #   make test-portable     unit tests with SIMDe's portable fallbacks (-DSIMDE_NO_NATIVE)
 #   make test-avx2         unit tests built with -mavx2 (256-bit SIMD primitives)
 # ---------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 /*
- * dmlref benchmark: the 12 workloads of shared/perf/workloads.md plus a 64 MiB
+ * dmlref benchmark: the 12 workloads of docs/performance.md plus a 64 MiB
  * memcpy, each with 1 thread and with all threads, in one run.
  *
  *   bench [--repeat N] [--oracle] [--no-hugepages] [FILTER]
@@ -7,7 +7,7 @@
  *
  * Prints per workload and thread count: median ms over N timed runs (default
  * 11), effective GB/s (bytes moved = 2 x output bytes + index bytes, as
- * workloads.md and peers.md count them) and the ratio to the better of memcpy
+ * docs/performance.md counts them) and the ratio to the better of memcpy
  * 1T and memcpy all-threads.  Inputs are filled and outputs allocated and
  * touched once outside the timed region; one untimed warm-up run precedes the
  * timed ones.  The last lines compare a small GATHER (16 rows of 64 bytes)
@@ -292,7 +292,7 @@ static double time_memcpy(int all_threads) {
 static const char usage[] =
     "usage: bench [--repeat N] [--oracle] [--no-hugepages] [FILTER]\n"
     "\n"
-    "Times the workloads of shared/perf/workloads.md (and a 64 MiB memcpy), each with 1 thread\n"
+    "Times the workloads of docs/performance.md (and a 64 MiB memcpy), each with 1 thread\n"
     "and with all threads: median ms over N timed runs, GB/s, ratio to memcpy, kernel.\n"
     "\n"
     "  --repeat N       timed runs per line (default 11, 1 to 100000)\n"

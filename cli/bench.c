@@ -7,10 +7,10 @@
  * times, each timed with clock_gettime(CLOCK_MONOTONIC) around the
  * dmlref_execute call only.  The median is reported.
  *
- * bytes_moved = 2 x output bytes + index bytes (shared/perf/workloads.md and
- * peers.md): every output element is written once and read once from its
- * source (the input, or for SCATTER_ND the input or an update; overwritten
- * input is not counted), plus every index element read once.  Output bytes
+ * bytes_moved = 2 x output bytes + index bytes (docs/performance.md): every
+ * output element is written once and read once from its source (the input,
+ * or for SCATTER_ND the input or an update; overwritten input is not
+ * counted), plus every index element read once.  Output bytes
  * count the elements (product of Sizes x element size), not the padding of
  * the buffer.  GB/s = bytes_moved / median_ns (1 GB = 1e9 bytes).
  */

@@ -1,6 +1,6 @@
 /*
  * Case files: JSON (through jsonin/json-c) -> DMLREF descriptors and buffers.
- * See case.h and shared/spec/case-format.md.
+ * See case.h and docs/case-format.md.
  */
 #include "case.h"
 #include "draw.h"

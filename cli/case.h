@@ -1,5 +1,5 @@
 /*
- * Case files (shared/spec/case-format.md) read from memory into library
+ * Case files (docs/case-format.md) read from memory into library
  * descriptors and buffers.  Everything here works on bytes in memory so a
  * fuzzer can drive it; only `npy` references open files, and only when a base
  * directory is given.
@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Exit statuses of the command (case-format.md), returned by case_parse. */
+/* Exit statuses of the command (docs/case-format.md), returned by case_parse. */
 enum {
     CASE_OK = 0,
     CASE_DIFFER = 1,    /* outputs differ from `expected`                 */

@@ -1,5 +1,5 @@
 /*
- * dmlref: the command-line face of the library (shared/spec/case-format.md).
+ * dmlref: the command-line face of the library (docs/case-format.md).
  *
  *   dmlref run CASE.json [--npy DIR] [--strict] [--feature-level L] [--threads T]
  *   dmlref validate CASE.json [--feature-level L]

@@ -1,6 +1,6 @@
 /*
  * Element values as JSON text, for every data type (the conventions of
- * case-format.md): numbers in the DataType's range, FLOAT16/FLOAT32 rounded
+ * docs/case-format.md): numbers in the DataType's range, FLOAT16/FLOAT32 rounded
  * to nearest-even from the decimal text, "nan" / "inf" / "-inf", and "0x..."
  * exact bit patterns of the element's width.
  */

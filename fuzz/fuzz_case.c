@@ -11,7 +11,7 @@
  * reference ({"npy": "a.npy"}) because that directory is the case's base
  * directory.  An input that starts with the .npy magic is a .npy file only.
  *
- * Checked (abort() on violation): return codes are those case-format.md
+ * Checked (abort() on violation): return codes are those docs/case-format.md
  * lists, every failure has a message, a parsed case validates and binds
  * buffers at least TotalTensorSizeInBytes long, a parsed .npy array's data
  * lies inside the input, and nothing crashes, leaks or overruns (ASan/UBSan).

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the seed corpus of fuzz_desc (fuzz/corpus/fuzz_desc/): the documented
-DirectML examples of spec sections 2.5, 3.4, 4.5, 5.4 and 6.4 encoded in the
+DirectML examples of docs/operators.md sections 2.5, 3.4, 4.5, 5.4 and 6.4 encoded in the
 target's byte format (see the comment at the top of fuzz/fuzz_desc.c), plus a
 few strided, typed and deliberately invalid variants.
 
@@ -94,7 +94,7 @@ def seeds():
     F, U = "FLOAT32", "UINT32"
     r = lambda n, start=1: list(range(start, start + n))
     s = {}
-    # GATHER (spec 2.5)
+    # GATHER (operators.md 2.5)
     s["gather_doc1_remap"] = gather("4_1", 0, 1, T(F, [4], data=[11, 12, 13, 14]),
                                     T(U, [5], data=[3, 1, 3, 0, 2]), T(F, [5]))
     s["gather_doc2_rows"] = gather("4_1", 0, 1, T(F, [3, 2], data=r(6)), T(U, [1, 4], data=[0, 1, 1, 2]),
@@ -117,7 +117,7 @@ def seeds():
                                        T("INT64", [1, 4], data=[-1, 0, 2, -3]), T("INT64", [2, 4], strides=[1, 2]))
     s["gather_broadcast_uint8"] = gather("4_1", 0, 1, T("UINT8", [5, 3], strides=[0, 1], data=[7, 8, 9]),
                                          T("UINT64", [1, 2], data=[4, 1]), T("UINT8", [2, 3]))
-    # GATHER_ELEMENTS (spec 3.4)
+    # GATHER_ELEMENTS (operators.md 3.4)
     s["gather_elements_doc_axis0"] = gather_elements("4_1", 0, T(F, [3, 3], data=r(9)),
                                                      T(U, [2, 3], data=[1, 2, 0, 2, 0, 0]), T(F, [2, 3]))
     s["gather_elements_wpt_axis1"] = gather_elements("4_1", 1, T(F, [3, 3], data=r(9)),
@@ -127,7 +127,7 @@ def seeds():
     s["gather_elements_fl2_1"] = gather_elements("2_1", 3, T("UINT16", [1, 1, 2, 3], data=r(6)),
                                                  T(U, [1, 1, 2, 2], data=[2, 0, 1, 1]),
                                                  T("UINT16", [1, 1, 2, 2], strides=[8, 8, 4, 1]))
-    # SCATTER_ND (spec 4.5)
+    # SCATTER_ND (operators.md 4.5)
     s["scatter_doc_1d"] = scatter("4_1", 1, 2, T(F, [1, 8], data=r(8)), T(U, [4, 1], data=[4, 3, 1, 7]),
                                   T(F, [1, 4], data=[9, 10, 11, 12]), T(F, [1, 8]))
     s["scatter_doc_shape_5d"] = scatter("4_1", 5, 3, T("UINT8", [3, 4, 5, 6, 7]), T("INT32", [1, 1, 1, 2, 3]),
@@ -140,7 +140,7 @@ def seeds():
     s["scatter_fl2_1_4d"] = scatter("2_1", 2, 2, T("INT16", [1, 1, 3, 3], data=r(9)),
                                     T(U, [1, 1, 2, 2], data=[0, 1, 2, 2]), T("INT16", [1, 1, 1, 2], data=[-1, -2]),
                                     T("INT16", [1, 1, 3, 3]))
-    # SPLIT (spec 5.4)
+    # SPLIT (operators.md 5.4)
     inp = T(F, [1, 1, 6, 2], data=r(12))
     s["split_doc_axis2"] = split("4_1", 2, inp, [T(F, [1, 1, 2, 2]), T(F, [1, 1, 1, 2]), T(F, [1, 1, 3, 2])])
     s["split_doc_axis3"] = split("4_1", 3, inp, [T(F, [1, 1, 6, 1]), T(F, [1, 1, 6, 1])])
@@ -148,7 +148,7 @@ def seeds():
                                                          T(F, [1, 1, 6, 1], strides=[6, 6, 1, 1])])
     s["split_float64_8d"] = split("6_4", 7, T("FLOAT64", [1, 1, 1, 1, 1, 2, 1, 5], data=r(10)),
                                   [T("FLOAT64", [1, 1, 1, 1, 1, 2, 1, 2]), T("FLOAT64", [1, 1, 1, 1, 1, 2, 1, 3])])
-    # JOIN (spec 6.4)
+    # JOIN (operators.md 6.4)
     s["join_doc_axis3"] = join("4_1", 3, [T(F, [1, 1, 2, 3], data=r(6)), T(F, [1, 1, 2, 4], data=r(8, 7))],
                                T(F, [1, 1, 2, 7]))
     three = [T(F, [1, 1, 2, 2], data=r(4, 1 + 4 * i)) for i in range(3)]

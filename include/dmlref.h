@@ -4,7 +4,7 @@
  *
  * The DMLREF_ types mirror directml.h field for field and value for value, so a
  * caller holding a real DML_OPERATOR_DESC can pass it with a cast.  Semantics
- * follow the project's specification (shared/spec/operators.md).
+ * follow the project's specification, docs/operators.md.
  *
  * Lifecycle:  dmlref_compile() validates and plans (allocates once);
  *             dmlref_execute() copies bytes (allocates nothing in the default
@@ -120,7 +120,7 @@ typedef struct DMLREF_OPERATOR_DESC {
 /*
  * GATHER.   data [d0..dN) T, indices UINT32|INT32|UINT64|INT64 [1.., k0..kK),
  * out = Input.Sizes[0..Axis) ++ Indices.Sizes[N-K..N) ++ Input.Sizes[Axis+1..N),
- * right-aligned to N (spec 2.3).   output[...] = input[..., indices[...], ...]
+ * right-aligned to N (docs/operators.md 2.3).   output[...] = input[..., indices[...], ...]
  */
 typedef struct DMLREF_GATHER_OPERATOR_DESC {
     const DMLREF_TENSOR_DESC *InputTensor;
@@ -138,7 +138,7 @@ typedef struct DMLREF_GATHER_ELEMENTS_OPERATOR_DESC {
     uint32_t Axis;
 } DMLREF_GATHER_ELEMENTS_OPERATOR_DESC;
 
-/* SCATTER_ND.  output = input; output[indices[...]] = updates[...] (spec 4.3). */
+/* SCATTER_ND.  output = input; output[indices[...]] = updates[...] (docs/operators.md 4.3). */
 typedef struct DMLREF_SCATTER_ND_OPERATOR_DESC {
     const DMLREF_TENSOR_DESC *InputTensor;
     const DMLREF_TENSOR_DESC *IndicesTensor;
@@ -257,7 +257,7 @@ DMLREF_API const char *dmlref_status_name(dmlref_status status);
 /* ------------------------------------------------------------------------- */
 
 /*
- * What DMLCalcBufferTensorSize computes (spec 1.4): the minimum
+ * What DMLCalcBufferTensorSize computes (docs/operators.md 1.4): the minimum
  * TotalTensorSizeInBytes, rounded up to a multiple of 4.  Strides may be NULL
  * (packed).  Returns 0 for an unknown data type, DimensionCount 0, a size of 0,
  * NULL sizes, or a result that does not fit in 64 bits.
@@ -310,7 +310,7 @@ typedef struct dmlref_buffer {
 
 typedef struct dmlref_operator dmlref_operator;
 
-/* Checks every rule of the spec at the given level.  err may be NULL. */
+/* Checks every rule of docs/operators.md at the given level.  err may be NULL. */
 DMLREF_API dmlref_status dmlref_validate(const DMLREF_OPERATOR_DESC *desc,
                                          DMLREF_FEATURE_LEVEL feature_level,
                                          dmlref_error *err);

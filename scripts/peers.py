@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Peers on this machine: the workloads of shared/perf/workloads.md through numpy
+"""Peers on this machine: the workloads of docs/performance.md through numpy
 (one thread) and, when it imports, PyTorch (torch.set_num_threads(T)), called as
-shared/perf/peers.md says, so that `make bench` figures can be compared with
+docs/performance.md says, so that `make bench` figures can be compared with
 them on the same machine in the same session.
 
     python3 scripts/peers.py [--repeat N] [--threads T] [FILTER]

@@ -1,6 +1,6 @@
 /*
  * What SPLIT and JOIN share: one whole tensor and `count` pieces laid side by
- * side along Axis (spec 5 and 6).  SPLIT copies whole -> pieces, JOIN pieces -> whole.
+ * side along Axis (docs/operators.md sections 5 and 6).  SPLIT copies whole -> pieces, JOIN pieces -> whole.
  */
 #include "concat.h"
 

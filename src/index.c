@@ -1,4 +1,4 @@
-/* Index values (spec 1.8; the policy is index.h's index_norm) and the checking pre-pass. */
+/* Index values (docs/operators.md 1.8; the policy is index.h's index_norm) and the checking pre-pass. */
 #include "internal.h"
 
 #include <inttypes.h>

@@ -1,5 +1,5 @@
 /*
- * The index policy (spec 1.8), with one owner: every reader of an index value
+ * The index policy (docs/operators.md 1.8), with one owner: every reader of an index value
  * (the oracles, the fast paths, the SIMD normalizer, the checking pre-pass)
  * goes through index_norm() below.
  *

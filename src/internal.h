@@ -42,7 +42,7 @@ dmlref_status set_error(dmlref_error *err, dmlref_status code, const char *fmt, 
 #define DT(x) (1u << DMLREF_TENSOR_DATA_TYPE_##x)
 
 /*
- * Checks the rules every buffer tensor obeys (spec 1.2-1.4) and fills t.
+ * Checks the rules every buffer tensor obeys (docs/operators.md 1.2-1.5, rules T1-T15) and fills t.
  * name is the field path used in messages ("InputTensors[2]").
  * For outputs, OWNED_BY_DML and elements that share memory are rejected.
  */

@@ -1,5 +1,5 @@
 /*
- * GATHER (spec section 2).  output[...] = input[..., indices[...], ...]
+ * GATHER (docs/operators.md section 2).  output[...] = input[..., indices[...], ...]
  *
  *   N = DimensionCount, a = Axis, K = IndexDimensions.
  *   Output.Sizes = Input.Sizes[0..a) ++ Indices.Sizes[N-K..N) ++ Input.Sizes[a+1..N),

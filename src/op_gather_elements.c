@@ -1,5 +1,5 @@
 /*
- * GATHER_ELEMENTS (spec section 3).
+ * GATHER_ELEMENTS (docs/operators.md section 3).
  *   for each coordinate c of Indices:  ic = c; ic[Axis] = norm(indices[c]);
  *                                      output[c] = input[ic]
  */

@@ -1,5 +1,5 @@
 /*
- * JOIN (spec section 6).
+ * JOIN (docs/operators.md section 6).
  *   base = 0; for each input k: out[c + base along Axis] = in_k[c]; base += In_k.Sizes[Axis]
  */
 #include "concat.h"

@@ -1,5 +1,5 @@
 /*
- * SCATTER_ND (spec section 4).
+ * SCATTER_ND (docs/operators.md section 4).
  *   N = DimensionCount, R = InputDimensionCount, Q = IndicesDimensionCount,
  *   T = Indices.Sizes[N-1], I = Input.Sizes[N-R..N), J = Indices.Sizes[N-Q..N),
  *   M = (Q-1) + (R-T),  Updates.Sizes = {1.., J[0..Q-1), I[T..R)}.

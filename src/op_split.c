@@ -1,5 +1,5 @@
 /*
- * SPLIT (spec section 5).
+ * SPLIT (docs/operators.md section 5).
  *   base = 0; for each output k: out_k[c] = in[c + base along Axis]; base += Out_k.Sizes[Axis]
  */
 #include "concat.h"

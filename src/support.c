@@ -1,6 +1,6 @@
 /*
  * The checks shared by every operator: equal DimensionCount, equal DataType,
- * allowed at the feature level (the class's support rows, spec 1.6), equal sizes.
+ * allowed at the feature level (the class's support rows, docs/operators.md 1.6), equal sizes.
  */
 #include "registry.h"
 

@@ -1,5 +1,5 @@
 /*
- * The rules every buffer tensor obeys (spec 1.2 - 1.4), in one place:
+ * The rules every buffer tensor obeys (docs/operators.md 1.2 - 1.5, rules T1-T15), in one place:
  * DMLREF_TENSOR_DESC / DMLREF_BUFFER_TENSOR_DESC checks, DMLCalcBufferTensorSize,
  * and the output no-overlap rule.  All arithmetic is 64-bit and checked.
  */

@@ -147,7 +147,7 @@ static inline void simd_stream_fence(void) {
 }
 
 /*
- * out[i] = norm(index at ix + i * js) for i < n: the spec's normalization with
+ * out[i] = norm(index at ix + i * js) for i < n: docs/operators.md 1.8's normalization with
  * the default clamp (index.h's index_norm, INDEX_CLAMP: its one definition),
  * A = the axis size (>= 1).  For contiguous 32-bit indices, groups of lanes (8
  * in AVX2 builds, else 4) that are all in range are copied as they are; any

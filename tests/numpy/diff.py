@@ -160,7 +160,7 @@ def any_out_of_range(values, n, signed):
 
 
 def clamp(values, n, signed):
-    """The clamp decision of the spec's table: clamp(signed && v < 0 ? v + n : v, 0, n - 1)."""
+    """The clamp decision of docs/operators.md's table (section 0): clamp(signed && v < 0 ? v + n : v, 0, n - 1)."""
     return np.vectorize(lambda v: min(max(v + n if (signed and v < 0) else v, 0), n - 1), otypes=[object])(values)
 
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The dmlref command (docs/cli.md, shared/spec/case-format.md): every case
+# The dmlref command (docs/cli.md, docs/case-format.md): every case
 # file, every subcommand, every exit status, each class of malformed input,
 # .npy in and out, huge sizes, gen (validity and determinism), bench.
 # Environment: BUILD (default build), PYTHON (default /usr/bin/python3).

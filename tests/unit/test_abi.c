@@ -1,7 +1,7 @@
 /*
  * ABI pins: the DMLREF_ structs and enums must have directml.h's layout and
  * values, so that a caller can pass a real DML_OPERATOR_DESC with a cast.
- * The offsets are those of the directml.h field lists (spec 1.1, 1.2, 2.1,
+ * The offsets are those of the directml.h field lists (docs/operators.md 1.1, 1.2, 2.1,
  * 3.1, 4.1, 5.1, 6.1) as the C ABIs lay them out, pinned for the three ABIs
  * dmlref is built for: LP64 (x86-64, aarch64, s390x: pointers 8 bytes),
  * ILP32 with 8-byte-aligned uint64_t (armhf, wasm32) and ILP32 with

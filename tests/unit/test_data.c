@@ -228,7 +228,7 @@ TEST(data_gather_strided_broadcast_inputs_and_gapped_outputs) {
 }
 
 TEST(data_gather_general_k_and_cropping) {
-    /* spec 2.5 example 8 with strided tensors: Input {1,2,3,4,5} Axis 3 K 2, Indices {1,1,1,6,7}
+    /* docs/operators.md 2.5 example 8 with strided tensors: Input {1,2,3,4,5} Axis 3 K 2, Indices {1,1,1,6,7}
      * -> Output {2,3,6,7,5}: output[p,q,r,s,t] = input[0,p,q, idx[0,0,0,r,s], t] */
     tbuf in, ix, out;
     tb_init(&in, DMLREF_TENSOR_DATA_TYPE_UINT8, 5, SIZES(1, 2, 3, 4, 5), SIZES(999, 70, 23, 5, 1), 3, -1);

@@ -1,7 +1,7 @@
 /*
- * Every example of the five DirectML pages (shared/seeds), typed in as the
- * pages print them, with the documented outputs - corrected only where spec
- * section 9 says the page is wrong - plus the spec's own worked examples
+ * Every example of the five DirectML pages (docs/operators.md), typed in as the
+ * pages print them, with the documented outputs - corrected only where
+ * docs/operators.md section 9 says the page is wrong - plus its own worked examples
  * (2.5 #6-#9, 3.4 WPT, 4.5, 5.4, 6.4) and the DMLCalcBufferTensorSize values of 1.4.
  */
 #include "check.h"
@@ -72,7 +72,7 @@ TEST(example_gather_3_swap_columns) {
     const float input[] = {1, 2, 3, 4, 5, 6};
     const uint32_t indices[] = {1, 0};
     const float want[] = {2, 1, 4, 3, 6, 5};
-    /* Spec 9.1: the page prints IndexDimensions 2, which would crop Input.Sizes[0] = 3. */
+    /* operators.md 9 item 1: the page prints IndexDimensions 2, which would crop Input.Sizes[0] = 3. */
     GATHER_CASE(FL41, NULL, &in, &ix, &out, 1, 1, input, indices, want);
 
     DMLREF_GATHER_OPERATOR_DESC g = {&in.desc, &ix.desc, &out.desc, 1, 2};
@@ -89,7 +89,7 @@ TEST(example_gather_4_nested_indices_axis2) {
     const float input[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
     const uint32_t indices[] = {0, 2};
     const float want[] = {1, 3, 4, 6, 7, 9};
-    /* "Example 4. 2D, Axis 1" - the struct field is 2 (padded numbering, spec 9.2). */
+    /* "Example 4. 2D, Axis 1" - the struct field is 2 (padded numbering, operators.md 9 item 2). */
     GATHER_CASE(FL41, NULL, &in, &ix, &out, 2, 2, input, indices, want);
 }
 
@@ -104,7 +104,7 @@ TEST(example_gather_5_nested_indices_axis1) {
     GATHER_CASE(FL41, NULL, &in, &ix, &out, 1, 2, input, indices, want);
 }
 
-/* ---- GATHER: spec 2.5 additional examples ------------------------------- */
+/* ---- GATHER: operators.md 2.5 additional examples ------------------------- */
 
 TEST(example_gather_6_onnx_scalar_index_k0) {
     tdesc in, ix, out;
@@ -207,7 +207,7 @@ TEST(example_gather_elements_doc) {
     tdesc in, ix, out;
     tdesc_init(&in, F32, DIMS(3, 3));
     tdesc_init(&ix, U32, DIMS(2, 3));
-    tdesc_init(&out, F32, DIMS(2, 3)); /* the page says UINT32 (spec 9.6) */
+    tdesc_init(&out, F32, DIMS(2, 3)); /* the page says UINT32 (operators.md 9 item 6) */
     const float input[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
     const uint32_t indices[] = {1, 2, 0, 2, 0, 0};
     const float want[] = {4, 8, 3, 7, 2, 3};
@@ -240,7 +240,7 @@ TEST(example_gather_elements_wpt_axis1) {
 /* ---- SCATTER_ND --------------------------------------------------------- */
 
 TEST(example_scatter_nd_doc_valid_encoding) {
-    /* Spec 4.5: the page's 1-D example with one DimensionCount (2) and UINT32 indices. */
+    /* operators.md 4.5: the page's 1-D example with one DimensionCount (2) and UINT32 indices. */
     tdesc in, ix, up, out;
     tdesc_init(&in, F32, DIMS(1, 8));
     tdesc_init(&ix, U32, DIMS(4, 1));
@@ -263,7 +263,7 @@ TEST(example_scatter_nd_doc_valid_encoding) {
 }
 
 TEST(example_scatter_nd_doc_as_printed_is_invalid) {
-    /* Input {8}, Indices {4,1} FLOAT32, Updates {4}: mixed DimensionCounts, float indices (spec 9.9, 9.10). */
+    /* Input {8}, Indices {4,1} FLOAT32, Updates {4}: mixed DimensionCounts, float indices (operators.md 9 items 9, 10). */
     tdesc in, ix, up, out, ix1;
     tdesc_init(&in, F32, DIMS(8));
     tdesc_init(&ix, F32, DIMS(4, 1));
@@ -309,7 +309,7 @@ TEST(example_scatter_nd_doc_shape_example) {
     CHECK_STATUS(dmlref_run(&d, FL64, &check_opt, ins, 3, outs, 1, &err), err, DMLREF_OK, NULL);
     CHECK_MEM(output, want, sizeof want);
 
-    /* the page's UpdatesTensor.Sizes formula gives {5,6,7} (spec 9.11): rejected */
+    /* the page's UpdatesTensor.Sizes formula gives {5,6,7} (operators.md 9 item 11): rejected */
     tdesc_init(&up_formula, F32, DIMS(1, 1, 5, 6, 7));
     s.UpdatesTensor = &up_formula.desc;
     CHECK_STATUS(dmlref_validate(&d, FL64, &err), err, DMLREF_ERROR_SIZES,
@@ -442,7 +442,7 @@ TEST(example_join_three_inputs_every_axis) {
     }
 }
 
-/* ---- DMLCalcBufferTensorSize (spec 1.4 worked values) ------------------- */
+/* ---- DMLCalcBufferTensorSize (operators.md 1.4 worked values) -------------- */
 
 TEST(example_calc_buffer_tensor_size_worked_values) {
     CHECK_EQ_U64(dmlref_calc_buffer_tensor_size(F32, 2, SIZES(2, 3), NULL), 24);

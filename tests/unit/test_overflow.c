@@ -374,7 +374,7 @@ TEST(overflow_gather_extreme_index_values) {
     const dmlref_options check = {DMLREF_OPTION_CHECK_INDICES, 0};
     const dmlref_options oracle = {DMLREF_OPTION_FORCE_ORACLE, 1};
 
-    /* INT64: clamped per index by default (spec 1.8): -2^63 -> 0, 2^63-1 -> 2 */
+    /* INT64: clamped per index by default (docs/operators.md 1.8): -2^63 -> 0, 2^63-1 -> 2 */
     const int64_t i64[5] = {INT64_MIN, INT64_MAX, -3, -4, 3};
     tdesc_init(&ix, DMLREF_TENSOR_DATA_TYPE_INT64, DIMS(5));
     dmlref_cbuffer ins[2] = {{input, sizeof input}, {i64, sizeof i64}};

@@ -1,7 +1,7 @@
 /*
  * Every validation rule: one failing descriptor per rule, asserting the error
  * code and that the message names the field (and the values).  Rule tags are
- * those of shared/spec/operators.md (G1-G10, E1-E5, S1-S9, P1-P6, J1-J5,
+ * those of docs/operators.md (G1-G10, E1-E5, S1-S9, P1-P6, J1-J5,
  * the tensor-desc rules of 1.2-1.4 and the feature-level table of 1.6).
  */
 #include <stdlib.h>
@@ -139,7 +139,7 @@ TEST(validation_fixtures_are_valid) {
     EXPECT_OK(&jn.d, DMLREF_FEATURE_LEVEL_1_0);
 }
 
-/* ---- feature-level tables (spec 1.6), typed in independently of support.c ---- */
+/* ---- feature-level tables (operators.md 1.6), typed in independently of support.c ---- */
 
 #define T6 ((1u << 1) | (1u << 2) | (1u << 3) | (1u << 4) | (1u << 6) | (1u << 7))
 #define T8 (T6 | (1u << 5) | (1u << 8))
@@ -432,7 +432,7 @@ TEST(validation_unknown_option_flags) {
     CHECK(op == NULL);
 }
 
-/* ---- tensor-desc rules (spec 1.2 - 1.4) ---------------------------------- */
+/* ---- tensor-desc rules (operators.md 1.2 - 1.5) ----------------------------- */
 
 TEST(validation_tensor_type_must_be_buffer) {
     gfix f;
