@@ -158,12 +158,12 @@ static dmlref_status check_bindings(const op_t *op, const dmlref_cbuffer *inputs
                                     const dmlref_buffer *outputs, uint32_t n_outputs, dmlref_error *err) {
     char name[48], other[48];
     if (n_inputs != op->n_inputs || n_outputs != op->n_outputs)
-        return set_error(err, DMLREF_ERROR_BINDING,
+        return set_rule_error(err, DMLREF_ERROR_BINDING, "B1", NULL, NULL,
                          "%s: execute was given %" PRIu32 " input and %" PRIu32 " output buffers; the operator binds %" PRIu32
                          " and %" PRIu32,
                          op->name, n_inputs, n_outputs, op->n_inputs, op->n_outputs);
     if ((n_inputs && !inputs) || (n_outputs && !outputs))
-        return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: the %s buffer array is NULL", op->name,
+        return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "B2", NULL, NULL, "%s: the %s buffer array is NULL", op->name,
                          n_inputs && !inputs ? "input" : "output");
     for (uint32_t i = 0; i < n_inputs + n_outputs; ++i) {
         const int is_out = i >= n_inputs;
@@ -172,13 +172,13 @@ static dmlref_status check_bindings(const op_t *op, const dmlref_cbuffer *inputs
         const void *data = is_out ? outputs[k].data : inputs[k].data;
         const size_t size = is_out ? outputs[k].size : inputs[k].size;
         binding_name(op, is_out, k, name, sizeof name);
-        if (!data) return set_error(err, DMLREF_ERROR_BINDING, "%s: the %s buffer is NULL", op->name, name);
+        if (!data) return set_rule_error(err, DMLREF_ERROR_BINDING, "B2", name, NULL, "%s: the %s buffer is NULL", op->name, name);
         if ((uint64_t)size < t->total_bytes)
-            return set_error(err, DMLREF_ERROR_BINDING,
+            return set_rule_error(err, DMLREF_ERROR_BINDING, "B3", name, NULL,
                              "%s: the %s buffer holds %zu bytes, less than its TotalTensorSizeInBytes (%" PRIu64 ")",
                              op->name, name, size, t->total_bytes);
         if (t->align && ((uintptr_t)data & (t->align - 1)) != 0)
-            return set_error(err, DMLREF_ERROR_BINDING,
+            return set_rule_error(err, DMLREF_ERROR_BINDING, "B4", name, NULL,
                              "%s: the %s buffer at %p is not a multiple of its GuaranteedBaseOffsetAlignment (%" PRIu32 ")",
                              op->name, name, data, t->align);
     }
@@ -190,11 +190,11 @@ static dmlref_status check_bindings(const op_t *op, const dmlref_cbuffer *inputs
         for (uint32_t i = 0; i < n_inputs; ++i)
             if (!(in_place && outputs[k].data == inputs[i].data) &&
                 ranges_overlap(outputs[k].data, ok, inputs[i].data, op->inputs[i].total_bytes))
-                return set_error(err, DMLREF_ERROR_BINDING, "%s: the %s buffer overlaps the %s buffer", op->name,
+                return set_rule_error(err, DMLREF_ERROR_BINDING, "B5", name, NULL, "%s: the %s buffer overlaps the %s buffer", op->name,
                                  binding_name(op, 1, k, name, sizeof name), binding_name(op, 0, i, other, sizeof other));
         for (uint32_t i = 0; i < k; ++i)
             if (ranges_overlap(outputs[k].data, ok, outputs[i].data, op->outputs[i].total_bytes))
-                return set_error(err, DMLREF_ERROR_BINDING, "%s: the %s buffer overlaps the %s buffer", op->name,
+                return set_rule_error(err, DMLREF_ERROR_BINDING, "B5", name, NULL, "%s: the %s buffer overlaps the %s buffer", op->name,
                                  binding_name(op, 1, k, name, sizeof name), binding_name(op, 1, i, other, sizeof other));
     }
     return DMLREF_OK;

@@ -17,21 +17,21 @@ dmlref_status concat_compile(op_t *op, const char *whole_name, const DMLREF_TENS
     support_lookup(op->cls, op->feature_level, &s);
 
     TRY(tensor_check(O, whole_name, whole_desc, split ? 0 : 1, &whole, err));
-    TRY(check_support(O, whole_name, &whole, &s, 0, op->feature_level, err));
+    TRY(check_support(O, split ? "P2" : "J2", split ? "P2" : "J2", whole_name, &whole, &s, 0, op->feature_level, err));
     if (count == 0)                                                                 /* P1, J1 */
-        return set_error(err, DMLREF_ERROR_PARAMETER, "%s: %s must be greater than 0", O, count_name);
+        return set_rule_error(err, DMLREF_ERROR_PARAMETER, split ? "P1" : "J1", count_name, NULL, "%s: %s must be greater than 0", O, count_name);
     if (axis >= whole.n)                                                            /* P3, J3 */
-        return set_error(err, DMLREF_ERROR_PARAMETER,
+        return set_rule_error(err, DMLREF_ERROR_PARAMETER, split ? "P3" : "J3", "Axis", NULL,
                          "%s: Axis (%" PRIu32 ") must be in [0, %s.DimensionCount - 1] = [0, %" PRIu32 "]",
                          O, axis, whole_name, whole.n - 1);
     /* Each piece takes at least 1 along Axis, so more pieces than that size can
      * never sum to it: rejected before any piece is read or allocated. */
     if (count > whole.sizes[axis])
-        return set_error(err, DMLREF_ERROR_PARAMETER,
+        return set_rule_error(err, DMLREF_ERROR_PARAMETER, split ? "P5" : "J5", count_name, NULL,
                          "%s: %s (%" PRIu32 ") exceeds %s.Sizes[Axis] (%" PRIu32
                          "): every piece is at least 1 along Axis",
                          O, count_name, count, whole_name, whole.sizes[axis]);
-    if (!pieces_desc) return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: %s is NULL", O, pieces_name);
+    if (!pieces_desc) return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "T1", pieces_name, NULL, "%s: %s is NULL", O, pieces_name);
     TRY(op_alloc_tensors(op, split ? 1 : count, split ? count : 1, err));
     tensor_t *pieces = split ? op->outputs : op->inputs;
     *(split ? op->inputs : op->outputs) = whole;
@@ -42,18 +42,18 @@ dmlref_status concat_compile(op_t *op, const char *whole_name, const DMLREF_TENS
         tensor_t *p = &pieces[k];
         snprintf(name, sizeof name, "%s[%" PRIu32 "]", pieces_name, k);
         TRY(tensor_check(O, name, &pieces_desc[k], split, p, err));
-        TRY(check_same_dims(O, name, p, whole_name, &whole, err));                  /* P2, J2 */
-        TRY(check_same_type(O, name, p, whole_name, &whole, err));
+        TRY(check_same_dims(O, split ? "P2" : "J2", name, p, whole_name, &whole, err));                  /* P2, J2 */
+        TRY(check_same_type(O, split ? "P2" : "J2", name, p, whole_name, &whole, err));
         for (uint32_t d = 0; d < whole.n; ++d)                                      /* P4, J4 */
             if (d != axis && p->sizes[d] != whole.sizes[d])
-                return set_error(err, DMLREF_ERROR_SIZES,
+                return set_rule_error(err, DMLREF_ERROR_SIZES, split ? "P4" : "J4", name, "Sizes",
                                  "%s: %s.Sizes[%" PRIu32 "] (%" PRIu32 ") must equal %s.Sizes[%" PRIu32 "] (%" PRIu32
                                  ") in every dimension but Axis (%" PRIu32 ")",
                                  O, name, d, p->sizes[d], whole_name, d, whole.sizes[d], axis);
         sum += p->sizes[axis]; /* < 2^64: at most 2^32 terms below 2^32 */
     }
     if (sum != whole.sizes[axis])                                                   /* P5, J5 */
-        return set_error(err, DMLREF_ERROR_SIZES,
+        return set_rule_error(err, DMLREF_ERROR_SIZES, split ? "P5" : "J5", pieces_name, "Sizes",
                          "%s: the %s sizes along Axis (%" PRIu32 ") sum to %" PRIu64 ", but %s.Sizes[%" PRIu32
                          "] is %" PRIu32,
                          O, pieces_name, axis, sum, whole_name, axis, whole.sizes[axis]);

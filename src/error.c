@@ -17,6 +17,21 @@ dmlref_status set_error(dmlref_error *err, dmlref_status code, const char *fmt, 
     return code;
 }
 
+dmlref_status set_rule_error(dmlref_error *err, dmlref_status code, const char *rule, const char *field,
+                             const char *sub, const char *fmt, ...) {
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        err->code = code;
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+        snprintf(err->rule, sizeof err->rule, "%s", rule ? rule : "");
+        if (field && sub) snprintf(err->field, sizeof err->field, "%s.%s", field, sub);
+        else snprintf(err->field, sizeof err->field, "%s", field ? field : "");
+    }
+    return code;
+}
+
 const char *dmlref_status_name(dmlref_status status) {
     switch (status) {
 #define S(x) case DMLREF_##x: return "DMLREF_" #x;

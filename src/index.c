@@ -24,7 +24,7 @@ dmlref_status check_indices_in_range(const op_t *op, const tensor_t *idx,
         if (!ok) {
             char pos[128], val[32];
             const int sgn = v.is_signed;
-            return set_error(err, DMLREF_ERROR_INDEX_OUT_OF_RANGE,
+            return set_rule_error(err, DMLREF_ERROR_INDEX_OUT_OF_RANGE, "N1", idx_name, NULL,
                              "%s: %s%s = %s is out of range [%s%" PRIu64 ", %" PRIu64 ") for %s (%" PRIu64 ")",
                              op->name, idx_name, coord_str(pos, sizeof pos, it.coord, idx->n),
                              index_str(val, sizeof val, v), sgn ? "-" : "", sgn ? bounds[c] : 0,

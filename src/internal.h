@@ -36,6 +36,12 @@ typedef struct tensor {
 dmlref_status set_error(dmlref_error *err, dmlref_status code, const char *fmt, ...)
     DMLREF_PRINTF(3, 4);
 
+/* set_error for a broken rule: also records the rule's id in docs/operators.md
+ * ("G9", "T13") and the desc field it is about, `field` or `field.sub` when sub
+ * is not NULL ("IndicesTensor.Sizes", "Axis"). */
+dmlref_status set_rule_error(dmlref_error *err, dmlref_status code, const char *rule, const char *field,
+                             const char *sub, const char *fmt, ...) DMLREF_PRINTF(6, 7);
+
 /* ---- tensor-desc rules (tensor.c) ----------------------------------------- */
 
 /* Data-type bit for the support masks. */
@@ -75,13 +81,13 @@ typedef struct support {
 int feature_level_known(uint32_t fl);
 
 /* Common per-operator checks; return DMLREF_OK or the error. */
-dmlref_status check_same_dims(const char *op, const char *name, const tensor_t *t,
+dmlref_status check_same_dims(const char *op, const char *rule, const char *name, const tensor_t *t,
                               const char *ref_name, const tensor_t *ref, dmlref_error *err);
-dmlref_status check_same_type(const char *op, const char *name, const tensor_t *t,
+dmlref_status check_same_type(const char *op, const char *rule, const char *name, const tensor_t *t,
                               const char *ref_name, const tensor_t *ref, dmlref_error *err);
-dmlref_status check_support(const char *op, const char *name, const tensor_t *t,
-                            const support_t *s, int is_index, uint32_t fl, dmlref_error *err);
-dmlref_status check_same_sizes(const char *op, const char *name, const tensor_t *t,
+dmlref_status check_support(const char *op, const char *dims_rule, const char *type_rule, const char *name,
+                            const tensor_t *t, const support_t *s, int is_index, uint32_t fl, dmlref_error *err);
+dmlref_status check_same_sizes(const char *op, const char *rule, const char *name, const tensor_t *t,
                                const char *ref_name, const uint32_t *want, dmlref_error *err);
 
 /* ---- indices (index.c) --------------------------------------------------- */

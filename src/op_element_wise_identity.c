@@ -50,12 +50,12 @@ static dmlref_status identity_compile(op_t *op, const void *desc, dmlref_error *
 
     TRY(tensor_check(OP, "InputTensor", d->InputTensor, 0, in, err));                  /* ID3 */
     TRY(tensor_check(OP, "OutputTensor", d->OutputTensor, 1, out, err));
-    TRY(check_same_dims(OP, "OutputTensor", out, "InputTensor", in, err));             /* ID1 */
-    TRY(check_support(OP, "InputTensor", in, &s, 0, op->feature_level, err));          /* ID2 */
-    TRY(check_same_type(OP, "OutputTensor", out, "InputTensor", in, err));             /* ID1 */
-    TRY(check_same_sizes(OP, "OutputTensor", out, "InputTensor.Sizes", in->sizes, err));
+    TRY(check_same_dims(OP, "ID1", "OutputTensor", out, "InputTensor", in, err));             /* ID1 */
+    TRY(check_support(OP, "ID2", "ID2", "InputTensor", in, &s, 0, op->feature_level, err));          /* ID2 */
+    TRY(check_same_type(OP, "ID1", "OutputTensor", out, "InputTensor", in, err));             /* ID1 */
+    TRY(check_same_sizes(OP, "ID1", "OutputTensor", out, "InputTensor.Sizes", in->sizes, err));
     if (d->ScaleBias)
-        return set_error(err, DMLREF_ERROR_PARAMETER,
+        return set_rule_error(err, DMLREF_ERROR_PARAMETER, "ID5", "ScaleBias", NULL,
                          OP ": ScaleBias is not supported: x * Scale + Bias is arithmetic, not data movement "
                          "(give ScaleBias = NULL for the identity)");
     op->oracle = identity_oracle;

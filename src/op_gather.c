@@ -73,43 +73,43 @@ static dmlref_status gather_compile(op_t *op, const void *desc, dmlref_error *er
     TRY(tensor_check(OP, "InputTensor", g->InputTensor, 0, in, err));                    /* G10 */
     TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, 0, ix, err));
     TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, 1, out, err));
-    TRY(check_same_dims(OP, "IndicesTensor", ix, "InputTensor", in, err));               /* G1  */
-    TRY(check_same_dims(OP, "OutputTensor", out, "InputTensor", in, err));
-    TRY(check_support(OP, "InputTensor", in, &s, 0, op->feature_level, err));            /* G2  */
-    TRY(check_same_type(OP, "OutputTensor", out, "InputTensor", in, err));
-    TRY(check_support(OP, "IndicesTensor", ix, &s, 1, op->feature_level, err));
+    TRY(check_same_dims(OP, "G1", "IndicesTensor", ix, "InputTensor", in, err));               /* G1  */
+    TRY(check_same_dims(OP, "G1", "OutputTensor", out, "InputTensor", in, err));
+    TRY(check_support(OP, "G1", "G2", "InputTensor", in, &s, 0, op->feature_level, err));            /* G2  */
+    TRY(check_same_type(OP, "G2", "OutputTensor", out, "InputTensor", in, err));
+    TRY(check_support(OP, "G1", "G2", "IndicesTensor", ix, &s, 1, op->feature_level, err));
 
     const uint32_t n = in->n, a = g->Axis, k = g->IndexDimensions;
     if (a >= n)                                                                           /* G3  */
-        return set_error(err, DMLREF_ERROR_PARAMETER,
+        return set_rule_error(err, DMLREF_ERROR_PARAMETER, "G3", "Axis", NULL,
                          OP ": Axis (%" PRIu32 ") must be in [0, InputTensor.DimensionCount) = [0, %" PRIu32 ")",
                          a, n);
     if (k > n)                                                                            /* G4  */
-        return set_error(err, DMLREF_ERROR_PARAMETER,
+        return set_rule_error(err, DMLREF_ERROR_PARAMETER, "G4", "IndexDimensions", NULL,
                          OP ": IndexDimensions (%" PRIu32 ") must be in [0, IndicesTensor.DimensionCount] = [0, %" PRIu32 "]",
                          k, n);
     if (k > a + 1)                                                                        /* G5  */
-        return set_error(err, DMLREF_ERROR_PARAMETER,
+        return set_rule_error(err, DMLREF_ERROR_PARAMETER, "G5", "IndexDimensions", NULL,
                          OP ": IndexDimensions (%" PRIu32 ") must be <= Axis + 1 (%" PRIu32
                          "): the index dimensions end at output dimension Axis",
                          k, a + 1);
     for (uint32_t d = 0; d + 1 < k; ++d)                                                  /* G7, G8 */
         if (in->sizes[d] != 1)
-            return set_error(err, DMLREF_ERROR_SIZES,
+            return set_rule_error(err, DMLREF_ERROR_SIZES, "G8", "InputTensor", "Sizes",
                              OP ": InputTensor.Sizes[%" PRIu32 "] (%" PRIu32 ") must be 1: with IndexDimensions %" PRIu32
                              " the leading %" PRIu32 " input dimensions are cropped from the output "
                              "(original rank of InputTensor + IndexDimensions - 1 must be <= OutputTensor.DimensionCount)",
                              d, in->sizes[d], k, k - 1);
     for (uint32_t d = 0; d < n - k; ++d)                                                  /* G9  */
         if (ix->sizes[d] != 1)
-            return set_error(err, DMLREF_ERROR_SIZES,
+            return set_rule_error(err, DMLREF_ERROR_SIZES, "G9", "IndicesTensor", "Sizes",
                              OP ": IndicesTensor.Sizes[%" PRIu32 "] (%" PRIu32 ") must be 1: only the trailing "
                              "IndexDimensions (%" PRIu32 ") dimensions of IndicesTensor are meaningful",
                              d, ix->sizes[d], k);
 
     uint32_t want[MAX_DIMS];                                                              /* G6  */
     gather_output_sizes(n, a, k, in->sizes, ix->sizes, want);
-    TRY(check_same_sizes(OP, "OutputTensor", out, "the gathered shape", want, err));
+    TRY(check_same_sizes(OP, "G6", "OutputTensor", out, "the gathered shape", want, err));
 
     *OP_PARAMS(op, gather_params) = (gather_params){a, k};
     op->oracle = gather_oracle;

@@ -47,24 +47,24 @@ static dmlref_status gather_elements_compile(op_t *op, const void *desc, dmlref_
     TRY(tensor_check(OP, "InputTensor", g->InputTensor, 0, in, err));
     TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, 0, ix, err));
     TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, 1, out, err));
-    TRY(check_same_dims(OP, "IndicesTensor", ix, "InputTensor", in, err));               /* E1 */
-    TRY(check_same_dims(OP, "OutputTensor", out, "InputTensor", in, err));
-    TRY(check_support(OP, "InputTensor", in, &s, 0, op->feature_level, err));            /* E2 */
-    TRY(check_same_type(OP, "OutputTensor", out, "InputTensor", in, err));
-    TRY(check_support(OP, "IndicesTensor", ix, &s, 1, op->feature_level, err));
+    TRY(check_same_dims(OP, "E1", "IndicesTensor", ix, "InputTensor", in, err));               /* E1 */
+    TRY(check_same_dims(OP, "E1", "OutputTensor", out, "InputTensor", in, err));
+    TRY(check_support(OP, "E1", "E2", "InputTensor", in, &s, 0, op->feature_level, err));            /* E2 */
+    TRY(check_same_type(OP, "E2", "OutputTensor", out, "InputTensor", in, err));
+    TRY(check_support(OP, "E1", "E2", "IndicesTensor", ix, &s, 1, op->feature_level, err));
 
     const uint32_t n = in->n, a = g->Axis;
     if (a >= n)                                                                           /* E3 */
-        return set_error(err, DMLREF_ERROR_PARAMETER,
+        return set_rule_error(err, DMLREF_ERROR_PARAMETER, "E3", "Axis", NULL,
                          OP ": Axis (%" PRIu32 ") must be in [0, InputTensor.DimensionCount) = [0, %" PRIu32 ")",
                          a, n);
     for (uint32_t d = 0; d < n; ++d)                                                      /* E4 */
         if (d != a && ix->sizes[d] != in->sizes[d])
-            return set_error(err, DMLREF_ERROR_SIZES,
+            return set_rule_error(err, DMLREF_ERROR_SIZES, "E4", "IndicesTensor", "Sizes",
                              OP ": IndicesTensor.Sizes[%" PRIu32 "] (%" PRIu32 ") must equal InputTensor.Sizes[%" PRIu32
                              "] (%" PRIu32 ") in every dimension but Axis (%" PRIu32 ")",
                              d, ix->sizes[d], d, in->sizes[d], a);
-    TRY(check_same_sizes(OP, "OutputTensor", out, "IndicesTensor.Sizes", ix->sizes, err)); /* E5 */
+    TRY(check_same_sizes(OP, "E5", "OutputTensor", out, "IndicesTensor.Sizes", ix->sizes, err)); /* E5 */
 
     OP_PARAMS(op, gather_elements_params)->axis = a;
     op->oracle = gather_elements_oracle;

@@ -134,7 +134,7 @@ static dmlref_status scatter_nd_check(const op_t *op, const exec_args *x, dmlref
     coord_str(a, sizeof a, j, n - 1);
     tuple_coord(ix, q, first, j);
     coord_str(b, sizeof b, j, n - 1);
-    return set_error(err, DMLREF_ERROR_DUPLICATE_INDEX,
+    return set_rule_error(err, DMLREF_ERROR_DUPLICATE_INDEX, "S9", "IndicesTensor", NULL,
                      OP ": IndicesTensor%s repeats the target of IndicesTensor%s; "
                      "two updates writing one output element are invalid",
                      b, a);
@@ -151,45 +151,45 @@ static dmlref_status scatter_nd_compile(op_t *op, const void *desc, dmlref_error
     TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, 0, ix, err));
     TRY(tensor_check(OP, "UpdatesTensor", g->UpdatesTensor, 0, up, err));
     TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, 1, out, err));
-    TRY(check_same_dims(OP, "IndicesTensor", ix, "InputTensor", in, err));               /* S1 */
-    TRY(check_same_dims(OP, "UpdatesTensor", up, "InputTensor", in, err));
-    TRY(check_same_dims(OP, "OutputTensor", out, "InputTensor", in, err));
-    TRY(check_support(OP, "InputTensor", in, &s, 0, op->feature_level, err));            /* S2 */
-    TRY(check_same_type(OP, "UpdatesTensor", up, "InputTensor", in, err));
-    TRY(check_same_type(OP, "OutputTensor", out, "InputTensor", in, err));
-    TRY(check_support(OP, "IndicesTensor", ix, &s, 1, op->feature_level, err));
-    TRY(check_same_sizes(OP, "OutputTensor", out, "InputTensor.Sizes", in->sizes, err));  /* S3 */
+    TRY(check_same_dims(OP, "S1", "IndicesTensor", ix, "InputTensor", in, err));               /* S1 */
+    TRY(check_same_dims(OP, "S1", "UpdatesTensor", up, "InputTensor", in, err));
+    TRY(check_same_dims(OP, "S1", "OutputTensor", out, "InputTensor", in, err));
+    TRY(check_support(OP, "S1", "S2", "InputTensor", in, &s, 0, op->feature_level, err));            /* S2 */
+    TRY(check_same_type(OP, "S2", "UpdatesTensor", up, "InputTensor", in, err));
+    TRY(check_same_type(OP, "S2", "OutputTensor", out, "InputTensor", in, err));
+    TRY(check_support(OP, "S1", "S2", "IndicesTensor", ix, &s, 1, op->feature_level, err));
+    TRY(check_same_sizes(OP, "S3", "OutputTensor", out, "InputTensor.Sizes", in->sizes, err));  /* S3 */
 
     const uint32_t n = in->n, r = g->InputDimensionCount, q = g->IndicesDimensionCount;
     if (r < 1 || r > n)                                                                   /* S4 */
-        return set_error(err, DMLREF_ERROR_PARAMETER,
+        return set_rule_error(err, DMLREF_ERROR_PARAMETER, "S4", "InputDimensionCount", NULL,
                          OP ": InputDimensionCount (%" PRIu32 ") must be in [1, InputTensor.DimensionCount] = [1, %" PRIu32 "]",
                          r, n);
     if (q < 1 || q > n)                                                                   /* S5 */
-        return set_error(err, DMLREF_ERROR_PARAMETER,
+        return set_rule_error(err, DMLREF_ERROR_PARAMETER, "S5", "IndicesDimensionCount", NULL,
                          OP ": IndicesDimensionCount (%" PRIu32 ") must be in [1, IndicesTensor.DimensionCount] = [1, %" PRIu32 "]",
                          q, n);
     for (uint32_t d = 0; d < n - r; ++d)                                                  /* S6 */
         if (in->sizes[d] != 1)
-            return set_error(err, DMLREF_ERROR_SIZES,
+            return set_rule_error(err, DMLREF_ERROR_SIZES, "S6", "InputTensor", "Sizes",
                              OP ": InputTensor.Sizes[%" PRIu32 "] (%" PRIu32 ") must be 1: only the trailing "
                              "InputDimensionCount (%" PRIu32 ") dimensions are meaningful",
                              d, in->sizes[d], r);
     for (uint32_t d = 0; d < n - q; ++d)
         if (ix->sizes[d] != 1)
-            return set_error(err, DMLREF_ERROR_SIZES,
+            return set_rule_error(err, DMLREF_ERROR_SIZES, "S6", "IndicesTensor", "Sizes",
                              OP ": IndicesTensor.Sizes[%" PRIu32 "] (%" PRIu32 ") must be 1: only the trailing "
                              "IndicesDimensionCount (%" PRIu32 ") dimensions are meaningful",
                              d, ix->sizes[d], q);
     const uint32_t t = ix->sizes[n - 1];
     if (t > r)                                                                            /* S7 */
-        return set_error(err, DMLREF_ERROR_SIZES,
+        return set_rule_error(err, DMLREF_ERROR_SIZES, "S7", "IndicesTensor", "Sizes",
                          OP ": IndicesTensor.Sizes[%" PRIu32 "] (%" PRIu32 "), the length of an index tuple, "
                          "must be <= InputDimensionCount (%" PRIu32 ")",
                          n - 1, t, r);
     const uint32_t m = (q - 1) + (r - t);
     if (m > n)                                                                            /* S8 */
-        return set_error(err, DMLREF_ERROR_SIZES,
+        return set_rule_error(err, DMLREF_ERROR_SIZES, "S8", "UpdatesTensor", "DimensionCount",
                          OP ": UpdatesTensor would need %" PRIu32 " dimensions ((IndicesDimensionCount - 1) + "
                          "(InputDimensionCount - IndicesTensor.Sizes[%" PRIu32 "])), more than DimensionCount (%" PRIu32 ")",
                          m, n - 1, n);
@@ -197,7 +197,7 @@ static dmlref_status scatter_nd_compile(op_t *op, const void *desc, dmlref_error
     for (uint32_t d = 0; d < n; ++d) want[d] = 1;
     for (uint32_t b = 0; b + 1 < q; ++b) want[n - m + b] = ix->sizes[n - q + b];
     for (uint32_t e = 0; e < r - t; ++e) want[n - m + q - 1 + e] = in->sizes[n - r + t + e];
-    TRY(check_same_sizes(OP, "UpdatesTensor", up, "the scattered slice shape", want, err));
+    TRY(check_same_sizes(OP, "S8", "UpdatesTensor", up, "the scattered slice shape", want, err));
 
     *OP_PARAMS(op, scatter_nd_params) = (scatter_nd_params){r, q};
     op->oracle = scatter_nd_oracle;

@@ -17,18 +17,18 @@ int support_lookup(const op_class *cls, uint32_t fl, support_t *s) {
     return found;
 }
 
-dmlref_status check_same_dims(const char *op, const char *name, const tensor_t *t,
+dmlref_status check_same_dims(const char *op, const char *rule, const char *name, const tensor_t *t,
                               const char *ref_name, const tensor_t *ref, dmlref_error *err) {
     if (t->n == ref->n) return DMLREF_OK;
-    return set_error(err, DMLREF_ERROR_DIMENSION_COUNT,
+    return set_rule_error(err, DMLREF_ERROR_DIMENSION_COUNT, rule, name, "DimensionCount",
                      "%s: %s.DimensionCount (%" PRIu32 ") must equal %s.DimensionCount (%" PRIu32 ")",
                      op, name, t->n, ref_name, ref->n);
 }
 
-dmlref_status check_same_type(const char *op, const char *name, const tensor_t *t,
+dmlref_status check_same_type(const char *op, const char *rule, const char *name, const tensor_t *t,
                               const char *ref_name, const tensor_t *ref, dmlref_error *err) {
     if (t->dtype == ref->dtype) return DMLREF_OK;
-    return set_error(err, DMLREF_ERROR_DATA_TYPE, "%s: %s.DataType (%s) must equal %s.DataType (%s)",
+    return set_rule_error(err, DMLREF_ERROR_DATA_TYPE, rule, name, "DataType", "%s: %s.DataType (%s) must equal %s.DataType (%s)",
                      op, name, dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)t->dtype), ref_name,
                      dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)ref->dtype));
 }
@@ -42,11 +42,11 @@ static void type_list(char *buf, size_t cap, uint32_t mask) {
                                     dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)dt));
 }
 
-dmlref_status check_support(const char *op, const char *name, const tensor_t *t,
-                            const support_t *s, int is_index, uint32_t fl, dmlref_error *err) {
+dmlref_status check_support(const char *op, const char *dims_rule, const char *type_rule, const char *name,
+                            const tensor_t *t, const support_t *s, int is_index, uint32_t fl, dmlref_error *err) {
     const char *level = dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)fl);
     if (!is_index && (t->n < s->min_dims || t->n > s->max_dims))
-        return set_error(err, DMLREF_ERROR_DIMENSION_COUNT,
+        return set_rule_error(err, DMLREF_ERROR_DIMENSION_COUNT, dims_rule, name, "DimensionCount",
                          "%s: %s.DimensionCount (%" PRIu32 ") must be in [%" PRIu32 ", %" PRIu32
                          "] at feature level %s",
                          op, name, t->n, s->min_dims, s->max_dims, level);
@@ -54,19 +54,19 @@ dmlref_status check_support(const char *op, const char *name, const tensor_t *t,
     if (!(mask & (1u << t->dtype))) {
         char buf[160];
         type_list(buf, sizeof buf, mask);
-        return set_error(err, DMLREF_ERROR_DATA_TYPE,
+        return set_rule_error(err, DMLREF_ERROR_DATA_TYPE, type_rule, name, "DataType",
                          "%s: %s.DataType (%s) is not supported at feature level %s (allowed: %s)", op,
                          name, dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)t->dtype), level, buf);
     }
     return DMLREF_OK;
 }
 
-dmlref_status check_same_sizes(const char *op, const char *name, const tensor_t *t,
+dmlref_status check_same_sizes(const char *op, const char *rule, const char *name, const tensor_t *t,
                                const char *ref_name, const uint32_t *want, dmlref_error *err) {
     for (uint32_t d = 0; d < t->n; ++d)
         if (t->sizes[d] != want[d]) {
             char a[128], b[128];
-            return set_error(err, DMLREF_ERROR_SIZES,
+            return set_rule_error(err, DMLREF_ERROR_SIZES, rule, name, "Sizes",
                              "%s: %s.Sizes %s must equal %s %s (they differ at dimension %" PRIu32 ")",
                              op, name, sizes_str(a, sizeof a, t->sizes, t->n), ref_name,
                              sizes_str(b, sizeof b, want, t->n), d);

@@ -93,7 +93,7 @@ const char *coord_str(char *buf, size_t cap, const uint32_t *coord, uint32_t n) 
 static dmlref_status overlap_error(const char *op, const char *name, const tensor_t *t,
                                    const uint32_t *coord, uint64_t off, dmlref_error *err) {
     char buf[128];
-    return set_error(err, DMLREF_ERROR_OUTPUT_OVERLAP,
+    return set_rule_error(err, DMLREF_ERROR_OUTPUT_OVERLAP, "T15", name, "Strides",
                      "%s: %s.Strides make the element at %s share element offset %" PRIu64 " with an earlier element",
                      op, name, coord_str(buf, sizeof buf, coord, t->n), off);
 }
@@ -158,7 +158,7 @@ static dmlref_status overlap_by_search(const char *op, const char *name, const t
         for (uint32_t d = 0; d < t->n; ++d) pos = pos * t->sizes[d] + first[d]; /* < elements */
         if (pos < OVERLAP_SORT_MAX_ELEMENTS) return overlap_by_sorting(op, name, t, pos + 1, err);
     }
-    return set_error(err, DMLREF_ERROR_CANNOT_VERIFY,
+    return set_rule_error(err, DMLREF_ERROR_CANNOT_VERIFY, "T15", name, "Strides",
                      "%s: %s.Strides interleave dimensions over a span of %" PRIu64
                      " elements; dmlref cannot verify that the output elements are disjoint"
                      " (its exact search stopped at its bound of %" PRIu64 " steps)",
@@ -171,7 +171,7 @@ static dmlref_status check_no_overlap(const char *op, const char *name, const te
     for (uint32_t d = 0; d < t->n; ++d) {
         if (t->sizes[d] <= 1) continue;
         if (t->strides[d] == 0)
-            return set_error(err, DMLREF_ERROR_OUTPUT_OVERLAP,
+            return set_rule_error(err, DMLREF_ERROR_OUTPUT_OVERLAP, "T15", name, "Strides",
                              "%s: %s.Strides[%" PRIu32 "] is 0 while %s.Sizes[%" PRIu32 "] is %" PRIu32
                              ": output elements would share memory",
                              op, name, d, name, d, t->sizes[d]);
@@ -214,7 +214,7 @@ static dmlref_status check_no_overlap(const char *op, const char *name, const te
                 uint32_t coord[MAX_DIMS];
                 memcpy(coord, it.coord, sizeof coord);
                 coord[last] = (uint32_t)i;
-                st = set_error(err, DMLREF_ERROR_OUTPUT_OVERLAP,
+                st = set_rule_error(err, DMLREF_ERROR_OUTPUT_OVERLAP, "T15", name, "Strides",
                                "%s: %s.Strides make the element at %s share element offset %" PRIu64
                                " with an earlier element",
                                op, name, coord_str(buf, sizeof buf, coord, t->n), e);
@@ -230,51 +230,51 @@ static dmlref_status check_no_overlap(const char *op, const char *name, const te
 dmlref_status tensor_check(const char *op, const char *name, const DMLREF_TENSOR_DESC *td,
                            int is_output, tensor_t *t, dmlref_error *err) {
     memset(t, 0, sizeof *t);
-    if (!td) return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: %s is NULL", op, name);
+    if (!td) return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "T1", name, NULL, "%s: %s is NULL", op, name);
     if (td->Type != DMLREF_TENSOR_TYPE_BUFFER)
-        return set_error(err, DMLREF_ERROR_TENSOR_TYPE,
+        return set_rule_error(err, DMLREF_ERROR_TENSOR_TYPE, "T2", name, "Type",
                          "%s: %s.Type (%u) must be DML_TENSOR_TYPE_BUFFER (1)", op, name,
                          (unsigned)td->Type);
     const DMLREF_BUFFER_TENSOR_DESC *bd = td->Desc;
-    if (!bd) return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: %s.Desc is NULL", op, name);
+    if (!bd) return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "T3", name, "Desc", "%s: %s.Desc is NULL", op, name);
 
     const char *dt_name = dmlref_data_type_name(bd->DataType);
     t->esize = dmlref_data_type_size(bd->DataType);
     if (!dt_name)
-        return set_error(err, DMLREF_ERROR_DATA_TYPE, "%s: %s.DataType (%u) is not a valid data type",
+        return set_rule_error(err, DMLREF_ERROR_DATA_TYPE, "T4", name, "DataType", "%s: %s.DataType (%u) is not a valid data type",
                          op, name, (unsigned)bd->DataType);
     if (t->esize == 0)
-        return set_error(err, DMLREF_ERROR_DATA_TYPE, "%s: %s.DataType %s is not supported by %s",
+        return set_rule_error(err, DMLREF_ERROR_DATA_TYPE, "T5", name, "DataType", "%s: %s.DataType %s is not supported by %s",
                          op, name, dt_name, op);
     t->dtype = (uint32_t)bd->DataType;
 
     if ((uint32_t)bd->Flags & ~(uint32_t)DMLREF_TENSOR_FLAG_OWNED_BY_DML)
-        return set_error(err, DMLREF_ERROR_FLAGS, "%s: %s.Flags (0x%x) has unknown bits", op, name,
+        return set_rule_error(err, DMLREF_ERROR_FLAGS, "T6", name, "Flags", "%s: %s.Flags (0x%x) has unknown bits", op, name,
                          (unsigned)bd->Flags);
     if (is_output && (bd->Flags & DMLREF_TENSOR_FLAG_OWNED_BY_DML))
-        return set_error(err, DMLREF_ERROR_FLAGS,
+        return set_rule_error(err, DMLREF_ERROR_FLAGS, "T7", name, "Flags",
                          "%s: %s.Flags has DML_TENSOR_FLAG_OWNED_BY_DML, which only input tensors may have",
                          op, name);
 
     if (bd->DimensionCount < 1 || bd->DimensionCount > MAX_DIMS)
-        return set_error(err, DMLREF_ERROR_DIMENSION_COUNT,
+        return set_rule_error(err, DMLREF_ERROR_DIMENSION_COUNT, "T8", name, "DimensionCount",
                          "%s: %s.DimensionCount (%" PRIu32 ") must be in [1, 8]", op, name,
                          bd->DimensionCount);
     t->n = bd->DimensionCount;
-    if (!bd->Sizes) return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: %s.Sizes is NULL", op, name);
+    if (!bd->Sizes) return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "T9", name, "Sizes", "%s: %s.Sizes is NULL", op, name);
 
     uint64_t elements = 1;
     for (uint32_t d = 0; d < t->n; ++d) {
         t->sizes[d] = bd->Sizes[d];
         if (t->sizes[d] == 0)
-            return set_error(err, DMLREF_ERROR_SIZES, "%s: %s.Sizes[%" PRIu32 "] is 0; every size must be >= 1",
+            return set_rule_error(err, DMLREF_ERROR_SIZES, "T10", name, "Sizes", "%s: %s.Sizes[%" PRIu32 "] is 0; every size must be >= 1",
                              op, name, d);
     }
     for (uint32_t d = 0; d < t->n; ++d) {
         elements *= t->sizes[d]; /* stays <= 2^64: checked against 2^32-1 at each step */
         if (elements > MAX_ELEMENTS) {
             char buf[128];
-            return set_error(err, DMLREF_ERROR_TOO_LARGE,
+            return set_rule_error(err, DMLREF_ERROR_TOO_LARGE, "T11", name, "Sizes",
                              "%s: %s.Sizes %s hold more than 4294967295 (2^32-1) elements, the limit of a buffer tensor",
                              op, name, sizes_str(buf, sizeof buf, t->sizes, t->n));
         }
@@ -286,7 +286,7 @@ dmlref_status tensor_check(const char *op, const char *name, const DMLREF_TENSOR
         for (uint32_t d = 0; d < t->n; ++d) {
             t->strides[d] = bd->Strides[d];
             if (!add_u64(last, (uint64_t)(t->sizes[d] - 1) * t->strides[d], &last))
-                return set_error(err, DMLREF_ERROR_TOO_LARGE,
+                return set_rule_error(err, DMLREF_ERROR_TOO_LARGE, "T12", name, "Strides",
                                  "%s: %s.Strides place the last element beyond 2^64 elements", op, name);
         }
     } else {
@@ -300,7 +300,7 @@ dmlref_status tensor_check(const char *op, const char *name, const DMLREF_TENSOR
     uint64_t count;
     if (!add_u64(last, 1, &count) || !mul_u64(count, t->esize, &t->span_bytes) ||
         t->span_bytes > UINT64_MAX - 3)
-        return set_error(err, DMLREF_ERROR_TOO_LARGE,
+        return set_rule_error(err, DMLREF_ERROR_TOO_LARGE, "T12", name, "Strides",
                          "%s: %s spans more than 2^64 bytes (IndexOfLastElement %" PRIu64 ")", op, name, last);
     for (uint32_t d = 0; d < t->n; ++d)
         t->bstrides[d] = t->strides[d] * t->esize; /* <= span_bytes when size > 1 */
@@ -308,14 +308,14 @@ dmlref_status tensor_check(const char *op, const char *name, const DMLREF_TENSOR
     const uint64_t minimum = (t->span_bytes + 3) & ~UINT64_C(3);
     t->total_bytes = bd->TotalTensorSizeInBytes;
     if (t->total_bytes < minimum)
-        return set_error(err, DMLREF_ERROR_TENSOR_SIZE,
+        return set_rule_error(err, DMLREF_ERROR_TENSOR_SIZE, "T13", name, "TotalTensorSizeInBytes",
                          "%s: %s.TotalTensorSizeInBytes (%" PRIu64 ") is less than the minimum %" PRIu64
                          " that DMLCalcBufferTensorSize gives",
                          op, name, t->total_bytes, minimum);
 
     const uint32_t align = bd->GuaranteedBaseOffsetAlignment;
     if (align != 0 && ((align & (align - 1)) != 0 || align < t->esize))
-        return set_error(err, DMLREF_ERROR_ALIGNMENT,
+        return set_rule_error(err, DMLREF_ERROR_ALIGNMENT, "T14", name, "GuaranteedBaseOffsetAlignment",
                          "%s: %s.GuaranteedBaseOffsetAlignment (%" PRIu32
                          ") must be 0 or a power of two >= the element size (%" PRIu32 ")",
                          op, name, align, t->esize);

@@ -22,6 +22,17 @@ static void expect_at(const char *file, int line, const DMLREF_OPERATOR_DESC *d,
     dmlref_error err;
     memset(&err, 0, sizeof err);
     check_status_at(file, line, dmlref_validate(d, fl, &err), &err, want, needle);
+    /* a broken rule names its id (docs/operators.md) and its field; errors
+     * that are not about a rule of the desc (level, operator, the API's own
+     * pointers) name none */
+    const int api_level = want == DMLREF_ERROR_FEATURE_LEVEL || want == DMLREF_ERROR_UNSUPPORTED_OPERATOR ||
+                          strstr(err.message, "DMLREF_OPERATOR_DESC.Desc is NULL") ||
+                          strncmp(err.message, "dmlref_", 7) == 0;
+    if (want != DMLREF_OK && !api_level && (!err.rule[0] || !err.field[0]))
+        test_fail(file, line, "no rule id or field for \"%s\" (rule \"%s\", field \"%s\")", err.message, err.rule,
+                  err.field);
+    if (want != DMLREF_OK && api_level && (err.rule[0] || err.field[0]))
+        test_fail(file, line, "rule \"%s\" / field \"%s\" for \"%s\"", err.rule, err.field, err.message);
     dmlref_operator *op = (dmlref_operator *)&err; /* any non-NULL value */
     memset(&err, 0, sizeof err);
     check_status_at(file, line, dmlref_compile(d, fl, NULL, &op, &err), &err, want, needle);
