@@ -14,8 +14,10 @@
  * count the elements (product of Sizes x element size), not the padding of
  * the buffer.  GB/s = bytes_moved / median_ns (1 GB = 1e9 bytes).
  */
+#include "args.h"
 #include "case.h"
 #include "cli.h"
+#include "load.h"
 #include "json_out.h"
 
 #include <inttypes.h>

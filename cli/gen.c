@@ -15,6 +15,7 @@
  * a few hundred elements).  Each case is written to memory, read back with
  * case_parse, re-executed and compared before its file is written.
  */
+#include "args.h"
 #include "case.h"
 #include "cli.h"
 #include "file_atomic.h"
