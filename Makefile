@@ -229,6 +229,12 @@ NUMPY_DRIVER = $(BUILD)/numpy_driver
 $(NUMPY_DRIVER): $(BUILD)/tests/numpy/driver.o $(INTERNAL) $(STAMP)
 	$(CC) $(LDFLAGS) -o $@ $(BUILD)/tests/numpy/driver.o $(INTERNAL) $(LDLIBS_LIB)
 
+# The case files' generic field reader and writer over a hand-made schema
+# (tests/fields/test_fields.c, tests/suites/fields.sh), linked like fuzz_case.
+FIELDS_TEST = $(BUILD)/test_fields
+$(FIELDS_TEST): tests/fields/test_fields.c $(BUILD)/libdmlref_cli.a $(INTERNAL) $(HEADERS) $(STAMP)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -Icli -o $@ $< $(BUILD)/libdmlref_cli.a $(INTERNAL) $(LDLIBS_LIB) -ljson-c -lm
+
 # The README's C example (examples/gather.c), built against the shipped static library.
 EXAMPLE = $(BUILD)/example_gather
 $(EXAMPLE): examples/gather.c $(STATIC) $(STAMP)
@@ -242,7 +248,7 @@ examples: $(CLI) $(EXAMPLE)
 	@echo "== $(EXAMPLE)"; $(EXAMPLE)
 
 # The README's test command.  Runs every suite and ends with "N passed, N failed".
-test: $(UNIT) $(NUMPY_DRIVER) $(EXAMPLE) $(if $(CLI_SRC),$(CLI)) $(BUILD)/bench
+test: $(UNIT) $(NUMPY_DRIVER) $(EXAMPLE) $(if $(CLI_SRC),$(CLI) $(FIELDS_TEST)) $(BUILD)/bench
 	BUILD=$(BUILD) PYTHON=$(PYTHON) sh tests/run.sh
 
 test-asan:

@@ -17,6 +17,7 @@
  */
 #include "args.h"
 #include "case.h"
+#include "fields.h"
 #include "cli.h"
 #include "file_atomic.h"
 #include "json_out.h"
@@ -25,6 +26,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,21 +57,27 @@ typedef struct gtensor {
     DMLREF_BUFFER_TENSOR_DESC buf;
 } gtensor;
 
+#define GEN_MAX_DESC 512
+
 typedef struct gcase {
     DMLREF_OPERATOR_TYPE type;
-    uint32_t axis, index_dims, r, q, fl;
-    uint32_t n_in, n_out;
+    const dmlref_schema *schema;
+    uint32_t fl;
+    uint32_t n_in, n_out; /* tensors in binding order (an array slot: all but the single slots) */
     gtensor in[GEN_MAX_TENSORS], out[GEN_MAX_TENSORS];
     DMLREF_TENSOR_DESC in_desc[GEN_MAX_TENSORS], out_desc[GEN_MAX_TENSORS];
     union {
-        DMLREF_GATHER_OPERATOR_DESC gather;
-        DMLREF_GATHER_ELEMENTS_OPERATOR_DESC gather_elements;
-        DMLREF_SCATTER_ND_OPERATOR_DESC scatter_nd;
-        DMLREF_SPLIT_OPERATOR_DESC split;
-        DMLREF_JOIN_OPERATOR_DESC join;
-    } u;
+        max_align_t align;
+        unsigned char bytes[GEN_MAX_DESC];
+    } u; /* the operator's desc: parameters set by the builder, tensors by bind() */
     DMLREF_OPERATOR_DESC desc;
 } gcase;
+
+/* Sets the UINT parameter `name` of the case's desc. */
+static void set_param(gcase *g, const char *name, uint32_t v) {
+    const dmlref_param *p = fields_param(g->schema, name);
+    if (p) fields_set_u32(g->u.bytes, p->offset, v);
+}
 
 static const DMLREF_TENSOR_DATA_TYPE data_types[11] = {
     DMLREF_TENSOR_DATA_TYPE_FLOAT64, DMLREF_TENSOR_DATA_TYPE_FLOAT32, DMLREF_TENSOR_DATA_TYPE_FLOAT16,
@@ -276,8 +284,8 @@ static int build_gather(prng *r, gcase *g) {
     const DMLREF_TENSOR_DATA_TYPE dt = pick(r, data_types, 11);
     g->n_in = 2;
     g->n_out = 1;
-    g->axis = a;
-    g->index_dims = K;
+    set_param(g, "Axis", a);
+    set_param(g, "IndexDimensions", K);
     tensor_init(&g->in[0], dt, N, in);
     tensor_init(&g->in[1], pick(r, index_types, 4), N, idx);
     tensor_init(&g->out[0], dt, N, out);
@@ -302,7 +310,7 @@ static int build_gather_elements(prng *r, gcase *g) {
     const DMLREF_TENSOR_DATA_TYPE dt = pick(r, data_types, 11);
     g->n_in = 2;
     g->n_out = 1;
-    g->axis = a;
+    set_param(g, "Axis", a);
     tensor_init(&g->in[0], dt, N, in);
     tensor_init(&g->in[1], pick(r, index_types, 4), N, idx);
     tensor_init(&g->out[0], dt, N, idx);
@@ -338,8 +346,8 @@ static int build_scatter_nd(prng *r, gcase *g) {
     const DMLREF_TENSOR_DATA_TYPE dt = pick(r, data_types, 11);
     g->n_in = 3;
     g->n_out = 1;
-    g->r = R;
-    g->q = Q;
+    set_param(g, "InputDimensionCount", R);
+    set_param(g, "IndicesDimensionCount", Q);
     tensor_init(&g->in[0], dt, N, in);
     tensor_init(&g->in[1], pick(r, index_types, 4), N, idx);
     tensor_init(&g->in[2], dt, N, upd);
@@ -392,7 +400,7 @@ static int build_split_join(prng *r, gcase *g, int is_split) {
     whole[a] = k + rnd(r, 6);
     partition(r, whole[a], k, parts);
     const DMLREF_TENSOR_DATA_TYPE dt = pick(r, data_types, 11);
-    g->axis = a;
+    set_param(g, "Axis", a);
     gtensor *pieces = is_split ? g->out : g->in, *one = is_split ? &g->in[0] : &g->out[0];
     tensor_init(one, dt, N, whole);
     layout(r, one, is_split);
@@ -409,25 +417,23 @@ static int build_split_join(prng *r, gcase *g, int is_split) {
     return 0;
 }
 
+/* The desc's tensor fields: single slots take one tensor each, in binding order;
+ * an array slot (at most one per direction) the rest, its count field set. */
 static void bind(gcase *g) {
+    const dmlref_schema *s = g->schema;
     for (uint32_t i = 0; i < g->n_in; ++i) g->in_desc[i] = (DMLREF_TENSOR_DESC){DMLREF_TENSOR_TYPE_BUFFER, &g->in[i].buf};
     for (uint32_t i = 0; i < g->n_out; ++i) g->out_desc[i] = (DMLREF_TENSOR_DESC){DMLREF_TENSOR_TYPE_BUFFER, &g->out[i].buf};
-    switch (g->type) {
-    case DMLREF_OPERATOR_GATHER:
-        g->u.gather = (DMLREF_GATHER_OPERATOR_DESC){&g->in_desc[0], &g->in_desc[1], &g->out_desc[0], g->axis, g->index_dims};
-        break;
-    case DMLREF_OPERATOR_GATHER_ELEMENTS:
-        g->u.gather_elements = (DMLREF_GATHER_ELEMENTS_OPERATOR_DESC){&g->in_desc[0], &g->in_desc[1], &g->out_desc[0], g->axis};
-        break;
-    case DMLREF_OPERATOR_SCATTER_ND:
-        g->u.scatter_nd = (DMLREF_SCATTER_ND_OPERATOR_DESC){&g->in_desc[0], &g->in_desc[1], &g->in_desc[2], &g->out_desc[0], g->r, g->q};
-        break;
-    case DMLREF_OPERATOR_SPLIT:
-        g->u.split = (DMLREF_SPLIT_OPERATOR_DESC){&g->in_desc[0], g->n_out, g->out_desc, g->axis};
-        break;
-    default:
-        g->u.join = (DMLREF_JOIN_OPERATOR_DESC){g->n_in, g->in_desc, &g->out_desc[0], g->axis};
-        break;
+    uint32_t singles[2] = {0, 0}, next[2] = {0, 0};
+    for (uint32_t i = 0; i < s->n_slots; ++i) singles[s->slots[i].is_output] += !s->slots[i].is_array;
+    for (uint32_t i = 0; i < s->n_slots; ++i) {
+        const dmlref_tensor_slot *sl = &s->slots[i];
+        const int o = sl->is_output;
+        const uint32_t total = o ? g->n_out : g->n_in;
+        const uint32_t n = sl->is_array ? (total > singles[o] ? total - singles[o] : 0) : 1;
+        const DMLREF_TENSOR_DESC *p = (o ? g->out_desc : g->in_desc) + next[o];
+        next[o] += n;
+        memcpy(g->u.bytes + sl->offset, &p, sizeof p);
+        if (sl->is_array) fields_set_u32(g->u.bytes, sl->count_offset, n);
     }
     g->desc = (DMLREF_OPERATOR_DESC){g->type, &g->u};
 }
@@ -477,66 +483,68 @@ static void write_tensor(FILE *f, const char *key, const gtensor *t, int with_da
     fputc('}', f);
 }
 
+/* `  "Name": tensor,\n`, or for an array slot `  "Name": [\n    tensor,\n    ...\n  ],\n`. */
+static void write_slot(FILE *f, const dmlref_tensor_slot *sl, const gtensor *t, uint32_t n) {
+    const int with_data = !sl->is_output;
+    if (!sl->is_array) {
+        write_tensor(f, sl->name, t, with_data, 2);
+        fputs(",\n", f);
+        return;
+    }
+    fprintf(f, "  \"%s\": [\n", sl->name);
+    for (uint32_t k = 0; k < n; ++k) {
+        fputs("    ", f);
+        write_tensor(f, NULL, &t[k], with_data, 4);
+        fputs(k + 1 < n ? ",\n" : "\n", f);
+    }
+    fputs("  ],\n", f);
+}
+
+/* The case file: its fields (fields_write_params), its tensors slot by slot (inputs with
+ * data, outputs without), then `expected` (whole output buffers). */
 static void write_case(FILE *f, const gcase *g, const char *name, uint64_t seed, uint64_t i) {
-    const char *op = dmlref_operator_name(g->type);
+    const dmlref_schema *s = g->schema;
+    const char *op = s->name;
     fprintf(f, "{\n  \"name\": \"%s\",\n", name);
     fprintf(f, "  \"comment\": \"dmlref gen --operator %s --seed %" PRIu64 ", case %" PRIu64 " (dmlref %s); expected "
                "lists cover whole output buffers: 0xCD slots are bytes no output element addresses\",\n",
             op, seed, i, DMLREF_VERSION_STRING);
     fprintf(f, "  \"operator\": \"%s\",\n  \"feature_level\": \"%s\",\n", op,
             dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)g->fl));
-    switch (g->type) {
-    case DMLREF_OPERATOR_GATHER:
-        fprintf(f, "  \"Axis\": %u,\n  \"IndexDimensions\": %u,\n", (unsigned)g->axis, (unsigned)g->index_dims);
-        break;
-    case DMLREF_OPERATOR_SCATTER_ND:
-        fprintf(f, "  \"InputDimensionCount\": %u,\n  \"IndicesDimensionCount\": %u,\n", (unsigned)g->r, (unsigned)g->q);
-        break;
-    case DMLREF_OPERATOR_SPLIT:
-        fprintf(f, "  \"Axis\": %u,\n  \"OutputCount\": %u,\n", (unsigned)g->axis, (unsigned)g->n_out);
-        break;
-    case DMLREF_OPERATOR_JOIN:
-        fprintf(f, "  \"Axis\": %u,\n  \"InputCount\": %u,\n", (unsigned)g->axis, (unsigned)g->n_in);
-        break;
-    default:
-        fprintf(f, "  \"Axis\": %u,\n", (unsigned)g->axis);
-        break;
-    }
-    static const char *const single_in[] = {"InputTensor", "IndicesTensor", "UpdatesTensor"};
-    if (g->type == DMLREF_OPERATOR_JOIN) {
-        fputs("  \"InputTensors\": [\n", f);
-        for (uint32_t k = 0; k < g->n_in; ++k) {
+    fields_write_params(f, s, g->u.bytes, 2);
+    for (int out = 0; out < 2; ++out)
+        for (uint32_t k = 0; k < s->n_slots; ++k) {
+            const dmlref_tensor_slot *sl = &s->slots[k];
+            if (sl->is_output != out) continue;
+            const DMLREF_TENSOR_DESC *first;
+            memcpy(&first, g->u.bytes + sl->offset, sizeof first);
+            const uint32_t at = (uint32_t)(first - (out ? g->out_desc : g->in_desc));
+            write_slot(f, sl, (out ? g->out : g->in) + at, sl->is_array ? fields_get_u32(g->u.bytes, sl->count_offset) : 1);
+        }
+    fputs("  \"expected\": {", f);
+    int first_out = 1;
+    for (uint32_t k = 0; k < s->n_slots; ++k) {
+        const dmlref_tensor_slot *sl = &s->slots[k];
+        if (!sl->is_output) continue;
+        const DMLREF_TENSOR_DESC *first;
+        memcpy(&first, g->u.bytes + sl->offset, sizeof first);
+        const gtensor *t = g->out + (first - g->out_desc);
+        fprintf(f, "%s\"%s\": ", first_out ? "" : ", ", sl->name);
+        first_out = 0;
+        if (!sl->is_array) {
+            jout_values(f, t->data, t->total_slots, t->dt, 0, 0);
+            continue;
+        }
+        const uint32_t n = fields_get_u32(g->u.bytes, sl->count_offset);
+        fputs("[\n", f);
+        for (uint32_t j = 0; j < n; ++j) {
             fputs("    ", f);
-            write_tensor(f, NULL, &g->in[k], 1, 4);
-            fputs(k + 1 < g->n_in ? ",\n" : "\n", f);
+            jout_values(f, t[j].data, t[j].total_slots, t[j].dt, 0, 0);
+            fputs(j + 1 < n ? ",\n" : "\n", f);
         }
-        fputs("  ],\n", f);
-    } else {
-        for (uint32_t k = 0; k < g->n_in; ++k) {
-            write_tensor(f, single_in[k], &g->in[k], 1, 2);
-            fputs(",\n", f);
-        }
+        fputs("  ]", f);
     }
-    if (g->type == DMLREF_OPERATOR_SPLIT) {
-        fputs("  \"OutputTensors\": [\n", f);
-        for (uint32_t k = 0; k < g->n_out; ++k) {
-            fputs("    ", f);
-            write_tensor(f, NULL, &g->out[k], 0, 4);
-            fputs(k + 1 < g->n_out ? ",\n" : "\n", f);
-        }
-        fputs("  ],\n  \"expected\": {\"OutputTensors\": [\n", f);
-        for (uint32_t k = 0; k < g->n_out; ++k) {
-            fputs("    ", f);
-            jout_values(f, g->out[k].data, g->out[k].total_slots, g->out[k].dt, 0, 0);
-            fputs(k + 1 < g->n_out ? ",\n" : "\n", f);
-        }
-        fputs("  ]}\n}\n", f);
-    } else {
-        write_tensor(f, "OutputTensor", &g->out[0], 0, 2);
-        fputs(",\n  \"expected\": {\"OutputTensor\": ", f);
-        jout_values(f, g->out[0].data, g->out[0].total_slots, g->out[0].dt, 0, 0);
-        fputs("}\n}\n", f);
-    }
+    fputs("}\n}\n", f);
 }
 
 /* ---- one case ------------------------------------------------------------------------------- */
@@ -551,6 +559,7 @@ static int make_case(DMLREF_OPERATOR_TYPE type, uint64_t seed, uint64_t i, char 
     for (int attempt = 0;; ++attempt) {
         memset(&g, 0, sizeof g);
         g.type = type;
+        g.schema = dmlref_operator_schema(type);
         int rc;
         switch (type) {
         case DMLREF_OPERATOR_GATHER: rc = build_gather(&r, &g); break;
@@ -679,17 +688,17 @@ int cmd_gen(int argc, char **argv) {
         fprintf(stderr, "dmlref gen: --operator, --count, --seed and --out are required (dmlref gen --help)\n");
         return CASE_USAGE;
     }
-    DMLREF_OPERATOR_TYPE ops[5];
+    /* ALL: every operator of the schema list, in its order */
+    DMLREF_OPERATOR_TYPE ops[64];
     int n_ops = 0;
     if (strcmp(opname, "ALL") == 0) {
-        const DMLREF_OPERATOR_TYPE all[5] = {DMLREF_OPERATOR_GATHER, DMLREF_OPERATOR_GATHER_ELEMENTS,
-                                             DMLREF_OPERATOR_SCATTER_ND, DMLREF_OPERATOR_SPLIT, DMLREF_OPERATOR_JOIN};
-        memcpy(ops, all, sizeof all);
-        n_ops = 5;
+        const dmlref_schema *sc;
+        for (uint32_t k = 0; (sc = dmlref_operator_schema_at(k)) != NULL && n_ops < 64; ++k) ops[n_ops++] = sc->type;
     } else if ((ops[0] = case_operator_from_name(opname)) != 0) {
         n_ops = 1;
     } else {
-        fprintf(stderr, "dmlref gen: unknown operator '%s' (GATHER, GATHER_ELEMENTS, SCATTER_ND, SPLIT, JOIN, ALL)\n", opname);
+        char names[512];
+        fprintf(stderr, "dmlref gen: unknown operator '%s' (%s, ALL)\n", opname, case_operator_names(names, sizeof names));
         return CASE_USAGE;
     }
     if (mkdir(outdir, 0777) != 0 && errno != EEXIST) {

@@ -141,8 +141,9 @@ static int write_npy_outputs(const char *dir, const dmlref_case *c) {
     if (!path) return CASE_SYSTEM;
     for (uint32_t k = 0; k < c->n_outputs; ++k) {
         const case_tensor *t = &c->outputs[k];
-        if (c->type == DMLREF_OPERATOR_SPLIT) snprintf(path, dl + 64, "%s/OutputTensors_%u.npy", dir, (unsigned)k);
-        else snprintf(path, dl + 64, "%s/OutputTensor.npy", dir);
+        /* DIR/<slot>.npy, or DIR/<slot>_<i>.npy for a tensor of an array slot */
+        if (t->index >= 0) snprintf(path, dl + 64, "%s/%.40s_%u.npy", dir, t->slot, (unsigned)t->index);
+        else snprintf(path, dl + 64, "%s/%.40s.npy", dir, t->slot);
         if (npy_write_file(path, t->buf.DataType, t->data, t->total_slots, err, sizeof err)) {
             fprintf(stderr, "dmlref: %s\n", err);
             free(path);
