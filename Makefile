@@ -120,6 +120,8 @@ LIB_SRC  = $(filter-out $(LEFT_OUT:%=src/op_%.c),$(wildcard src/*.c)) $(wildcard
 LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_SRC  = $(wildcard cli/*.c)
 CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
+BUILDERS_SRC = $(wildcard builders/*.c)
+BUILDERS_OBJ = $(BUILDERS_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC = $(wildcard tests/unit/*.c)
 TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
 
@@ -129,6 +131,7 @@ INTERNAL = $(BUILD)/libdmlref_internal.a
 SHLIB    = $(BUILD)/libdmlref.so.$(VERSION)
 SHLINKS  = $(BUILD)/$(SONAME) $(BUILD)/libdmlref.so
 CLI      = $(BUILD)/dmlref
+BUILDERS = $(BUILD)/libdmlref_builders.a
 UNIT     = $(BUILD)/test_unit
 STAMP    = $(BUILD)/flags.stamp
 
@@ -154,7 +157,7 @@ $(STAMP): FORCE
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; \
 	 else [ -f $@ ] && echo "== $(BUILD): configuration changed, rebuilding"; mv -f $@.tmp $@; fi
 
-HEADERS = $(wildcard include/*.h src/*.h src/simd/*.h cli/*.h tests/unit/*.h)
+HEADERS = $(wildcard include/*.h src/*.h src/simd/*.h cli/*.h tests/unit/*.h builders/*.h)
 $(BUILD)/%.o: %.c $(HEADERS) $(STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
@@ -216,8 +219,16 @@ $(BUILD)/$(SONAME): $(SHLIB)
 $(BUILD)/libdmlref.so: $(BUILD)/$(SONAME)
 	ln -sf $(SONAME) $@
 
-$(CLI): $(CLI_OBJ) $(STATIC) $(STAMP)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(STATIC) $(LDLIBS_LIB) -ljson-c -lm
+# The random-case builders, one per operator (builders/<name>.c): `dmlref gen`'s.
+# They use the command's cli/fields.o and cli/value.o.
+$(BUILDERS): $(BUILDERS_OBJ) $(STAMP)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rc $@ $(BUILDERS_OBJ)
+	$(RANLIB) $@
+
+$(CLI): $(CLI_OBJ) $(BUILDERS) $(STATIC) $(STAMP)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILDERS) $(STATIC) $(LDLIBS_LIB) -ljson-c -lm
 
 $(UNIT): $(TEST_OBJ) $(INTERNAL) $(STAMP)
 	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(INTERNAL) $(LDLIBS_LIB) -lm -lpthread
