@@ -237,8 +237,9 @@ unit: $(UNIT)
 
 # The differential test's driver (tests/numpy/diff.py, tests/suites/numpy.sh).
 NUMPY_DRIVER = $(BUILD)/numpy_driver
-$(NUMPY_DRIVER): $(BUILD)/tests/numpy/driver.o $(INTERNAL) $(STAMP)
-	$(CC) $(LDFLAGS) -o $@ $(BUILD)/tests/numpy/driver.o $(INTERNAL) $(LDLIBS_LIB)
+# It builds each desc through the schema (cli/descbuf.o, no JSON: built where the command is not).
+$(NUMPY_DRIVER): $(BUILD)/tests/numpy/driver.o $(BUILD)/cli/descbuf.o $(INTERNAL) $(STAMP)
+	$(CC) $(LDFLAGS) -o $@ $(BUILD)/tests/numpy/driver.o $(BUILD)/cli/descbuf.o $(INTERNAL) $(LDLIBS_LIB)
 
 # The case files' generic field reader and writer over a hand-made schema
 # (tests/fields/test_fields.c, tests/suites/fields.sh), linked like fuzz_case.

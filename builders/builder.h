@@ -20,7 +20,7 @@
 
 #include "dmlref.h"
 
-#include "../cli/fields.h"
+#include "../cli/descbuf.h"
 #include "../cli/prng.h"
 
 #include <stddef.h>

@@ -223,24 +223,12 @@ int bld_split_join(prng *r, gcase *g, int is_split) {
     return 0;
 }
 
-/* The desc's tensor fields: single slots take one tensor each, in binding order;
- * an array slot (at most one per direction) the rest, its count field set. */
+/* The desc's tensor fields by the schema (desc_bind: single slots one tensor each, in
+ * binding order; an array slot the rest, its count field set). */
 void bld_bind(gcase *g) {
-    const dmlref_schema *s = g->schema;
     for (uint32_t i = 0; i < g->n_in; ++i) g->in_desc[i] = (DMLREF_TENSOR_DESC){DMLREF_TENSOR_TYPE_BUFFER, &g->in[i].buf};
     for (uint32_t i = 0; i < g->n_out; ++i) g->out_desc[i] = (DMLREF_TENSOR_DESC){DMLREF_TENSOR_TYPE_BUFFER, &g->out[i].buf};
-    uint32_t singles[2] = {0, 0}, next[2] = {0, 0};
-    for (uint32_t i = 0; i < s->n_slots; ++i) singles[s->slots[i].is_output] += !s->slots[i].is_array;
-    for (uint32_t i = 0; i < s->n_slots; ++i) {
-        const dmlref_tensor_slot *sl = &s->slots[i];
-        const int o = sl->is_output;
-        const uint32_t total = o ? g->n_out : g->n_in;
-        const uint32_t n = sl->is_array ? (total > singles[o] ? total - singles[o] : 0) : 1;
-        const DMLREF_TENSOR_DESC *p = (o ? g->out_desc : g->in_desc) + next[o];
-        next[o] += n;
-        memcpy(g->u.bytes + sl->offset, &p, sizeof p);
-        if (sl->is_array) fields_set_u32(g->u.bytes, sl->count_offset, n);
-    }
+    (void)desc_bind(g->schema, g->u.bytes, g->in_desc, g->n_in, g->out_desc, g->n_out); /* validation reports a misfit */
     g->desc = (DMLREF_OPERATOR_DESC){g->type, &g->u};
 }
 
@@ -254,8 +242,8 @@ void bld_gcase_free(gcase *g) {
 
 /* Sets the UINT parameter `name` of the case's desc (through the schema). */
 void bld_set_param(gcase *g, const char *name, uint32_t v) {
-    const dmlref_param *p = fields_param(g->schema, name);
-    if (p) fields_set_u32(g->u.bytes, p->offset, v);
+    const dmlref_param *p = desc_param(g->schema, name);
+    if (p) desc_set_u32(g->u.bytes, p->offset, v);
 }
 
 /* ---- the list ------------------------------------------------------------------------------ */

@@ -600,7 +600,7 @@ static int parse_root(ctx *x, json_object *root, dmlref_case *c) {
     if (x->opts->feature_level) c->feature_level = (DMLREF_FEATURE_LEVEL)x->opts->feature_level;
 
     /* parameters, then single tensors, then tensor arrays (and their counts) */
-    c->desc_mem = fields_desc_alloc(sc);
+    c->desc_mem = desc_alloc(sc);
     if (!c->desc_mem) return fail(x, "out of memory");
     if (fields_read_params(sc, root, c->desc_mem, &c->store, x->err, x->errcap)) return CASE_MALFORMED;
     for (uint32_t i = 0; i < sc->n_slots; ++i)
@@ -675,7 +675,7 @@ static int parse_root(ctx *x, json_object *root, dmlref_case *c) {
         const DMLREF_TENSOR_DESC *p = NULL;
         if (map[i].value) p = sl->is_output ? &c->out_descs[map[i].first] : &c->in_descs[map[i].first];
         memcpy((unsigned char *)c->desc_mem + sl->offset, &p, sizeof p);
-        if (sl->is_array) fields_set_u32(c->desc_mem, sl->count_offset, map[i].count);
+        if (sl->is_array) desc_set_u32(c->desc_mem, sl->count_offset, map[i].count);
     }
     c->desc.Type = c->type;
     c->desc.Desc = c->desc_mem;

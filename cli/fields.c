@@ -42,16 +42,6 @@ static void *store_alloc(fields_store *st, size_t bytes) {
     return p;
 }
 
-void *fields_desc_alloc(const dmlref_schema *s) { return calloc(s->desc_size ? s->desc_size : 1, 1); }
-
-uint32_t fields_get_u32(const void *desc, uint32_t offset) {
-    uint32_t v;
-    memcpy(&v, (const unsigned char *)desc + offset, sizeof v);
-    return v;
-}
-
-void fields_set_u32(void *desc, uint32_t offset, uint32_t v) { memcpy((unsigned char *)desc + offset, &v, sizeof v); }
-
 static void set_ptr(void *desc, uint32_t offset, const void *p) { memcpy((unsigned char *)desc + offset, &p, sizeof p); }
 
 static const void *get_ptr(const void *desc, uint32_t offset) {
@@ -60,22 +50,7 @@ static const void *get_ptr(const void *desc, uint32_t offset) {
     return p;
 }
 
-const dmlref_param *fields_param(const dmlref_schema *s, const char *name) {
-    for (uint32_t i = 0; i < s->n_params; ++i)
-        if (strcmp(s->params[i].name, name) == 0) return &s->params[i];
-    return NULL;
-}
-
 static int is_array_kind(dmlref_param_kind k) { return k == DMLREF_PARAM_UINT_ARRAY || k == DMLREF_PARAM_INT_ARRAY; }
-
-int fields_is_array_count(const dmlref_schema *s, const char *name) {
-    for (uint32_t i = 0; i < s->n_slots; ++i)
-        if (s->slots[i].is_array && s->slots[i].count_name && strcmp(s->slots[i].count_name, name) == 0) return 1;
-    for (uint32_t i = 0; i < s->n_params; ++i)
-        if (is_array_kind(s->params[i].kind) && s->params[i].count_name && strcmp(s->params[i].count_name, name) == 0)
-            return 1;
-    return 0;
-}
 
 /* ---- reading ---------------------------------------------------------------------------- */
 
@@ -175,10 +150,10 @@ static int read_array(const dmlref_schema *s, const dmlref_param *p, json_object
     /* arrays before this one (all read already) that share its count field */
     for (const dmlref_param *q = s->params; q < p; ++q)
         if (is_array_kind(q->kind) && q->count_name && q->count_offset == p->count_offset &&
-            fields_get_u32(desc, p->count_offset) != n)
+            desc_get_u32(desc, p->count_offset) != n)
             return fail(err, errcap, "%s: %zu entries, but %s has %u (both are counted by %s)", p->name, n, q->name,
-                        (unsigned)fields_get_u32(desc, p->count_offset), p->count_name);
-    fields_set_u32(desc, p->count_offset, (uint32_t)n);
+                        (unsigned)desc_get_u32(desc, p->count_offset), p->count_name);
+    desc_set_u32(desc, p->count_offset, (uint32_t)n);
     return 0;
 }
 
@@ -190,7 +165,7 @@ static int read_one(const dmlref_schema *s, const dmlref_param *p, json_object *
     switch (p->kind) {
     case DMLREF_PARAM_UINT:
         if (fields_get_int(v, p->name, 0, UINT32_MAX, &x, err, errcap)) return -1;
-        fields_set_u32(desc, p->offset, (uint32_t)x);
+        desc_set_u32(desc, p->offset, (uint32_t)x);
         return 0;
     case DMLREF_PARAM_INT: {
         if (fields_get_int(v, p->name, INT32_MIN, INT32_MAX, &x, err, errcap)) return -1;
@@ -211,13 +186,13 @@ static int read_one(const dmlref_schema *s, const dmlref_param *p, json_object *
         const char *name = json_object_get_string(v);
         for (uint32_t i = 0; i < p->enum_count; ++i)
             if (p->enum_names[i] && strcmp(p->enum_names[i], name) == 0) {
-                fields_set_u32(desc, p->offset, i);
+                desc_set_u32(desc, p->offset, i);
                 return 0;
             }
         return fail(err, errcap, "%s: unknown value \"%.40s\" (%s)", p->name, name, list);
     }
     case DMLREF_PARAM_SCALAR_UNION: {
-        const DMLREF_TENSOR_DATA_TYPE dt = (DMLREF_TENSOR_DATA_TYPE)fields_get_u32(desc, p->type_offset);
+        const DMLREF_TENSOR_DATA_TYPE dt = (DMLREF_TENSOR_DATA_TYPE)desc_get_u32(desc, p->type_offset);
         const uint32_t es = dmlref_data_type_size(dt);
         unsigned char bytes[8] = {0};
         if (es == 0 || es > 8)
@@ -271,7 +246,7 @@ int fields_read_params(const dmlref_schema *s, json_object *root, void *desc, fi
         for (uint32_t i = 0; i < s->n_params; ++i) {
             const dmlref_param *p = &s->params[i];
             if ((p->kind == DMLREF_PARAM_SCALAR_UNION) != (pass == 1)) continue;
-            if (p->is_count || fields_is_array_count(s, p->name)) continue; /* derived from its array */
+            if (p->is_count || desc_is_array_count(s, p->name)) continue; /* derived from its array */
             /* absent or null: missing (NULL for an optional struct) */
             json_object *v = json_object_object_get(root, p->name);
             if (!v) {
@@ -295,7 +270,7 @@ static void write_value(FILE *f, const dmlref_param *p, const void *desc) {
     char buf[VALUE_TEXT_MAX];
     switch (p->kind) {
     case DMLREF_PARAM_UINT:
-        fprintf(f, "%" PRIu32, fields_get_u32(desc, p->offset));
+        fprintf(f, "%" PRIu32, desc_get_u32(desc, p->offset));
         return;
     case DMLREF_PARAM_INT: {
         int32_t v;
@@ -306,7 +281,7 @@ static void write_value(FILE *f, const dmlref_param *p, const void *desc) {
     case DMLREF_PARAM_UINT_ARRAY:
     case DMLREF_PARAM_INT_ARRAY: {
         const unsigned char *a = get_ptr(desc, p->offset);
-        const uint32_t n = p->count_name ? fields_get_u32(desc, p->count_offset) : 0;
+        const uint32_t n = p->count_name ? desc_get_u32(desc, p->count_offset) : 0;
         fputc('[', f);
         for (uint32_t i = 0; a && i < n; ++i) {
             uint32_t u;
@@ -325,13 +300,13 @@ static void write_value(FILE *f, const dmlref_param *p, const void *desc) {
         return;
     }
     case DMLREF_PARAM_ENUM: {
-        const uint32_t v = fields_get_u32(desc, p->offset);
+        const uint32_t v = desc_get_u32(desc, p->offset);
         if (v < p->enum_count && p->enum_names[v]) fprintf(f, "\"%s\"", p->enum_names[v]);
         else fprintf(f, "%" PRIu32, v); /* no name: not readable back (the reader refuses numbers) */
         return;
     }
     case DMLREF_PARAM_SCALAR_UNION: {
-        const DMLREF_TENSOR_DATA_TYPE dt = (DMLREF_TENSOR_DATA_TYPE)fields_get_u32(desc, p->type_offset);
+        const DMLREF_TENSOR_DATA_TYPE dt = (DMLREF_TENSOR_DATA_TYPE)desc_get_u32(desc, p->type_offset);
         if (dmlref_data_type_size(dt) == 0) fputs("0", f);
         else fputs(value_format(at, dt, buf, sizeof buf), f);
         return;
@@ -360,7 +335,7 @@ void fields_write_params(FILE *f, const dmlref_schema *s, const void *desc, unsi
     for (int pass = 0; pass < 2; ++pass)
         for (uint32_t i = 0; i < s->n_params; ++i) {
             const dmlref_param *p = &s->params[i];
-            const int is_count = p->is_count || fields_is_array_count(s, p->name);
+            const int is_count = p->is_count || desc_is_array_count(s, p->name);
             if (is_count != (pass == 1)) continue;
             if (p->kind == DMLREF_PARAM_STRUCT && p->is_optional && !get_ptr(desc, p->offset)) continue;
             fprintf(f, "%*s\"%s\": ", (int)indent, "", p->name);

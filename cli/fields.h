@@ -25,6 +25,7 @@
 #ifndef DMLREF_CLI_FIELDS_H
 #define DMLREF_CLI_FIELDS_H
 
+#include "descbuf.h"
 #include "dmlref.h"
 
 #include <json-c/json.h>
@@ -39,19 +40,6 @@ typedef struct fields_store {
 } fields_store;
 
 void fields_store_free(fields_store *st);
-
-/* A desc buffer: schema->desc_size zeroed bytes, aligned for any field. */
-void *fields_desc_alloc(const dmlref_schema *s);
-
-/* The uint32_t / value at `offset` in a desc. */
-uint32_t fields_get_u32(const void *desc, uint32_t offset);
-void fields_set_u32(void *desc, uint32_t offset, uint32_t v);
-
-/* The parameter called `name`, or NULL. */
-const dmlref_param *fields_param(const dmlref_schema *s, const char *name);
-
-/* 1 when `name` is the count field of a tensor array or of a parameter array of s. */
-int fields_is_array_count(const dmlref_schema *s, const char *name);
 
 /*
  * Reads every parameter of s except the counts of tensor arrays from the

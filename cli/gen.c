@@ -122,7 +122,7 @@ static void write_case(FILE *f, const gcase *g, const char *name, uint64_t seed,
             const DMLREF_TENSOR_DESC *first;
             memcpy(&first, g->u.bytes + sl->offset, sizeof first);
             const uint32_t at = (uint32_t)(first - (out ? g->out_desc : g->in_desc));
-            write_slot(f, sl, (out ? g->out : g->in) + at, sl->is_array ? fields_get_u32(g->u.bytes, sl->count_offset) : 1);
+            write_slot(f, sl, (out ? g->out : g->in) + at, sl->is_array ? desc_get_u32(g->u.bytes, sl->count_offset) : 1);
         }
     fputs("  \"expected\": {", f);
     int first_out = 1;
@@ -138,7 +138,7 @@ static void write_case(FILE *f, const gcase *g, const char *name, uint64_t seed,
             jout_values(f, t->data, t->total_slots, t->dt, 0, 0);
             continue;
         }
-        const uint32_t n = fields_get_u32(g->u.bytes, sl->count_offset);
+        const uint32_t n = desc_get_u32(g->u.bytes, sl->count_offset);
         fputs("[\n", f);
         for (uint32_t j = 0; j < n; ++j) {
             fputs("    ", f);
