@@ -38,7 +38,7 @@ static const char usage_gen[] =
     "usage: dmlref gen --operator OP --count N --seed S --out DIR\n"
     "\n"
     "Writes N random valid cases DIR/gen_<op>_<S>_<i>.json (i = 0 .. N-1) with `expected`\n"
-    "filled in by the scalar oracle.  OP: GATHER, GATHER_ELEMENTS, SCATTER_ND, SPLIT, JOIN\n"
+    "filled in by the scalar oracle.  OP: %s\n"
     "(or ALL: N cases of each).  S: a 64-bit unsigned seed; the same arguments give the\n"
     "same files.  DIR is created if missing.  Expected lists cover the whole output\n"
     "buffer: slots no output element addresses hold 0xCD bytes (a backend's comparer\n"
@@ -257,7 +257,8 @@ int cmd_gen(int argc, char **argv) {
     for (int i = 0; i < argc; ++i) {
         const char *a = argv[i], *v = NULL;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage_gen, stdout);
+            char names[512];
+            printf(usage_gen, case_operator_names(names, sizeof names));
             return 0;
         }
         static const char *const names[] = {"--operator", "--count", "--seed", "--out"};
