@@ -307,7 +307,7 @@ static void decode_params(reader *r, fcase *c, const uint32_t *p) {
                 if (a) a[k] = x;
             }
             put_ptr(c, q->offset, a);
-            if (q->count_name) put_u32(c, q->count_offset, n);
+            if (q->count_name) put_u32(c, q->count_offset, a ? n : 0); /* no block left: an empty array */
             break;
         }
         case DMLREF_PARAM_SCALAR_UNION:
