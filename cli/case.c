@@ -565,7 +565,9 @@ static int parse_root(ctx *x, json_object *root, dmlref_case *c) {
     op = json_object_object_get(root, "operator");
     if (!op) return fail(x, "missing \"operator\" (%s)", case_operator_names(names, sizeof names));
     if (!jsonin_is_string(op)) return fail(x, "operator: expected a string, got %s", jsonin_kind(op));
-    const dmlref_schema *sc = schema_from_name(json_object_get_string(op));
+    const dmlref_schema *sc = x->opts->schema && strcmp(json_object_get_string(op), x->opts->schema->name) == 0
+                                  ? x->opts->schema
+                                  : schema_from_name(json_object_get_string(op));
     if (!sc)
         return fail(x, "operator: unknown operator \"%.40s\" (%s)", json_object_get_string(op),
                     case_operator_names(names, sizeof names));
@@ -711,7 +713,7 @@ done:
 
 int case_parse_ex(const char *json_text, size_t len, const case_options *opts, dmlref_case *out, char *err,
                   size_t errcap) {
-    static const case_options defaults = {NULL, 0, 0};
+    static const case_options defaults = {NULL, 0, 0, NULL};
     char dummy[8];
     if (!err || errcap == 0) {
         err = dummy;
@@ -731,7 +733,7 @@ int case_parse_ex(const char *json_text, size_t len, const case_options *opts, d
 }
 
 int case_parse(const char *json_text, size_t len, const char *base_dir, dmlref_case *out, char *err, size_t errcap) {
-    const case_options o = {base_dir, 0, 0};
+    const case_options o = {base_dir, 0, 0, NULL};
     return case_parse_ex(json_text, len, &o, out, err, errcap);
 }
 

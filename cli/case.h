@@ -69,6 +69,8 @@ typedef struct case_options {
     const char *base_dir;            /* where `npy` paths are relative to; NULL: refuse npy */
     uint32_t feature_level;          /* overrides the file's feature_level when != 0 */
     uint64_t max_bytes;              /* cap on all buffers together; 0 = CASE_DEFAULT_MAX_BYTES */
+    const dmlref_schema *schema;     /* tests: a case whose "operator" is this schema's name is
+                                        read against it (then validated by the library); NULL: none */
 } case_options;
 
 /*

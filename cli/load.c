@@ -28,7 +28,7 @@ int cli_load_case(const char *path, uint32_t feature_level, dmlref_case *c, int 
     char *slash = strrchr(dir, '/');
     if (slash) slash[slash == dir ? 1 : 0] = '\0';
     else strcpy(dir, ".");
-    case_options o = {dir, feature_level, 0};
+    case_options o = {dir, feature_level, 0, NULL};
     const char *env = getenv("DMLREF_MAX_BYTES");
     uint64_t cap;
     if (env && *env) {

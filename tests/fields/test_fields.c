@@ -4,9 +4,13 @@
  * INT, UINT_ARRAY and INT_ARRAY sharing a count, ENUM, FLOAT, SCALAR_UNION
  * with its DataType field, an optional STRUCT.  Each kind is read, written,
  * read back (read -> write -> read gives the same desc and the same text),
- * and each malformed form is refused with its message.  Linked like fuzz_case
+ * and each malformed form is refused with its message.  The case reader's
+ * tensor slots (an optional tensor, a counted array) are read against a second
+ * hand-made schema (case_options.schema), and a JOIN case's binding is checked
+ * in the desc the reader builds.  Linked like fuzz_case
  * with the command's objects.  Prints "fields: N passed, N failed".
  */
+#include "case.h"
 #include "fields.h"
 #include "jsonin.h"
 #include "value.h"
@@ -323,8 +327,91 @@ static void test_malformed(void) {
     refused(rest, "ScaleBias.Scale: 1e39 is beyond the finite range of FLOAT32");
 }
 
+/* Tensor slots: an optional input, a counted input array, an output. */
+typedef struct SLOTS_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    uint32_t InputCount;
+    const DMLREF_TENSOR_DESC *InputTensors;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    uint32_t Axis;
+} SLOTS_OPERATOR_DESC;
+
+static const dmlref_tensor_slot slots2[] = {
+    {.name = "InputTensor", .offset = offsetof(SLOTS_OPERATOR_DESC, InputTensor), .is_optional = 1},
+    {.name = "InputTensors", .offset = offsetof(SLOTS_OPERATOR_DESC, InputTensors), .is_array = 1,
+     .count_offset = offsetof(SLOTS_OPERATOR_DESC, InputCount), .count_name = "InputCount"},
+    {.name = "OutputTensor", .offset = offsetof(SLOTS_OPERATOR_DESC, OutputTensor), .is_output = 1},
+};
+static const dmlref_param params2[] = {
+    {.name = "InputCount", .offset = offsetof(SLOTS_OPERATOR_DESC, InputCount), .kind = DMLREF_PARAM_UINT, .is_count = 1},
+    {.name = "Axis", .offset = offsetof(SLOTS_OPERATOR_DESC, Axis), .kind = DMLREF_PARAM_UINT},
+};
+static const dmlref_schema schema2 = {(DMLREF_OPERATOR_TYPE)9998, "SLOTS", sizeof(SLOTS_OPERATOR_DESC),
+                                      DMLREF_FEATURE_LEVEL_1_0, 3, slots2, 2, params2};
+
+#define T1 "{\"DataType\": \"UINT8\", \"Sizes\": [2], \"data\": [1, 2]}"
+#define T0 "{\"DataType\": \"UINT8\", \"Sizes\": [2]}"
+
+/* The case (its fields after "operator") read against schema2: status and message. */
+static void slots_case(const char *fields, int want_rc, const char *want) {
+    char text[1024], err[512];
+    snprintf(text, sizeof text, "{\"operator\": \"SLOTS\", %s}", fields);
+    const case_options o = {NULL, 0, 0, &schema2};
+    dmlref_case c;
+    const int rc = case_parse_ex(text, strlen(text), &o, &c, err, sizeof err);
+    if (rc != want_rc || (want && !strstr(err, want))) {
+        ++failed;
+        printf("FAIL: %s: exit %d \"%s\", wanted %d \"%s\"\n", fields, rc, err, want_rc, want ? want : "");
+    } else {
+        ++passed;
+    }
+    case_free(&c);
+}
+
+static void test_slots(void) {
+    /* well-formed (the optional tensor present or absent): the library's validation is reached */
+    slots_case("\"Axis\": 0, \"InputTensor\": " T1 ", \"InputTensors\": [" T1 ", " T1 "], \"OutputTensor\": " T0,
+               CASE_INVALID, NULL);
+    slots_case("\"Axis\": 0, \"InputCount\": 1, \"InputTensors\": [" T1 "], \"OutputTensor\": " T0, CASE_INVALID, NULL);
+    /* malformed */
+    slots_case("\"Axis\": 0, \"InputTensors\": [" T1 "]", CASE_MALFORMED, "missing \"OutputTensor\" (a tensor of SLOTS)");
+    slots_case("\"Axis\": 0, \"OutputTensor\": " T0, CASE_MALFORMED, "missing \"InputTensors\" (an array of tensors)");
+    slots_case("\"Axis\": 0, \"InputTensors\": " T1 ", \"OutputTensor\": " T0, CASE_MALFORMED,
+               "InputTensors: expected an array of tensors, got an object");
+    slots_case("\"Axis\": 0, \"InputCount\": 3, \"InputTensors\": [" T1 ", " T1 "], \"OutputTensor\": " T0,
+               CASE_MALFORMED, "InputCount (3) differs from the length of InputTensors (2)");
+    slots_case("\"InputTensors\": [" T1 "], \"OutputTensor\": " T0, CASE_MALFORMED, "missing \"Axis\" (a field of SLOTS)");
+    slots_case("\"Axis\": 0, \"IndexDimensions\": 1", CASE_MALFORMED,
+               "unknown key \"IndexDimensions\" (not a field of SLOTS or of a case file)");
+    slots_case("\"Axis\": 0, \"InputTensor\": " T0 ", \"InputTensors\": [], \"OutputTensor\": " T0, CASE_MALFORMED,
+               "InputTensor: missing data (give data, npy or random)");
+
+    /* a real operator with a counted array: the reader's desc binds it by the schema */
+    const dmlref_schema *join = dmlref_operator_schema(DMLREF_OPERATOR_JOIN);
+    if (!join) return;
+    static const char text[] = "{\"operator\": \"JOIN\", \"Axis\": 0, \"InputTensors\": [" T1 ", " T1 ", " T1 "], "
+                               "\"OutputTensor\": {\"DataType\": \"UINT8\", \"Sizes\": [6]}, "
+                               "\"expected\": {\"OutputTensor\": [1, 2, 1, 2, 1, 2, 205, 205]}}";
+    dmlref_case c;
+    char err[512];
+    const int rc = case_parse(text, strlen(text), NULL, &c, err, sizeof err);
+    CHECK(rc == CASE_OK);
+    if (rc != CASE_OK) {
+        printf("  JOIN: %s\n", err);
+        return;
+    }
+    const DMLREF_JOIN_OPERATOR_DESC *j = c.desc_mem;
+    CHECK(c.schema == join && c.n_inputs == 3 && c.n_outputs == 1);
+    CHECK(j->InputCount == 3 && j->InputTensors == c.in_descs && j->OutputTensor == &c.out_descs[0] && j->Axis == 0);
+    CHECK(c.inputs[2].index == 2 && strcmp(c.inputs[2].slot, "InputTensors") == 0 && c.outputs[0].index == -1);
+    CHECK(dmlref_run(&c.desc, c.feature_level, NULL, c.in_bufs, c.n_inputs, c.out_bufs, c.n_outputs, NULL) == DMLREF_OK);
+    CHECK(case_compare(&c, NULL, 0) == 0);
+    case_free(&c);
+}
+
 int main(void) {
     test_values();
+    test_slots();
     test_round_trips();
     test_malformed();
     printf("fields: %d passed, %d failed\n", passed, failed);
