@@ -120,6 +120,8 @@ LIB_SRC  = $(filter-out $(LEFT_OUT:%=src/op_%.c),$(wildcard src/*.c)) $(wildcard
 LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_SRC  = $(wildcard cli/*.c)
 CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
+BUILDERS_SRC = $(wildcard builders/*.c)
+BUILDERS_OBJ = $(BUILDERS_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC = $(wildcard tests/unit/*.c)
 TEST_OBJ = $(TEST_SRC:%.c=$(BUILD)/%.o)
 
@@ -129,6 +131,7 @@ INTERNAL = $(BUILD)/libdmlref_internal.a
 SHLIB    = $(BUILD)/libdmlref.so.$(VERSION)
 SHLINKS  = $(BUILD)/$(SONAME) $(BUILD)/libdmlref.so
 CLI      = $(BUILD)/dmlref
+BUILDERS = $(BUILD)/libdmlref_builders.a
 UNIT     = $(BUILD)/test_unit
 STAMP    = $(BUILD)/flags.stamp
 
@@ -154,7 +157,7 @@ $(STAMP): FORCE
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; \
 	 else [ -f $@ ] && echo "== $(BUILD): configuration changed, rebuilding"; mv -f $@.tmp $@; fi
 
-HEADERS = $(wildcard include/*.h src/*.h src/simd/*.h cli/*.h tests/unit/*.h)
+HEADERS = $(wildcard include/*.h src/*.h src/simd/*.h cli/*.h tests/unit/*.h builders/*.h)
 $(BUILD)/%.o: %.c $(HEADERS) $(STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
@@ -216,8 +219,16 @@ $(BUILD)/$(SONAME): $(SHLIB)
 $(BUILD)/libdmlref.so: $(BUILD)/$(SONAME)
 	ln -sf $(SONAME) $@
 
-$(CLI): $(CLI_OBJ) $(STATIC) $(STAMP)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(STATIC) $(LDLIBS_LIB) -ljson-c -lm
+# The random-case builders, one per operator (builders/<name>.c): `dmlref gen`'s.
+# They use the command's cli/fields.o and cli/value.o.
+$(BUILDERS): $(BUILDERS_OBJ) $(STAMP)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rc $@ $(BUILDERS_OBJ)
+	$(RANLIB) $@
+
+$(CLI): $(CLI_OBJ) $(BUILDERS) $(STATIC) $(STAMP)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILDERS) $(STATIC) $(LDLIBS_LIB) -ljson-c -lm
 
 $(UNIT): $(TEST_OBJ) $(INTERNAL) $(STAMP)
 	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(INTERNAL) $(LDLIBS_LIB) -lm -lpthread
@@ -226,8 +237,15 @@ unit: $(UNIT)
 
 # The differential test's driver (tests/numpy/diff.py, tests/suites/numpy.sh).
 NUMPY_DRIVER = $(BUILD)/numpy_driver
-$(NUMPY_DRIVER): $(BUILD)/tests/numpy/driver.o $(INTERNAL) $(STAMP)
-	$(CC) $(LDFLAGS) -o $@ $(BUILD)/tests/numpy/driver.o $(INTERNAL) $(LDLIBS_LIB)
+# It builds each desc through the schema (cli/descbuf.o, no JSON: built where the command is not).
+$(NUMPY_DRIVER): $(BUILD)/tests/numpy/driver.o $(BUILD)/cli/descbuf.o $(INTERNAL) $(STAMP)
+	$(CC) $(LDFLAGS) -o $@ $(BUILD)/tests/numpy/driver.o $(BUILD)/cli/descbuf.o $(INTERNAL) $(LDLIBS_LIB)
+
+# The case files' generic field reader and writer over a hand-made schema
+# (tests/fields/test_fields.c, tests/suites/fields.sh), linked like fuzz_case.
+FIELDS_TEST = $(BUILD)/test_fields
+$(FIELDS_TEST): tests/fields/test_fields.c $(BUILD)/libdmlref_cli.a $(INTERNAL) $(HEADERS) $(STAMP)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -Icli -o $@ $< $(BUILD)/libdmlref_cli.a $(INTERNAL) $(LDLIBS_LIB) -ljson-c -lm
 
 # The README's C example (examples/gather.c), built against the shipped static library.
 EXAMPLE = $(BUILD)/example_gather
@@ -242,7 +260,7 @@ examples: $(CLI) $(EXAMPLE)
 	@echo "== $(EXAMPLE)"; $(EXAMPLE)
 
 # The README's test command.  Runs every suite and ends with "N passed, N failed".
-test: $(UNIT) $(NUMPY_DRIVER) $(EXAMPLE) $(if $(CLI_SRC),$(CLI)) $(BUILD)/bench
+test: $(UNIT) $(NUMPY_DRIVER) $(EXAMPLE) $(if $(CLI_SRC),$(CLI) $(FIELDS_TEST)) $(BUILD)/bench
 	BUILD=$(BUILD) PYTHON=$(PYTHON) sh tests/run.sh
 
 test-asan:

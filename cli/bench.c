@@ -14,8 +14,10 @@
  * count the elements (product of Sizes x element size), not the padding of
  * the buffer.  GB/s = bytes_moved / median_ns (1 GB = 1e9 bytes).
  */
+#include "args.h"
 #include "case.h"
 #include "cli.h"
+#include "load.h"
 #include "json_out.h"
 
 #include <inttypes.h>
@@ -116,9 +118,12 @@ int cmd_bench(int argc, char **argv) {
         const uint64_t median = repeat % 2 ? times[repeat / 2] : (times[repeat / 2 - 1] + times[repeat / 2]) / 2;
         uint64_t out_bytes = 0, index_bytes = 0;
         for (uint32_t k = 0; k < c.n_outputs; ++k) out_bytes += elements_of(&c.outputs[k]) * c.outputs[k].esize;
-        if (c.type == DMLREF_OPERATOR_GATHER || c.type == DMLREF_OPERATOR_GATHER_ELEMENTS ||
-            c.type == DMLREF_OPERATOR_SCATTER_ND)
-            index_bytes = elements_of(&c.inputs[1]) * c.inputs[1].esize;
+        /* index tensors: the inputs of the schema's is_index slots */
+        for (uint32_t k = 0; k < c.n_inputs; ++k)
+            for (uint32_t j = 0; j < c.schema->n_slots; ++j)
+                if (c.schema->slots[j].is_index && !c.schema->slots[j].is_output &&
+                    strcmp(c.schema->slots[j].name, c.inputs[k].slot) == 0)
+                    index_bytes += elements_of(&c.inputs[k]) * c.inputs[k].esize;
         const uint64_t moved = 2 * out_bytes + index_bytes;
         printf("{\"operator\": \"%s\", \"median_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64 ", \"bytes_moved\": %" PRIu64
                ", \"gb_per_s\": %.3f, \"repeat\": %" PRIu64 ", \"threads\": %" PRIu64 ", \"kernel\": ",

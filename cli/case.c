@@ -48,33 +48,27 @@ uint32_t case_feature_level_from_name(const char *name) {
     return 0;
 }
 
-typedef struct op_schema {
-    DMLREF_OPERATOR_TYPE type;
-    const char *scalars[2];
-    const char *tensors[4]; /* single tensors, binding order within inputs then outputs */
-    int tensor_is_output[4];
-    const char *array_name; /* JOIN InputTensors / SPLIT OutputTensors */
-    const char *count_name;
-    int array_is_output;
-} op_schema;
-
-static const op_schema schemas[] = {
-    {DMLREF_OPERATOR_GATHER, {"Axis", "IndexDimensions"},
-     {"InputTensor", "IndicesTensor", "OutputTensor", NULL}, {0, 0, 1, 0}, NULL, NULL, 0},
-    {DMLREF_OPERATOR_GATHER_ELEMENTS, {"Axis", NULL},
-     {"InputTensor", "IndicesTensor", "OutputTensor", NULL}, {0, 0, 1, 0}, NULL, NULL, 0},
-    {DMLREF_OPERATOR_SCATTER_ND, {"InputDimensionCount", "IndicesDimensionCount"},
-     {"InputTensor", "IndicesTensor", "UpdatesTensor", "OutputTensor"}, {0, 0, 0, 1}, NULL, NULL, 0},
-    {DMLREF_OPERATOR_SPLIT, {"Axis", NULL}, {"InputTensor", NULL, NULL, NULL}, {0, 0, 0, 0}, "OutputTensors",
-     "OutputCount", 1},
-    {DMLREF_OPERATOR_JOIN, {"Axis", NULL}, {"OutputTensor", NULL, NULL, NULL}, {1, 0, 0, 0}, "InputTensors",
-     "InputCount", 0},
-};
+/* The schema for an operator's name in a case file (SCATTER_ELEMENTS: SCATTER's other name), or NULL. */
+static const dmlref_schema *schema_from_name(const char *name) {
+    const dmlref_schema *s;
+    for (uint32_t i = 0; (s = dmlref_operator_schema_at(i)) != NULL; ++i)
+        if (strcmp(s->name, name) == 0) return s;
+    if (strcmp(name, "SCATTER_ELEMENTS") == 0) return dmlref_operator_schema(DMLREF_OPERATOR_SCATTER_ELEMENTS);
+    return NULL;
+}
 
 DMLREF_OPERATOR_TYPE case_operator_from_name(const char *name) {
-    for (size_t i = 0; i < sizeof schemas / sizeof schemas[0]; ++i)
-        if (strcmp(dmlref_operator_name(schemas[i].type), name) == 0) return schemas[i].type;
-    return DMLREF_OPERATOR_INVALID;
+    const dmlref_schema *s = schema_from_name(name);
+    return s ? s->type : DMLREF_OPERATOR_INVALID;
+}
+
+const char *case_operator_names(char *buf, size_t cap) {
+    const dmlref_schema *s;
+    size_t len = 0;
+    buf[0] = '\0';
+    for (uint32_t i = 0; (s = dmlref_operator_schema_at(i)) != NULL && len < cap; ++i)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? ", " : "", s->name);
+    return buf;
 }
 
 static int ignorable(const char *key) {
@@ -449,15 +443,11 @@ void case_free(dmlref_case *c) {
     }
     free(c->in_descs);
     free(c->out_descs);
+    free(c->desc_mem);
+    fields_store_free(&c->store);
     free(c->in_bufs);
     free(c->out_bufs);
     memset(c, 0, sizeof *c);
-}
-
-static const op_schema *schema_of(DMLREF_OPERATOR_TYPE type) {
-    for (size_t i = 0; i < sizeof schemas / sizeof schemas[0]; ++i)
-        if (schemas[i].type == type) return &schemas[i];
-    return NULL;
 }
 
 static int alloc_buffer(ctx *x, case_tensor *t) {
@@ -511,31 +501,51 @@ static int fill_tensor(ctx *x, case_tensor *t, const tensor_src *src) {
     return 0;
 }
 
-static int parse_expected(ctx *x, json_object *exp, dmlref_case *c, const op_schema *sc) {
-    char base[PATH_MAX_LEN];
+/* Where each tensor slot of the schema sits among the case's inputs or outputs. */
+#define CASE_MAX_SLOTS 16
+
+typedef struct slot_map {
+    json_object *value;  /* the tensor, or the array of tensors; NULL: absent */
+    uint32_t first, count;
+} slot_map;
+
+static void output_names(const dmlref_schema *s, char *buf, size_t cap) {
+    size_t len = 0;
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < s->n_slots && len < cap; ++i)
+        if (s->slots[i].is_output) len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", s->slots[i].name);
+}
+
+static int parse_expected(ctx *x, json_object *exp, dmlref_case *c, const slot_map *map) {
+    char base[PATH_MAX_LEN], names[256];
+    const dmlref_schema *s = c->schema;
     if (json_object_get_type(exp) != json_type_object)
         return fail(x, "expected: expected an object mapping output names to lists, got %s", jsonin_kind(exp));
     json_object_object_foreach(exp, key, val) {
         if (ignorable(key)) continue;
-        const int is_array = sc->array_is_output && strcmp(key, "OutputTensors") == 0;
-        const int is_single = !sc->array_is_output && strcmp(key, "OutputTensor") == 0;
-        if (!is_array && !is_single)
-            return fail(x, "expected: unknown output \"%.60s\" (%s has %s)", key, c->op_name,
-                        sc->array_is_output ? "OutputTensors" : "OutputTensor");
+        uint32_t k = 0;
+        while (k < s->n_slots && !(s->slots[k].is_output && strcmp(key, s->slots[k].name) == 0)) ++k;
+        if (k == s->n_slots) {
+            output_names(s, names, sizeof names);
+            return fail(x, "expected: unknown output \"%.60s\" (%s has %s)", key, c->op_name, names);
+        }
+        const dmlref_tensor_slot *sl = &s->slots[k];
+        if (!map[k].value) return fail(x, "expected.%s: the case has no %s", sl->name, sl->name);
+        const int is_array = sl->is_array;
         size_t n = 1;
         if (is_array) {
             if (json_object_get_type(val) != json_type_array)
-                return fail(x, "expected.OutputTensors: expected an array of lists, got %s", jsonin_kind(val));
+                return fail(x, "expected.%s: expected an array of lists, got %s", sl->name, jsonin_kind(val));
             n = json_object_array_length(val);
-            if (n != c->n_outputs)
-                return fail(x, "expected.OutputTensors: %zu lists, but the case has %u outputs", n, (unsigned)c->n_outputs);
+            if (n != map[k].count)
+                return fail(x, "expected.%s: %zu lists, but the case has %u outputs", sl->name, n, (unsigned)map[k].count);
         }
         for (size_t i = 0; i < n; ++i) {
             json_object *list = is_array ? json_object_array_get_idx(val, i) : val;
-            case_tensor *t = &c->outputs[i];
+            case_tensor *t = &c->outputs[map[k].first + i];
             if (is_array && !list) continue; /* null: not compared */
-            if (is_array) snprintf(base, sizeof base, "expected.OutputTensors[%zu]", i);
-            else snprintf(base, sizeof base, "expected.OutputTensor");
+            if (is_array) snprintf(base, sizeof base, "expected.%s[%zu]", sl->name, i);
+            else snprintf(base, sizeof base, "expected.%s", sl->name);
             const uint64_t need = t->total_slots * t->esize;
             if (need > x->max_bytes - x->bytes) return fail(x, "%s: beyond the memory limit", base);
             if (read_list(x, list, t, base, &t->expected, &t->any_nan, &t->expected_slots)) return CASE_MALFORMED;
@@ -549,31 +559,35 @@ static int parse_expected(ctx *x, json_object *exp, dmlref_case *c, const op_sch
 
 static int parse_root(ctx *x, json_object *root, dmlref_case *c) {
     json_object *op = NULL, *fl = NULL, *expected = NULL;
+    char names[512];
     if (json_object_get_type(root) != json_type_object)
         return fail(x, "the case must be a JSON object, got %s", jsonin_kind(root));
     op = json_object_object_get(root, "operator");
-    if (!op) return fail(x, "missing \"operator\" (GATHER, GATHER_ELEMENTS, SCATTER_ND, SPLIT, JOIN)");
+    if (!op) return fail(x, "missing \"operator\" (%s)", case_operator_names(names, sizeof names));
     if (!jsonin_is_string(op)) return fail(x, "operator: expected a string, got %s", jsonin_kind(op));
-    c->type = case_operator_from_name(json_object_get_string(op));
-    if (!c->type)
-        return fail(x, "operator: unknown operator \"%.40s\" (GATHER, GATHER_ELEMENTS, SCATTER_ND, SPLIT, JOIN)",
-                    json_object_get_string(op));
-    c->op_name = dmlref_operator_name(c->type);
-    const op_schema *sc = schema_of(c->type);
+    const dmlref_schema *sc = x->opts->schema && strcmp(json_object_get_string(op), x->opts->schema->name) == 0
+                                  ? x->opts->schema
+                                  : schema_from_name(json_object_get_string(op));
+    if (!sc)
+        return fail(x, "operator: unknown operator \"%.40s\" (%s)", json_object_get_string(op),
+                    case_operator_names(names, sizeof names));
+    if (sc->n_slots > CASE_MAX_SLOTS) return fail(x, "%s: more than %d tensor fields", sc->name, CASE_MAX_SLOTS);
+    c->schema = sc;
+    c->type = sc->type;
+    c->op_name = sc->name;
 
-    json_object *scal[2] = {NULL, NULL}, *single[4] = {NULL, NULL, NULL, NULL}, *array = NULL, *count = NULL;
+    slot_map map[CASE_MAX_SLOTS];
+    memset(map, 0, sizeof map);
     json_object_object_foreach(root, key, val) {
         int known = 0;
         if (strcmp(key, "operator") == 0) known = 1;
         else if (strcmp(key, "feature_level") == 0) fl = val, known = 1;
         else if (strcmp(key, "expected") == 0) expected = val, known = 1;
         else if (ignorable(key)) known = 1;
-        for (int i = 0; i < 2 && !known; ++i)
-            if (sc->scalars[i] && strcmp(key, sc->scalars[i]) == 0) scal[i] = val, known = 1;
-        for (int i = 0; i < 4 && !known; ++i)
-            if (sc->tensors[i] && strcmp(key, sc->tensors[i]) == 0) single[i] = val, known = 1;
-        if (!known && sc->array_name && strcmp(key, sc->array_name) == 0) array = val, known = 1;
-        if (!known && sc->count_name && strcmp(key, sc->count_name) == 0) count = val, known = 1;
+        for (uint32_t i = 0; i < sc->n_params && !known; ++i)
+            if (strcmp(key, sc->params[i].name) == 0) known = 1;
+        for (uint32_t i = 0; i < sc->n_slots && !known; ++i)
+            if (strcmp(key, sc->slots[i].name) == 0) map[i].value = val, known = 1;
         if (!known) return fail(x, "unknown key \"%.60s\" (not a field of %s or of a case file)", key, c->op_name);
     }
 
@@ -587,37 +601,45 @@ static int parse_root(ctx *x, json_object *root, dmlref_case *c) {
     }
     if (x->opts->feature_level) c->feature_level = (DMLREF_FEATURE_LEVEL)x->opts->feature_level;
 
-    uint64_t sv[2] = {0, 0};
-    for (int i = 0; i < 2; ++i) {
-        if (!sc->scalars[i]) continue;
-        if (!scal[i]) return fail(x, "missing \"%s\" (a field of %s)", sc->scalars[i], c->op_name);
-        if (get_uint(x, scal[i], sc->scalars[i], 0, UINT32_MAX, &sv[i])) return CASE_MALFORMED;
-    }
-    for (int i = 0; i < 4; ++i)
-        if (sc->tensors[i] && !single[i]) return fail(x, "missing \"%s\" (a tensor of %s)", sc->tensors[i], c->op_name);
-    size_t n_array = 0;
-    if (sc->array_name) {
-        if (!array) return fail(x, "missing \"%s\" (an array of tensors)", sc->array_name);
-        if (json_object_get_type(array) != json_type_array)
-            return fail(x, "%s: expected an array of tensors, got %s", sc->array_name, jsonin_kind(array));
-        n_array = json_object_array_length(array);
-        if (count) {
-            uint64_t v;
-            if (get_uint(x, count, sc->count_name, 0, UINT32_MAX, &v)) return CASE_MALFORMED;
-            if (v != n_array)
-                return fail(x, "%s (%" PRIu64 ") differs from the length of %s (%zu)", sc->count_name, v, sc->array_name, n_array);
+    /* parameters, then single tensors, then tensor arrays (and their counts) */
+    c->desc_mem = desc_alloc(sc);
+    if (!c->desc_mem) return fail(x, "out of memory");
+    if (fields_read_params(sc, root, c->desc_mem, &c->store, x->err, x->errcap)) return CASE_MALFORMED;
+    for (uint32_t i = 0; i < sc->n_slots; ++i)
+        if (!sc->slots[i].is_array && !sc->slots[i].is_optional && !map[i].value)
+            return fail(x, "missing \"%s\" (a tensor of %s)", sc->slots[i].name, c->op_name);
+    for (uint32_t i = 0; i < sc->n_slots; ++i) {
+        const dmlref_tensor_slot *sl = &sc->slots[i];
+        if (!sl->is_array) {
+            map[i].count = map[i].value ? 1 : 0;
+            continue;
         }
+        json_object *array = map[i].value;
+        if (!array) {
+            if (sl->is_optional) continue;
+            return fail(x, "missing \"%s\" (an array of tensors)", sl->name);
+        }
+        if (json_object_get_type(array) != json_type_array)
+            return fail(x, "%s: expected an array of tensors, got %s", sl->name, jsonin_kind(array));
+        const size_t n_array = json_object_array_length(array);
+        json_object *count = sl->count_name ? json_object_object_get(root, sl->count_name) : NULL;
+        if (count) {
+            int64_t v;
+            if (fields_get_int(count, sl->count_name, 0, UINT32_MAX, &v, x->err, x->errcap)) return CASE_MALFORMED;
+            if ((uint64_t)v != n_array)
+                return fail(x, "%s (%" PRId64 ") differs from the length of %s (%zu)", sl->count_name, v, sl->name, n_array);
+        }
+        if (n_array > UINT32_MAX / 2) return fail(x, "%s: too many tensors", sl->name);
+        map[i].count = (uint32_t)n_array;
     }
 
-    /* tensors, in binding order */
-    uint32_t n_single_in = 0, n_single_out = 0;
-    for (int i = 0; i < 4; ++i)
-        if (sc->tensors[i]) {
-            if (sc->tensor_is_output[i]) ++n_single_out;
-            else ++n_single_in;
-        }
-    c->n_inputs = n_single_in + (uint32_t)(sc->array_name && !sc->array_is_output ? n_array : 0);
-    c->n_outputs = n_single_out + (uint32_t)(sc->array_name && sc->array_is_output ? n_array : 0);
+    /* tensors, in binding order: input slots in schema order, then output slots */
+    for (uint32_t i = 0; i < sc->n_slots; ++i) {
+        uint32_t *n = sc->slots[i].is_output ? &c->n_outputs : &c->n_inputs;
+        map[i].first = *n;
+        if (map[i].count > UINT32_MAX / 2 - *n) return fail(x, "too many tensors");
+        *n += map[i].count;
+    }
     c->inputs = calloc(c->n_inputs ? c->n_inputs : 1, sizeof *c->inputs);
     c->outputs = calloc(c->n_outputs ? c->n_outputs : 1, sizeof *c->outputs);
     c->in_descs = calloc(c->n_inputs ? c->n_inputs : 1, sizeof *c->in_descs);
@@ -631,54 +653,34 @@ static int parse_root(ctx *x, json_object *root, dmlref_case *c) {
         rc = fail(x, "out of memory for %u tensors", (unsigned)(c->n_inputs + c->n_outputs));
         goto done;
     }
-    uint32_t ni = 0, no = 0;
     char name[40];
-    if (sc->array_name && !sc->array_is_output)
-        for (size_t k = 0; k < n_array && !rc; ++k) {
-            snprintf(name, sizeof name, "%s[%zu]", sc->array_name, k);
-            rc = parse_tensor(x, json_object_array_get_idx(array, k), &c->inputs[ni], name, 0, &in_src[ni]);
-            ++ni;
-        }
-    for (int i = 0; i < 4 && !rc; ++i) {
-        if (!sc->tensors[i]) continue;
-        if (sc->tensor_is_output[i]) {
-            rc = parse_tensor(x, single[i], &c->outputs[no], sc->tensors[i], 1, &out_src[no]);
-            ++no;
-        } else {
-            rc = parse_tensor(x, single[i], &c->inputs[ni], sc->tensors[i], 0, &in_src[ni]);
-            ++ni;
+    for (uint32_t i = 0; i < sc->n_slots && !rc; ++i) {
+        const dmlref_tensor_slot *sl = &sc->slots[i];
+        const int out = sl->is_output;
+        for (uint32_t k = 0; k < map[i].count && !rc; ++k) {
+            case_tensor *t = out ? &c->outputs[map[i].first + k] : &c->inputs[map[i].first + k];
+            tensor_src *src = out ? &out_src[map[i].first + k] : &in_src[map[i].first + k];
+            if (sl->is_array) snprintf(name, sizeof name, "%s[%u]", sl->name, (unsigned)k);
+            else snprintf(name, sizeof name, "%s", sl->name);
+            rc = parse_tensor(x, sl->is_array ? json_object_array_get_idx(map[i].value, k) : map[i].value, t, name, out, src);
+            t->slot = sl->name;
+            t->index = sl->is_array ? (int32_t)k : -1;
         }
     }
-    if (sc->array_name && sc->array_is_output)
-        for (size_t k = 0; k < n_array && !rc; ++k) {
-            snprintf(name, sizeof name, "%s[%zu]", sc->array_name, k);
-            rc = parse_tensor(x, json_object_array_get_idx(array, k), &c->outputs[no], name, 1, &out_src[no]);
-            ++no;
-        }
     if (rc) goto done;
 
+    /* the desc: each slot points at its tensors (an array at the first, its count set) */
     for (uint32_t i = 0; i < c->n_inputs; ++i) c->in_descs[i] = (DMLREF_TENSOR_DESC){DMLREF_TENSOR_TYPE_BUFFER, &c->inputs[i].buf};
     for (uint32_t i = 0; i < c->n_outputs; ++i) c->out_descs[i] = (DMLREF_TENSOR_DESC){DMLREF_TENSOR_TYPE_BUFFER, &c->outputs[i].buf};
-    switch (c->type) {
-    case DMLREF_OPERATOR_GATHER:
-        c->u.gather = (DMLREF_GATHER_OPERATOR_DESC){&c->in_descs[0], &c->in_descs[1], &c->out_descs[0], (uint32_t)sv[0], (uint32_t)sv[1]};
-        break;
-    case DMLREF_OPERATOR_GATHER_ELEMENTS:
-        c->u.gather_elements = (DMLREF_GATHER_ELEMENTS_OPERATOR_DESC){&c->in_descs[0], &c->in_descs[1], &c->out_descs[0], (uint32_t)sv[0]};
-        break;
-    case DMLREF_OPERATOR_SCATTER_ND:
-        c->u.scatter_nd = (DMLREF_SCATTER_ND_OPERATOR_DESC){&c->in_descs[0], &c->in_descs[1], &c->in_descs[2],
-                                                            &c->out_descs[0], (uint32_t)sv[0], (uint32_t)sv[1]};
-        break;
-    case DMLREF_OPERATOR_SPLIT:
-        c->u.split = (DMLREF_SPLIT_OPERATOR_DESC){&c->in_descs[0], c->n_outputs, c->out_descs, (uint32_t)sv[0]};
-        break;
-    default:
-        c->u.join = (DMLREF_JOIN_OPERATOR_DESC){c->n_inputs, c->in_descs, &c->out_descs[0], (uint32_t)sv[0]};
-        break;
+    for (uint32_t i = 0; i < sc->n_slots; ++i) {
+        const dmlref_tensor_slot *sl = &sc->slots[i];
+        const DMLREF_TENSOR_DESC *p = NULL;
+        if (map[i].value) p = sl->is_output ? &c->out_descs[map[i].first] : &c->in_descs[map[i].first];
+        memcpy((unsigned char *)c->desc_mem + sl->offset, &p, sizeof p);
+        if (sl->is_array) desc_set_u32(c->desc_mem, sl->count_offset, map[i].count);
     }
     c->desc.Type = c->type;
-    c->desc.Desc = &c->u;
+    c->desc.Desc = c->desc_mem;
 
     dmlref_error derr;
     const dmlref_status vst = dmlref_validate(&c->desc, c->feature_level, &derr);
@@ -700,7 +702,7 @@ static int parse_root(ctx *x, json_object *root, dmlref_case *c) {
     }
     for (uint32_t i = 0; i < c->n_inputs && !rc; ++i) rc = fill_tensor(x, &c->inputs[i], &in_src[i]);
     for (uint32_t i = 0; i < c->n_outputs && !rc; ++i) rc = fill_tensor(x, &c->outputs[i], &out_src[i]);
-    if (!rc && expected) rc = parse_expected(x, expected, c, sc);
+    if (!rc && expected) rc = parse_expected(x, expected, c, map);
     if (rc) goto done;
     for (uint32_t i = 0; i < c->n_inputs; ++i) c->in_bufs[i] = (dmlref_cbuffer){c->inputs[i].data, c->inputs[i].bytes};
     for (uint32_t i = 0; i < c->n_outputs; ++i) c->out_bufs[i] = (dmlref_buffer){c->outputs[i].data, c->outputs[i].bytes};
@@ -712,7 +714,7 @@ done:
 
 int case_parse_ex(const char *json_text, size_t len, const case_options *opts, dmlref_case *out, char *err,
                   size_t errcap) {
-    static const case_options defaults = {NULL, 0, 0};
+    static const case_options defaults = {NULL, 0, 0, NULL};
     char dummy[8];
     if (!err || errcap == 0) {
         err = dummy;
@@ -732,7 +734,7 @@ int case_parse_ex(const char *json_text, size_t len, const case_options *opts, d
 }
 
 int case_parse(const char *json_text, size_t len, const char *base_dir, dmlref_case *out, char *err, size_t errcap) {
-    const case_options o = {base_dir, 0, 0};
+    const case_options o = {base_dir, 0, 0, NULL};
     return case_parse_ex(json_text, len, &o, out, err, errcap);
 }
 
@@ -829,17 +831,26 @@ static void print_tensor(const case_tensor *t, FILE *f, unsigned indent) {
 void case_print_outputs(const dmlref_case *c, FILE *f) {
     fprintf(f, "{\n  \"operator\": \"%s\",\n  \"feature_level\": \"%s\",\n", c->op_name,
             dmlref_feature_level_name(c->feature_level));
-    if (c->type == DMLREF_OPERATOR_SPLIT) {
-        fputs("  \"OutputTensors\": [\n", f);
-        for (uint32_t k = 0; k < c->n_outputs; ++k) {
+    /* the outputs by slot: "Name": tensor, or "Name": [tensor, ...] for an array slot */
+    for (uint32_t k = 0; k < c->n_outputs;) {
+        const case_tensor *t = &c->outputs[k];
+        if (k) fputs(",\n", f);
+        if (t->index < 0) {
+            fprintf(f, "  \"%s\": ", t->slot);
+            print_tensor(t, f, 2);
+            ++k;
+            continue;
+        }
+        fprintf(f, "  \"%s\": [\n", t->slot);
+        for (;;) {
             fputs("    ", f);
             print_tensor(&c->outputs[k], f, 4);
-            fputs(k + 1 < c->n_outputs ? ",\n" : "\n", f);
+            ++k;
+            const int more = k < c->n_outputs && c->outputs[k].slot == t->slot;
+            fputs(more ? ",\n" : "\n", f);
+            if (!more) break;
         }
-        fputs("  ]\n}\n", f);
-    } else {
-        fputs("  \"OutputTensor\": ", f);
-        print_tensor(&c->outputs[0], f, 2);
-        fputs("\n}\n", f);
+        fputs("  ]", f);
     }
+    fputs("\n}\n", f);
 }

@@ -8,6 +8,7 @@
 #define DMLREF_CLI_CASE_H
 
 #include "dmlref.h"
+#include "fields.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -32,6 +33,8 @@ enum {
 
 typedef struct case_tensor {
     char name[40];                   /* "InputTensors[2]"                        */
+    const char *slot;                /* the desc's field: "InputTensors"         */
+    int32_t index;                   /* in an array slot, else -1                */
     int is_output;
     DMLREF_BUFFER_TENSOR_DESC buf;   /* what the library sees                    */
     uint32_t *sizes, *strides;       /* owned; strides NULL when not given       */
@@ -51,17 +54,13 @@ typedef struct case_tensor {
 typedef struct dmlref_case {
     DMLREF_OPERATOR_TYPE type;
     const char *op_name;             /* "GATHER", ...                            */
+    const dmlref_schema *schema;      /* the operator's fields                    */
     DMLREF_FEATURE_LEVEL feature_level;
     uint32_t n_inputs, n_outputs;    /* binding order of dmlref_execute          */
     case_tensor *inputs, *outputs;
     DMLREF_TENSOR_DESC *in_descs, *out_descs; /* contiguous, parallel to the above */
-    union {
-        DMLREF_GATHER_OPERATOR_DESC gather;
-        DMLREF_GATHER_ELEMENTS_OPERATOR_DESC gather_elements;
-        DMLREF_SCATTER_ND_OPERATOR_DESC scatter_nd;
-        DMLREF_SPLIT_OPERATOR_DESC split;
-        DMLREF_JOIN_OPERATOR_DESC join;
-    } u;
+    void *desc_mem;                  /* the DMLREF_*_OPERATOR_DESC: schema->desc_size bytes */
+    fields_store store;              /* its arrays and structs                   */
     DMLREF_OPERATOR_DESC desc;
     dmlref_cbuffer *in_bufs;         /* n_inputs                                 */
     dmlref_buffer *out_bufs;         /* n_outputs                                */
@@ -72,6 +71,8 @@ typedef struct case_options {
     const char *base_dir;            /* where `npy` paths are relative to; NULL: refuse npy */
     uint32_t feature_level;          /* overrides the file's feature_level when != 0 */
     uint64_t max_bytes;              /* cap on all buffers together; 0 = CASE_DEFAULT_MAX_BYTES */
+    const dmlref_schema *schema;     /* tests: a case whose "operator" is this schema's name is
+                                        read against it (then validated by the library); NULL: none */
 } case_options;
 
 /*
@@ -106,7 +107,11 @@ void case_print_outputs(const dmlref_case *c, FILE *f);
 /* The DMLREF_FEATURE_LEVEL for "4_1", or 0. */
 uint32_t case_feature_level_from_name(const char *name);
 
-/* The operator type for "GATHER", ... (the five), or 0. */
+/* The operator type for "GATHER", ... (every operator of the schema list, and
+ * SCATTER_ELEMENTS for SCATTER when it is built), or 0. */
 DMLREF_OPERATOR_TYPE case_operator_from_name(const char *name);
+
+/* The operators' names as the command's messages list them: "GATHER, GATHER_ELEMENTS, ...". */
+const char *case_operator_names(char *buf, size_t cap);
 
 #endif

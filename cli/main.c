@@ -12,8 +12,10 @@
  * could not be written or another system failure, 6 the descriptor is valid
  * but a buffer is larger than this host can address (32-bit hosts).
  */
+#include "args.h"
 #include "case.h"
 #include "cli.h"
+#include "load.h"
 #include "npy.h"
 
 #include <errno.h>
@@ -21,8 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-#define MAX_CASE_FILE_BYTES ((size_t)1 << 30)
 
 static const char usage_main[] =
     "usage: dmlref <command> [options]\n"
@@ -73,19 +73,6 @@ static const char usage_validate[] =
     "exit status: 0 valid, 2 invalid, 3 case file unreadable or malformed, 4 bad command line,\n"
     "6 valid, but reading its data needs a buffer larger than this host can address\n";
 
-int cli_parse_u64(const char *s, uint64_t max, uint64_t *out) {
-    if (!s || !*s) return -1;
-    uint64_t v = 0;
-    for (const char *p = s; *p; ++p) {
-        if (*p < '0' || *p > '9') return -1;
-        const uint64_t d = (uint64_t)(*p - '0');
-        if (v > (max - d) / 10) return -1;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return 0;
-}
-
 /* "--name VALUE" or "--name=VALUE" at argv[*i]; 1 when matched (value or NULL if missing). */
 static int opt(int argc, char **argv, int *i, const char *name, const char **value) {
     const size_t n = strlen(name);
@@ -104,46 +91,6 @@ static int usage_error(const char *cmd, const char *fmt, const char *arg) {
     fprintf(stderr, fmt, arg ? arg : "");
     fprintf(stderr, " (dmlref %s --help)\n", cmd);
     return CASE_USAGE;
-}
-
-int cli_load_case(const char *path, uint32_t feature_level, dmlref_case *c, int verdict_stdout) {
-    char err[1024];
-    char *text = NULL;
-    size_t len = 0;
-    memset(c, 0, sizeof *c);
-    if (case_read_file(path, MAX_CASE_FILE_BYTES, &text, &len, err, sizeof err)) {
-        fprintf(stderr, "dmlref: %s\n", err);
-        return CASE_MALFORMED;
-    }
-    /* npy paths are relative to the case file's directory */
-    char *dir = strdup(path);
-    if (!dir) {
-        free(text);
-        fprintf(stderr, "dmlref: out of memory\n");
-        return CASE_SYSTEM;
-    }
-    char *slash = strrchr(dir, '/');
-    if (slash) slash[slash == dir ? 1 : 0] = '\0';
-    else strcpy(dir, ".");
-    case_options o = {dir, feature_level, 0};
-    const char *env = getenv("DMLREF_MAX_BYTES");
-    uint64_t cap;
-    if (env && *env) {
-        if (cli_parse_u64(env, UINT64_MAX, &cap) || cap == 0) {
-            fprintf(stderr, "dmlref: DMLREF_MAX_BYTES=%s is not a positive integer\n", env);
-            free(dir);
-            free(text);
-            return CASE_USAGE;
-        }
-        o.max_bytes = cap;
-    }
-    const int rc = case_parse_ex(text, len, &o, c, err, sizeof err);
-    free(dir);
-    free(text);
-    if ((rc == CASE_INVALID || rc == CASE_CANNOT_VERIFY) && verdict_stdout) printf("%s\n", err);
-    else if (rc == CASE_INVALID) fprintf(stderr, "dmlref: %s: invalid descriptor: %s\n", path, err);
-    else if (rc) fprintf(stderr, "dmlref: %s: %s\n", path, err);
-    return rc;
 }
 
 static int parse_level(const char *cmd, const char *v, uint32_t *fl) {
@@ -196,8 +143,9 @@ static int write_npy_outputs(const char *dir, const dmlref_case *c) {
     if (!path) return CASE_SYSTEM;
     for (uint32_t k = 0; k < c->n_outputs; ++k) {
         const case_tensor *t = &c->outputs[k];
-        if (c->type == DMLREF_OPERATOR_SPLIT) snprintf(path, dl + 64, "%s/OutputTensors_%u.npy", dir, (unsigned)k);
-        else snprintf(path, dl + 64, "%s/OutputTensor.npy", dir);
+        /* DIR/<slot>.npy, or DIR/<slot>_<i>.npy for a tensor of an array slot */
+        if (t->index >= 0) snprintf(path, dl + 64, "%s/%.40s_%u.npy", dir, t->slot, (unsigned)t->index);
+        else snprintf(path, dl + 64, "%s/%.40s.npy", dir, t->slot);
         if (npy_write_file(path, t->buf.DataType, t->data, t->total_slots, err, sizeof err)) {
             fprintf(stderr, "dmlref: %s\n", err);
             free(path);

@@ -2,8 +2,8 @@
  * libFuzzer target: arbitrary operator descriptors through validate, compile
  * and execute.
  *
- * The input bytes decode (see "Byte format" below) into one descriptor of the
- * five operators with arbitrary sizes, strides, counts, axes, dimension counts,
+ * The input bytes decode (see "Byte format" below) into one descriptor of any
+ * operator of the library's schema list (walking its slots and parameters) with arbitrary sizes, strides, counts, axes, dimension counts,
  * data types, flags, alignments and TotalTensorSizeInBytes, plus a payload that
  * fills the buffers.  The target then checks, aborting on any violation so that
  * libFuzzer reports it:
@@ -28,19 +28,22 @@
  *
  * Byte format (little-endian; missing bytes read as 0):
  *   header: u8 op, u8 level, u8 misc, u8 fill, u32 p0, u32 p1, u32 p2
- *     op     0 GATHER 1 GATHER_ELEMENTS 2 SCATTER_ND 3 SPLIT 4 JOIN,
- *            5 INVALID(0), 6 GATHER_ND(108), 7 0xFFFFFFFF, 8 Desc NULL; else op % 5
+ *     op     op % (the number of schemas): the schema list's order (all five built:
+ *            0 GATHER 1 GATHER_ELEMENTS 2 SCATTER_ND 3 SPLIT 4 JOIN); and
+ *            5 INVALID(0), 6 GATHER_ND(108), 7 0xFFFFFFFF, 8 Desc NULL
  *     level  0..14 the known levels 1_0..6_4; 15 -> 0, 16 -> 0x1001,
  *            17 -> 0x7000, 18 -> 0xFFFFFFFF; else level % 15
  *     misc   bit0: probe a binding one byte short, bit1: probe unknown option flags
  *     fill   bit0: index buffers get small signed values (int8 payload bytes)
  *            instead of raw payload bytes
- *     p0, p1 GATHER: Axis, IndexDimensions; GATHER_ELEMENTS: Axis;
- *            SCATTER_ND: InputDimensionCount, IndicesDimensionCount;
- *            SPLIT/JOIN: count, Axis
- *     p2     reserved: read and ignored
- *   then one tensor record per tensor in desc order (SPLIT/JOIN: the whole
- *   tensor first, then min(count, MAX_PIECES) pieces):
+ *     p0..p2 the operator's parameters in schema order (GATHER: Axis,
+ *            IndexDimensions; SCATTER_ND: InputDimensionCount,
+ *            IndicesDimensionCount; SPLIT/JOIN: the count, Axis); parameters
+ *            past the third, and what arrays, unions and structs hold, are
+ *            read after the header (decode_params)
+ *   then one tensor record per tensor: the single slots in schema order, then
+ *   each array slot's min(count, MAX_PIECES) pieces (SPLIT/JOIN: the whole
+ *   tensor first, then the pieces):
  *     u8 ctl    0 normal; 1 TENSOR_DESC* NULL; 2 Type 0; 3 Type 7; 4 Desc NULL;
  *               5 Sizes NULL
  *     u8 dtype  DMLREF_TENSOR_DATA_TYPE value (255 -> 0x80000000)
@@ -57,6 +60,7 @@
 #include "dmlref.h"
 #include "env.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,20 +238,23 @@ static void copy_addressed(const DMLREF_BUFFER_TENSOR_DESC *b, unsigned char *ds
 
 /* ---- the operator desc ---------------------------------------------------------- */
 
+#define MAX_SLOTS 8
+#define MAX_BLOCKS 16
+
 typedef struct fcase {
+    const dmlref_schema *schema;
     DMLREF_OPERATOR_DESC op;
     union {
-        DMLREF_GATHER_OPERATOR_DESC gather;
-        DMLREF_GATHER_ELEMENTS_OPERATOR_DESC ge;
-        DMLREF_SCATTER_ND_OPERATOR_DESC scatter;
-        DMLREF_SPLIT_OPERATOR_DESC split;
-        DMLREF_JOIN_OPERATOR_DESC join;
-    } u;
+        max_align_t align;
+        unsigned char bytes[512];
+    } u;                           /* the operator desc, walked by the schema       */
     uint32_t n_tensors;
-    ftensor t[MAX_TENSORS];
-    DMLREF_TENSOR_DESC single[4];  /* GATHER*, SCATTER_ND tensors; the whole tensor */
-    DMLREF_TENSOR_DESC *pieces;    /* SPLIT/JOIN: exactly n_pieces entries        */
-    uint32_t n_pieces;
+    ftensor t[MAX_TENSORS];        /* single slots (schema order), then the arrays' */
+    DMLREF_TENSOR_DESC single[MAX_SLOTS];
+    DMLREF_TENSOR_DESC *pieces[MAX_SLOTS]; /* per array slot: exactly its entries    */
+    uint32_t n_pieces[MAX_SLOTS], first_piece[MAX_SLOTS];
+    void *blocks[MAX_BLOCKS];      /* parameter arrays and structs                  */
+    uint32_t n_blocks;
     /* binding order */
     uint32_t n_in, n_out;
     const DMLREF_BUFFER_TENSOR_DESC *in[MAX_TENSORS], *out[MAX_TENSORS];
@@ -267,13 +274,71 @@ static int concat_rejects_early(const ftensor *whole, uint32_t count, uint32_t a
     return count > b->Sizes[axis];
 }
 
-/* Decodes the header and tensors; returns the feature level. */
+static void *block(fcase *c, size_t bytes) {
+    if (c->n_blocks == MAX_BLOCKS) return NULL;
+    void *p = calloc(bytes ? bytes : 1, 1);
+    if (!p) abort();
+    return c->blocks[c->n_blocks++] = p;
+}
+
+static void put_u32(fcase *c, uint32_t offset, uint32_t v) { memcpy(c->u.bytes + offset, &v, sizeof v); }
+static uint32_t get_u32(const fcase *c, uint32_t offset) {
+    uint32_t v;
+    memcpy(&v, c->u.bytes + offset, sizeof v);
+    return v;
+}
+static void put_ptr(fcase *c, uint32_t offset, const void *p) { memcpy(c->u.bytes + offset, &p, sizeof p); }
+
+/* The parameters, in schema order: the i-th takes header value p[i] (i < 3) or a u32
+ * read after the header; kinds with more to them read it next (arrays: value % 9
+ * u32 entries; a union's high word; a struct, present when value bit 0 is set, its
+ * floats as u32 bit patterns).  A tensor array's count is its parameter's value. */
+static void decode_params(reader *r, fcase *c, const uint32_t *p) {
+    const dmlref_schema *s = c->schema;
+    for (uint32_t i = 0; i < s->n_params; ++i) {
+        const dmlref_param *q = &s->params[i];
+        const uint32_t v = i < 3 ? p[i] : rd_u32(r);
+        switch (q->kind) {
+        case DMLREF_PARAM_UINT_ARRAY:
+        case DMLREF_PARAM_INT_ARRAY: {
+            const uint32_t n = v % 9;
+            uint32_t *a = block(c, n * sizeof *a);
+            for (uint32_t k = 0; k < n; ++k) {
+                const uint32_t x = rd_u32(r);
+                if (a) a[k] = x;
+            }
+            put_ptr(c, q->offset, a);
+            if (q->count_name) put_u32(c, q->count_offset, a ? n : 0); /* no block left: an empty array */
+            break;
+        }
+        case DMLREF_PARAM_SCALAR_UNION:
+            put_u32(c, q->offset, v);
+            put_u32(c, q->offset + 4, rd_u32(r));
+            break;
+        case DMLREF_PARAM_STRUCT: {
+            unsigned char *o = (v & 1) ? block(c, q->struct_size) : NULL;
+            for (uint32_t k = 0; (v & 1) && k < q->field_count; ++k) {
+                const uint32_t x = rd_u32(r);
+                if (o && (k + 1) * 4 <= q->struct_size) memcpy(o + 4 * k, &x, 4);
+            }
+            put_ptr(c, q->offset, o);
+            break;
+        }
+        default: /* UINT, INT, FLOAT, ENUM: the value's bits */
+            put_u32(c, q->offset, v);
+            break;
+        }
+    }
+}
+
+/* Decodes the header and tensors; returns the feature level.  Generic over the
+ * schema: the operator is opsel % (the number of schemas) in the registry's order. */
 static uint32_t decode(reader *r, fcase *c, uint8_t *misc, uint8_t *fill) {
     const uint8_t opsel = rd_u8(r), lsel = rd_u8(r);
     *misc = rd_u8(r);
     *fill = rd_u8(r);
-    const uint32_t p0 = rd_u32(r), p1 = rd_u32(r);
-    (void)rd_u32(r); /* p2: reserved (no operator has a third parameter), skipped to keep the corpus format */
+    uint32_t p[3];
+    for (int i = 0; i < 3; ++i) p[i] = rd_u32(r);
     uint32_t fl;
     switch (lsel) {
     case 15: fl = 0; break;
@@ -282,11 +347,13 @@ static uint32_t decode(reader *r, fcase *c, uint8_t *misc, uint8_t *fill) {
     case 18: fl = 0xFFFFFFFFu; break;
     default: fl = levels[lsel % 15]; break;
     }
-    static const DMLREF_OPERATOR_TYPE types[5] = {DMLREF_OPERATOR_GATHER, DMLREF_OPERATOR_GATHER_ELEMENTS,
-                                                  DMLREF_OPERATOR_SCATTER_ND, DMLREF_OPERATOR_SPLIT,
-                                                  DMLREF_OPERATOR_JOIN};
-    const unsigned which = opsel % 5;
-    c->op.Type = types[which];
+    uint32_t n_schemas = 0;
+    while (dmlref_operator_schema_at(n_schemas)) ++n_schemas;
+    if (!n_schemas) abort();
+    const dmlref_schema *s = dmlref_operator_schema_at(opsel % n_schemas);
+    if (s->desc_size > sizeof c->u.bytes || s->n_slots > MAX_SLOTS) FAIL("%s: desc too large for the decoder", s->name);
+    c->schema = s;
+    c->op.Type = s->type;
     c->op.Desc = &c->u;
     switch (opsel) {
     case 5: c->op.Type = DMLREF_OPERATOR_INVALID; break;
@@ -295,60 +362,63 @@ static uint32_t decode(reader *r, fcase *c, uint8_t *misc, uint8_t *fill) {
     case 8: c->op.Desc = NULL; break;
     default: break;
     }
+    decode_params(r, c, p);
 
-    if (which <= 2) {
-        const uint32_t nt = which == 2 ? 4 : 3;
-        for (uint32_t k = 0; k < nt; ++k) read_tensor(r, &c->t[k], &c->single[k]);
-        c->n_tensors = nt;
-        c->n_in = nt - 1;
-        c->n_out = 1;
-        for (uint32_t k = 0; k + 1 < nt; ++k) {
-            c->in[k] = &c->t[k].buf;
-            c->in_is_index[k] = k == 1;
-        }
-        c->out[0] = &c->t[nt - 1].buf;
-        if (which == 0) {
-            DMLREF_GATHER_OPERATOR_DESC g = {c->t[0].ptr, c->t[1].ptr, c->t[2].ptr, p0, p1};
-            c->u.gather = g;
-        } else if (which == 1) {
-            DMLREF_GATHER_ELEMENTS_OPERATOR_DESC g = {c->t[0].ptr, c->t[1].ptr, c->t[2].ptr, p0};
-            c->u.ge = g;
-        } else {
-            DMLREF_SCATTER_ND_OPERATOR_DESC s = {c->t[0].ptr, c->t[1].ptr, c->t[2].ptr, c->t[3].ptr, p0, p1};
-            c->u.scatter = s;
-        }
-        return fl;
+    /* tensor records: the single slots in schema order, then each array slot's pieces */
+    uint32_t nt = 0, n_single = 0, whole = UINT32_MAX;
+    for (uint32_t i = 0; i < s->n_slots; ++i) {
+        const dmlref_tensor_slot *sl = &s->slots[i];
+        if (sl->is_array) continue;
+        read_tensor(r, &c->t[nt], &c->single[n_single]);
+        put_ptr(c, sl->offset, c->t[nt].ptr);
+        if (whole == UINT32_MAX) whole = nt;
+        ++nt;
+        ++n_single;
     }
+    const dmlref_param *axis = NULL;
+    for (uint32_t i = 0; i < s->n_params; ++i)
+        if (strcmp(s->params[i].name, "Axis") == 0) axis = &s->params[i];
+    for (uint32_t i = 0; i < s->n_slots; ++i) {
+        const dmlref_tensor_slot *sl = &s->slots[i];
+        if (!sl->is_array) continue;
+        uint32_t count = get_u32(c, sl->count_offset);
+        const uint32_t room = MAX_TENSORS - nt < MAX_PIECES ? MAX_TENSORS - nt : MAX_PIECES;
+        const uint32_t n = count < room ? count : room;
+        /* A count beyond the array is only passed where the library promises to
+         * reject before reading the array (ASan checks that promise): the concat
+         * family, one whole tensor and an Axis. */
+        if (count > n && !(n_single == 1 && axis && concat_rejects_early(&c->t[whole], count, get_u32(c, axis->offset))))
+            count = n;
+        c->pieces[i] = malloc((n ? n : 1) * sizeof *c->pieces[i]);
+        if (!c->pieces[i]) abort();
+        c->n_pieces[i] = n;
+        c->first_piece[i] = nt;
+        for (uint32_t k = 0; k < n; ++k) read_tensor(r, &c->t[nt + k], &c->pieces[i][k]);
+        /* a NULL array where the first piece's ctl asks for a NULL pointer */
+        const DMLREF_TENSOR_DESC *arr = n && !c->t[nt].ptr ? NULL : c->pieces[i];
+        put_ptr(c, sl->offset, arr);
+        put_u32(c, sl->count_offset, count);
+        nt += n;
+    }
+    c->n_tensors = nt;
 
-    /* SPLIT / JOIN: p0 = count, p1 = Axis */
-    uint32_t count = p0;
-    const uint32_t axis = p1;
-    read_tensor(r, &c->t[0], &c->single[0]);
-    c->n_pieces = count < MAX_PIECES ? count : MAX_PIECES;
-    /* A count beyond the array is only passed where the library promises to
-     * reject before reading the array (ASan checks that promise). */
-    if (count > c->n_pieces && !concat_rejects_early(&c->t[0], count, axis)) count = c->n_pieces;
-    c->pieces = malloc((c->n_pieces ? c->n_pieces : 1) * sizeof *c->pieces);
-    if (!c->pieces) abort();
-    for (uint32_t k = 0; k < c->n_pieces; ++k) read_tensor(r, &c->t[1 + k], &c->pieces[k]);
-    c->n_tensors = 1 + c->n_pieces;
-    const DMLREF_TENSOR_DESC *arr = c->pieces;
-    /* a NULL array where the first piece's ctl asks for a NULL pointer */
-    if (c->n_pieces && !c->t[1].ptr) arr = NULL;
-    if (which == 3) {
-        DMLREF_SPLIT_OPERATOR_DESC s = {c->t[0].ptr, count, arr, axis};
-        c->u.split = s;
-        c->n_in = 1;
-        c->in[0] = &c->t[0].buf;
-        c->n_out = c->n_pieces;
-        for (uint32_t k = 0; k < c->n_pieces; ++k) c->out[k] = &c->t[1 + k].buf;
-    } else {
-        DMLREF_JOIN_OPERATOR_DESC j = {count, arr, c->t[0].ptr, axis};
-        c->u.join = j;
-        c->n_out = 1;
-        c->out[0] = &c->t[0].buf;
-        c->n_in = c->n_pieces;
-        for (uint32_t k = 0; k < c->n_pieces; ++k) c->in[k] = &c->t[1 + k].buf;
+    /* binding order: input slots in schema order (an array: its pieces), then outputs */
+    for (int o = 0; o < 2; ++o) {
+        uint32_t single_at = 0;
+        for (uint32_t i = 0; i < s->n_slots; ++i) {
+            const dmlref_tensor_slot *sl = &s->slots[i];
+            const uint32_t first = sl->is_array ? c->first_piece[i] : single_at;
+            const uint32_t n = sl->is_array ? c->n_pieces[i] : 1;
+            if (!sl->is_array) ++single_at;
+            if ((sl->is_output != 0) != o) continue;
+            for (uint32_t k = 0; k < n; ++k) {
+                if (o) c->out[c->n_out++] = &c->t[first + k].buf;
+                else {
+                    c->in_is_index[c->n_in] = sl->is_index;
+                    c->in[c->n_in++] = &c->t[first + k].buf;
+                }
+            }
+        }
     }
     return fl;
 }
@@ -595,7 +665,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (valid == DMLREF_OK && compiled == DMLREF_OK) execute_all(c, fl, misc, fill, r.p, r.n);
 
     for (uint32_t k = 0; k < c->n_tensors; ++k) free_tensor(&c->t[k]);
-    free(c->pieces);
+    for (uint32_t k = 0; k < MAX_SLOTS; ++k) free(c->pieces[k]);
+    for (uint32_t k = 0; k < c->n_blocks; ++k) free(c->blocks[k]);
     free(c);
     return 0;
 }

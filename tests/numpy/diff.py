@@ -169,6 +169,16 @@ def read_index_values(t):
     return t.view().astype(np.dtype(t.raw)).astype(object)
 
 
+# The desc's parameters that p0 and p1 stand for, by name (the driver sets them through the
+# library's schema; count fields such as InputCount come from the tensors).
+PARAM_NAMES = {
+    "GATHER": ("Axis", "IndexDimensions"),
+    "GATHER_ELEMENTS": ("Axis",),
+    "SCATTER_ND": ("InputDimensionCount", "IndicesDimensionCount"),
+    "SPLIT": ("Axis",),
+    "JOIN": ("Axis",),
+}
+
 # ---- case generators: each returns (op, p0, p1, tensors, expected outputs or None, note) ----
 
 def gen_gather(rng, dt, it, n, oob):
@@ -339,7 +349,9 @@ def main():
     blob, manifest = bytearray(), []
     for k in ids:
         c = cases[k]
-        manifest.append("case %d %s %x %d %d %d" % (k, c["op"], FL_6_4, c["flags"], c["p0"], c["p1"]))
+        manifest.append("case %d %s %x %d" % (k, c["op"], FL_6_4, c["flags"]))
+        for name, value in zip(PARAM_NAMES[c["op"]], (c["p0"], c["p1"])):
+            manifest.append("param %s %d" % (name, value))
         c["offsets"] = []
         for t in c["tensors"]:
             blob += bytes((-len(blob)) % 16)

@@ -7,12 +7,17 @@
  *                                  the index tensors of BLOB_IN must be written
  *
  * MANIFEST is text, one token stream of cases:
- *   case ID OPERATOR FEATURE_LEVEL FLAGS P0 P1
- *       OPERATOR: GATHER (P0 Axis, P1 IndexDimensions), GATHER_ELEMENTS (P0 Axis),
- *       SCATTER_ND (P0 InputDimensionCount, P1 IndicesDimensionCount), SPLIT, JOIN (P0 Axis)
+ *   case ID OPERATOR FEATURE_LEVEL FLAGS
+ *       OPERATOR: any the library's schema list names (dmlref_operator_schema_at)
+ *   param NAME VALUE
+ *       a UINT or INT parameter of the operator's desc, by its schema name (Axis, ...);
+ *       count fields (InputCount, OutputCount) come from the tensors
  *   in|out DATATYPE N SIZES[N] HAS_STRIDES [STRIDES[N]] TOTAL_BYTES OFFSET
  *       tensors in binding order (dmlref_execute's), inputs and outputs
  *   run
+ * The desc is built generically: parameters set by name through the schema, tensor
+ * fields bound by desc_bind (cli/descbuf.c: single slots one tensor each, an array
+ * slot the rest), so the driver knows no operator.
  * Each tensor's bytes are BLOB_IN[OFFSET, OFFSET + TOTAL_BYTES): the input data, or the
  * output's prefill.  Every buffer is malloc'd at exactly TOTAL_BYTES (so ASan sees any
  * access past it).  BLOB_OUT is BLOB_IN with each output's bytes after the run.
@@ -22,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../cli/descbuf.h"
 #include "dmlref.h"
 
 #define MAX_TENSORS 16
@@ -56,69 +62,48 @@ static void die(const char *what) {
     exit(2);
 }
 
-static DMLREF_OPERATOR_TYPE op_type(const char *name) {
-    if (!strcmp(name, "GATHER")) return DMLREF_OPERATOR_GATHER;
-    if (!strcmp(name, "GATHER_ELEMENTS")) return DMLREF_OPERATOR_GATHER_ELEMENTS;
-    if (!strcmp(name, "SCATTER_ND")) return DMLREF_OPERATOR_SCATTER_ND;
-    if (!strcmp(name, "SPLIT")) return DMLREF_OPERATOR_SPLIT;
-    if (!strcmp(name, "JOIN")) return DMLREF_OPERATOR_JOIN;
+static const dmlref_schema *op_schema(const char *name) {
+    const dmlref_schema *s;
+    for (uint32_t i = 0; (s = dmlref_operator_schema_at(i)) != NULL; ++i)
+        if (!strcmp(s->name, name)) return s;
     die("unknown operator in manifest");
-    return DMLREF_OPERATOR_INVALID;
+    return NULL;
+}
+
+/* Sets the parameter `name` of desc to v (UINT or INT kinds). */
+static void set_param(const dmlref_schema *s, void *desc, const char *name, long long v) {
+    const dmlref_param *p = desc_param(s, name);
+    if (!p) die("unknown parameter in manifest");
+    if (p->kind == DMLREF_PARAM_UINT) {
+        if (v < 0 || v > 0xFFFFFFFFLL) die("UINT parameter out of range");
+        desc_set_u32(desc, p->offset, (uint32_t)v);
+    } else if (p->kind == DMLREF_PARAM_INT) {
+        if (v < INT32_MIN || v > INT32_MAX) die("INT parameter out of range");
+        const int32_t x = (int32_t)v;
+        memcpy((unsigned char *)desc + p->offset, &x, sizeof x);
+    } else {
+        die("the manifest has no form for this parameter's kind");
+    }
 }
 
 /* Runs one case; outputs are copied back into out_blob. */
-static void run_case(unsigned long id, DMLREF_OPERATOR_TYPE type, unsigned fl, unsigned flags, unsigned p0,
-                     unsigned p1, tensor *t, unsigned nt, unsigned char *out_blob) {
-    const DMLREF_TENSOR_DESC *in_d[MAX_TENSORS], *out_d[MAX_TENSORS];
+static void run_case(unsigned long id, const dmlref_schema *sc, void *desc, unsigned fl, unsigned flags, tensor *t,
+                     unsigned nt, unsigned char *out_blob) {
     DMLREF_TENSOR_DESC in_arr[MAX_TENSORS], out_arr[MAX_TENSORS];
     dmlref_cbuffer ins[MAX_TENSORS];
     dmlref_buffer outs[MAX_TENSORS];
     uint32_t ni = 0, no = 0;
     for (unsigned i = 0; i < nt; ++i) {
         if (t[i].is_output) {
-            out_d[no] = &t[i].desc;
             out_arr[no] = t[i].desc;
             outs[no++] = (dmlref_buffer){t[i].data, (size_t)t[i].buf.TotalTensorSizeInBytes};
         } else {
-            in_d[ni] = &t[i].desc;
             in_arr[ni] = t[i].desc;
             ins[ni++] = (dmlref_cbuffer){t[i].data, (size_t)t[i].buf.TotalTensorSizeInBytes};
         }
     }
-    DMLREF_GATHER_OPERATOR_DESC g;
-    DMLREF_GATHER_ELEMENTS_OPERATOR_DESC ge;
-    DMLREF_SCATTER_ND_OPERATOR_DESC s;
-    DMLREF_SPLIT_OPERATOR_DESC sp;
-    DMLREF_JOIN_OPERATOR_DESC j;
-    DMLREF_OPERATOR_DESC d = {type, NULL};
-    const int two_in_one_out = ni == 2 && no == 1, three_in_one_out = ni == 3 && no == 1;
-    switch (type) {
-    case DMLREF_OPERATOR_GATHER:
-        if (!two_in_one_out) die("GATHER needs 2 inputs and 1 output");
-        g = (DMLREF_GATHER_OPERATOR_DESC){in_d[0], in_d[1], out_d[0], p0, p1};
-        d.Desc = &g;
-        break;
-    case DMLREF_OPERATOR_GATHER_ELEMENTS:
-        if (!two_in_one_out) die("GATHER_ELEMENTS needs 2 inputs and 1 output");
-        ge = (DMLREF_GATHER_ELEMENTS_OPERATOR_DESC){in_d[0], in_d[1], out_d[0], p0};
-        d.Desc = &ge;
-        break;
-    case DMLREF_OPERATOR_SCATTER_ND:
-        if (!three_in_one_out) die("SCATTER_ND needs 3 inputs and 1 output");
-        s = (DMLREF_SCATTER_ND_OPERATOR_DESC){in_d[0], in_d[1], in_d[2], out_d[0], p0, p1};
-        d.Desc = &s;
-        break;
-    case DMLREF_OPERATOR_SPLIT:
-        if (ni != 1 || no < 1) die("SPLIT needs 1 input and outputs");
-        sp = (DMLREF_SPLIT_OPERATOR_DESC){in_d[0], no, out_arr, p0};
-        d.Desc = &sp;
-        break;
-    default:
-        if (no != 1 || ni < 1) die("JOIN needs inputs and 1 output");
-        j = (DMLREF_JOIN_OPERATOR_DESC){ni, in_arr, out_d[0], p0};
-        d.Desc = &j;
-        break;
-    }
+    if (desc_bind(sc, desc, in_arr, ni, out_arr, no)) die("the tensors do not fit the operator's slots");
+    const DMLREF_OPERATOR_DESC d = {sc->type, desc};
     const dmlref_options opt = {flags, 0};
     dmlref_error err;
     memset(&err, 0, sizeof err);
@@ -157,16 +142,25 @@ int main(int argc, char **argv) {
     if (!m) die("cannot read MANIFEST");
 
     static tensor t[MAX_TENSORS];
-    unsigned nt = 0, fl = 0, flags = 0, p0 = 0, p1 = 0;
+    unsigned nt = 0, fl = 0, flags = 0;
     unsigned long id = 0;
-    DMLREF_OPERATOR_TYPE type = DMLREF_OPERATOR_INVALID;
-    char word[32];
-    while (fscanf(m, "%31s", word) == 1) {
+    const dmlref_schema *sc = NULL;
+    void *desc = NULL;
+    char word[64];
+    while (fscanf(m, "%63s", word) == 1) {
         if (!strcmp(word, "case")) {
-            char name[32];
-            if (fscanf(m, "%lu %31s %x %u %u %u", &id, name, &fl, &flags, &p0, &p1) != 6) die("bad case line");
-            type = op_type(name);
+            char name[64];
+            if (fscanf(m, "%lu %63s %x %u", &id, name, &fl, &flags) != 4) die("bad case line");
+            sc = op_schema(name);
+            free(desc);
+            desc = desc_alloc(sc);
+            if (!desc) die("out of memory");
             nt = 0;
+        } else if (!strcmp(word, "param")) {
+            char name[64];
+            long long v;
+            if (!desc || fscanf(m, "%63s %lld", name, &v) != 2) die("bad param line");
+            set_param(sc, desc, name, v);
         } else if (!strcmp(word, "in") || !strcmp(word, "out")) {
             if (nt == MAX_TENSORS) die("too many tensors");
             tensor *x = &t[nt++];
@@ -189,7 +183,8 @@ int main(int argc, char **argv) {
             if (!x->data) die("out of memory");
             memcpy(x->data, blob + x->offset, (size_t)total);
         } else if (!strcmp(word, "run")) {
-            run_case(id, type, fl, flags, p0, p1, t, nt, out_blob);
+            if (!desc) die("run before case");
+            run_case(id, sc, desc, fl, flags, t, nt, out_blob);
             for (unsigned i = 0; i < nt; ++i) free(t[i].data);
             nt = 0;
         } else {
@@ -197,6 +192,7 @@ int main(int argc, char **argv) {
         }
     }
     fclose(m);
+    free(desc);
     FILE *o = fopen(argv[3], "wb");
     if (!o || fwrite(out_blob, 1, blob_len, o) != blob_len || fclose(o) != 0) die("cannot write BLOB_OUT");
     free(blob);

@@ -476,8 +476,15 @@ contains "$tmp/err" "aligned to 4096" "alignment limit message"
 
 # ---- gen: valid, self-consistent, deterministic --------------------------------
 expect 0 "gen ALL 20" "$D" gen --operator ALL --count 20 --seed 12345 --out "$tmp/gen1"
+# 20 cases of every operator the build holds
 n=$(ls "$tmp/gen1" | wc -l)
-[ "$n" -eq 100 ] && ok || no "gen wrote $n files, wanted 100"
+n_ops=0
+for op in $(ls "$tmp/gen1" | sed -n 's/^gen_\(.*\)_12345_[0-9]*\.json$/\1/p' | sort -u); do
+    n_ops=$((n_ops + 1))
+    k=$(ls "$tmp/gen1" | grep -c "^gen_${op}_12345_")
+    [ "$k" -eq 20 ] && ok || no "gen wrote $k cases of $op, wanted 20"
+done
+[ "$n_ops" -ge 6 ] && [ "$n" -eq $((20 * n_ops)) ] && ok || no "gen wrote $n files for $n_ops operators"
 genfail=0
 for f in "$tmp"/gen1/*.json; do
     "$D" run "$f" >/dev/null 2>"$tmp/err" || { genfail=$((genfail + 1)); echo "FAIL: gen case $f"; sed 's/^/    /' "$tmp/err" | head -3; }
@@ -499,6 +506,10 @@ pin=$(for op in gather gather_elements scatter_nd split join; do for i in 0 1 2 
           cat "$tmp/genpin/gen_${op}_1_$i.json"; done; done | sed "s/(dmlref $version)/(dmlref VERSION)/" | sha256sum | cut -d' ' -f1)
 want=ca1194ddce2fd49af388803c22827da2041dfd159d5df7ca65b33b201b72c343
 [ "$pin" = "$want" ] && ok || no "gen --count 5 --seed 1 files have sha256 $pin, pinned $want (a host-dependent gen?)"
+pin=$(for i in 0 1 2 3 4; do cat "$tmp/genpin/gen_element_wise_identity_1_$i.json"; done |
+      sed "s/(dmlref $version)/(dmlref VERSION)/" | sha256sum | cut -d' ' -f1)
+want=040089cf35d10820c70fd0be9abf9c360c1b31a4ec7d9c5f7ec6efc50abf162f
+[ "$pin" = "$want" ] && ok || no "gen ELEMENT_WISE_IDENTITY --count 5 --seed 1 files have sha256 $pin, pinned $want"
 # what the suite covers (over all 100 cases)
 if py - "$tmp/gen1" <<'PY' 2>"$tmp/err"
 import json, os, sys

@@ -1,0 +1,266 @@
+/*
+ * The builders' shared helpers (builder.h): random sizes, layouts with gaps and
+ * broadcast, data-type picks, value and index fills, binding a case's desc by
+ * the schema; and the list of builders, one per operator of src/operators.def.
+ * Moved from cli/gen.c as they were: the same PRNG calls in the same order, so
+ * `dmlref gen` writes the same files.
+ */
+#include "builder.h"
+
+#include "../cli/value.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const DMLREF_TENSOR_DATA_TYPE bld_data_types[11] = {
+    DMLREF_TENSOR_DATA_TYPE_FLOAT64, DMLREF_TENSOR_DATA_TYPE_FLOAT32, DMLREF_TENSOR_DATA_TYPE_FLOAT16,
+    DMLREF_TENSOR_DATA_TYPE_INT64,   DMLREF_TENSOR_DATA_TYPE_INT32,   DMLREF_TENSOR_DATA_TYPE_INT16,
+    DMLREF_TENSOR_DATA_TYPE_INT8,    DMLREF_TENSOR_DATA_TYPE_UINT64,  DMLREF_TENSOR_DATA_TYPE_UINT32,
+    DMLREF_TENSOR_DATA_TYPE_UINT16,  DMLREF_TENSOR_DATA_TYPE_UINT8};
+const DMLREF_TENSOR_DATA_TYPE bld_index_types[4] = {
+    DMLREF_TENSOR_DATA_TYPE_INT64, DMLREF_TENSOR_DATA_TYPE_INT32, DMLREF_TENSOR_DATA_TYPE_UINT64,
+    DMLREF_TENSOR_DATA_TYPE_UINT32};
+
+uint32_t bld_rnd(prng *r, uint32_t n) { return (uint32_t)prng_below(r, n); }
+
+uint64_t bld_product(const uint32_t *s, uint32_t n) {
+    uint64_t p = 1;
+    for (uint32_t i = 0; i < n; ++i) p *= s[i];
+    return p;
+}
+
+/* Random sizes 1..4 (visiting dims in random order) keeping the bld_product <= cap. */
+void bld_rand_sizes(prng *r, uint32_t n, uint32_t *s, uint64_t cap) {
+    uint32_t order[8];
+    for (uint32_t i = 0; i < n; ++i) order[i] = i, s[i] = 1;
+    for (uint32_t i = n; i > 1; --i) {
+        const uint32_t j = bld_rnd(r, i), t = order[i - 1];
+        order[i - 1] = order[j];
+        order[j] = t;
+    }
+    uint64_t p = 1;
+    for (uint32_t k = 0; k < n; ++k) {
+        const uint32_t v = 1 + bld_rnd(r, 4);
+        if (p * v <= cap) {
+            s[order[k]] = v;
+            p *= v;
+        }
+    }
+}
+
+void bld_tensor_init(gtensor *t, DMLREF_TENSOR_DATA_TYPE dt, uint32_t n, const uint32_t *sizes) {
+    memset(t, 0, sizeof *t);
+    t->dt = dt;
+    t->n = n;
+    t->es = dmlref_data_type_size(dt);
+    memcpy(t->sizes, sizes, n * sizeof *sizes);
+}
+
+/* Strides and buffer size: packed, explicit packed, or a permuted bld_layout with gaps; broadcast for some inputs. */
+void bld_layout(prng *r, gtensor *t, int allow_broadcast) {
+    const uint32_t mode = bld_rnd(r, 10);
+    uint32_t order[8];
+    for (uint32_t i = 0; i < t->n; ++i) order[i] = i;
+    if (mode >= 5)
+        for (uint32_t i = t->n; i > 1; --i) {
+            const uint32_t j = bld_rnd(r, i), x = order[i - 1];
+            order[i - 1] = order[j];
+            order[j] = x;
+        }
+    uint64_t cur = 1;
+    for (uint32_t k = t->n; k-- > 0;) { /* order[n-1] innermost */
+        const uint32_t d = order[k];
+        t->strides[d] = (uint32_t)cur;
+        cur = cur * t->sizes[d] + (mode >= 5 && bld_rnd(r, 3) == 0 ? bld_rnd(r, 3) : 0);
+    }
+    t->has_strides = mode >= 4;
+    if (allow_broadcast && bld_rnd(r, 4) == 0) {
+        for (uint32_t d = 0; d < t->n; ++d)
+            if (t->sizes[d] > 1 && bld_rnd(r, 2) == 0) t->strides[d] = 0;
+        t->has_strides = 1;
+    }
+    uint64_t last = 0;
+    for (uint32_t d = 0; d < t->n; ++d) last += (uint64_t)(t->sizes[d] - 1) * t->strides[d];
+    t->span_slots = last + 1;
+    uint64_t bytes = (t->span_slots * t->es + 3) & ~UINT64_C(3);
+    if (bld_rnd(r, 4) == 0) {
+        bytes += 4 * bld_rnd(r, 3);
+        t->total_given = 1;
+    }
+    t->total_slots = bytes / t->es;
+    t->buf = (DMLREF_BUFFER_TENSOR_DESC){t->dt, DMLREF_TENSOR_FLAG_NONE, t->n, t->sizes,
+                                         t->has_strides ? t->strides : NULL, bytes, 0};
+    t->data = calloc((size_t)bytes, 1);
+    t->whole = bld_rnd(r, 3) == 0;
+    t->nested = !t->has_strides && t->n > 1 && bld_rnd(r, 3) == 0;
+}
+
+void bld_rand_value(prng *r, DMLREF_TENSOR_DATA_TYPE dt, unsigned char *p) {
+    const uint32_t k = bld_rnd(r, 100);
+    uint64_t bits = prng_next(r);
+    switch (dt) {
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT16:
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT32:
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT64: {
+        const int es = (int)dmlref_data_type_size(dt);
+        const int ebits = es == 2 ? 5 : es == 4 ? 8 : 11, mbits = es * 8 - 1 - ebits;
+        const uint64_t emax = (UINT64_C(1) << ebits) - 1, sign = (uint64_t)(bits >> 63) << (es * 8 - 1);
+        uint64_t v;
+        if (k < 60) { /* a multiple of 1/8 in [-125, 125]: exact in every float type */
+            const double d = ((double)bld_rnd(r, 2001) - 1000.0) / 8.0;
+            if (es == 8) memcpy(&v, &d, 8);
+            else if (es == 4) {
+                const float f = (float)d;
+                uint32_t u;
+                memcpy(&u, &f, 4);
+                v = u;
+            } else {
+                /* exact: |d| <= 125 with 1/8 steps fits in 11 bits */
+                v = 0;
+                if (d != 0) {
+                    double a = d < 0 ? -d : d;
+                    int e = 0;
+                    while (a >= 2) a /= 2, ++e;
+                    while (a < 1) a *= 2, --e;
+                    v = (uint64_t)(d < 0) << 15 | (uint64_t)(e + 15) << 10 | (uint64_t)((a - 1) * 1024);
+                }
+            }
+        } else if (k < 92) { /* any normal number */
+            const uint64_t e = 1 + prng_below(r, emax - 1);
+            v = sign | e << mbits | (bits & ((UINT64_C(1) << mbits) - 1));
+        } else if (k < 96) {
+            v = sign; /* +-0 */
+        } else if (k < 99) {
+            v = sign | emax << mbits; /* +-inf */
+        } else {
+            v = emax << mbits | UINT64_C(1) << (mbits - 1); /* the canonical quiet NaN */
+        }
+        value_store_bits(p, (uint32_t)es, v);
+        return;
+    }
+    default: {
+        const uint32_t es = dmlref_data_type_size(dt);
+        const int is_signed = dt == DMLREF_TENSOR_DATA_TYPE_INT8 || dt == DMLREF_TENSOR_DATA_TYPE_INT16 ||
+                              dt == DMLREF_TENSOR_DATA_TYPE_INT32 || dt == DMLREF_TENSOR_DATA_TYPE_INT64;
+        if (k < 12) { /* edges: 0, max, min, -1 / 1 */
+            const uint64_t top = UINT64_C(1) << (es * 8 - 1);
+            const uint64_t edges[4] = {0, is_signed ? top - 1 : top * 2 - 1, is_signed ? top : 0,
+                                       is_signed ? UINT64_MAX : 1};
+            bits = edges[k % 4];
+        } else if (k < 40) {
+            bits = prng_below(r, 201) - 100; /* small values, both signs (unsigned: wraps to large) */
+        }
+        value_store_bits(p, es, bits); /* the low es bytes' worth, as an integer of that width (any host) */
+        return;
+    }
+    }
+}
+
+void bld_fill_random(prng *r, gtensor *t) {
+    for (uint64_t i = 0; i < t->total_slots; ++i) bld_rand_value(r, t->dt, t->data + i * t->es);
+}
+
+void bld_store_index(gtensor *t, uint64_t slot, int64_t v) {
+    value_store_bits(t->data + slot * t->es, t->es, (uint64_t)v);
+}
+
+int bld_is_signed_index(const gtensor *t) {
+    return t->dt == DMLREF_TENSOR_DATA_TYPE_INT32 || t->dt == DMLREF_TENSOR_DATA_TYPE_INT64;
+}
+
+/* An index for a dimension of size n: in [0, n), or in [-n, 0) for signed types now and then. */
+int64_t bld_rand_index(prng *r, const gtensor *idx, uint32_t n) {
+    const int64_t v = (int64_t)bld_rnd(r, n);
+    return bld_is_signed_index(idx) && bld_rnd(r, 3) == 0 ? v - (int64_t)n : v;
+}
+
+/* Slot of logical coordinate c. */
+uint64_t bld_slot_of(const gtensor *t, const uint32_t *c) {
+    uint64_t s = 0;
+    for (uint32_t d = 0; d < t->n; ++d) s += (uint64_t)c[d] * t->strides[d];
+    return s;
+}
+
+int bld_next_coord(const uint32_t *sizes, uint32_t n, uint32_t *c) {
+    for (uint32_t d = n; d-- > 0;) {
+        if (++c[d] < sizes[d]) return 1;
+        c[d] = 0;
+    }
+    return 0;
+}
+
+/* ---- per-operator shapes ------------------------------------------------------------ */
+
+DMLREF_TENSOR_DATA_TYPE bld_pick(prng *r, const DMLREF_TENSOR_DATA_TYPE *v, uint32_t n) { return v[bld_rnd(r, n)]; }
+
+/* Splits total into k >= 1 positive parts, unequal when possible. */
+void bld_partition(prng *r, uint32_t total, uint32_t k, uint32_t *parts) {
+    for (uint32_t i = 0; i < k; ++i) parts[i] = 1;
+    for (uint32_t left = total - k; left > 0; --left) ++parts[bld_rnd(r, k)];
+}
+
+int bld_split_join(prng *r, gcase *g, int is_split) {
+    const uint32_t N = 1 + bld_rnd(r, 8), a = bld_rnd(r, N), k = 1 + bld_rnd(r, 6);
+    uint32_t whole[8], parts[6];
+    bld_rand_sizes(r, N, whole, 24);
+    whole[a] = k + bld_rnd(r, 6);
+    bld_partition(r, whole[a], k, parts);
+    const DMLREF_TENSOR_DATA_TYPE dt = bld_pick(r, bld_data_types, 11);
+    bld_set_param(g, "Axis", a);
+    gtensor *pieces = is_split ? g->out : g->in, *one = is_split ? &g->in[0] : &g->out[0];
+    bld_tensor_init(one, dt, N, whole);
+    bld_layout(r, one, is_split);
+    for (uint32_t i = 0; i < k; ++i) {
+        uint32_t s[8];
+        memcpy(s, whole, sizeof s);
+        s[a] = parts[i];
+        bld_tensor_init(&pieces[i], dt, N, s);
+        bld_layout(r, &pieces[i], !is_split);
+    }
+    g->n_in = is_split ? 1 : k;
+    g->n_out = is_split ? k : 1;
+    for (uint32_t i = 0; i < g->n_in; ++i) bld_fill_random(r, &g->in[i]);
+    return 0;
+}
+
+/* The desc's tensor fields by the schema (desc_bind: single slots one tensor each, in
+ * binding order; an array slot the rest, its count field set). */
+void bld_bind(gcase *g) {
+    for (uint32_t i = 0; i < g->n_in; ++i) g->in_desc[i] = (DMLREF_TENSOR_DESC){DMLREF_TENSOR_TYPE_BUFFER, &g->in[i].buf};
+    for (uint32_t i = 0; i < g->n_out; ++i) g->out_desc[i] = (DMLREF_TENSOR_DESC){DMLREF_TENSOR_TYPE_BUFFER, &g->out[i].buf};
+    (void)desc_bind(g->schema, g->u.bytes, g->in_desc, g->n_in, g->out_desc, g->n_out); /* validation reports a misfit */
+    g->desc = (DMLREF_OPERATOR_DESC){g->type, &g->u};
+}
+
+void bld_gcase_free(gcase *g) {
+    for (uint32_t i = 0; i < GEN_MAX_TENSORS; ++i) {
+        free(g->in[i].data);
+        free(g->out[i].data);
+        g->in[i].data = g->out[i].data = NULL;
+    }
+}
+
+/* Sets the UINT parameter `name` of the case's desc (through the schema). */
+void bld_set_param(gcase *g, const char *name, uint32_t v) {
+    const dmlref_param *p = desc_param(g->schema, name);
+    if (p) desc_set_u32(g->u.bytes, p->offset, v);
+}
+
+/* ---- the list ------------------------------------------------------------------------------ */
+
+#define DMLREF_OP(ENUM, name) extern const builder name##_builder;
+#include "operators.def"
+#undef DMLREF_OP
+
+static const builder *const builders[] = {
+#define DMLREF_OP(ENUM, name) &name##_builder,
+#include "operators.def"
+#undef DMLREF_OP
+};
+
+const builder *builder_find(DMLREF_OPERATOR_TYPE type) {
+    if (!dmlref_operator_schema(type)) return NULL; /* left out of this build (make OPS=...) */
+    for (size_t i = 0; i < sizeof builders / sizeof builders[0]; ++i)
+        if (builders[i]->type == type) return builders[i];
+    return NULL;
+}

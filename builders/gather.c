@@ -1,0 +1,45 @@
+/* GATHER's random valid cases: an axis, IndexDimensions, indices in range (negative for signed types now and then). */
+#include "builder.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int build(prng *r, gcase *g) {
+    const uint32_t N = 1 + bld_rnd(r, 8), a = bld_rnd(r, N), kmax = N < a + 1 ? N : a + 1, K = bld_rnd(r, kmax + 1);
+    uint32_t in[8], idx[8], out[8];
+    bld_rand_sizes(r, N, in, 48);
+    for (uint32_t d = 0; d + 1 < K; ++d) in[d] = 1;
+    for (uint32_t d = 0; d < N; ++d) idx[d] = 1;
+    uint64_t p = 1;
+    for (uint32_t d = N - K; d < N; ++d) {
+        const uint32_t v = 1 + bld_rnd(r, 3);
+        if (p * v <= 12) idx[d] = v, p *= v;
+    }
+    for (uint32_t d = 0; d < N; ++d) out[d] = 1;
+    for (uint32_t d = a + 1; d < N; ++d) out[d] = in[d];
+    for (uint32_t t = 0; t < K; ++t) out[a - K + 1 + t] = idx[N - K + t];
+    for (uint32_t s = 0; s < a; ++s) {
+        const int od = (int)(a - K + 1) - 1 - (int)s;
+        if (od >= 0) out[od] = in[a - 1 - s];
+    }
+    if (bld_product(out, N) > 256) return -1;
+    const DMLREF_TENSOR_DATA_TYPE dt = bld_pick(r, bld_data_types, 11);
+    g->n_in = 2;
+    g->n_out = 1;
+    bld_set_param(g, "Axis", a);
+    bld_set_param(g, "IndexDimensions", K);
+    bld_tensor_init(&g->in[0], dt, N, in);
+    bld_tensor_init(&g->in[1], bld_pick(r, bld_index_types, 4), N, idx);
+    bld_tensor_init(&g->out[0], dt, N, out);
+    bld_layout(r, &g->in[0], 1);
+    bld_layout(r, &g->in[1], 1);
+    bld_layout(r, &g->out[0], 0);
+    bld_fill_random(r, &g->in[0]);
+    bld_fill_random(r, &g->in[1]);
+    uint32_t c[8] = {0};
+    do bld_store_index(&g->in[1], bld_slot_of(&g->in[1], c), bld_rand_index(r, &g->in[1], in[a]));
+    while (bld_next_coord(idx, N, c));
+    return 0;
+}
+
+const builder gather_builder = {DMLREF_OPERATOR_GATHER, build};

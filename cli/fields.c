@@ -1,0 +1,345 @@
+/*
+ * A descriptor's parameter fields in case files, generic over the schema
+ * (fields.h).
+ */
+#include "fields.h"
+#include "jsonin.h"
+#include "value.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static int fail(char *err, size_t errcap, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errcap, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+void fields_store_free(fields_store *st) {
+    for (size_t i = 0; i < st->n; ++i) free(st->blocks[i]);
+    free(st->blocks);
+    memset(st, 0, sizeof *st);
+}
+
+static void *store_alloc(fields_store *st, size_t bytes) {
+    if (st->n == st->cap) {
+        const size_t cap = st->cap ? 2 * st->cap : 8;
+        void **b = realloc(st->blocks, cap * sizeof *b);
+        if (!b) return NULL;
+        st->blocks = b;
+        st->cap = cap;
+    }
+    void *p = calloc(bytes ? bytes : 1, 1); /* malloc's alignment suits every field */
+    if (p) st->blocks[st->n++] = p;
+    return p;
+}
+
+static void set_ptr(void *desc, uint32_t offset, const void *p) { memcpy((unsigned char *)desc + offset, &p, sizeof p); }
+
+static const void *get_ptr(const void *desc, uint32_t offset) {
+    const void *p;
+    memcpy(&p, (const unsigned char *)desc + offset, sizeof p);
+    return p;
+}
+
+static int is_array_kind(dmlref_param_kind k) { return k == DMLREF_PARAM_UINT_ARRAY || k == DMLREF_PARAM_INT_ARRAY; }
+
+/* ---- reading ---------------------------------------------------------------------------- */
+
+int fields_get_int(json_object *v, const char *path, int64_t lo, int64_t hi, int64_t *out, char *err, size_t errcap) {
+    const char *t = jsonin_number_text(v);
+    if (t) {
+        const int neg = t[0] == '-';
+        int ok = t[neg] != '\0';
+        for (const char *p = t + neg; *p; ++p) ok &= *p >= '0' && *p <= '9';
+        if (ok) {
+            errno = 0;
+            const unsigned long long u = strtoull(t + neg, NULL, 10);
+            if (errno == 0) {
+                if (!neg && u <= (uint64_t)INT64_MAX && (int64_t)u >= lo && (int64_t)u <= hi) {
+                    *out = (int64_t)u;
+                    return 0;
+                }
+                if (neg && u == 0 && lo <= 0 && hi >= 0) {
+                    *out = 0;
+                    return 0;
+                }
+                if (neg && u <= (uint64_t)INT64_MAX + 1) {
+                    const int64_t s = u == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)u;
+                    if (s >= lo && s <= hi) {
+                        *out = s;
+                        return 0;
+                    }
+                }
+            }
+        }
+        return fail(err, errcap, "%s: expected an integer in [%" PRId64 ", %" PRId64 "], got %.40s", path, lo, hi, t);
+    }
+    return fail(err, errcap, "%s: expected an integer in [%" PRId64 ", %" PRId64 "], got %s", path, lo, hi,
+                jsonin_kind(v));
+}
+
+/* A FLOAT: number (nearest FLOAT32, finite), "nan", "inf", "-inf" or "0x" + 8 hex digits. */
+static int read_float(json_object *v, const char *path, float *out, char *err, size_t errcap) {
+    char why[160];
+    const char *num = jsonin_number_text(v);
+    if (num) {
+        if (value_from_number(num, DMLREF_TENSOR_DATA_TYPE_FLOAT32, out, why, sizeof why))
+            return fail(err, errcap, "%s: %s", path, why);
+        return 0;
+    }
+    if (jsonin_is_string(v)) {
+        int is_nan = 0;
+        if (value_from_string(json_object_get_string(v), DMLREF_TENSOR_DATA_TYPE_FLOAT32, out, &is_nan, why, sizeof why))
+            return fail(err, errcap, "%s: %s", path, why);
+        return 0;
+    }
+    return fail(err, errcap, "%s: expected a number, \"nan\", \"inf\", \"-inf\" or \"0x...\", got %s", path,
+                jsonin_kind(v));
+}
+
+static void enum_list(const dmlref_param *p, char *buf, size_t cap) {
+    size_t len = 0;
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < p->enum_count && len < cap; ++i)
+        if (p->enum_names[i]) len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", p->enum_names[i]);
+}
+
+static int read_array(const dmlref_schema *s, const dmlref_param *p, json_object *root, json_object *v, void *desc,
+                      fields_store *st, char *err, size_t errcap) {
+    char path[160];
+    if (json_object_get_type(v) != json_type_array)
+        return fail(err, errcap, "%s: expected an array of integers, got %s", p->name, jsonin_kind(v));
+    const size_t n = json_object_array_length(v);
+    if (n > UINT32_MAX) return fail(err, errcap, "%s: too many entries", p->name);
+    const int is_int = p->kind == DMLREF_PARAM_INT_ARRAY;
+    unsigned char *a = store_alloc(st, n * 4);
+    if (!a) return fail(err, errcap, "%s: out of memory", p->name);
+    for (size_t i = 0; i < n; ++i) {
+        int64_t x;
+        snprintf(path, sizeof path, "%s[%zu]", p->name, i);
+        if (fields_get_int(json_object_array_get_idx(v, i), path, is_int ? INT32_MIN : 0, is_int ? INT32_MAX : UINT32_MAX,
+                           &x, err, errcap))
+            return -1;
+        if (is_int) {
+            const int32_t y = (int32_t)x;
+            memcpy(a + 4 * i, &y, 4);
+        } else {
+            const uint32_t y = (uint32_t)x;
+            memcpy(a + 4 * i, &y, 4);
+        }
+    }
+    set_ptr(desc, p->offset, a);
+    if (!p->count_name) return 0;
+    /* the count field: given -> must equal the length; shared by several arrays -> equal lengths */
+    json_object *cv = json_object_object_get(root, p->count_name);
+    if (cv) {
+        int64_t c;
+        if (fields_get_int(cv, p->count_name, 0, UINT32_MAX, &c, err, errcap)) return -1;
+        if ((uint64_t)c != n)
+            return fail(err, errcap, "%s (%" PRId64 ") differs from the length of %s (%zu)", p->count_name, c, p->name, n);
+    }
+    /* arrays before this one (all read already) that share its count field */
+    for (const dmlref_param *q = s->params; q < p; ++q)
+        if (is_array_kind(q->kind) && q->count_name && q->count_offset == p->count_offset &&
+            desc_get_u32(desc, p->count_offset) != n)
+            return fail(err, errcap, "%s: %zu entries, but %s has %u (both are counted by %s)", p->name, n, q->name,
+                        (unsigned)desc_get_u32(desc, p->count_offset), p->count_name);
+    desc_set_u32(desc, p->count_offset, (uint32_t)n);
+    return 0;
+}
+
+static int read_one(const dmlref_schema *s, const dmlref_param *p, json_object *root, json_object *v, void *desc,
+                    fields_store *st, char *err, size_t errcap) {
+    unsigned char *at = (unsigned char *)desc + p->offset;
+    char why[160], list[512];
+    int64_t x;
+    switch (p->kind) {
+    case DMLREF_PARAM_UINT:
+        if (fields_get_int(v, p->name, 0, UINT32_MAX, &x, err, errcap)) return -1;
+        desc_set_u32(desc, p->offset, (uint32_t)x);
+        return 0;
+    case DMLREF_PARAM_INT: {
+        if (fields_get_int(v, p->name, INT32_MIN, INT32_MAX, &x, err, errcap)) return -1;
+        const int32_t y = (int32_t)x;
+        memcpy(at, &y, 4);
+        return 0;
+    }
+    case DMLREF_PARAM_UINT_ARRAY:
+    case DMLREF_PARAM_INT_ARRAY:
+        return read_array(s, p, root, v, desc, st, err, errcap);
+    case DMLREF_PARAM_FLOAT:
+        return read_float(v, p->name, (float *)(void *)at, err, errcap);
+    case DMLREF_PARAM_ENUM: {
+        enum_list(p, list, sizeof list);
+        if (!jsonin_is_string(v))
+            return fail(err, errcap, "%s: expected the name of a value (%s), got %s", p->name, list,
+                        jsonin_kind(v));
+        const char *name = json_object_get_string(v);
+        for (uint32_t i = 0; i < p->enum_count; ++i)
+            if (p->enum_names[i] && strcmp(p->enum_names[i], name) == 0) {
+                desc_set_u32(desc, p->offset, i);
+                return 0;
+            }
+        return fail(err, errcap, "%s: unknown value \"%.40s\" (%s)", p->name, name, list);
+    }
+    case DMLREF_PARAM_SCALAR_UNION: {
+        const DMLREF_TENSOR_DATA_TYPE dt = (DMLREF_TENSOR_DATA_TYPE)desc_get_u32(desc, p->type_offset);
+        const uint32_t es = dmlref_data_type_size(dt);
+        unsigned char bytes[8] = {0};
+        if (es == 0 || es > 8)
+            return fail(err, errcap, "%s: its data type (%u) has no element values", p->name, (unsigned)dt);
+        const char *num = jsonin_number_text(v);
+        int is_nan = 0;
+        if (num ? value_from_number(num, dt, bytes, why, sizeof why)
+                : !jsonin_is_string(v) ? (snprintf(why, sizeof why, "expected a value of %s, got %s",
+                                                   dmlref_data_type_name(dt), jsonin_kind(v)),
+                                          -1)
+                                       : value_from_string(json_object_get_string(v), dt, bytes, &is_nan, why, sizeof why))
+            return fail(err, errcap, "%s: %s", p->name, why);
+        memset(at, 0, 8);
+        memcpy(at, bytes, es);
+        return 0;
+    }
+    case DMLREF_PARAM_STRUCT: {
+        list[0] = '\0';
+        for (uint32_t i = 0, len = 0; i < p->field_count && len < sizeof list; ++i)
+            len += (uint32_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", p->field_names[i]);
+        if (json_object_get_type(v) != json_type_object)
+            return fail(err, errcap, "%s: expected an object {%s}%s, got %s", p->name, list, p->is_optional ? " or null" : "",
+                        jsonin_kind(v));
+        json_object_object_foreach(v, key, val) {
+            uint32_t i = 0;
+            while (i < p->field_count && strcmp(p->field_names[i], key) != 0) ++i;
+            if (i == p->field_count) return fail(err, errcap, "%s: unknown key \"%.60s\" (%s)", p->name, key, list);
+            (void)val;
+        }
+        unsigned char *obj = store_alloc(st, p->struct_size);
+        if (!obj) return fail(err, errcap, "%s: out of memory", p->name);
+        char path[160];
+        for (uint32_t i = 0; i < p->field_count; ++i) {
+            json_object *fv = json_object_object_get(v, p->field_names[i]);
+            snprintf(path, sizeof path, "%s.%s", p->name, p->field_names[i]);
+            if (!fv) return fail(err, errcap, "%s: missing \"%s\"", p->name, p->field_names[i]);
+            float f;
+            if (read_float(fv, path, &f, err, errcap)) return -1;
+            if ((i + 1) * sizeof f <= p->struct_size) memcpy(obj + i * sizeof f, &f, sizeof f);
+        }
+        set_ptr(desc, p->offset, obj);
+        return 0;
+    }
+    }
+    return fail(err, errcap, "%s: a field of unknown kind %d", p->name, (int)p->kind);
+}
+
+int fields_read_params(const dmlref_schema *s, json_object *root, void *desc, fields_store *st, char *err,
+                       size_t errcap) {
+    for (int pass = 0; pass < 2; ++pass)
+        for (uint32_t i = 0; i < s->n_params; ++i) {
+            const dmlref_param *p = &s->params[i];
+            if ((p->kind == DMLREF_PARAM_SCALAR_UNION) != (pass == 1)) continue;
+            if (p->is_count || desc_is_array_count(s, p->name)) continue; /* derived from its array */
+            /* absent or null: missing (NULL for an optional struct) */
+            json_object *v = json_object_object_get(root, p->name);
+            if (!v) {
+                if (p->kind == DMLREF_PARAM_STRUCT && p->is_optional) continue;
+                return fail(err, errcap, "missing \"%s\" (a field of %s)", p->name, s->name);
+            }
+            if (read_one(s, p, root, v, desc, st, err, errcap)) return -1;
+        }
+    return 0;
+}
+
+/* ---- writing ---------------------------------------------------------------------------- */
+
+static void write_float(FILE *f, float v) {
+    char buf[VALUE_TEXT_MAX];
+    fputs(value_format(&v, DMLREF_TENSOR_DATA_TYPE_FLOAT32, buf, sizeof buf), f);
+}
+
+static void write_value(FILE *f, const dmlref_param *p, const void *desc) {
+    const unsigned char *at = (const unsigned char *)desc + p->offset;
+    char buf[VALUE_TEXT_MAX];
+    switch (p->kind) {
+    case DMLREF_PARAM_UINT:
+        fprintf(f, "%" PRIu32, desc_get_u32(desc, p->offset));
+        return;
+    case DMLREF_PARAM_INT: {
+        int32_t v;
+        memcpy(&v, at, 4);
+        fprintf(f, "%" PRId32, v);
+        return;
+    }
+    case DMLREF_PARAM_UINT_ARRAY:
+    case DMLREF_PARAM_INT_ARRAY: {
+        const unsigned char *a = get_ptr(desc, p->offset);
+        const uint32_t n = p->count_name ? desc_get_u32(desc, p->count_offset) : 0;
+        fputc('[', f);
+        for (uint32_t i = 0; a && i < n; ++i) {
+            uint32_t u;
+            memcpy(&u, a + 4 * i, 4);
+            if (i) fputs(", ", f);
+            if (p->kind == DMLREF_PARAM_INT_ARRAY) fprintf(f, "%" PRId32, (int32_t)u);
+            else fprintf(f, "%" PRIu32, u);
+        }
+        fputc(']', f);
+        return;
+    }
+    case DMLREF_PARAM_FLOAT: {
+        float v;
+        memcpy(&v, at, 4);
+        write_float(f, v);
+        return;
+    }
+    case DMLREF_PARAM_ENUM: {
+        const uint32_t v = desc_get_u32(desc, p->offset);
+        if (v < p->enum_count && p->enum_names[v]) fprintf(f, "\"%s\"", p->enum_names[v]);
+        else fprintf(f, "%" PRIu32, v); /* no name: not readable back (the reader refuses numbers) */
+        return;
+    }
+    case DMLREF_PARAM_SCALAR_UNION: {
+        const DMLREF_TENSOR_DATA_TYPE dt = (DMLREF_TENSOR_DATA_TYPE)desc_get_u32(desc, p->type_offset);
+        if (dmlref_data_type_size(dt) == 0) fputs("0", f);
+        else fputs(value_format(at, dt, buf, sizeof buf), f);
+        return;
+    }
+    case DMLREF_PARAM_STRUCT: {
+        const unsigned char *obj = get_ptr(desc, p->offset);
+        if (!obj) {
+            fputs("null", f);
+            return;
+        }
+        fputc('{', f);
+        for (uint32_t i = 0; i < p->field_count && (i + 1) * 4 <= p->struct_size; ++i) {
+            float v;
+            memcpy(&v, obj + 4 * i, 4);
+            fprintf(f, "%s\"%s\": ", i ? ", " : "", p->field_names[i]);
+            write_float(f, v);
+        }
+        fputc('}', f);
+        return;
+    }
+    }
+    fputs("null", f);
+}
+
+void fields_write_params(FILE *f, const dmlref_schema *s, const void *desc, unsigned indent) {
+    for (int pass = 0; pass < 2; ++pass)
+        for (uint32_t i = 0; i < s->n_params; ++i) {
+            const dmlref_param *p = &s->params[i];
+            const int is_count = p->is_count || desc_is_array_count(s, p->name);
+            if (is_count != (pass == 1)) continue;
+            if (p->kind == DMLREF_PARAM_STRUCT && p->is_optional && !get_ptr(desc, p->offset)) continue;
+            fprintf(f, "%*s\"%s\": ", (int)indent, "", p->name);
+            write_value(f, p, desc);
+            fputs(",\n", f);
+        }
+}

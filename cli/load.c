@@ -1,0 +1,50 @@
+/* Loading a case file for a subcommand (load.h). */
+#include "load.h"
+
+#include "args.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_CASE_FILE_BYTES ((size_t)1 << 30)
+
+int cli_load_case(const char *path, uint32_t feature_level, dmlref_case *c, int verdict_stdout) {
+    char err[1024];
+    char *text = NULL;
+    size_t len = 0;
+    memset(c, 0, sizeof *c);
+    if (case_read_file(path, MAX_CASE_FILE_BYTES, &text, &len, err, sizeof err)) {
+        fprintf(stderr, "dmlref: %s\n", err);
+        return CASE_MALFORMED;
+    }
+    /* npy paths are relative to the case file's directory */
+    char *dir = strdup(path);
+    if (!dir) {
+        free(text);
+        fprintf(stderr, "dmlref: out of memory\n");
+        return CASE_SYSTEM;
+    }
+    char *slash = strrchr(dir, '/');
+    if (slash) slash[slash == dir ? 1 : 0] = '\0';
+    else strcpy(dir, ".");
+    case_options o = {dir, feature_level, 0, NULL};
+    const char *env = getenv("DMLREF_MAX_BYTES");
+    uint64_t cap;
+    if (env && *env) {
+        if (cli_parse_u64(env, UINT64_MAX, &cap) || cap == 0) {
+            fprintf(stderr, "dmlref: DMLREF_MAX_BYTES=%s is not a positive integer\n", env);
+            free(dir);
+            free(text);
+            return CASE_USAGE;
+        }
+        o.max_bytes = cap;
+    }
+    const int rc = case_parse_ex(text, len, &o, c, err, sizeof err);
+    free(dir);
+    free(text);
+    if ((rc == CASE_INVALID || rc == CASE_CANNOT_VERIFY) && verdict_stdout) printf("%s\n", err);
+    else if (rc == CASE_INVALID) fprintf(stderr, "dmlref: %s: invalid descriptor: %s\n", path, err);
+    else if (rc) fprintf(stderr, "dmlref: %s: %s\n", path, err);
+    return rc;
+}
