@@ -1,7 +1,8 @@
 /*
  * The builders' shared helpers (builder.h): random sizes, layouts with gaps and
  * broadcast, data-type picks, value and index fills, binding a case's desc by
- * the schema; and the list of builders, one per operator of src/operators.def.
+ * the schema.  (The list of builders, one per operator of src/operators.def, is
+ * builders/list.c.)
  * Moved from cli/gen.c as they were: the same PRNG calls in the same order, so
  * `dmlref gen` writes the same files.
  */
@@ -244,23 +245,4 @@ void bld_gcase_free(gcase *g) {
 void bld_set_param(gcase *g, const char *name, uint32_t v) {
     const dmlref_param *p = desc_param(g->schema, name);
     if (p) desc_set_u32(g->u.bytes, p->offset, v);
-}
-
-/* ---- the list ------------------------------------------------------------------------------ */
-
-#define DMLREF_OP(ENUM, name) extern const builder name##_builder;
-#include "operators.def"
-#undef DMLREF_OP
-
-static const builder *const builders[] = {
-#define DMLREF_OP(ENUM, name) &name##_builder,
-#include "operators.def"
-#undef DMLREF_OP
-};
-
-const builder *builder_find(DMLREF_OPERATOR_TYPE type) {
-    if (!dmlref_operator_schema(type)) return NULL; /* left out of this build (make OPS=...) */
-    for (size_t i = 0; i < sizeof builders / sizeof builders[0]; ++i)
-        if (builders[i]->type == type) return builders[i];
-    return NULL;
 }
