@@ -15,14 +15,7 @@ static int build(prng *r, gcase *g) {
         const uint32_t v = 1 + bld_rnd(r, 3);
         if (p * v <= 12) idx[d] = v, p *= v;
     }
-    for (uint32_t d = 0; d < N; ++d) out[d] = 1;
-    for (uint32_t d = a + 1; d < N; ++d) out[d] = in[d];
-    for (uint32_t t = 0; t < K; ++t) out[a - K + 1 + t] = idx[N - K + t];
-    for (uint32_t s = 0; s < a; ++s) {
-        const int od = (int)(a - K + 1) - 1 - (int)s;
-        if (od >= 0) out[od] = in[a - 1 - s];
-    }
-    if (bld_product(out, N) > 256) return -1;
+    if (dmlref_gather_output_sizes(N, a, K, in, idx, out) != 0 || bld_product(out, N) > 256) return -1;
     const DMLREF_TENSOR_DATA_TYPE dt = bld_pick(r, bld_data_types, 11);
     g->n_in = 2;
     g->n_out = 1;

@@ -568,9 +568,17 @@ static int parse_root(ctx *x, json_object *root, dmlref_case *c) {
     const dmlref_schema *sc = x->opts->schema && strcmp(json_object_get_string(op), x->opts->schema->name) == 0
                                   ? x->opts->schema
                                   : schema_from_name(json_object_get_string(op));
-    if (!sc)
+    if (!sc) {
+        /* one dmlref knows but this build left out (make OPS=...) */
+        for (uint32_t t = 1; t < 256; ++t) {
+            const char *known = dmlref_operator_name((DMLREF_OPERATOR_TYPE)t);
+            if (known && strcmp(known, json_object_get_string(op)) == 0)
+                return fail(x, "operator: %s is not built into this dmlref (make OPS=\"...\" left it out; this build has %s)",
+                            known, case_operator_names(names, sizeof names));
+        }
         return fail(x, "operator: unknown operator \"%.40s\" (%s)", json_object_get_string(op),
                     case_operator_names(names, sizeof names));
+    }
     if (sc->n_slots > CASE_MAX_SLOTS) return fail(x, "%s: more than %d tensor fields", sc->name, CASE_MAX_SLOTS);
     c->schema = sc;
     c->type = sc->type;

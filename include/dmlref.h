@@ -267,6 +267,17 @@ DMLREF_API uint64_t dmlref_calc_buffer_tensor_size(DMLREF_TENSOR_DATA_TYPE data_
                                                    const uint32_t *sizes,
                                                    const uint32_t *strides);
 
+/*
+ * GATHER's output shape (rule G6): Input.Sizes[0..Axis) ++
+ * Indices.Sizes[N-IndexDimensions..N) ++ Input.Sizes[Axis+1..N), right-aligned
+ * to N = dimension_count dimensions; the function validation uses.  Writes N
+ * sizes and returns 0, or returns -1 (writing nothing) unless 1 <= N <= 8,
+ * Axis < N, IndexDimensions <= N and IndexDimensions <= Axis + 1 (G3-G5).
+ */
+DMLREF_API int dmlref_gather_output_sizes(uint32_t dimension_count, uint32_t axis, uint32_t index_dimensions,
+                                          const uint32_t *input_sizes, const uint32_t *indices_sizes,
+                                          uint32_t *output_sizes);
+
 /* Element size in bytes (0 for UNKNOWN, UINT4/INT4 and unknown values). */
 DMLREF_API uint32_t dmlref_data_type_size(DMLREF_TENSOR_DATA_TYPE data_type);
 /* "FLOAT32", ... or NULL. */

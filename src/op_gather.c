@@ -40,6 +40,16 @@ void gather_output_sizes(uint32_t n, uint32_t a, uint32_t k, const uint32_t *in,
     }
 }
 
+int dmlref_gather_output_sizes(uint32_t dimension_count, uint32_t axis, uint32_t index_dimensions,
+                               const uint32_t *input_sizes, const uint32_t *indices_sizes, uint32_t *output_sizes) {
+    if (dimension_count < 1 || dimension_count > MAX_DIMS || axis >= dimension_count ||
+        index_dimensions > dimension_count || index_dimensions > axis + 1 || !input_sizes || !indices_sizes ||
+        !output_sizes)
+        return -1;
+    gather_output_sizes(dimension_count, axis, index_dimensions, input_sizes, indices_sizes, output_sizes);
+    return 0;
+}
+
 static dmlref_status gather_oracle(const op_t *op, const exec_args *x, dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
     const unsigned char *in_data = IN_DATA(x, 0), *ix_data = IN_DATA(x, 1);
