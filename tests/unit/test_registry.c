@@ -107,3 +107,25 @@ TEST(registry_binding_names_follow_the_schema) {
                  "JOIN: the OutputTensor buffer holds 15 bytes");
     dmlref_release(op);
 }
+
+/* GATHER's shape rule, public: the documented example and every refused argument. */
+TEST(registry_gather_output_sizes) {
+    const uint32_t in[4] = {1, 1, 3, 2}, ix[4] = {1, 1, 1, 4};
+    uint32_t out[4] = {0};
+    CHECK(dmlref_gather_output_sizes(4, 2, 1, in, ix, out) == 0);
+    const uint32_t want[4] = {1, 1, 4, 2};
+    CHECK_MEM(out, want, sizeof want);
+    const uint32_t in2[3] = {1, 5, 6}, ix2[3] = {1, 2, 3};
+    uint32_t out2[3];
+    CHECK(dmlref_gather_output_sizes(3, 1, 2, in2, ix2, out2) == 0); /* K = 2: the leading input dim cropped */
+    const uint32_t want2[3] = {2, 3, 6};
+    CHECK_MEM(out2, want2, sizeof want2);
+    uint32_t untouched[4] = {9, 9, 9, 9};
+    CHECK(dmlref_gather_output_sizes(0, 0, 0, in, ix, untouched) == -1);
+    CHECK(dmlref_gather_output_sizes(9, 0, 0, in, ix, untouched) == -1);
+    CHECK(dmlref_gather_output_sizes(4, 4, 1, in, ix, untouched) == -1); /* G3 */
+    CHECK(dmlref_gather_output_sizes(4, 3, 5, in, ix, untouched) == -1); /* G4 */
+    CHECK(dmlref_gather_output_sizes(4, 1, 3, in, ix, untouched) == -1); /* G5 */
+    CHECK(dmlref_gather_output_sizes(4, 2, 1, NULL, ix, untouched) == -1);
+    CHECK(untouched[0] == 9 && untouched[3] == 9);
+}
