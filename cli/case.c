@@ -1,5 +1,8 @@
 /*
  * Case files: JSON (through jsonin/json-c) -> DMLREF descriptors and buffers.
+ * (Over 600 lines on purpose: tensors, data lists, .npy sources, expected
+ * values and outputs share the reader's context and its one error path;
+ * field kinds live in fields.c, the desc walk in descbuf.c.)
  * See case.h and docs/case-format.md.
  */
 #include "case.h"

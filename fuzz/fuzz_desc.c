@@ -1,4 +1,7 @@
 /*
+ * (Over 600 lines on purpose: a libFuzzer target is one translation unit,
+ * its byte decoder, executions and checks together.)
+ *
  * libFuzzer target: arbitrary operator descriptors through validate, compile
  * and execute.
  *

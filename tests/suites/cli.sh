@@ -2,6 +2,8 @@
 # The dmlref command (docs/cli.md, docs/case-format.md): every case
 # file, every subcommand, every exit status, each class of malformed input,
 # .npy in and out, huge sizes, gen (validity and determinism), bench.
+# Over 600 lines on purpose: the command's whole contract in one suite, so that
+# every exit status and message sits beside its neighbours (sections: ----).
 # Environment: BUILD (default build), PYTHON (default /usr/bin/python3).
 BUILD=${BUILD:-build}
 PYTHON=${PYTHON:-/usr/bin/python3}

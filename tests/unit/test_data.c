@@ -1,4 +1,7 @@
 /*
+ * (Over 600 lines on purpose: one section per operator over the shared
+ * fixtures and sentinel checks of this file.)
+ *
  * Data tests: what each operator writes, byte for byte.  Every data type,
  * DimensionCount 1-8, strided / broadcast inputs, strided outputs whose gap
  * bytes and rounding tail must keep the 0xCD sentinel, negative and

@@ -1,4 +1,7 @@
 /*
+ * (Over 600 lines on purpose: every kernel family's sweep shares the scalar
+ * references and guard-byte helpers of this file.)
+ *
  * The fast paths' building blocks against scalar references: the dimension
  * normalizer (a table of sizes/strides -> collapsed nest), the SIMD small-block
  * copies and index normalizer at lengths around the vector width (below, equal,

@@ -1,4 +1,7 @@
 /*
+ * (Over 600 lines on purpose: one table of every rule, by operator sections,
+ * over the shared EXPECT helper and fixtures.)
+ *
  * Every validation rule: one failing descriptor per rule, asserting the error
  * code and that the message names the field (and the values).  Rule tags are
  * those of docs/operators.md (G1-G10, E1-E5, S1-S9, P1-P6, J1-J5,
