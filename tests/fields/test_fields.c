@@ -244,7 +244,7 @@ static void test_values(void) {
     static const char want[] =
         "{\n  \"Axis\": 3,\n  \"Shift\": -2147483648,\n  \"Sizes\": [1, 4294967295, 7],\n"
         "  \"Strides\": [-1, 0, 2147483647],\n  \"Mode\": \"REFLECTION\",\n  \"Value\": -1.5,\n"
-        "  \"FillDataType\": \"INT16\",\n  \"Fill\": -300,\n  \"ScaleBias\": {\"Scale\": \"nan\", \"Bias\": -0},\n"
+        "  \"FillDataType\": \"INT16\",\n  \"Fill\": -300,\n  \"ScaleBias\": {\"Scale\": \"nan\", \"Bias\": -0.0},\n"
         "  \"DimensionCount\": 3,\n  \"end\": 0\n}\n";
     CHECK(t && strcmp(t, want) == 0);
     if (t && strcmp(t, want) != 0) printf("  written:\n%s", t);
