@@ -97,7 +97,9 @@ def to_values(a):
     isz = a.dtype.itemsize
     bits = a.view(f"u{isz}").tolist()
     vals = []
-    for x, b in zip(a.astype(np.float64).tolist(), bits):
+    with np.errstate(invalid="ignore"):
+        wide = a.astype(np.float64).tolist()
+    for x, b in zip(wide, bits):
         if x != x:
             vals.append("nan" if b == _CANONICAL_NAN[isz] else f"0x{b:0{2 * isz}x}")
         elif x in (float("inf"), float("-inf")):
@@ -299,11 +301,6 @@ class Case:
             doc["feature_level"] = feature_level
         if comment:
             doc["comment"] = comment
-        for p in op.params:
-            k = snake(p["name"])
-            if kwargs.get(k) is not None:
-                v = kwargs[k]
-                doc[p["name"]] = list(v) if isinstance(v, (list, tuple)) else (int(v) if p["kind"] in (1, 2, 6) else v)
         sizes = {}
         for slot, a in zip(op.in_slots, args):
             if slot["is_array"]:
@@ -312,6 +309,10 @@ class Case:
             elif a is not None:
                 doc[slot["name"]] = _input_json(np.asarray(a))
                 sizes[slot["name"]] = np.shape(a)
+        _, params = op.param_values({k: v for k, v in kwargs.items() if k in op.kw}, sizes)
+        for name, v in params.items():  # every parameter, defaults included
+            if v is not None:
+                doc[name] = list(v) if isinstance(v, (list, tuple)) else v
         # outputs: run dmlref into buffers prefilled with 0xCD, in the recorded layout
         if out is None:
             res = fn(*args, feature_level=feature_level, **kwargs)
