@@ -42,6 +42,7 @@ setup(
             include_dirs=[os.path.join(ROOT, "include")],
             extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-Werror", "-Wno-missing-field-initializers"],
             extra_objects=[STATIC],
+            depends=[STATIC, os.path.join(ROOT, "include", "dmlref.h")],
             extra_link_args=link,
         )
     ],
