@@ -79,7 +79,9 @@ def dumps(doc):
 
 
 def _loads(text):
-    return json.loads(text, parse_float=decimal.Decimal, parse_int=int)
+    # numbers stay as written: decimals exactly, and "-0" keeps its sign (a float -0.0)
+    return json.loads(text, parse_float=decimal.Decimal,
+                      parse_int=lambda t: decimal.Decimal(t) if t == "-0" else int(t))
 
 
 # ---- values -------------------------------------------------------------------
