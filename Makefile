@@ -420,7 +420,7 @@ python: $(STATIC) $(CLI)
 	cd python && $(PY_ENV) $(PYTHON) setup.py -q build_ext --inplace --build-temp $(abspath $(BUILD))/python
 
 python-install: python
-	$(PY_ENV) $(PYTHON) -m pip install -q --no-build-isolation --no-deps --no-index --break-system-packages ./python
+	$(PY_ENV) $(PYTHON) -m pip install -q --root-user-action=ignore --no-build-isolation --no-deps --no-index --break-system-packages ./python
 	rm -rf python/build python/dmlref.egg-info
 
 test-python: python

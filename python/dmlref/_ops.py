@@ -76,6 +76,9 @@ DEFAULTS = {
 # Parameter defaults any operator gets: optional STRUCT parameters default to None.
 
 
+_INTEGER_KINDS = (1, 2, 6)  # DMLREF_PARAM_UINT, INT, ENUM
+
+
 class Operator:
     """An operator of the registry, callable with numpy arrays."""
 
@@ -102,18 +105,18 @@ class Operator:
     def param_values(self, kwargs, sizes):
         values, by_name = [], {}
         for k, p in self.kw.items():
-            if k in kwargs and kwargs[k] is not None:
-                v = kwargs[k]
-            elif p["name"] in self.defaults:
-                v = self.defaults[p["name"]](sizes)
-            elif p["is_optional"]:
-                v = None
-            else:
-                raise TypeError(f"{snake(self.name)}() missing keyword argument {k!r}")
-            if p["kind"] in (1, 2, 6) and not isinstance(v, (int, np.integer)):
-                raise TypeError(f"{snake(self.name)}(): {k} must be an integer, got {type(v).__name__}")
-            values.append(int(v) if p["kind"] in (1, 2, 6) else v)
-            by_name[p["name"]] = values[-1]
+            v = kwargs.get(k)
+            if v is None:
+                if p["name"] in self.defaults:
+                    v = self.defaults[p["name"]](sizes)
+                elif not p["is_optional"]:
+                    raise TypeError(f"{snake(self.name)}() missing keyword argument {k!r}")
+            if p["kind"] in _INTEGER_KINDS:
+                if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
+                    raise TypeError(f"{snake(self.name)}(): {k} must be an integer, got {type(v).__name__}")
+                v = int(v)
+            values.append(v)
+            by_name[p["name"]] = v
         return values, by_name
 
     def __call__(self, *args, feature_level=None, check_indices=False, out=None, threads=0,
@@ -172,7 +175,7 @@ class Operator:
                 first = self.in_slots[0]["name"]
                 shapes = [sizes[first][0] if self.in_slots[0]["is_array"] else sizes[first]] * len(self.out_slots)
             first = args[0][0] if self.in_slots[0]["is_array"] and len(args[0]) else args[0]
-            dtype = np.asarray(first).dtype
+            dtype = first.dtype if type(first) is np.ndarray else np.asarray(first).dtype
             dtype = dtype.newbyteorder("=") if not dtype.isnative else dtype
             for slot, shape in zip(self.out_slots, shapes):
                 group = shape if slot["is_array"] else [shape]

@@ -71,14 +71,32 @@ def _owner_end(a):
     return np.byte_bounds(b)[1]
 
 
+# native dtype -> DirectML code, filled as dtypes are met (the per-call fast path)
+_CODE_OF = {}
+
+
+def code_of(dtype):
+    code = _CODE_OF.get(dtype)
+    if code is None:
+        code = CODES[data_type(dtype)]
+        if dtype.isnative:
+            _CODE_OF[dtype] = code
+    return code
+
+
 def input_tensor(a):
     """(tensor tuple, (buffer, size)) for an input array, passed without a copy
     where its layout allows it (DirectML Strides = its strides / itemsize)."""
     global copies
-    if not isinstance(a, np.ndarray):
+    if type(a) is not np.ndarray:
         a = np.asarray(a)
     dtype = a.dtype
-    code = CODES[data_type(dtype)]
+    code = code_of(dtype)
+    flags = a.flags
+    if flags.c_contiguous and flags.aligned and dtype.isnative:  # the common case, quickly
+        n = a.nbytes
+        if n and not n & 3:
+            return (code, a.shape, None, n), (a, n)
     isz = dtype.itemsize
     if not dtype.isnative:
         a = a.byteswap().view(dtype.newbyteorder("="))
@@ -104,12 +122,16 @@ def input_tensor(a):
 
 def output_tensor(dtype, shape):
     """A fresh packed output: (tensor tuple, (buffer, size), the array)."""
-    code = CODES[data_type(dtype)]
+    dtype = np.dtype(dtype)
+    code = code_of(dtype)
     n = 1
     for s in shape:
         n *= s
-    isz = np.dtype(dtype).itemsize
+    isz = dtype.itemsize
     total = round4(n * isz)
+    if total == n * isz and total:
+        arr = np.empty(shape, dtype)
+        return (code, tuple(shape), None, total), (arr, total), arr
     buf = np.empty(max(total, 1), np.uint8)
     arr = buf[: n * isz].view(dtype).reshape(shape)
     return (code, tuple(shape), None, total), (buf, total), arr
@@ -125,7 +147,12 @@ def out_tensor(out):
     if not out.flags.writeable:
         raise ValueError("dmlref: out is read-only")
     dtype = out.dtype
-    code = CODES[data_type(dtype)]
+    code = code_of(dtype)
+    flags = out.flags
+    if flags.c_contiguous and flags.aligned and dtype.isnative:  # the common case, quickly
+        n = out.nbytes
+        if n and not n & 3:
+            return (code, out.shape, None, n), (out, n), None
     isz = dtype.itemsize
     st = out.strides
     if out.size and dtype.isnative and out.flags.aligned and all(s >= 0 and s % isz == 0 for s in st):
