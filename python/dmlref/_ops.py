@@ -214,9 +214,24 @@ class Operator:
 OPERATORS = {s["name"]: Operator(s) for s in _core.schemas()}
 
 
+def _signature(op):
+    import inspect
+    P = inspect.Parameter
+    ps = [P(snake(s["name"].replace("Tensors", "s").replace("Tensor", "")), P.POSITIONAL_ONLY) for s in op.in_slots]
+    for k, p in op.kw.items():
+        optional = p["is_optional"] or p["name"] in op.defaults
+        ps.append(P(k, P.KEYWORD_ONLY, default=None if optional else P.empty))
+    ps += [P(k, P.KEYWORD_ONLY, default=None) for k in op.extra]
+    ps += [P("feature_level", P.KEYWORD_ONLY, default=None), P("check_indices", P.KEYWORD_ONLY, default=False),
+           P("out", P.KEYWORD_ONLY, default=None)]
+    return inspect.Signature(ps)
+
+
 def make_function(op):
     def f(*args, **kwargs):
         return op(*args, **kwargs)
+
+    f.__signature__ = _signature(op)
 
     f.__name__ = f.__qualname__ = snake(op.name)
     f.__doc__ = (f"DML_OPERATOR_{op.name} on numpy arrays: {op.signature()}\n\n"

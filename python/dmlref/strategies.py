@@ -175,7 +175,7 @@ class Drawn:
                 return "[" + ", ".join(desc(x) for x in a) + "]"
             isz = a.itemsize
             return f"{a.dtype}{list(a.shape)} strides {[s // isz for s in a.strides]}"
-        return (f"Drawn({self.operator} at {self.feature_level}: " + ", ".join(desc(a) for a in self.args) +
+        return (f"Drawn({self.operator} at {self.feature_level or 'the newest level'}: " + ", ".join(desc(a) for a in self.args) +
                 f", {self.kwargs}, outputs {self.out_layouts})")
 
     def out_buffers(self):

@@ -242,3 +242,18 @@ def test_argument_errors():
 def test_lists_and_scalars_are_arrays():
     out = dmlref.join([np.array([1, 2], np.int8), np.array([3], np.int8)], axis=0)
     assert out.tolist() == [1, 2, 3]
+
+
+def test_signatures_come_from_the_schema():
+    import inspect
+    sig = str(inspect.signature(dmlref.gather))
+    assert sig == "(input, indices, /, *, axis, index_dimensions, feature_level=None, check_indices=False, out=None)"
+    assert "input_dimension_count=None" in str(inspect.signature(dmlref.scatter_nd))
+    assert str(inspect.signature(dmlref.join)).startswith("(inputs, /, *, axis")
+    assert "sizes=None" in str(inspect.signature(dmlref.split))
+
+
+def test_the_library_is_linked_statically():
+    with open("/proc/self/maps") as f:
+        maps = f.read()
+    assert "_core" in maps and "libdmlref" not in maps

@@ -81,3 +81,20 @@ def test_drawn_cases_are_valid_at_their_level(operator, feature_level, data):
     case = data.draw(strategies.cases(operator, feature_level))
     assert case.feature_level == feature_level
     case.call()  # raises InvalidDescriptor if the strategy drew an invalid case
+
+
+@settings(max_examples=150)
+@given(data=st.data())
+def test_identity_against_numpy(data):
+    """Until the command reads ELEMENT_WISE_IDENTITY cases: its outputs against numpy's
+    copy, on the same random strided cases, gap bytes untouched."""
+    case = data.draw(strategies.cases("ELEMENT_WISE_IDENTITY", "any"))
+    bufs, views = case.out_buffers()
+    before = _types.copies
+    dmlref.element_wise_identity(case.args[0], out=views[0], feature_level=case.feature_level)
+    assert _types.copies == before
+    dmlref.assert_same_bits(views[0], case.args[0])
+    shape, strides = case.out_layouts[0]
+    mask = np.ones(bufs[0].size, bool)
+    mask[dmlref.addressed_offsets(shape, strides)] = False
+    assert (bufs[0].view(np.uint8).reshape(bufs[0].size, -1)[mask] == 0xCD).all()
