@@ -99,7 +99,8 @@ class Operator:
         kws = []
         for k, p in self.kw.items():
             kws.append(k + ("=None" if p["is_optional"] or p["name"] in self.defaults else ""))
-        kws += list(self.extra) + ["feature_level=None", "check_indices=False", "out=None"]
+        kws += list(self.extra) + ["feature_level=None", "check_indices=False", "out=None", "threads=0",
+                                   "force_oracle=False"]
         return f"{snake(self.name)}({ins}, *, {', '.join(kws)})"
 
     def param_values(self, kwargs, sizes):
@@ -223,7 +224,8 @@ def _signature(op):
         ps.append(P(k, P.KEYWORD_ONLY, default=None if optional else P.empty))
     ps += [P(k, P.KEYWORD_ONLY, default=None) for k in op.extra]
     ps += [P("feature_level", P.KEYWORD_ONLY, default=None), P("check_indices", P.KEYWORD_ONLY, default=False),
-           P("out", P.KEYWORD_ONLY, default=None)]
+           P("out", P.KEYWORD_ONLY, default=None), P("threads", P.KEYWORD_ONLY, default=0),
+           P("force_oracle", P.KEYWORD_ONLY, default=False)]
     return inspect.Signature(ps)
 
 
@@ -237,8 +239,10 @@ def make_function(op):
     f.__doc__ = (f"DML_OPERATOR_{op.name} on numpy arrays: {op.signature()}\n\n"
                  "Inputs are passed without a copy when their strides are non-negative multiples of "
                  "the item size (zero strides broadcast); out= may be a strided view (only the "
-                 "addressed elements are written).  Raises dmlref.InvalidDescriptor with the "
-                 "library's message for an invalid call.")
+                 "addressed elements are written).  threads: dmlref_options.threads (0: the "
+                 "library's default, 1: serial); force_oracle: run the scalar oracle, never a fast "
+                 "path.  Raises dmlref.InvalidDescriptor with the library's message for an invalid "
+                 "call.")
     f.operator = op
     return f
 

@@ -247,7 +247,8 @@ def test_lists_and_scalars_are_arrays():
 def test_signatures_come_from_the_schema():
     import inspect
     sig = str(inspect.signature(dmlref.gather))
-    assert sig == "(input, indices, /, *, axis, index_dimensions, feature_level=None, check_indices=False, out=None)"
+    assert sig == ("(input, indices, /, *, axis, index_dimensions, feature_level=None, check_indices=False, "
+                   "out=None, threads=0, force_oracle=False)")
     assert "input_dimension_count=None" in str(inspect.signature(dmlref.scatter_nd))
     assert str(inspect.signature(dmlref.join)).startswith("(inputs, /, *, axis")
     assert "sizes=None" in str(inspect.signature(dmlref.split))
@@ -257,3 +258,11 @@ def test_the_library_is_linked_statically():
     with open("/proc/self/maps") as f:
         maps = f.read()
     assert "_core" in maps and "libdmlref" not in maps
+
+
+def test_threads_and_the_oracle_give_the_same_bytes():
+    x = np.random.default_rng(1).integers(0, 2**32, size=(64, 300), dtype=np.uint32).view(np.float32)
+    idx = np.random.default_rng(2).integers(-64, 64, size=(1, 500), dtype=np.int64)
+    ref = dmlref.gather(x, idx, axis=0, index_dimensions=1, force_oracle=True)
+    for threads in (0, 1, 2):
+        assert same_bytes(dmlref.gather(x, idx, axis=0, index_dimensions=1, threads=threads), ref)
