@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _core, _types
 from ._compare import addressed_offsets
-from ._errors import Error, InvalidDescriptor
+from ._errors import DuplicateIndex, Error, IndexOutOfRange, InvalidDescriptor
 from ._ops import OPERATORS, snake
 
 
@@ -208,7 +208,10 @@ class Case:
             path = os.path.join(d, "case.json")
             with open(path, "w") as f:
                 f.write(dumps(self._absolute_doc()))
-            _run_command(["run", path, "--npy", d] + args, "run")
+            try:
+                _run_command(["run", path, "--npy", d] + args, "run")
+            except InvalidDescriptor as e:
+                raise self._why_invalid(e, feature_level) from None
             out = {}
             for slot in self._slots(output=True):
                 name = slot["name"]
@@ -218,6 +221,47 @@ class Case:
                 else:
                     out[name] = _load_npy(os.path.join(d, f"{name}.npy"))
             return out
+
+    def validate(self, feature_level=None):
+        """dmlref_validate on the case's descriptor (in this process, data not read):
+        None, or the InvalidDescriptor the library reports (status, rule, field)."""
+        op = OPERATORS.get(self.operator)
+        if op is None:
+            return InvalidDescriptor(f"unknown operator {self.operator!r}", status="DMLREF_ERROR_UNSUPPORTED_OPERATOR")
+
+        def tensor(t):
+            code = _types.CODES.get(t.get("DataType"))
+            if code is None:
+                raise ValueError(f"unknown DataType {t.get('DataType')!r}")
+            total = t.get("TotalTensorSizeInBytes")
+            if total is None:
+                total = _core.calc_buffer_tensor_size(code, t["Sizes"], t.get("Strides"))
+            return (code, tuple(int(n) for n in t["Sizes"]),
+                    None if t.get("Strides") is None else tuple(int(n) for n in t["Strides"]), int(total))
+
+        tensors = {}
+        for slot in op.schema["slots"]:
+            t = self.doc.get(slot["name"])
+            if t is not None:
+                tensors[slot["name"]] = [tensor(x) for x in t] if slot["is_array"] else tensor(t)
+        params = {p["name"]: (int(self.doc[p["name"]]) if p["kind"] in (1, 2, 6) else self.doc[p["name"]])
+                  for p in op.params if p["name"] in self.doc}
+        return op.validate(tensors, params, feature_level or self.doc.get("feature_level"))
+
+    def _why_invalid(self, e, feature_level):
+        """The command's exit 2 as the library's own error: its status, rule and field
+        from dmlref_validate, or (a valid descriptor under --strict) the index error."""
+        try:
+            err = self.validate(feature_level)
+        except (ValueError, KeyError, TypeError, OverflowError):
+            err = None
+        if err is not None:
+            return err
+        if "is out of range" in e.message:
+            return IndexOutOfRange(e.message, status="DMLREF_ERROR_INDEX_OUT_OF_RANGE", operator=self.operator)
+        if "repeats the target" in e.message:
+            return DuplicateIndex(e.message, status="DMLREF_ERROR_DUPLICATE_INDEX", operator=self.operator)
+        return e
 
     def _slots(self, output):
         op = OPERATORS.get(self.operator)

@@ -88,8 +88,17 @@ def test_invalid_case_raises():
            "InputTensor": {"DataType": "FLOAT32", "Sizes": [2], "data": [1, 2]},
            "IndicesTensor": {"DataType": "INT32", "Sizes": [1], "data": [0]},
            "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1]}}
-    with pytest.raises(dmlref.InvalidDescriptor, match=r"GATHER: Axis \(3\)"):
+    with pytest.raises(dmlref.InvalidDescriptor, match=r"GATHER: Axis \(3\)") as e:
         dmlref.Case(doc).run()
+    assert e.value.status == "DMLREF_ERROR_PARAMETER" and e.value.operator == "GATHER"
+    assert isinstance(dmlref.Case(doc).validate(), dmlref.InvalidDescriptor)
+    doc["Axis"] = 0
+    assert dmlref.Case(doc).validate() is None
+    assert isinstance(dmlref.Case(doc).validate("2_1"), dmlref.InvalidDescriptor)  # 4-D only there
+    doc["IndicesTensor"]["data"] = [5]
+    assert dmlref.Case(doc).run()["OutputTensor"].tolist() == [2]  # clamped, with a warning
+    with pytest.raises(dmlref.IndexOutOfRange, match=r"IndicesTensor\[0\] = 5 is out of range"):
+        dmlref.Case(doc).run(strict=True)
 
 
 def test_exact_numbers_survive_load_and_save(tmp_path):
