@@ -15,7 +15,6 @@ import tempfile
 import numpy as np
 
 from . import _core, _types
-from ._compare import addressed_offsets
 from ._errors import DuplicateIndex, Error, IndexOutOfRange, InvalidDescriptor
 from ._ops import OPERATORS, snake
 

@@ -3,7 +3,6 @@ import os
 import numpy as np
 
 import dmlref
-from dmlref import _case
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
