@@ -417,3 +417,29 @@ valgrind:
 	$(MAKE) BUILD=build-valgrind OPENMP=0 build-valgrind/test_unit
 	valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible \
 	    ./build-valgrind/test_unit
+
+# ---------------------------------------------------------------------------
+# The Python package (python/, README "Python").
+#
+#   make python              build dmlref._core in place (python/dmlref), linking
+#                            $(BUILD)/libdmlref.a statically; the command is copied
+#                            to python/dmlref/_bin for dmlref.Case
+#   make python-install      pip-install the package for $(PYTHON) (Debian: into
+#                            /usr/local/lib/python3.11/dist-packages)
+#   make test-python         the package's tests (pytest), ending with
+#                            "python: N passed, N failed, N skipped"
+# ---------------------------------------------------------------------------
+.PHONY: python python-install test-python
+PY_ENV = DMLREF_BUILD=$(abspath $(BUILD))
+
+python: $(STATIC) $(CLI)
+	mkdir -p python/dmlref/_bin
+	cp -f $(CLI) python/dmlref/_bin/dmlref
+	cd python && $(PY_ENV) $(PYTHON) setup.py -q build_ext --inplace --build-temp $(abspath $(BUILD))/python
+
+python-install: python
+	$(PY_ENV) $(PYTHON) -m pip install -q --root-user-action=ignore --no-build-isolation --no-deps --no-index --break-system-packages ./python
+	rm -rf python/build python/dmlref.egg-info
+
+test-python: python
+	cd python && PYTHONPATH=. $(PYTHON) -m pytest -p no:cacheprovider tests

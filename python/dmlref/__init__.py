@@ -1,0 +1,41 @@
+"""dmlref: DirectML's tensor data-movement operators on the CPU, bit-exact, from numpy.
+
+    import numpy as np, dmlref
+    dmlref.gather(np.arange(6, dtype=np.float32).reshape(3, 2),
+                  np.array([[0, 2, -1]], np.int32), axis=0, index_dimensions=1)
+
+One function per operator of the library's registry (dmlref.operators() lists
+them), generated from its public schema; dmlref.Case reads, runs and writes the
+command's case files; dmlref.assert_same_bits compares outputs bit for bit;
+dmlref.strategies draws valid cases for Hypothesis.
+"""
+from . import _core
+from ._errors import BindingError, DuplicateIndex, Error, IndexOutOfRange, InvalidDescriptor
+from ._ops import FUNCTIONS as _FUNCTIONS
+from ._ops import OPERATORS as _OPERATORS
+from ._ops import snake
+from ._types import DTYPES as data_types
+from ._compare import assert_same_bits, addressed_offsets
+from ._case import Case
+
+__version__ = _core.version()
+feature_levels = tuple(name for name, _ in _core.feature_levels())
+
+globals().update(_FUNCTIONS)
+
+
+def operators():
+    """The operators this build implements, as {DirectML name: function}."""
+    return {name: _FUNCTIONS[snake(name)] for name in _OPERATORS}
+
+
+def __getattr__(name):
+    if name == "strategies":  # needs Hypothesis: imported on first use
+        import importlib
+        return importlib.import_module(".strategies", __name__)
+    raise AttributeError(f"module 'dmlref' has no attribute {name!r}")
+
+
+__all__ = ["Error", "InvalidDescriptor", "BindingError", "IndexOutOfRange", "DuplicateIndex", "Case",
+           "assert_same_bits", "addressed_offsets", "operators", "data_types", "feature_levels",
+           "__version__"] + sorted(_FUNCTIONS)

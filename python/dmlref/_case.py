@@ -1,0 +1,441 @@
+"""Case files (docs/cli.md): read, run through the `dmlref` command, write.
+
+run() drives the command (`dmlref run CASE --npy DIR`, which writes every output
+buffer whole as .npy, bit-exact), so a case means here exactly what it means to
+the command; values written in a case's JSON (`data`, `random`, `expected`) are
+decoded by the command too, through a one-piece JOIN of one dimension, never by a second parser in Python."""
+import copy
+import decimal
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+import numpy as np
+
+from . import _core, _types
+from ._errors import DuplicateIndex, Error, IndexOutOfRange, InvalidDescriptor
+from ._ops import OPERATORS, snake
+
+
+def command():
+    """The `dmlref` command run() drives: $DMLREF_COMMAND, the one installed with this
+    package, or the first on PATH."""
+    env = os.environ.get("DMLREF_COMMAND")
+    if env:
+        return env
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_bin", "dmlref")
+    if os.access(here, os.X_OK):
+        return here
+    found = shutil.which("dmlref")
+    if found:
+        return found
+    raise Error("the dmlref command is not found: set DMLREF_COMMAND, or build with `make python`",
+                status="DMLREF_COMMAND_MISSING")
+
+
+# ---- JSON with exact numbers ------------------------------------------------
+
+def _dump(v, out, indent, level):
+    if isinstance(v, dict):
+        if not v:
+            out.append("{}")
+            return
+        pad = "\n" + " " * (indent * (level + 1)) if indent else ""
+        out.append("{")
+        for i, (k, x) in enumerate(v.items()):
+            out.append(("," if i else "") + pad + json.dumps(str(k)) + ": ")
+            _dump(x, out, indent if isinstance(x, dict) else 0, level + 1)
+        out.append(("\n" + " " * (indent * level) if indent else "") + "}")
+    elif isinstance(v, (list, tuple)):
+        out.append("[")
+        for i, x in enumerate(v):
+            if i:
+                out.append(", ")
+            _dump(x, out, 0, level + 1)
+        out.append("]")
+    elif v is None:
+        out.append("null")
+    elif v is True or v is False:
+        out.append("true" if v else "false")
+    elif isinstance(v, (int, np.integer)):
+        out.append(str(int(v)))
+    elif isinstance(v, decimal.Decimal):
+        out.append(str(v))
+    elif isinstance(v, float):
+        out.append(repr(v))
+    elif isinstance(v, str):
+        out.append(json.dumps(v))
+    else:
+        raise TypeError(f"cannot write {type(v).__name__} into a case file")
+
+
+def dumps(doc):
+    out = []
+    _dump(doc, out, 2, 0)
+    return "".join(out) + "\n"
+
+
+def _loads(text):
+    # numbers stay as written: decimals exactly, and "-0" keeps its sign (a float -0.0)
+    return json.loads(text, parse_float=decimal.Decimal,
+                      parse_int=lambda t: decimal.Decimal(t) if t == "-0" else int(t))
+
+
+# ---- values -------------------------------------------------------------------
+
+_CANONICAL_NAN = {2: 0x7E00, 4: 0x7FC00000, 8: 0x7FF8000000000000}
+
+
+def to_values(a):
+    """A 1-D array -> case-file values that read back to the same bits: integers in
+    decimal; floats as the shortest decimal of their exact value, "inf", "-inf",
+    "nan" (the canonical quiet NaN) or "0x..." (any other NaN)."""
+    a = np.ascontiguousarray(a).reshape(-1)
+    if a.dtype.kind in "iu":
+        return [int(x) for x in a.tolist()]
+    isz = a.dtype.itemsize
+    bits = a.view(f"u{isz}").tolist()
+    vals = []
+    with np.errstate(invalid="ignore"):
+        wide = a.astype(np.float64).tolist()
+    for x, b in zip(wide, bits):
+        if x != x:
+            vals.append("nan" if b == _CANONICAL_NAN[isz] else f"0x{b:0{2 * isz}x}")
+        elif x in (float("inf"), float("-inf")):
+            vals.append("inf" if x > 0 else "-inf")
+        else:
+            vals.append(float(x))  # exact: every FLOAT16/32 value is a double
+    return vals
+
+
+def _flatten(v, out):
+    if isinstance(v, list):
+        for x in v:
+            _flatten(x, out)
+    else:
+        out.append(v)
+    return out
+
+
+def _run_command(args, what):
+    p = subprocess.run([command()] + args, capture_output=True, text=True)
+    if p.returncode in (0, 1):
+        return p
+    msg = (p.stdout.strip() + "\n" + p.stderr.strip()).strip()
+    if p.returncode == 2:
+        raise InvalidDescriptor(msg, status="DMLREF_CASE_INVALID")
+    raise Error(f"{what}: dmlref exited {p.returncode}: {msg}", status=f"DMLREF_EXIT_{p.returncode}")
+
+
+def _decode(dtype_name, spec, count):
+    """count elements of a 1-D tensor whose `data` (flat list) or `random` is spec,
+    decoded by the command."""
+    if count == 0:
+        return np.zeros(0, _types.DTYPES[dtype_name])
+    doc = {"operator": "JOIN", "feature_level": "6_4", "Axis": 0,
+           "InputTensors": [dict({"DataType": dtype_name, "Sizes": [count]}, **spec)],
+           "OutputTensor": {"DataType": dtype_name, "Sizes": [count]}}
+    with tempfile.TemporaryDirectory(prefix="dmlref-") as d:
+        path = os.path.join(d, "decode.json")
+        with open(path, "w") as f:
+            f.write(dumps(doc))
+        _run_command(["run", path, "--npy", d], "decoding values")
+        return _load_npy(os.path.join(d, "OutputTensor.npy"))[:count].copy()
+
+
+def _load_npy(path):
+    a = np.load(path, allow_pickle=False)
+    return a.astype(a.dtype.newbyteorder("="), copy=False).reshape(-1)
+
+
+class Case:
+    """A case file: its JSON document (`doc`), read with numbers kept exactly as written."""
+
+    def __init__(self, doc, base_dir="."):
+        self.doc = doc
+        self.base_dir = os.path.abspath(base_dir)
+
+    @classmethod
+    def load(cls, path):
+        with open(path) as f:
+            doc = _loads(f.read())
+        if not isinstance(doc, dict):
+            raise Error(f"{path}: the case must be a JSON object", status="DMLREF_CASE_MALFORMED")
+        return cls(doc, os.path.dirname(os.path.abspath(path)))
+
+    @property
+    def operator(self):
+        return self.doc.get("operator")
+
+    @property
+    def feature_level(self):
+        return self.doc.get("feature_level", _types.LEVEL_NAMES[_types.LATEST])
+
+    def _absolute_doc(self):
+        """The document with every `npy` path absolute (for a copy written elsewhere)."""
+        doc = copy.deepcopy(self.doc)
+        for v in doc.values():
+            for t in (v if isinstance(v, list) else [v]):
+                if isinstance(t, dict) and isinstance(t.get("npy"), str):
+                    t["npy"] = os.path.join(self.base_dir, t["npy"])
+        return doc
+
+    def save(self, path):
+        """Writes the case (npy references stay valid: made absolute when the
+        directory changes)."""
+        same = os.path.abspath(os.path.dirname(os.path.abspath(path))) == self.base_dir
+        text = dumps(self.doc if same else self._absolute_doc())
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+
+    def run(self, *, feature_level=None, strict=False, threads=None):
+        """Runs the case through `dmlref run --npy`: {output name: the whole output
+        buffer in memory order (gap slots show the 0xCD prefill)}, SPLIT's
+        OutputTensors as a list.  InvalidDescriptor when the case is invalid."""
+        args = []
+        if feature_level:
+            args += ["--feature-level", feature_level]
+        if strict:
+            args.append("--strict")
+        if threads is not None:
+            args += ["--threads", str(threads)]
+        with tempfile.TemporaryDirectory(prefix="dmlref-") as d:
+            path = os.path.join(d, "case.json")
+            with open(path, "w") as f:
+                f.write(dumps(self._absolute_doc()))
+            try:
+                _run_command(["run", path, "--npy", d] + args, "run")
+            except InvalidDescriptor as e:
+                raise self._why_invalid(e, feature_level) from None
+            out = {}
+            for slot in self._slots(output=True):
+                name = slot["name"]
+                if slot["is_array"]:
+                    out[name] = [_load_npy(os.path.join(d, f"{name}_{i}.npy"))
+                                 for i in range(len(self.doc.get(name, [])))]
+                else:
+                    out[name] = _load_npy(os.path.join(d, f"{name}.npy"))
+            return out
+
+    def validate(self, feature_level=None):
+        """dmlref_validate on the case's descriptor (in this process, data not read):
+        None, or the InvalidDescriptor the library reports (status, rule, field)."""
+        op = OPERATORS.get(self.operator)
+        if op is None:
+            return InvalidDescriptor(f"unknown operator {self.operator!r}", status="DMLREF_ERROR_UNSUPPORTED_OPERATOR")
+
+        def tensor(t):
+            code = _types.CODES.get(t.get("DataType"))
+            if code is None:
+                raise ValueError(f"unknown DataType {t.get('DataType')!r}")
+            total = t.get("TotalTensorSizeInBytes")
+            if total is None:
+                total = _core.calc_buffer_tensor_size(code, t["Sizes"], t.get("Strides"))
+            return (code, tuple(int(n) for n in t["Sizes"]),
+                    None if t.get("Strides") is None else tuple(int(n) for n in t["Strides"]), int(total))
+
+        tensors = {}
+        for slot in op.schema["slots"]:
+            t = self.doc.get(slot["name"])
+            if t is not None:
+                tensors[slot["name"]] = [tensor(x) for x in t] if slot["is_array"] else tensor(t)
+        params = {p["name"]: (int(self.doc[p["name"]]) if p["kind"] in (1, 2, 6) else self.doc[p["name"]])
+                  for p in op.params if p["name"] in self.doc}
+        return op.validate(tensors, params, feature_level or self.doc.get("feature_level"))
+
+    def _why_invalid(self, e, feature_level):
+        """The command's exit 2 as the library's own error: its status, rule and field
+        from dmlref_validate, or (a valid descriptor under --strict) the index error."""
+        try:
+            err = self.validate(feature_level)
+        except (ValueError, KeyError, TypeError, OverflowError):
+            err = None
+        if err is not None:
+            return err
+        if "is out of range" in e.message:
+            return IndexOutOfRange(e.message, status="DMLREF_ERROR_INDEX_OUT_OF_RANGE", operator=self.operator)
+        if "repeats the target" in e.message:
+            return DuplicateIndex(e.message, status="DMLREF_ERROR_DUPLICATE_INDEX", operator=self.operator)
+        return e
+
+    def _slots(self, output):
+        op = OPERATORS.get(self.operator)
+        if op is None:
+            raise Error(f"unknown operator {self.operator!r}", status="DMLREF_ERROR_UNSUPPORTED_OPERATOR")
+        return op.out_slots if output else op.in_slots
+
+    def _tensor_desc(self, t):
+        """(DirectML type name, slots of the whole buffer) of a tensor of the case."""
+        name = t["DataType"]
+        isz = np.dtype(_types.DTYPES[name]).itemsize
+        total = t.get("TotalTensorSizeInBytes")
+        if total is None:
+            total = _core.calc_buffer_tensor_size(_types.CODES[name], t["Sizes"], t.get("Strides"))
+        return name, int(total) // isz
+
+    def _values(self, t, key):
+        name = t["DataType"]
+        if key == "random":
+            return _decode(name, {"random": t["random"]}, self._tensor_desc(t)[1])
+        if key == "npy":
+            return _load_npy(os.path.join(self.base_dir, t["npy"]))
+        flat = _flatten(t[key], [])
+        return _decode(name, {"data": flat}, len(flat))
+
+    @property
+    def inputs(self):
+        """{input name: its whole buffer} (a list for an array slot), decoded from
+        `data`, `npy` or `random`; a span-long list is padded with zeros."""
+        out = {}
+        for slot in self._slots(output=False):
+            ts = self.doc.get(slot["name"])
+            if ts is None:
+                continue
+            group = []
+            for t in (ts if slot["is_array"] else [ts]):
+                _, slots = self._tensor_desc(t)
+                key = next((k for k in ("data", "npy", "random") if k in t), None)
+                if key is None:
+                    raise Error(f"{slot['name']} has no data", status="DMLREF_CASE_MALFORMED")
+                v = self._values(t, key)
+                if v.size < slots:
+                    v = np.concatenate([v, np.zeros(slots - v.size, v.dtype)])
+                group.append(v)
+            out[slot["name"]] = group if slot["is_array"] else group[0]
+        return out
+
+    @property
+    def expected(self):
+        """{output name: the expected values as written (the whole buffer or the
+        span)}, SPLIT's a list (None where the case skips an output); {} without
+        `expected`."""
+        exp = self.doc.get("expected")
+        if not exp:
+            return {}
+        out = {}
+        for slot in self._slots(output=True):
+            if slot["name"] not in exp:
+                continue
+            ts = self.doc[slot["name"]]
+            vals = exp[slot["name"]]
+            if slot["is_array"]:
+                out[slot["name"]] = [None if v is None else self._values({"DataType": t["DataType"], "data": v}, "data")
+                                     for t, v in zip(ts, vals)]
+            else:
+                out[slot["name"]] = self._values({"DataType": ts["DataType"], "data": vals}, "data")
+        return out
+
+    @classmethod
+    def from_call(cls, function, *args, feature_level=None, out=None, actual=None, comment=None, **kwargs):
+        """The case file of a call: dmlref.from_call(dmlref.gather, x, idx, axis=0, ...).
+
+        Inputs are written with their layout (a strided view keeps its Strides, its
+        data the whole span, gaps included); outputs with out='s layout when given,
+        packed otherwise.  `expected` holds dmlref's output, or with actual= (the
+        backend's output(s), shaped like the outputs) dmlref's buffer with the
+        addressed elements replaced by the backend's: `dmlref run` on the case then
+        fails exactly where the backend differs."""
+        op = getattr(function, "operator", None) or OPERATORS[str(function).upper()]
+        fn = function if callable(function) else getattr(__import__("dmlref"), snake(op.name))
+        doc = {"operator": op.name}
+        if feature_level:
+            doc["feature_level"] = feature_level
+        if comment:
+            doc["comment"] = comment
+        sizes = {}
+        for slot, a in zip(op.in_slots, args):
+            if slot["is_array"]:
+                doc[slot["name"]] = [_input_json(np.asarray(e)) for e in a]
+                sizes[slot["name"]] = [np.shape(e) for e in a]
+            elif a is not None:
+                doc[slot["name"]] = _input_json(np.asarray(a))
+                sizes[slot["name"]] = np.shape(a)
+        _, params = op.param_values({k: v for k, v in kwargs.items() if k in op.kw}, sizes)
+        for name, v in params.items():  # every parameter, defaults included
+            if v is not None:
+                doc[name] = list(v) if isinstance(v, (list, tuple)) else v
+        # outputs: run dmlref into buffers prefilled with 0xCD, in the recorded layout
+        if out is None:
+            res = fn(*args, feature_level=feature_level, **kwargs)
+            res = [res] if not isinstance(res, list) else res
+            layouts = [(r.dtype, r.shape, None) for r in res]
+        else:
+            outs = list(out) if isinstance(out, (list, tuple)) else [out]
+            layouts = [(o.dtype, o.shape, _elem_strides(o)) for o in outs]
+        bufs, views = [], []
+        for dtype, shape, strides in layouts:
+            isz = np.dtype(dtype).itemsize
+            st = strides if strides is not None else None
+            total = _core.calc_buffer_tensor_size(_types.CODES[_types.data_type(dtype)], shape, st)
+            buf = np.full(total, 0xCD, np.uint8)
+            nslots = total // isz
+            flat = buf[: nslots * isz].view(dtype)
+            eff = st if st is not None else _packed(shape)
+            view = np.lib.stride_tricks.as_strided(flat, shape=shape, strides=[s * isz for s in eff])
+            bufs.append((flat, st, total))
+            views.append(view)
+        view_out = views if (len(op.out_slots) == 1 and op.out_slots[0]["is_array"]) else views[0]
+        fn(*args, feature_level=feature_level, out=view_out, **kwargs)
+        if actual is not None:
+            acts = list(actual) if isinstance(actual, (list, tuple)) else [actual]
+            for v, a in zip(views, acts):
+                a = np.asarray(a)
+                if a.dtype != v.dtype:
+                    raise TypeError(f"from_call: actual has dtype {a.dtype}, the output {v.dtype}")
+                v[...] = a.reshape(v.shape)
+        outs_json = []
+        for (flat, st, total), (dtype, shape, _) in zip(bufs, layouts):
+            t = {"DataType": _types.data_type(dtype), "Sizes": [int(s) for s in shape]}
+            if st is not None:
+                t["Strides"] = [int(s) for s in st]
+            outs_json.append((t, to_values(flat)))
+        expected = {}
+        i = 0
+        for slot in op.out_slots:
+            if slot["is_array"]:
+                doc[slot["name"]] = [t for t, _ in outs_json[i:]]
+                expected[slot["name"]] = [v for _, v in outs_json[i:]]
+                i = len(outs_json)
+            else:
+                doc[slot["name"]], expected[slot["name"]] = outs_json[i]
+                i += 1
+        doc["expected"] = expected
+        return cls(doc, os.getcwd())
+
+
+def _packed(shape):
+    st, acc = [], 1
+    for n in reversed(shape):
+        st.append(acc)
+        acc *= n
+    return tuple(reversed(st))
+
+
+def _elem_strides(a):
+    isz = a.itemsize
+    if all(s >= 0 and s % isz == 0 for s in a.strides):
+        return tuple(s // isz for s in a.strides)
+    raise ValueError("from_call: out= needs non-negative strides that are multiples of the item size")
+
+
+def _input_json(a):
+    """A tensor entry for an input array: its own layout when dmlref would pass it
+    without a copy (Strides, the span's slots in memory order), packed otherwise."""
+    name = _types.data_type(a.dtype)
+    if not a.dtype.isnative:
+        a = a.byteswap().view(a.dtype.newbyteorder("="))
+    isz = a.itemsize
+    t = {"DataType": name, "Sizes": [int(s) for s in a.shape]}
+    if a.size and a.flags.aligned and all(s >= 0 and s % isz == 0 for s in a.strides) and not a.flags.c_contiguous:
+        el = [s // isz for s in a.strides]
+        slots = _types.span_bytes(a.shape, el, isz) // isz
+        flat = np.lib.stride_tricks.as_strided(a, shape=(slots,), strides=(isz,))
+        t["Strides"] = el
+        t["data"] = to_values(flat)
+    else:
+        t["data"] = to_values(np.ascontiguousarray(a))
+    return t

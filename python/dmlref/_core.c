@@ -1,0 +1,539 @@
+/*
+ * dmlref._core: the C library, linked statically, seen from Python.
+ *
+ * Deliberately small and generic: the Python layer (dmlref/_ops.py) walks the
+ * public schema that schemas() returns and calls run() with, for every tensor
+ * slot of the operator, a (DataType, Sizes, Strides or None, TotalTensorSizeInBytes)
+ * tuple, the parameters in schema order, and the buffers as (object, size in
+ * bytes) pairs.  run() builds the DMLREF_*_OPERATOR_DESC byte for byte from the
+ * schema's offsets, so a new operator in the registry needs nothing here.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <dmlref.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_BUFFERS_ON_STACK 16
+
+static PyObject *core_version(PyObject *self, PyObject *noargs) {
+    (void)self;
+    (void)noargs;
+    return PyUnicode_FromString(dmlref_version());
+}
+
+static PyObject *str_or_none(const char *s) {
+    if (!s) Py_RETURN_NONE;
+    return PyUnicode_FromString(s);
+}
+
+static PyObject *names_list(const char *const *names, uint32_t n) {
+    PyObject *l = PyList_New(n);
+    if (!l) return NULL;
+    for (uint32_t i = 0; i < n; ++i) {
+        PyObject *s = str_or_none(names ? names[i] : NULL);
+        if (!s) {
+            Py_DECREF(l);
+            return NULL;
+        }
+        PyList_SET_ITEM(l, i, s);
+    }
+    return l;
+}
+
+static PyObject *slot_dict(const dmlref_tensor_slot *s) {
+    PyObject *count = str_or_none(s->count_name);
+    if (!count) return NULL;
+    return Py_BuildValue("{s:s,s:O,s:O,s:O,s:O,s:N}", "name", s->name, "is_output", s->is_output ? Py_True : Py_False,
+                         "is_index", s->is_index ? Py_True : Py_False, "is_array", s->is_array ? Py_True : Py_False,
+                         "is_optional", s->is_optional ? Py_True : Py_False, "count_name", count);
+}
+
+static PyObject *param_dict(const dmlref_param *p) {
+    PyObject *count = str_or_none(p->count_name);
+    PyObject *enums = count ? names_list(p->enum_names, p->enum_names ? p->enum_count : 0) : NULL;
+    PyObject *fields = enums ? names_list(p->field_names, p->field_names ? p->field_count : 0) : NULL;
+    if (!fields) {
+        Py_XDECREF(count);
+        Py_XDECREF(enums);
+        return NULL;
+    }
+    return Py_BuildValue("{s:s,s:i,s:O,s:O,s:N,s:N,s:N}", "name", p->name, "kind", (int)p->kind, "is_optional",
+                         p->is_optional ? Py_True : Py_False, "is_count", p->is_count ? Py_True : Py_False, "count_name",
+                         count, "enum_names", enums, "field_names", fields);
+}
+
+/* [{"name", "type", "introduced", "in_place", "slots": [...], "params": [...]}, ...] in registry order. */
+static PyObject *core_schemas(PyObject *self, PyObject *noargs) {
+    (void)self;
+    (void)noargs;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    for (uint32_t i = 0;; ++i) {
+        const dmlref_schema *s = dmlref_operator_schema_at(i);
+        if (!s) break;
+        PyObject *slots = PyList_New(s->n_slots), *params = PyList_New(s->n_params);
+        int bad = !slots || !params;
+        for (uint32_t k = 0; !bad && k < s->n_slots; ++k) {
+            PyObject *d = slot_dict(&s->slots[k]);
+            if (!d) bad = 1;
+            else PyList_SET_ITEM(slots, k, d);
+        }
+        for (uint32_t k = 0; !bad && k < s->n_params; ++k) {
+            PyObject *d = param_dict(&s->params[k]);
+            if (!d) bad = 1;
+            else PyList_SET_ITEM(params, k, d);
+        }
+        PyObject *d = bad ? NULL
+                          : Py_BuildValue("{s:s,s:i,s:s,s:O,s:N,s:N}", "name", s->name, "type", (int)s->type,
+                                          "introduced", dmlref_feature_level_name(s->introduced), "in_place",
+                                          (s->flags & DMLREF_SCHEMA_IN_PLACE) ? Py_True : Py_False, "slots", slots,
+                                          "params", params);
+        if (!d) {
+            if (bad) {
+                Py_XDECREF(slots);
+                Py_XDECREF(params);
+            }
+            Py_DECREF(out);
+            return NULL;
+        }
+        if (PyList_Append(out, d) < 0) {
+            Py_DECREF(d);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(d);
+    }
+    return out;
+}
+
+/* [(name, value), ...] for every feature level the library knows, oldest first. */
+static PyObject *core_feature_levels(PyObject *self, PyObject *noargs) {
+    (void)self;
+    (void)noargs;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    for (uint32_t v = 0x1000; v <= 0xff00; v += 0x100) {
+        const char *name = dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)v);
+        if (!name) continue;
+        PyObject *t = Py_BuildValue("(sI)", name, (unsigned)v);
+        if (!t || PyList_Append(out, t) < 0) {
+            Py_XDECREF(t);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(t);
+    }
+    return out;
+}
+
+/* [(code, name, size), ...] for the data types with an element size. */
+static PyObject *core_data_types(PyObject *self, PyObject *noargs) {
+    (void)self;
+    (void)noargs;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    for (int c = 1; c < 64; ++c) {
+        const char *name = dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)c);
+        const uint32_t size = dmlref_data_type_size((DMLREF_TENSOR_DATA_TYPE)c);
+        if (!name || !size) continue;
+        PyObject *t = Py_BuildValue("(isI)", c, name, (unsigned)size);
+        if (!t || PyList_Append(out, t) < 0) {
+            Py_XDECREF(t);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(t);
+    }
+    return out;
+}
+
+static PyObject *core_calc_size(PyObject *self, PyObject *args) {
+    (void)self;
+    int dtype;
+    PyObject *sizes_o, *strides_o;
+    if (!PyArg_ParseTuple(args, "iOO", &dtype, &sizes_o, &strides_o)) return NULL;
+    uint32_t sizes[64], strides[64];
+    Py_ssize_t n = PySequence_Size(sizes_o);
+    if (n < 0) return NULL;
+    if (n > 64) return PyLong_FromLong(0);
+    for (Py_ssize_t i = 0; i < n; ++i) {
+        PyObject *v = PySequence_GetItem(sizes_o, i);
+        if (!v) return NULL;
+        unsigned long x = PyLong_AsUnsignedLong(v);
+        Py_DECREF(v);
+        if (PyErr_Occurred()) return NULL;
+        if (x > UINT32_MAX) return PyLong_FromLong(0);
+        sizes[i] = (uint32_t)x;
+    }
+    const uint32_t *sp = NULL;
+    if (strides_o != Py_None) {
+        if (PySequence_Size(strides_o) != n) {
+            PyErr_SetString(PyExc_ValueError, "strides and sizes differ in length");
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < n; ++i) {
+            PyObject *v = PySequence_GetItem(strides_o, i);
+            if (!v) return NULL;
+            unsigned long x = PyLong_AsUnsignedLong(v);
+            Py_DECREF(v);
+            if (PyErr_Occurred()) return NULL;
+            if (x > UINT32_MAX) return PyLong_FromLong(0);
+            strides[i] = (uint32_t)x;
+        }
+        sp = strides;
+    }
+    return PyLong_FromUnsignedLongLong(
+        dmlref_calc_buffer_tensor_size((DMLREF_TENSOR_DATA_TYPE)dtype, (uint32_t)n, sizes, sp));
+}
+
+/* ---- run ----------------------------------------------------------------- */
+
+/* Everything one call allocates, freed at once. */
+typedef struct arena {
+    void *blocks[64];
+    int n;
+} arena;
+
+static void *arena_alloc(arena *a, size_t n) {
+    if (a->n == (int)(sizeof a->blocks / sizeof a->blocks[0])) {
+        PyErr_SetString(PyExc_ValueError, "too many tensors");
+        return NULL;
+    }
+    void *p = calloc(1, n ? n : 1);
+    if (!p) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    a->blocks[a->n++] = p;
+    return p;
+}
+
+static void arena_free(arena *a) {
+    for (int i = 0; i < a->n; ++i) free(a->blocks[i]);
+    a->n = 0;
+}
+
+static int to_u32(PyObject *v, uint32_t *out, const char *what) {
+    unsigned long long x = PyLong_AsUnsignedLongLong(v);
+    if (x == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_OverflowError, "%s must be an integer in [0, 2^32 - 1]", what);
+        return -1;
+    }
+    if (x > UINT32_MAX) {
+        PyErr_Format(PyExc_OverflowError, "%s (%llu) must be in [0, 2^32 - 1]", what, x);
+        return -1;
+    }
+    *out = (uint32_t)x;
+    return 0;
+}
+
+static int u32_list(PyObject *seq, uint32_t **out, uint32_t *n, arena *a, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    const Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    uint32_t *v = arena_alloc(a, (size_t)len * sizeof *v);
+    int rc = v ? 0 : -1;
+    for (Py_ssize_t i = 0; rc == 0 && i < len; ++i) rc = to_u32(PySequence_Fast_GET_ITEM(fast, i), &v[i], what);
+    Py_DECREF(fast);
+    *out = v;
+    *n = (uint32_t)len;
+    return rc;
+}
+
+/* (DataType, Sizes, Strides or None, TotalTensorSizeInBytes) -> a DMLREF_TENSOR_DESC. */
+static int fill_tensor(PyObject *t, DMLREF_TENSOR_DESC *td, DMLREF_BUFFER_TENSOR_DESC *bd, arena *a) {
+    PyObject *sizes, *strides;
+    int dtype;
+    unsigned long long total;
+    if (!PyArg_ParseTuple(t, "iOOK", &dtype, &sizes, &strides, &total)) return -1;
+    uint32_t n = 0, ns = 0;
+    uint32_t *sz = NULL, *st = NULL;
+    if (u32_list(sizes, &sz, &n, a, "Sizes") < 0) return -1;
+    if (strides != Py_None) {
+        if (u32_list(strides, &st, &ns, a, "Strides") < 0) return -1;
+        if (ns != n) {
+            PyErr_SetString(PyExc_ValueError, "Strides and Sizes differ in length");
+            return -1;
+        }
+    }
+    bd->DataType = (DMLREF_TENSOR_DATA_TYPE)dtype;
+    bd->Flags = DMLREF_TENSOR_FLAG_NONE;
+    bd->DimensionCount = n;
+    bd->Sizes = sz;
+    bd->Strides = st;
+    bd->TotalTensorSizeInBytes = total;
+    bd->GuaranteedBaseOffsetAlignment = 0;
+    td->Type = DMLREF_TENSOR_TYPE_BUFFER;
+    td->Desc = bd;
+    return 0;
+}
+
+static int fill_param(const dmlref_param *p, PyObject *v, unsigned char *desc, arena *a) {
+    switch (p->kind) {
+    case DMLREF_PARAM_UINT:
+    case DMLREF_PARAM_ENUM: {
+        uint32_t x;
+        if (to_u32(v, &x, p->name) < 0) return -1;
+        memcpy(desc + p->offset, &x, sizeof x);
+        return 0;
+    }
+    case DMLREF_PARAM_INT: {
+        long long x = PyLong_AsLongLong(v);
+        if (PyErr_Occurred()) return -1;
+        if (x < INT32_MIN || x > INT32_MAX) {
+            PyErr_Format(PyExc_OverflowError, "%s (%lld) must be in [-2^31, 2^31 - 1]", p->name, x);
+            return -1;
+        }
+        const int32_t y = (int32_t)x;
+        memcpy(desc + p->offset, &y, sizeof y);
+        return 0;
+    }
+    case DMLREF_PARAM_FLOAT: {
+        const float f = (float)PyFloat_AsDouble(v);
+        if (PyErr_Occurred()) return -1;
+        memcpy(desc + p->offset, &f, sizeof f);
+        return 0;
+    }
+    case DMLREF_PARAM_UINT_ARRAY:
+    case DMLREF_PARAM_INT_ARRAY: {
+        PyObject *fast = PySequence_Fast(v, p->name);
+        if (!fast) return -1;
+        const Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+        uint32_t *arr = arena_alloc(a, (size_t)len * sizeof *arr);
+        int rc = arr ? 0 : -1;
+        for (Py_ssize_t i = 0; rc == 0 && i < len; ++i) {
+            PyObject *e = PySequence_Fast_GET_ITEM(fast, i);
+            if (p->kind == DMLREF_PARAM_UINT_ARRAY) {
+                rc = to_u32(e, &arr[i], p->name);
+            } else {
+                long long x = PyLong_AsLongLong(e);
+                if (PyErr_Occurred()) rc = -1;
+                else if (x < INT32_MIN || x > INT32_MAX) {
+                    PyErr_Format(PyExc_OverflowError, "%s[%zd] (%lld) must be in [-2^31, 2^31 - 1]", p->name, i, x);
+                    rc = -1;
+                } else {
+                    const int32_t y = (int32_t)x;
+                    memcpy(&arr[i], &y, sizeof y);
+                }
+            }
+        }
+        Py_DECREF(fast);
+        if (rc < 0) return -1;
+        const uint32_t count = (uint32_t)len;
+        const void *ptr = arr;
+        memcpy(desc + p->offset, &ptr, sizeof ptr);
+        memcpy(desc + p->count_offset, &count, sizeof count);
+        return 0;
+    }
+    case DMLREF_PARAM_SCALAR_UNION: {
+        /* 8 raw bytes, the caller's encoding of the value in its data type */
+        Py_buffer b;
+        if (PyObject_GetBuffer(v, &b, PyBUF_SIMPLE) < 0) return -1;
+        int rc = 0;
+        if (b.len != 8) {
+            PyErr_Format(PyExc_ValueError, "%s: 8 bytes expected", p->name);
+            rc = -1;
+        } else {
+            memcpy(desc + p->offset, b.buf, 8);
+        }
+        PyBuffer_Release(&b);
+        return rc;
+    }
+    case DMLREF_PARAM_STRUCT: {
+        if (v == Py_None) return 0; /* optional: stays NULL */
+        PyObject *fast = PySequence_Fast(v, p->name);
+        if (!fast) return -1;
+        const Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+        if ((uint32_t)len != p->field_count || p->struct_size < p->field_count * sizeof(float)) {
+            Py_DECREF(fast);
+            PyErr_Format(PyExc_ValueError, "%s takes %u values", p->name, (unsigned)p->field_count);
+            return -1;
+        }
+        float *st = arena_alloc(a, p->struct_size);
+        int rc = st ? 0 : -1;
+        for (Py_ssize_t i = 0; rc == 0 && i < len; ++i) {
+            st[i] = (float)PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+            if (PyErr_Occurred()) rc = -1;
+        }
+        Py_DECREF(fast);
+        if (rc < 0) return -1;
+        const void *ptr = st;
+        memcpy(desc + p->offset, &ptr, sizeof ptr);
+        return 0;
+    }
+    }
+    PyErr_Format(PyExc_ValueError, "%s: unknown parameter kind %d", p->name, (int)p->kind);
+    return -1;
+}
+
+/*
+ * run(op_type, feature_level, flags, threads, tensors, params, buffers, validate_only)
+ *   tensors: per schema slot, None (an absent optional tensor), a tensor tuple, or
+ *            for an array slot a list of them
+ *   params:  per schema parameter that is not a count, its value
+ *   buffers: (object, size) pairs in binding order (inputs, then outputs), the
+ *            object exporting the buffer protocol; data starts at its first
+ *            element, and the caller guarantees `size` bytes are there
+ * Returns None, or (status, status_name, message, rule, field) on failure.
+ */
+static PyObject *core_run(PyObject *self, PyObject *args) {
+    (void)self;
+    int op_type, validate_only;
+    unsigned int fl, flags, threads;
+    PyObject *tensors, *params, *buffers;
+    if (!PyArg_ParseTuple(args, "iIIIO!O!O!p", &op_type, &fl, &flags, &threads, &PyList_Type, &tensors, &PyList_Type,
+                          &params, &PyList_Type, &buffers, &validate_only))
+        return NULL;
+    const dmlref_schema *s = dmlref_operator_schema((DMLREF_OPERATOR_TYPE)op_type);
+    if (!s) {
+        PyErr_Format(PyExc_ValueError, "operator %d is not in this build", op_type);
+        return NULL;
+    }
+    if ((uint32_t)PyList_GET_SIZE(tensors) != s->n_slots) {
+        PyErr_Format(PyExc_ValueError, "%s has %u tensor slots", s->name, (unsigned)s->n_slots);
+        return NULL;
+    }
+    arena a = {{0}, 0};
+    PyObject *result = NULL;
+    dmlref_error err;
+    memset(&err, 0, sizeof err);
+    unsigned char *desc = arena_alloc(&a, s->desc_size);
+    if (!desc) goto done;
+
+    uint32_t n_in = 0, n_out = 0;
+    for (uint32_t k = 0; k < s->n_slots; ++k) {
+        const dmlref_tensor_slot *slot = &s->slots[k];
+        PyObject *t = PyList_GET_ITEM(tensors, k);
+        const void *ptr = NULL;
+        uint32_t count = 0;
+        if (t == Py_None) {
+            if (!slot->is_optional) {
+                PyErr_Format(PyExc_ValueError, "%s: %s is required", s->name, slot->name);
+                goto done;
+            }
+        } else if (slot->is_array) {
+            if (!PyList_Check(t)) {
+                PyErr_Format(PyExc_TypeError, "%s: %s takes a list of tensors", s->name, slot->name);
+                goto done;
+            }
+            count = (uint32_t)PyList_GET_SIZE(t);
+            DMLREF_TENSOR_DESC *tds = arena_alloc(&a, (size_t)count * sizeof *tds);
+            DMLREF_BUFFER_TENSOR_DESC *bds = arena_alloc(&a, (size_t)count * sizeof *bds);
+            if (!tds || !bds) goto done;
+            for (uint32_t i = 0; i < count; ++i)
+                if (fill_tensor(PyList_GET_ITEM(t, i), &tds[i], &bds[i], &a) < 0) goto done;
+            ptr = tds;
+            memcpy(desc + slot->count_offset, &count, sizeof count);
+        } else {
+            DMLREF_TENSOR_DESC *td = arena_alloc(&a, sizeof *td);
+            DMLREF_BUFFER_TENSOR_DESC *bd = arena_alloc(&a, sizeof *bd);
+            if (!td || !bd) goto done;
+            if (fill_tensor(t, td, bd, &a) < 0) goto done;
+            ptr = td;
+            count = 1;
+        }
+        memcpy(desc + slot->offset, &ptr, sizeof ptr);
+        if (slot->is_output) n_out += count;
+        else n_in += count;
+    }
+    Py_ssize_t pi = 0;
+    for (uint32_t k = 0; k < s->n_params; ++k) {
+        const dmlref_param *p = &s->params[k];
+        if (p->is_count) continue; /* written with its array */
+        if (pi >= PyList_GET_SIZE(params)) {
+            PyErr_Format(PyExc_ValueError, "%s: parameter %s missing", s->name, p->name);
+            goto done;
+        }
+        if (fill_param(p, PyList_GET_ITEM(params, pi++), desc, &a) < 0) goto done;
+    }
+    if (pi != PyList_GET_SIZE(params)) {
+        PyErr_Format(PyExc_ValueError, "%s: too many parameters", s->name);
+        goto done;
+    }
+
+    const DMLREF_OPERATOR_DESC od = {(DMLREF_OPERATOR_TYPE)op_type, desc};
+    dmlref_status st = DMLREF_OK;
+    if (validate_only) {
+        st = dmlref_validate(&od, (DMLREF_FEATURE_LEVEL)fl, &err);
+    } else {
+        const Py_ssize_t nb = PyList_GET_SIZE(buffers);
+        if (nb != (Py_ssize_t)n_in + (Py_ssize_t)n_out) {
+            PyErr_Format(PyExc_ValueError, "%s: %u buffers expected, %zd given", s->name, (unsigned)(n_in + n_out), nb);
+            goto done;
+        }
+        Py_buffer *views = arena_alloc(&a, (size_t)nb * sizeof *views);
+        dmlref_cbuffer *ins = arena_alloc(&a, (size_t)(n_in ? n_in : 1) * sizeof *ins);
+        dmlref_buffer *outs = arena_alloc(&a, (size_t)(n_out ? n_out : 1) * sizeof *outs);
+        if (!views || !ins || !outs) goto done;
+        Py_ssize_t got = 0;
+        int ok = 1;
+        for (Py_ssize_t i = 0; i < nb && ok; ++i) {
+            PyObject *obj;
+            unsigned long long size;
+            if (!PyArg_ParseTuple(PyList_GET_ITEM(buffers, i), "OK", &obj, &size)) {
+                ok = 0;
+                break;
+            }
+            const int is_out = i >= (Py_ssize_t)n_in;
+            if (PyObject_GetBuffer(obj, &views[i], is_out ? PyBUF_STRIDED : PyBUF_STRIDED_RO) < 0) {
+                ok = 0;
+                break;
+            }
+            ++got;
+            if (size > SIZE_MAX) {
+                PyErr_SetString(PyExc_OverflowError, "buffer larger than this host can address");
+                ok = 0;
+                break;
+            }
+            if (is_out) outs[i - n_in] = (dmlref_buffer){views[i].buf, (size_t)size};
+            else ins[i] = (dmlref_cbuffer){views[i].buf, (size_t)size};
+        }
+        if (ok) {
+            const dmlref_options opt = {flags, threads};
+            Py_BEGIN_ALLOW_THREADS
+            st = dmlref_run(&od, (DMLREF_FEATURE_LEVEL)fl, &opt, ins, n_in, outs, n_out, &err);
+            Py_END_ALLOW_THREADS
+        }
+        for (Py_ssize_t i = 0; i < got; ++i) PyBuffer_Release(&views[i]);
+        if (!ok) goto done;
+    }
+    if (st == DMLREF_OK) {
+        Py_INCREF(Py_None);
+        result = Py_None;
+    } else {
+        result = Py_BuildValue("(isyyy)", (int)st, dmlref_status_name(st), err.message, err.rule, err.field);
+    }
+done:
+    arena_free(&a);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"version", core_version, METH_NOARGS, "dmlref_version(): the library's version string."},
+    {"schemas", core_schemas, METH_NOARGS, "The public operator schemas, in registry order."},
+    {"feature_levels", core_feature_levels, METH_NOARGS, "[(name, value)] of the known feature levels."},
+    {"data_types", core_data_types, METH_NOARGS, "[(code, name, element size)] of the data types."},
+    {"calc_buffer_tensor_size", core_calc_size, METH_VARARGS, "dmlref_calc_buffer_tensor_size(dtype, sizes, strides)."},
+    {"run", core_run, METH_VARARGS, "Builds a descriptor from the schema; validates, or runs it on buffers."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "dmlref._core", "dmlref's C library (linked statically).", -1,
+                                    methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    if (PyModule_AddIntConstant(m, "OPTION_CHECK_INDICES", DMLREF_OPTION_CHECK_INDICES) < 0 ||
+        PyModule_AddIntConstant(m, "OPTION_FORCE_ORACLE", DMLREF_OPTION_FORCE_ORACLE) < 0 ||
+        PyModule_AddIntConstant(m, "FEATURE_LEVEL_LATEST", DMLREF_FEATURE_LEVEL_LATEST) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
