@@ -697,6 +697,7 @@ static int parse_root(ctx *x, json_object *root, dmlref_case *c) {
     const dmlref_status vst = dmlref_validate(&c->desc, c->feature_level, &derr);
     if (vst != DMLREF_OK) {
         snprintf(x->err, x->errcap, "%s", derr.message);
+        if (x->opts->verdict) *x->opts->verdict = derr;
         rc = vst == DMLREF_ERROR_CANNOT_VERIFY ? CASE_CANNOT_VERIFY : CASE_INVALID;
         goto done;
     }
@@ -725,7 +726,7 @@ done:
 
 int case_parse_ex(const char *json_text, size_t len, const case_options *opts, dmlref_case *out, char *err,
                   size_t errcap) {
-    static const case_options defaults = {NULL, 0, 0, NULL};
+    static const case_options defaults = {NULL, 0, 0, NULL, NULL};
     char dummy[8];
     if (!err || errcap == 0) {
         err = dummy;
@@ -745,7 +746,7 @@ int case_parse_ex(const char *json_text, size_t len, const case_options *opts, d
 }
 
 int case_parse(const char *json_text, size_t len, const char *base_dir, dmlref_case *out, char *err, size_t errcap) {
-    const case_options o = {base_dir, 0, 0, NULL};
+    const case_options o = {base_dir, 0, 0, NULL, NULL};
     return case_parse_ex(json_text, len, &o, out, err, errcap);
 }
 

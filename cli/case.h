@@ -73,6 +73,8 @@ typedef struct case_options {
     uint64_t max_bytes;              /* cap on all buffers together; 0 = CASE_DEFAULT_MAX_BYTES */
     const dmlref_schema *schema;     /* tests: a case whose "operator" is this schema's name is
                                         read against it (then validated by the library); NULL: none */
+    dmlref_error *verdict;           /* when not NULL: the library's error (status, rule, field,
+                                        message) of a descriptor that does not validate */
 } case_options;
 
 /*

@@ -3,11 +3,28 @@
 
 #include "args.h"
 
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_CASE_FILE_BYTES ((size_t)1 << 30)
+
+/* The verdict on a descriptor as one JSON object on stdout. */
+static void print_verdict_json(const dmlref_error *e) {
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "valid", json_object_new_boolean(e == NULL));
+    if (e) {
+        json_object_object_add(o, "status", json_object_new_string(dmlref_status_name(e->code)));
+        json_object_object_add(o, "rule", json_object_new_string(e->rule));
+        json_object_object_add(o, "field", json_object_new_string(e->field));
+        json_object_object_add(o, "message", json_object_new_string(e->message));
+    }
+    puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+    json_object_put(o);
+}
+
+void cli_print_valid_json(void) { print_verdict_json(NULL); }
 
 int cli_load_case(const char *path, uint32_t feature_level, dmlref_case *c, int verdict_stdout) {
     char err[1024];
@@ -28,7 +45,9 @@ int cli_load_case(const char *path, uint32_t feature_level, dmlref_case *c, int 
     char *slash = strrchr(dir, '/');
     if (slash) slash[slash == dir ? 1 : 0] = '\0';
     else strcpy(dir, ".");
-    case_options o = {dir, feature_level, 0, NULL};
+    dmlref_error verdict;
+    memset(&verdict, 0, sizeof verdict);
+    case_options o = {dir, feature_level, 0, NULL, &verdict};
     const char *env = getenv("DMLREF_MAX_BYTES");
     uint64_t cap;
     if (env && *env) {
@@ -43,7 +62,8 @@ int cli_load_case(const char *path, uint32_t feature_level, dmlref_case *c, int 
     const int rc = case_parse_ex(text, len, &o, c, err, sizeof err);
     free(dir);
     free(text);
-    if ((rc == CASE_INVALID || rc == CASE_CANNOT_VERIFY) && verdict_stdout) printf("%s\n", err);
+    if ((rc == CASE_INVALID || rc == CASE_CANNOT_VERIFY) && verdict_stdout == CLI_VERDICT_JSON) print_verdict_json(&verdict);
+    else if ((rc == CASE_INVALID || rc == CASE_CANNOT_VERIFY) && verdict_stdout) printf("%s\n", err);
     else if (rc == CASE_INVALID) fprintf(stderr, "dmlref: %s: invalid descriptor: %s\n", path, err);
     else if (rc) fprintf(stderr, "dmlref: %s: %s\n", path, err);
     return rc;

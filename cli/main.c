@@ -30,7 +30,7 @@ static const char usage_main[] =
     "commands:\n"
     "  run CASE.json [--npy DIR] [--strict] [--feature-level L] [--threads T]\n"
     "                     validate, execute, print the outputs, compare with `expected`\n"
-    "  validate CASE.json [--feature-level L]\n"
+    "  validate CASE.json [--feature-level L] [--json]\n"
     "                     check the descriptor only; prints `valid` or the error\n"
     "  bench CASE.json [--repeat N] [--threads T]\n"
     "                     time dmlref_execute alone; prints JSON\n"
@@ -64,11 +64,15 @@ static const char usage_run[] =
     "6 valid but a buffer is too large for this host's address space\n";
 
 static const char usage_validate[] =
-    "usage: dmlref validate CASE.json [--feature-level L]\n"
+    "usage: dmlref validate CASE.json [--feature-level L] [--json]\n"
     "\n"
     "Reads the case (structure, descriptor, data) and validates the descriptor with the\n"
     "library at the case's feature level (or L).  Prints `valid` on stdout, or the\n"
     "library's message naming the operator, the field and the rule.\n"
+    "\n"
+    "  --json               print the verdict as one JSON object: {\"valid\": true}, or\n"
+    "                       {\"valid\": false, \"status\": \"DMLREF_ERROR_...\", \"rule\": \"G9\",\n"
+    "                       \"field\": \"IndicesTensor.Sizes\", \"message\": \"...\"}\n"
     "\n"
     "exit status: 0 valid, 2 invalid, 3 case file unreadable or malformed, 4 bad command line,\n"
     "6 valid, but reading its data needs a buffer larger than this host can address\n";
@@ -203,13 +207,15 @@ static int cmd_run(int argc, char **argv) {
 static int cmd_validate(int argc, char **argv) {
     const char *path = NULL, *v;
     uint32_t fl = 0;
-    int rc;
+    int rc, json = 0;
     for (int i = 0; i < argc; ++i) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(usage_validate, stdout);
             return 0;
         } else if (opt(argc, argv, &i, "--feature-level", &v)) {
             if ((rc = parse_level("validate", v, &fl))) return rc;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             return usage_error("validate", "unknown option '%s'", argv[i]);
         } else if (!path) {
@@ -221,8 +227,9 @@ static int cmd_validate(int argc, char **argv) {
     if (!path) return usage_error("validate", "missing CASE.json%s", "");
     /* the verdict goes to stdout; a malformed file is reported on stderr */
     dmlref_case c;
-    rc = cli_load_case(path, fl, &c, 1);
-    if (rc == CASE_OK) puts("valid");
+    rc = cli_load_case(path, fl, &c, json ? CLI_VERDICT_JSON : CLI_VERDICT_TEXT);
+    if (rc == CASE_OK && json) cli_print_valid_json();
+    else if (rc == CASE_OK) puts("valid");
     case_free(&c);
     return rc;
 }

@@ -582,6 +582,27 @@ else
     skipped=$((skipped + 1))
 fi
 
+# ---- validate --json: status, rule id and field apart from the message -----
+jq_py='import json,sys
+v = json.load(sys.stdin)
+print(v["valid"], v.get("status", ""), v.get("rule", ""), v.get("field", ""), v.get("message", "")[:24])'
+verdict() { # FILE EXPECTED-LINE-PREFIX
+    "$D" validate --json "$1" >"$tmp/v.json" 2>"$tmp/err"
+    line=$(py -c "$jq_py" <"$tmp/v.json" 2>&1)
+    case "$line" in "$2"*) ok ;; *) no "validate --json $1: '$line', wanted '$2'" ;; esac
+}
+verdict "$CASES/bad/e2_axis.json" "False DMLREF_ERROR_PARAMETER G3 Axis GATHER: Axis (1) must"
+verdict "$CASES/bad/e2_dimension_count.json" "False DMLREF_ERROR_DIMENSION_COUNT G1 IndicesTensor.DimensionCount"
+verdict "$CASES/bad/e2_join_empty.json" "False DMLREF_ERROR_PARAMETER J1 InputCount"
+verdict "$CASES/bad/e2_output_overlap.json" "False DMLREF_ERROR_OUTPUT_OVERLAP T15 OutputTensor.Strides"
+verdict "$CASES/bad/e2_total_too_small.json" "False DMLREF_ERROR_TENSOR_SIZE T13 InputTensor.TotalTensorSizeInBytes"
+verdict "$CASES/bad/e2_feature_level.json" "False DMLREF_ERROR_UNSUPPORTED_OPERATOR   GATHER_ELEMENTS: not ava"
+verdict "$CASES/bad/e7_cannot_verify.json" "False DMLREF_ERROR_CANNOT_VERIFY T15 OutputTensor.Strides"
+verdict "$CASES/gather_doc1.json" "True"
+expect 2 "validate --json exits 2 when invalid" "$D" validate --json "$CASES/bad/e2_axis.json"
+expect 3 "validate --json: a malformed file is still reported on stderr" "$D" validate --json "$CASES/bad/e3_unknown_key.json"
+if [ -s "$tmp/out" ]; then no "validate --json printed a verdict for a malformed file"; else ok; fi
+
 # ---- host limits: the verdict never depends on the host --------------------
 # A valid SPLIT whose input claims 2^32 + 4 bytes (more than the 4 elements
 # need, which is allowed).  With the default 4 GiB limit every host refuses
