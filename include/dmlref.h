@@ -1,6 +1,6 @@
 /*
  * dmlref: a CPU reference implementation of DirectML's tensor data-movement
- * operators (GATHER, GATHER_ELEMENTS, SCATTER_ND, SPLIT, JOIN).
+ * operators (GATHER, GATHER_ELEMENTS, SCATTER_ND, SPLIT, JOIN, ELEMENT_WISE_IDENTITY).
  *
  * The DMLREF_ types mirror directml.h field for field and value for value, so a
  * caller holding a real DML_OPERATOR_DESC can pass it with a cast.  Semantics
