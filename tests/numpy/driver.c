@@ -57,7 +57,7 @@ static unsigned char *read_file(const char *path, size_t *len) {
     return p;
 }
 
-static void die(const char *what) {
+_Noreturn static void die(const char *what) {
     fprintf(stderr, "numpy_driver: %s\n", what);
     exit(2);
 }
@@ -158,7 +158,7 @@ int main(int argc, char **argv) {
             nt = 0;
         } else if (!strcmp(word, "param")) {
             char name[64];
-            long long v;
+            long long v = 0;
             if (!desc || fscanf(m, "%63s %lld", name, &v) != 2) die("bad param line");
             set_param(sc, desc, name, v);
         } else if (!strcmp(word, "in") || !strcmp(word, "out")) {
