@@ -141,11 +141,17 @@ static void make_path(scan *s) {
     }
 }
 
+/* Two keys with the same decoded code points (an empty key has none, and the
+ * pool may not exist yet: no pointer arithmetic on it then). */
+static int same_key(const scan *s, const key_ent *a, const key_ent *b) {
+    return a->ncp == b->ncp && (a->ncp == 0 || memcmp(s->pool + a->cp, s->pool + b->cp, a->ncp * sizeof *s->pool) == 0);
+}
+
 /* An object closes: its repeated keys, the earliest repeat kept. */
 static int close_object(scan *s) {
     frame *fr = &s->fr[s->nfr - 1];
-    key_ent *v = s->ent + fr->ent0;
     const size_t n = s->nent - fr->ent0;
+    key_ent *v = n ? s->ent + fr->ent0 : NULL; /* no keys (an empty object): maybe no array yet */
     if (n > 1) {
         key_ent *tmp = malloc(n * sizeof *tmp);
         if (!tmp) return 0;
@@ -153,12 +159,10 @@ static int close_object(scan *s) {
         free(tmp);
         for (size_t i = 1; i < n; ++i) {
             const key_ent *a = &v[i - 1], *b = &v[i];
-            if (a->ncp != b->ncp || memcmp(s->pool + a->cp, s->pool + b->cp, a->ncp * sizeof *s->pool) != 0) continue;
+            if (!same_key(s, a, b)) continue;
             /* b repeats the first of its run */
             size_t first = i - 1;
-            while (first > 0 && v[first - 1].ncp == b->ncp &&
-                   memcmp(s->pool + v[first - 1].cp, s->pool + b->cp, b->ncp * sizeof *s->pool) == 0)
-                --first;
+            while (first > 0 && same_key(s, &v[first - 1], b)) --first;
             if (!s->found || b->pos < s->best_pos) {
                 s->found = 1;
                 s->best_pos = b->pos;

@@ -582,6 +582,15 @@ else
     skipped=$((skipped + 1))
 fi
 
+# ---- duplicate keys: the empty key too, and an empty object (fuzz_case found a
+# null-pointer offset in the duplicate scan of an object without keys) ----------
+printf '{"": 1, "": 2}\n' >"$tmp/dupempty.json"
+expect 3 "a repeated empty key" "$D" validate "$tmp/dupempty.json"
+contains "$tmp/err" 'duplicate key "" in the top-level object (first at line 1, column 2)' "repeated empty key message"
+printf '{\n}\n\n' >"$tmp/emptyobj.json"
+expect 3 "an empty object" "$D" validate "$tmp/emptyobj.json"
+contains "$tmp/err" 'missing "operator"' "empty object message"
+
 # ---- validate --json: status, rule id and field apart from the message -----
 jq_py='import json,sys
 v = json.load(sys.stdin)
