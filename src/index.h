@@ -82,9 +82,26 @@ static inline uint64_t index_load(const unsigned char *p, uint32_t dtype, uint64
     return index_norm(index_read(p, dtype), n, policy, in_range);
 }
 
-/* Read and clamp: what the fast paths use (inlined, so the compiler reduces it
- * to one unsigned compare for in-range values). */
+/* Read and clamp: what the fast paths use.  The common case first, one
+ * compare on the raw value (a negative 64-bit value is huge as unsigned, and
+ * n < 2^32; a negative INT32 fails its sign test): an index already in
+ * [0, n) is itself under every policy.  Any other value goes through
+ * index_norm.  (Measured: without this early test, per-element index_read and
+ * index_norm made gather_elements_first 20% slower.) */
 static inline uint64_t index_load_clamp(const unsigned char *p, uint32_t dtype, uint64_t n) {
+    if (dtype == DMLREF_TENSOR_DATA_TYPE_INT64 || dtype == DMLREF_TENSOR_DATA_TYPE_UINT64) {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        if (v < n) return v;
+    } else if (dtype == DMLREF_TENSOR_DATA_TYPE_INT32) {
+        int32_t v;
+        memcpy(&v, p, 4);
+        if (v >= 0 && (uint64_t)v < n) return (uint64_t)v;
+    } else {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        if (v < n) return v;
+    }
     int in_range;
     return index_norm(index_read(p, dtype), n, INDEX_CLAMP, &in_range);
 }
