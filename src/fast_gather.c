@@ -113,14 +113,14 @@ static void gather_elems(uint64_t w, unsigned char *out, uint64_t os, const unsi
             if (pf && line < pflines) PREFETCH_R(pf + line * 64);                                         \
             if (os == W && js == 8) { /* both packed: constant strides */                                \
                 for (uint64_t i = i0; i < i1; ++i) {                                                      \
-                    const uint64_t v = index_load_clamp(ix + i * 8, dtype, A);                            \
+                    const uint64_t v = index_load_clamp64(ix + i * 8, dtype, A);                          \
                     T e;                                                                                  \
                     memcpy(&e, in + v * as, W);                                                           \
                     memcpy(out + i * W, &e, W);                                                           \
                 }                                                                                         \
             } else {                                                                                      \
                 for (uint64_t i = i0; i < i1; ++i) {                                                      \
-                    const uint64_t v = index_load_clamp(ix + i * js, dtype, A);                           \
+                    const uint64_t v = index_load_clamp64(ix + i * js, dtype, A);                         \
                     T e;                                                                                  \
                     memcpy(&e, in + v * as, W);                                                           \
                     memcpy(out + i * os, &e, W);                                                          \

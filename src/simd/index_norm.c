@@ -27,10 +27,19 @@ const char *simd_index_norm_impl(uint32_t dtype, uint64_t js, uint64_t A) {
     return vec_ok(dtype, js, A) ? (DMLREF_SIMD_AVX2 ? "avx2" : "sse2") : "scalar";
 }
 
-/* Lanes [i, i + k) through the owner. */
+/* Lanes [i, i + k) through the owner, one loop per index type so that the
+ * inlined owner's type tests fold away. */
 static void norm_lanes(const unsigned char *ix, uint64_t js, uint32_t dtype, uint64_t A, uint64_t i, uint64_t k,
                        uint32_t *out) {
-    for (uint64_t e = i + k; i < e; ++i) out[i] = (uint32_t)index_load_clamp(ix + i * js, dtype, A);
+#define NORM_LOOP(DT) \
+    for (uint64_t e = i + k; i < e; ++i) out[i] = (uint32_t)index_load_clamp(ix + i * js, DT, A)
+    switch (dtype) {
+    case DMLREF_TENSOR_DATA_TYPE_INT32: NORM_LOOP(DMLREF_TENSOR_DATA_TYPE_INT32); break;
+    case DMLREF_TENSOR_DATA_TYPE_UINT32: NORM_LOOP(DMLREF_TENSOR_DATA_TYPE_UINT32); break;
+    case DMLREF_TENSOR_DATA_TYPE_INT64: NORM_LOOP(DMLREF_TENSOR_DATA_TYPE_INT64); break;
+    default: NORM_LOOP(DMLREF_TENSOR_DATA_TYPE_UINT64); break;
+    }
+#undef NORM_LOOP
 }
 
 void simd_index_norm(const unsigned char *ix, uint64_t js, uint32_t dtype, uint64_t A, uint64_t n, uint32_t *out) {
