@@ -31,9 +31,10 @@ static const char *binding_name(const op_t *op, int is_output, uint32_t i, char 
  * addressable here (TotalTensorSizeInBytes <= SIZE_MAX, which only a 32-bit
  * host can fail). */
 static dmlref_status check_host_limits(const op_t *op, dmlref_error *err) {
-    for (uint32_t i = 0; i < op->n_inputs + op->n_outputs; ++i) {
+    /* 64-bit: n_inputs + n_outputs may pass 2^32 - 1 (a JOIN of 2^32 - 1 pieces) */
+    for (uint64_t i = 0; i < (uint64_t)op->n_inputs + op->n_outputs; ++i) {
         const int is_out = i >= op->n_inputs;
-        const uint32_t k = is_out ? i - op->n_inputs : i;
+        const uint32_t k = (uint32_t)(is_out ? i - op->n_inputs : i);
         const tensor_t *t = is_out ? &op->outputs[k] : &op->inputs[k];
         if (t->total_bytes <= (uint64_t)SIZE_MAX) continue;
         char name[48];
@@ -165,9 +166,9 @@ static dmlref_status check_bindings(const op_t *op, const dmlref_cbuffer *inputs
     if ((n_inputs && !inputs) || (n_outputs && !outputs))
         return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "B2", NULL, NULL, "%s: the %s buffer array is NULL", op->name,
                          n_inputs && !inputs ? "input" : "output");
-    for (uint32_t i = 0; i < n_inputs + n_outputs; ++i) {
+    for (uint64_t i = 0; i < (uint64_t)n_inputs + n_outputs; ++i) { /* 64-bit: the sum may pass 2^32 - 1 */
         const int is_out = i >= n_inputs;
-        const uint32_t k = is_out ? i - n_inputs : i;
+        const uint32_t k = (uint32_t)(is_out ? i - n_inputs : i);
         const tensor_t *t = is_out ? &op->outputs[k] : &op->inputs[k];
         const void *data = is_out ? outputs[k].data : inputs[k].data;
         const size_t size = is_out ? outputs[k].size : inputs[k].size;
