@@ -243,11 +243,8 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
         /* the library linked (its run-time version) and the host it runs on,
          * for bug reports: verdicts and files do not depend on the host */
-        const uint16_t probe = 1;
-        unsigned char first;
-        memcpy(&first, &probe, 1);
         printf("dmlref %s (library %s; host: %u-bit, %s-endian)\n", DMLREF_VERSION_STRING, dmlref_version(),
-               (unsigned)(8 * sizeof(void *)), first ? "little" : "big");
+               (unsigned)(8 * sizeof(void *)), host_big_endian() ? "big" : "little");
         return 0;
     }
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {

@@ -27,7 +27,7 @@ const char *npy_descr(DMLREF_TENSOR_DATA_TYPE dt) {
 }
 
 /* 1 on a big-endian host.  The answer is a constant the compiler folds. */
-static int host_big_endian(void) {
+int host_big_endian(void) {
     const uint16_t one = 1;
     unsigned char first;
     memcpy(&first, &one, 1);

@@ -50,4 +50,7 @@ int npy_write_file(const char *path, DMLREF_TENSOR_DATA_TYPE dt, const void *dat
 /* The descr string for a data type ("<f4"), or NULL. */
 const char *npy_descr(DMLREF_TENSOR_DATA_TYPE dt);
 
+/* 1 on a big-endian host (the byte order of buffers; files carry their own). */
+int host_big_endian(void);
+
 #endif
