@@ -101,15 +101,23 @@ typedef enum DMLREF_OPERATOR_TYPE {
     DMLREF_OPERATOR_JOIN = 63,
     DMLREF_OPERATOR_PADDING = 64,
     DMLREF_OPERATOR_GATHER = 67,
+    DMLREF_OPERATOR_SPACE_TO_DEPTH = 68,
+    DMLREF_OPERATOR_DEPTH_TO_SPACE = 69,
     DMLREF_OPERATOR_TILE = 70,
+    DMLREF_OPERATOR_DIAGONAL_MATRIX = 93,
     DMLREF_OPERATOR_SCATTER_ELEMENTS = 94,
     DMLREF_OPERATOR_SCATTER = 94,
+    DMLREF_OPERATOR_ONE_HOT = 95,
+    DMLREF_OPERATOR_REVERSE_SUBSEQUENCES = 106,
     DMLREF_OPERATOR_GATHER_ELEMENTS = 107,
     DMLREF_OPERATOR_GATHER_ND = 108,
     DMLREF_OPERATOR_SCATTER_ND = 109,
     DMLREF_OPERATOR_SLICE1 = 111,
+    DMLREF_OPERATOR_DEPTH_TO_SPACE1 = 113,
+    DMLREF_OPERATOR_SPACE_TO_DEPTH1 = 114,
     DMLREF_OPERATOR_GATHER_ND1 = 140,
-    DMLREF_OPERATOR_PADDING1 = 155
+    DMLREF_OPERATOR_PADDING1 = 155,
+    DMLREF_OPERATOR_DIAGONAL_MATRIX1 = 163
 } DMLREF_OPERATOR_TYPE;
 
 typedef struct DMLREF_OPERATOR_DESC {
@@ -178,6 +186,168 @@ typedef struct DMLREF_ELEMENT_WISE_IDENTITY_OPERATOR_DESC {
     const DMLREF_TENSOR_DESC *OutputTensor;
     const DMLREF_SCALE_BIAS *ScaleBias; /* optional */
 } DMLREF_ELEMENT_WISE_IDENTITY_OPERATOR_DESC;
+
+/* ---- phase 2 (docs/operators.md): enums, the scalar union, the descs ---- */
+
+typedef enum DMLREF_PADDING_MODE {
+    DMLREF_PADDING_MODE_CONSTANT = 0,
+    DMLREF_PADDING_MODE_EDGE = 1,
+    DMLREF_PADDING_MODE_REFLECTION = 2,
+    DMLREF_PADDING_MODE_SYMMETRIC = 3, /* from feature level 3_0 */
+    DMLREF_PADDING_MODE_WRAP = 4       /* from feature level 6_4 */
+} DMLREF_PADDING_MODE;
+
+typedef enum DMLREF_DEPTH_SPACE_ORDER {
+    DMLREF_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW = 0,
+    DMLREF_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH = 1
+} DMLREF_DEPTH_SPACE_ORDER;
+
+/* DML_SCALAR_UNION: 8 bytes, 8-aligned.  A value of the type its companion
+ * ...DataType field names starts at byte 0 in that type's host encoding; a
+ * FLOAT16 is its binary16 bit pattern as a host uint16_t in Bytes[0..1]. */
+typedef union DMLREF_SCALAR_UNION {
+    uint8_t Bytes[8];
+    int8_t Int8;
+    uint8_t UInt8;
+    int16_t Int16;
+    uint16_t UInt16;
+    int32_t Int32;
+    uint32_t UInt32;
+    int64_t Int64;
+    uint64_t UInt64;
+    float Float32;
+    double Float64;
+} DMLREF_SCALAR_UNION;
+
+/* GATHER_ND: output[batch, ...] = input[batch, indices[batch, ...], ...]. */
+typedef struct DMLREF_GATHER_ND_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *IndicesTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    uint32_t InputDimensionCount;
+    uint32_t IndicesDimensionCount;
+} DMLREF_GATHER_ND_OPERATOR_DESC;
+
+typedef struct DMLREF_GATHER_ND1_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *IndicesTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    uint32_t InputDimensionCount;
+    uint32_t IndicesDimensionCount;
+    uint32_t BatchDimensionCount;
+} DMLREF_GATHER_ND1_OPERATOR_DESC;
+
+/* SCATTER (= SCATTER_ELEMENTS): output = input; output[.., indices[c], ..] = updates[c]. */
+typedef struct DMLREF_SCATTER_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *IndicesTensor;
+    const DMLREF_TENSOR_DESC *UpdatesTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    uint32_t Axis;
+} DMLREF_SCATTER_OPERATOR_DESC;
+typedef DMLREF_SCATTER_OPERATOR_DESC DMLREF_SCATTER_ELEMENTS_OPERATOR_DESC;
+
+typedef struct DMLREF_SLICE_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    uint32_t DimensionCount;
+    const uint32_t *Offsets;
+    const uint32_t *Sizes;
+    const uint32_t *Strides;
+} DMLREF_SLICE_OPERATOR_DESC;
+
+typedef struct DMLREF_SLICE1_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    uint32_t DimensionCount;
+    const uint32_t *InputWindowOffsets;
+    const uint32_t *InputWindowSizes;
+    const int32_t *InputWindowStrides; /* signed; never 0 */
+} DMLREF_SLICE1_OPERATOR_DESC;
+
+typedef struct DMLREF_TILE_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    uint32_t RepeatsCount;
+    const uint32_t *Repeats;
+} DMLREF_TILE_OPERATOR_DESC;
+
+typedef struct DMLREF_PADDING_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    DMLREF_PADDING_MODE PaddingMode;
+    float PaddingValue; /* converted to the element type */
+    uint32_t DimensionCount;
+    const uint32_t *StartPadding;
+    const uint32_t *EndPadding;
+} DMLREF_PADDING_OPERATOR_DESC;
+
+typedef struct DMLREF_PADDING1_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    DMLREF_PADDING_MODE PaddingMode;
+    DMLREF_TENSOR_DATA_TYPE PaddingValueDataType; /* must equal OutputTensor's */
+    DMLREF_SCALAR_UNION PaddingValue;
+    uint32_t DimensionCount;
+    const uint32_t *StartPadding;
+    const uint32_t *EndPadding;
+} DMLREF_PADDING1_OPERATOR_DESC;
+
+typedef struct DMLREF_DEPTH_TO_SPACE_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    uint32_t BlockSize;
+} DMLREF_DEPTH_TO_SPACE_OPERATOR_DESC;
+
+typedef struct DMLREF_SPACE_TO_DEPTH_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    uint32_t BlockSize;
+} DMLREF_SPACE_TO_DEPTH_OPERATOR_DESC;
+
+typedef struct DMLREF_DEPTH_TO_SPACE1_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    uint32_t BlockSize;
+    DMLREF_DEPTH_SPACE_ORDER Order;
+} DMLREF_DEPTH_TO_SPACE1_OPERATOR_DESC;
+
+typedef struct DMLREF_SPACE_TO_DEPTH1_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    uint32_t BlockSize;
+    DMLREF_DEPTH_SPACE_ORDER Order;
+} DMLREF_SPACE_TO_DEPTH1_OPERATOR_DESC;
+
+/* ONE_HOT: Indices first, then Values ([off, on, ...]), Output, Axis. */
+typedef struct DMLREF_ONE_HOT_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *IndicesTensor;
+    const DMLREF_TENSOR_DESC *ValuesTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    uint32_t Axis;
+} DMLREF_ONE_HOT_OPERATOR_DESC;
+
+typedef struct DMLREF_REVERSE_SUBSEQUENCES_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *SequenceLengthsTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    uint32_t Axis;
+} DMLREF_REVERSE_SUBSEQUENCES_OPERATOR_DESC;
+
+typedef struct DMLREF_DIAGONAL_MATRIX_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    int32_t Offset;
+    float Value; /* converted to the element type */
+} DMLREF_DIAGONAL_MATRIX_OPERATOR_DESC;
+
+typedef struct DMLREF_DIAGONAL_MATRIX1_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor; /* optional */
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    DMLREF_TENSOR_DATA_TYPE ValueDataType; /* must equal OutputTensor's */
+    DMLREF_SCALAR_UNION Value;
+    int32_t DiagonalFillBegin; /* inclusive */
+    int32_t DiagonalFillEnd;   /* exclusive */
+} DMLREF_DIAGONAL_MATRIX1_OPERATOR_DESC;
 
 typedef enum DMLREF_FEATURE_LEVEL {
     DMLREF_FEATURE_LEVEL_1_0 = 0x1000,

@@ -47,6 +47,35 @@ typedef struct op_class {
     {.name = #field, .offset = offsetof(T, field), .kind = DMLREF_PARAM_STRUCT, .is_optional = 1,                 \
      .struct_size = sizeof(S), .field_names = (names), .field_count = N_OF(names)}
 
+/* Phase-2 field kinds (see dmlref_param in include/dmlref.h). */
+#define SLOT_IN_OPTIONAL(T, field) {.name = #field, .offset = offsetof(T, field), .is_optional = 1}
+#define PARAM_INT(T, field) PARAM(T, field, DMLREF_PARAM_INT)
+#define PARAM_FLOAT(T, field) PARAM(T, field, DMLREF_PARAM_FLOAT)
+/* A counted array whose count is the PARAM_COUNT field `count`. */
+#define PARAM_UINT_ARRAY(T, field, count)                                                                     \
+    {.name = #field, .offset = offsetof(T, field), .kind = DMLREF_PARAM_UINT_ARRAY,                              \
+     .count_offset = offsetof(T, count), .count_name = #count}
+#define PARAM_INT_ARRAY(T, field, count)                                                                      \
+    {.name = #field, .offset = offsetof(T, field), .kind = DMLREF_PARAM_INT_ARRAY,                               \
+     .count_offset = offsetof(T, count), .count_name = #count}
+/* An enum; names: a static array indexed by value (NULL for a gap). */
+#define PARAM_ENUM(T, field, names)                                                                           \
+    {.name = #field, .offset = offsetof(T, field), .kind = DMLREF_PARAM_ENUM, .enum_names = (names),             \
+     .enum_count = N_OF(names)}
+/* A DMLREF_SCALAR_UNION whose type is the DMLREF_TENSOR_DATA_TYPE field type_field
+ * (itself a PARAM_ENUM over dmlref's data-type names, listed before it). */
+#define PARAM_UNION(T, field, type_field)                                                                     \
+    {.name = #field, .offset = offsetof(T, field), .kind = DMLREF_PARAM_SCALAR_UNION,                            \
+     .type_offset = offsetof(T, type_field)}
+
+/* The DMLREF_TENSOR_DATA_TYPE names by value ("FLOAT32" at 1, ... "INT64" at 11;
+ * NULL at 0), for a data-type field such as PADDING1's PaddingValueDataType. */
+#define N_DATA_TYPE_NAMES 12u
+extern const char *const data_type_enum_names[N_DATA_TYPE_NAMES];
+#define PARAM_DATA_TYPE(T, field)                                                                             \
+    {.name = #field, .offset = offsetof(T, field), .kind = DMLREF_PARAM_ENUM, .enum_names = data_type_enum_names, \
+     .enum_count = N_DATA_TYPE_NAMES}
+
 /* The class of a built operator, or NULL. */
 const op_class *registry_find(DMLREF_OPERATOR_TYPE type);
 /* 1 when dmlref knows the operator but this build left it out (make OPS=...). */

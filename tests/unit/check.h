@@ -44,6 +44,14 @@ void test_skip(const char *why);
                       (unsigned long long)a_, (unsigned long long)b_);          \
     } while (0)
 
+#define CHECK_EQ_I64(a, b)                                                      \
+    do {                                                                        \
+        const int64_t a_ = (int64_t)(a), b_ = (int64_t)(b);                     \
+        if (a_ != b_)                                                           \
+            test_fail(__FILE__, __LINE__, "%s == %s: %lld != %lld", #a, #b,     \
+                      (long long)a_, (long long)b_);                            \
+    } while (0)
+
 #define CHECK_MEM(a, b, n)                                                      \
     do {                                                                        \
         if (memcmp((a), (b), (n)) != 0)                                         \
