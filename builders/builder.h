@@ -83,6 +83,9 @@ extern const DMLREF_TENSOR_DATA_TYPE bld_index_types[4];
 /* Uniform in [0, n). */
 uint32_t bld_rnd(prng *r, uint32_t n);
 uint64_t bld_product(const uint32_t *s, uint32_t n);
+/* An element-count cap for a builder's shapes: base for the default small cases,
+ * scaled up when gen draws large ones.  Every cap a builder uses goes through it. */
+uint64_t bld_cap(uint64_t base);
 /* Random sizes 1..4 (visiting dims in random order) keeping the product <= cap. */
 void bld_rand_sizes(prng *r, uint32_t n, uint32_t *s, uint64_t cap);
 void bld_tensor_init(gtensor *t, DMLREF_TENSOR_DATA_TYPE dt, uint32_t n, const uint32_t *sizes);

@@ -5,7 +5,7 @@
 static int build(prng *r, gcase *g) {
     const uint32_t N = 1 + bld_rnd(r, 8);
     uint32_t sizes[8];
-    bld_rand_sizes(r, N, sizes, 256);
+    bld_rand_sizes(r, N, sizes, bld_cap(256));
     const DMLREF_TENSOR_DATA_TYPE dt = bld_pick(r, bld_data_types, 11);
     g->n_in = 1;
     g->n_out = 1;

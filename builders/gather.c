@@ -7,7 +7,7 @@
 static int build(prng *r, gcase *g) {
     const uint32_t N = 1 + bld_rnd(r, 8), a = bld_rnd(r, N), kmax = N < a + 1 ? N : a + 1, K = bld_rnd(r, kmax + 1);
     uint32_t in[8], idx[8], out[8];
-    bld_rand_sizes(r, N, in, 48);
+    bld_rand_sizes(r, N, in, bld_cap(48));
     for (uint32_t d = 0; d + 1 < K; ++d) in[d] = 1;
     for (uint32_t d = 0; d < N; ++d) idx[d] = 1;
     uint64_t p = 1;
@@ -15,7 +15,7 @@ static int build(prng *r, gcase *g) {
         const uint32_t v = 1 + bld_rnd(r, 3);
         if (p * v <= 12) idx[d] = v, p *= v;
     }
-    if (dmlref_gather_output_sizes(N, a, K, in, idx, out) != 0 || bld_product(out, N) > 256) return -1;
+    if (dmlref_gather_output_sizes(N, a, K, in, idx, out) != 0 || bld_product(out, N) > bld_cap(256)) return -1;
     const DMLREF_TENSOR_DATA_TYPE dt = bld_pick(r, bld_data_types, 11);
     g->n_in = 2;
     g->n_out = 1;

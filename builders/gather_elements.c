@@ -7,10 +7,10 @@
 static int build(prng *r, gcase *g) {
     const uint32_t N = 1 + bld_rnd(r, 8), a = bld_rnd(r, N);
     uint32_t in[8], idx[8];
-    bld_rand_sizes(r, N, in, 48);
+    bld_rand_sizes(r, N, in, bld_cap(48));
     memcpy(idx, in, sizeof in);
     idx[a] = 1 + bld_rnd(r, 4);
-    if (bld_product(idx, N) > 256) return -1;
+    if (bld_product(idx, N) > bld_cap(256)) return -1;
     const DMLREF_TENSOR_DATA_TYPE dt = bld_pick(r, bld_data_types, 11);
     g->n_in = 2;
     g->n_out = 1;

@@ -10,9 +10,9 @@ static int build(prng *r, gcase *g) {
     if (M > N) return -1;
     uint32_t in[8], idx[8], upd[8], I[8], J[8];
     for (uint32_t d = 0; d < N; ++d) in[d] = idx[d] = upd[d] = 1;
-    bld_rand_sizes(r, R, I, 48);
+    bld_rand_sizes(r, R, I, bld_cap(48));
     memcpy(in + (N - R), I, R * sizeof *I);
-    bld_rand_sizes(r, Q - 1, J, 8);
+    bld_rand_sizes(r, Q - 1, J, bld_cap(8));
     J[Q - 1] = T;
     memcpy(idx + (N - Q), J, Q * sizeof *J);
     const uint64_t tuples = bld_product(J, Q - 1), room = bld_product(I, T);
