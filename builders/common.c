@@ -328,8 +328,13 @@ void bld_partition(prng *r, uint32_t total, uint32_t k, uint32_t *parts) {
 int bld_split_join(prng *r, gcase *g, int is_split) {
     const uint32_t N = 1 + bld_rnd(r, 8), a = bld_rnd(r, N), k = 1 + bld_rnd(r, 6);
     uint32_t whole[8], parts[6];
-    bld_rand_sizes(r, N, whole, bld_cap(24));
-    whole[a] = k + bld_rnd(r, 6);
+    if (!bld_opts.max_elements) {
+        bld_rand_sizes(r, N, whole, bld_cap(24));
+        whole[a] = k + bld_rnd(r, 6);
+    } else { /* large: the axis drawn with the rest (24 * 11: the small cases' largest whole) */
+        bld_rand_sizes(r, N, whole, bld_cap(24 * 11));
+        if (whole[a] < k) whole[a] = k;
+    }
     bld_partition(r, whole[a], k, parts);
     const DMLREF_TENSOR_DATA_TYPE dt = bld_pick(r, bld_data_types, 11);
     bld_set_param(g, "Axis", a);

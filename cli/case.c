@@ -594,7 +594,13 @@ static int parse_root(ctx *x, json_object *root, dmlref_case *c) {
         if (strcmp(key, "operator") == 0) known = 1;
         else if (strcmp(key, "feature_level") == 0) fl = val, known = 1;
         else if (strcmp(key, "expected") == 0) expected = val, known = 1;
-        else if (ignorable(key)) known = 1;
+        else if (strcmp(key, "features") == 0) {
+            /* gen's summary of what the case uses: informative, its contents ignored */
+            if (!json_object_is_type(val, json_type_object))
+                return fail(x, "features: expected an object (what the case uses, as gen writes it), got %s",
+                            jsonin_kind(val));
+            known = 1;
+        } else if (ignorable(key)) known = 1;
         for (uint32_t i = 0; i < sc->n_params && !known; ++i)
             if (strcmp(key, sc->params[i].name) == 0) known = 1;
         for (uint32_t i = 0; i < sc->n_slots && !known; ++i)
