@@ -120,6 +120,9 @@ uint64_t bld_cap(uint64_t base);
 /* Random sizes 1..4 (visiting dims in random order) keeping the product <= cap.
  * Large flavour: sizes of any magnitude, the product drawn in (cap / 8, cap]. */
 void bld_rand_sizes(prng *r, uint32_t n, uint32_t *s, uint64_t cap);
+/* Sizes 1..maxv in dimension order, each kept while the product stays <= cap (else 1).
+ * Large flavour: as bld_rand_sizes's (the product in (cap / 8, cap]). */
+void bld_rand_dims(prng *r, uint32_t n, uint32_t *s, uint32_t maxv, uint64_t cap);
 void bld_tensor_init(gtensor *t, DMLREF_TENSOR_DATA_TYPE dt, uint32_t n, const uint32_t *sizes);
 /* Strides and buffer size: packed, explicit packed, or a permuted layout with gaps;
  * broadcast for some inputs when allowed.  Allocates the data.  Under

@@ -98,6 +98,20 @@ void bld_rand_sizes(prng *r, uint32_t n, uint32_t *s, uint64_t cap) {
     }
 }
 
+void bld_rand_dims(prng *r, uint32_t n, uint32_t *s, uint32_t maxv, uint64_t cap) {
+    if (bld_opts.max_elements) {
+        const uint32_t order[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+        large_sizes(r, n, s, cap, order);
+        return;
+    }
+    uint64_t p = 1;
+    for (uint32_t d = 0; d < n; ++d) {
+        const uint32_t v = 1 + bld_rnd(r, maxv);
+        s[d] = 1;
+        if (p * v <= cap) s[d] = v, p *= v;
+    }
+}
+
 void bld_tensor_init(gtensor *t, DMLREF_TENSOR_DATA_TYPE dt, uint32_t n, const uint32_t *sizes) {
     memset(t, 0, sizeof *t);
     t->dt = dt;
