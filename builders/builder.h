@@ -118,10 +118,11 @@ uint64_t bld_product(const uint32_t *s, uint32_t n);
  * builder uses goes through it. */
 uint64_t bld_cap(uint64_t base);
 /* Random sizes 1..4 (visiting dims in random order) keeping the product <= cap.
- * Large flavour: sizes of any magnitude, the product drawn in (cap / 8, cap]. */
+ * Large flavour: sizes of any magnitude, the product aimed at a target drawn in
+ * (cap / 8, cap], never above cap nor below cap / 16. */
 void bld_rand_sizes(prng *r, uint32_t n, uint32_t *s, uint64_t cap);
 /* Sizes 1..maxv in dimension order, each kept while the product stays <= cap (else 1).
- * Large flavour: as bld_rand_sizes's (the product in (cap / 8, cap]). */
+ * Large flavour: as bld_rand_sizes's. */
 void bld_rand_dims(prng *r, uint32_t n, uint32_t *s, uint32_t maxv, uint64_t cap);
 void bld_tensor_init(gtensor *t, DMLREF_TENSOR_DATA_TYPE dt, uint32_t n, const uint32_t *sizes);
 /* Strides and buffer size: packed, explicit packed, or a permuted layout with gaps;

@@ -60,6 +60,7 @@ static uint64_t iroot(uint64_t x, uint32_t k) {
  * dimensions (in the random order) around its k-th root, some dimensions 1. */
 static void large_sizes(prng *r, uint32_t n, uint32_t *s, uint64_t cap, const uint32_t *order) {
     if (cap > UINT32_MAX) cap = UINT32_MAX;
+    if (cap < 1) cap = 1;
     const uint64_t target = cap - prng_below(r, cap - cap / 8);
     uint64_t p = 1;
     for (uint32_t k = 0; k < n; ++k) {
