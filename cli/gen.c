@@ -116,11 +116,9 @@ static int is_signed_int(DMLREF_TENSOR_DATA_TYPE dt) {
            dt == DMLREF_TENSOR_DATA_TYPE_INT32 || dt == DMLREF_TENSOR_DATA_TYPE_INT64;
 }
 
-/* The element at slot as a signed integer of its width. */
-static int64_t load_signed(const gtensor *t, uint64_t slot) {
-    const uint64_t v = value_load_bits(t->data + slot * t->es, t->es);
-    const unsigned sh = 64 - 8 * t->es;
-    return (int64_t)(v << sh) >> sh;
+/* Whether the signed integer at slot is negative: its sign bit. */
+static int negative_at(const gtensor *t, uint64_t slot) {
+    return (int)(value_load_bits(t->data + slot * t->es, t->es) >> (8 * t->es - 1) & 1u);
 }
 
 /* Whether an index tensor's elements (its addressed slots) hold a negative value. */
@@ -128,7 +126,7 @@ static int has_negative(const gtensor *t) {
     if (!is_signed_int(t->dt)) return 0;
     uint32_t c[8] = {0};
     do
-        if (load_signed(t, bld_slot_of(t, c)) < 0) return 1;
+        if (negative_at(t, bld_slot_of(t, c))) return 1;
     while (bld_next_coord(t->sizes, t->n, c));
     return 0;
 }
