@@ -401,19 +401,10 @@ static void lower_name(const char *op, char *lower, size_t cap) {
 static int make_case(DMLREF_OPERATOR_TYPE type, uint64_t seed, uint64_t i, const gen_cfg *cfg, char **text,
                      size_t *len, char *err, size_t errcap) {
     const int filtered = cfg_filters(cfg);
-    prng r;
-    if (!filtered && !cfg->b.bits) {
-        /* the plain flavour's stream, as ever (its files are pinned).  Case i + 1's stream is
-         * case i's one draw later, so two cases whose draws are rejected a different number
-         * of times can fall into step and come out the same. */
-        r.state = seed ^ (UINT64_C(0xD1B54A32D192ED03) * ((uint64_t)type + 1));
-        r.state += UINT64_C(0x9E3779B97F4A7C15) * (i + 1);
-    } else {
-        /* filters redraw often: a stream of its own per (seed, flavour, operator, case),
-         * through splitmix64's finaliser, so no two cases share their draws */
-        const uint64_t flavour = (cfg->b.bits ? 1u : 0u) | (cfg->b.max_elements ? 2u : 0u);
-        r.state = mix64(mix64(mix64(seed ^ (UINT64_C(0x5851F42D4C957F2D) * (flavour + 1))) + (uint64_t)type) + i);
-    }
+    /* a stream of its own per (seed, flavour, operator, case), through splitmix64's finaliser,
+     * so no two cases share their draws however often either redraws */
+    const uint64_t flavour = (cfg->b.bits ? 1u : 0u) | (cfg->b.max_elements ? 2u : 0u);
+    prng r = {mix64(mix64(mix64(seed ^ (UINT64_C(0x5851F42D4C957F2D) * (flavour + 1))) + (uint64_t)type) + i)};
     (void)prng_next(&r);
     const builder *b = builder_find(type);
     const dmlref_schema *schema = dmlref_operator_schema(type);
