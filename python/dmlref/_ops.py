@@ -78,6 +78,7 @@ SHAPES = {
     "GATHER_ELEMENTS": lambda t, p, x: [t["IndicesTensor"]],
     "SPLIT": lambda t, p, x: [[_along(t["InputTensor"], p["Axis"], s) for s in x["sizes"]]],
     "JOIN": lambda t, p, x: [_join_sizes(t["InputTensors"], p["Axis"])],
+    "TILE": lambda t, p, x: [tuple(s * r for s, r in zip(t["InputTensor"], p["Repeats"] or ()))],
     "DEPTH_TO_SPACE": lambda t, p, x: [depth_to_space_sizes(t["InputTensor"], p["BlockSize"])],
     "DEPTH_TO_SPACE1": lambda t, p, x: [depth_to_space_sizes(t["InputTensor"], p["BlockSize"])],
     "SPACE_TO_DEPTH": lambda t, p, x: [space_to_depth_sizes(t["InputTensor"], p["BlockSize"])],

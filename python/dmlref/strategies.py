@@ -33,7 +33,7 @@ MAX_ELEMENTS = 256
 
 # Parameter values that make a tensor of all-1 sizes valid (the probe below).
 _PROBE = {"Axis": 0, "IndexDimensions": 1, "InputDimensionCount": lambda n: n, "IndicesDimensionCount": 1,
-          "BlockSize": 1}
+          "Repeats": lambda n: [1] * n, "BlockSize": 1}
 
 
 @functools.lru_cache(maxsize=None)
@@ -336,6 +336,20 @@ def join(draw, feature_level=None, **types):
 
 
 @st.composite
+def tile(draw, feature_level=None, **types):
+    n, dt, _, rng = draw(_common("TILE", feature_level, **types))
+    ins = draw(shapes(n, budget=48))
+    reps, prod = [], math.prod(ins)
+    for _ in range(n):
+        r = draw(st.integers(1, max(1, min(4, MAX_ELEMENTS // prod))))
+        reps.append(r)
+        prod *= r
+    x = _input(draw, rng, dt, ins)
+    outs = tuple(s * r for s, r in zip(ins, reps))
+    return Drawn("TILE", [x], {"repeats": reps}, feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+
+
+@st.composite
 def same_shape(draw, operator, feature_level=None, **types):
     """Any operator of one input and one output of the same sizes and no required
     parameter (ELEMENT_WISE_IDENTITY and the element-wise operators to come)."""
@@ -367,7 +381,7 @@ def depth_space(operator):
 
 # One line per operator whose call is not a plain same-shape one.
 DRAWERS = {"GATHER": gather, "GATHER_ELEMENTS": gather_elements, "SCATTER_ND": scatter_nd, "SPLIT": split,
-           "JOIN": join}
+           "JOIN": join, "TILE": tile}
 DRAWERS.update((op, depth_space(op)) for op in ("DEPTH_TO_SPACE", "SPACE_TO_DEPTH", "DEPTH_TO_SPACE1",
                                                  "SPACE_TO_DEPTH1"))
 

@@ -12,6 +12,7 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     GATHER_ELEMENTS  np.take_along_axis
     SCATTER_ND       fancy-index assignment
     SPLIT / JOIN     np.split / np.concatenate
+    TILE             np.tile (every data type but FLOAT64, which TILE refuses)
     DEPTH_TO_SPACE(1), SPACE_TO_DEPTH(1)   reshape + transpose (both orders)
 
 Every output byte is compared: addressed bytes must equal numpy's, all other
@@ -40,7 +41,7 @@ INDEX_TYPES = {}
 SIGNED = {6, 11}
 FL_6_4 = 0x6400
 CHECK_INDICES = 1
-OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "DEPTH_TO_SPACE", "SPACE_TO_DEPTH",
+OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "TILE", "DEPTH_TO_SPACE", "SPACE_TO_DEPTH",
        "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"]
 
 
@@ -172,13 +173,15 @@ def read_index_values(t):
 
 
 # The desc's parameters that p0 and p1 stand for, by name (the driver sets them through the
-# library's schema; count fields such as InputCount come from the tensors).
+# library's schema; count fields such as InputCount come from the tensors).  A list value is
+# an array parameter (TILE's Repeats): the driver sets its count field (RepeatsCount) too.
 PARAM_NAMES = {
     "GATHER": ("Axis", "IndexDimensions"),
     "GATHER_ELEMENTS": ("Axis",),
     "SCATTER_ND": ("InputDimensionCount", "IndicesDimensionCount"),
     "SPLIT": ("Axis",),
     "JOIN": ("Axis",),
+    "TILE": ("Repeats",),
     "DEPTH_TO_SPACE": ("BlockSize",),
     "SPACE_TO_DEPTH": ("BlockSize",),
     "DEPTH_TO_SPACE1": ("BlockSize", "Order"),
@@ -301,6 +304,19 @@ def gen_join(rng, dt, it, n, oob):
     return "JOIN", a, 0, ins + [t_out], [res], "axis %d pieces %s" % (a, parts), False
 
 
+def gen_tile(rng, dt, it, n, oob):
+    if dt == 9:  # FLOAT64: TILE's tables have none (docs/operators.md P4)
+        return None
+    sizes = [int(rng.integers(1, 5)) for _ in range(n)]
+    reps = [int(rng.integers(1, 4)) for _ in range(n)]
+    while int(np.prod([s * r for s, r in zip(sizes, reps)])) > 600:
+        d = int(np.argmax([s * r for s, r in zip(sizes, reps)]))
+        reps[d], sizes[d] = (1, sizes[d]) if reps[d] > 1 else (1, max(1, sizes[d] // 2))
+    t_in = make(rng, dt, sizes, False)
+    t_out = make(rng, dt, [s * r for s, r in zip(sizes, reps)], True)
+    return "TILE", reps, 0, [t_in, t_out], [np.tile(t_in.view(), reps)], "repeats %s" % reps, False
+
+
 def depth_to_space(x, b, dcr):
     """numpy's DepthToSpace: the depth axis split as (B, B, C) (DCR) or (C, B, B) (CRD)."""
     n, c, h, w = x.shape
@@ -337,7 +353,7 @@ def gen_depth_space(name):
 
 
 GENERATORS = {"GATHER": gen_gather, "GATHER_ELEMENTS": gen_gather_elements, "SCATTER_ND": gen_scatter_nd,
-              "SPLIT": gen_split, "JOIN": gen_join}
+              "SPLIT": gen_split, "JOIN": gen_join, "TILE": gen_tile}
 GENERATORS.update((op, gen_depth_space(op)) for op in ("DEPTH_TO_SPACE", "SPACE_TO_DEPTH", "DEPTH_TO_SPACE1",
                                                        "SPACE_TO_DEPTH1"))
 
@@ -394,7 +410,10 @@ def main():
         c = cases[k]
         manifest.append("case %d %s %x %d" % (k, c["op"], FL_6_4, c["flags"]))
         for name, value in zip(PARAM_NAMES[c["op"]], (c["p0"], c["p1"])):
-            manifest.append("param %s %d" % (name, value))
+            if isinstance(value, list):
+                manifest.append("array %s %d %s" % (name, len(value), " ".join(map(str, value))))
+            else:
+                manifest.append("param %s %d" % (name, value))
         c["offsets"] = []
         for t in c["tensors"]:
             blob += bytes((-len(blob)) % 16)
