@@ -362,9 +362,9 @@ class Case:
         kinds = {p["name"]: p for p in op.params}
         for name, v in params.items():  # every parameter, defaults included
             if v is not None:
-                names = kinds[name]["enum_names"] if kinds[name]["kind"] == 6 else []
-                if 0 <= v < len(names) and names[v]:
-                    v = names[v]  # an enum by its name: the command reads no numbers there
+                if kinds[name]["kind"] == 6:  # an enum by its name: the command reads no numbers there
+                    names = kinds[name]["enum_names"]
+                    v = names[v] if 0 <= v < len(names) and names[v] else v
                 doc[name] = list(v) if isinstance(v, (list, tuple)) else v
         # outputs: run dmlref into buffers prefilled with 0xCD, in the recorded layout
         if out is None:
