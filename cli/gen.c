@@ -20,6 +20,7 @@
 #include "case.h"
 #include "fields.h"
 #include "cli.h"
+#include "dirs.h"
 #include "file_atomic.h"
 #include "json_out.h"
 #include "prng.h"
@@ -304,14 +305,14 @@ int cmd_gen(int argc, char **argv) {
         fprintf(stderr, "dmlref gen: unknown operator '%s' (%s, ALL)\n", opname, case_operator_names(names, sizeof names));
         return CASE_USAGE;
     }
-    if (mkdir(outdir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "dmlref gen: cannot create %s: %s\n", outdir, strerror(errno));
+    char err[1024];
+    if (dir_create_path(outdir, err, sizeof err)) {
+        fprintf(stderr, "dmlref gen: %s\n", err);
         return CASE_SYSTEM;
     }
     const size_t dl = strlen(outdir);
     char *path = malloc(dl + 128);
     if (!path) return CASE_SYSTEM;
-    char err[1024];
     int rc = CASE_OK;
     for (int k = 0; k < n_ops && rc == CASE_OK; ++k) {
         const char *op = dmlref_operator_name(ops[k]);
