@@ -1,10 +1,12 @@
 /*
  * dmlref: the command-line face of the library (docs/case-format.md).
  *
- *   dmlref run CASE.json [--npy DIR] [--strict] [--feature-level L] [--threads T]
+ *   dmlref run CASE.json [--npy DIR] [--logical] [--int64-strings] [--strict]
+ *                        [--feature-level L] [--threads T]
  *   dmlref validate CASE.json [--feature-level L]
  *   dmlref bench CASE.json [--repeat N] [--threads T]
  *   dmlref gen --operator OP --count N --seed S --out DIR
+ *   dmlref export CASE.json --out DIR
  *
  * Exit status: 0 ok, 1 outputs differ from `expected`, 2 descriptor invalid
  * (or, with --strict, an index out of range / duplicate scatter target),
@@ -30,14 +32,17 @@ static const char usage_main[] =
     "usage: dmlref <command> [options]\n"
     "\n"
     "commands:\n"
-    "  run CASE.json [--npy DIR] [--strict] [--feature-level L] [--threads T]\n"
-    "                     validate, execute, print the outputs, compare with `expected`\n"
+    "  run CASE.json [--npy DIR] [--logical] [--int64-strings] [--strict] [--feature-level L]\n"
+    "      [--threads T]  validate, execute, print the outputs, compare with `expected`\n"
     "  validate CASE.json [--feature-level L] [--json]\n"
     "                     check the descriptor only; prints `valid` or the error\n"
     "  bench CASE.json [--repeat N] [--threads T]\n"
     "                     time dmlref_execute alone; prints JSON\n"
     "  gen --operator OP --count N --seed S --out DIR\n"
     "                     write N random valid cases with `expected` (a golden suite)\n"
+    "  export CASE.json --out DIR\n"
+    "                     the case as .npy files (buffers, slot maps, logical views) and a\n"
+    "                     manifest with the framework form: golden files for any harness\n"
     "\n"
     "  dmlref <command> --help   details of one command\n"
     "  dmlref --version          the library version\n"
@@ -47,7 +52,8 @@ static const char usage_main[] =
     "too large for this host's address space\n";
 
 static const char usage_run[] =
-    "usage: dmlref run CASE.json [--npy DIR] [--strict] [--feature-level L] [--threads T]\n"
+    "usage: dmlref run CASE.json [--npy DIR] [--logical] [--int64-strings] [--strict]\n"
+    "                            [--feature-level L] [--threads T]\n"
     "\n"
     "Validates the case's descriptor, executes it, prints every output buffer whole\n"
     "(TotalTensorSizeInBytes / element size slots, in memory order) as JSON on stdout and\n"
@@ -55,7 +61,12 @@ static const char usage_run[] =
     "as 0xCD bytes unless the case gives them data.\n"
     "\n"
     "  --npy DIR            write DIR/OutputTensor.npy (or DIR/OutputTensors_<i>.npy) instead\n"
-    "                       of printing; each whole buffer as a 1-D array, written atomically\n"
+    "                       of printing; each whole buffer as a 1-D array, written atomically;\n"
+    "                       DIR is created like mkdir -p\n"
+    "  --logical            each output in its logical shape: only the elements, row-major over\n"
+    "                       Sizes (JSON: nested lists, no Strides; --npy: DIR/<T>.logical.npy)\n"
+    "  --int64-strings      INT64 and UINT64 values as \"0x...\" bit patterns (16 hex digits), for\n"
+    "                       JavaScript's JSON.parse, which rounds numbers beyond 2^53\n"
     "  --strict             an out-of-range index or a duplicate scatter target is an error\n"
     "                       (exit 2) instead of a warning (indices are clamped, last update wins)\n"
     "  --feature-level L    validate at level L (e.g. 4_1) instead of the case's\n"
@@ -221,6 +232,7 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "validate") == 0) return cmd_validate(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0) return cmd_bench(argc - 2, argv + 2);
     if (strcmp(cmd, "gen") == 0) return cmd_gen(argc - 2, argv + 2);
+    if (strcmp(cmd, "export") == 0) return cmd_export(argc - 2, argv + 2);
     fprintf(stderr, "dmlref: unknown command '%s'\n\n%s", cmd, usage_main);
     return CASE_USAGE;
 }
