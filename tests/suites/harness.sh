@@ -3,6 +3,7 @@
 # operator through `dmlref gen` (fixed seed) plus the hand-made bits cases
 # (tests/harness/bits_cases.sh), each exported with `dmlref export`; then
 #   examples/backend_harness.py   against its numpy stand-in, and
+#   examples/backend_torch.py     the same with PyTorch as the backend (skipped without torch),
 #   examples/backend_harness.mjs  against its JavaScript stand-in (node; skipped without it):
 # every case must pass, and deliberately wrong backends must be caught (a harness that
 # cannot fail proves nothing): one flipped bit, -0.0 made +0.0, NaN payloads made
@@ -87,6 +88,15 @@ PY
 rc=$?
 cat "$tmp/log"
 if [ $rc -eq 0 ]; then pass=$((pass + 4)); else no "wrong backends in Python"; fi
+
+# ---- PyTorch as the backend (the guide's section 5), where torch is installed ---------------
+if "$PYTHON" -c "import torch" >/dev/null 2>&1; then
+    if "$PYTHON" examples/backend_torch.py "$tmp"/golden/* >"$tmp/log" 2>&1 &&
+        grep -q "^harness: $total passed, 0 failed" "$tmp/log"; then ok; else no "backend_torch.py"; fi
+else
+    echo "harness: torch is not installed: examples/backend_torch.py is skipped"
+    skipped=$((skipped + 1))
+fi
 
 # ---- JavaScript: the plain-JS stand-in passes everything; a wrong backend is caught ----
 if command -v node >/dev/null 2>&1; then
