@@ -37,11 +37,32 @@ n=0
 for f in "$tmp/suite"/*.json; do
     if "$D" export "$f" --out "$tmp/golden/$(basename "$f" .json)" >"$tmp/log" 2>&1; then n=$((n + 1)); else no "export $f"; fi
 done
-ops=$("$PYTHON" -c 'import json, sys, glob
-print(len({json.load(open(m))["operator"] for m in glob.glob(sys.argv[1] + "/*/manifest.json")}))' "$tmp/golden")
-total=$(ls "$tmp/suite" | wc -l)
-[ "$n" -eq "$total" ] && [ "$n" -gt 0 ] && ok || no "exported $n of $total cases"
-[ "$ops" -ge 6 ] && ok || no "the suite covers $ops operators (want every one)"
+[ "$n" -eq "$(ls "$tmp/suite" | wc -l)" ] && [ "$n" -gt 0 ] && ok || no "exported $n cases of $(ls "$tmp/suite" | wc -l)"
+# an operator export has no framework form for (cli/framework.c) cannot reach a framework
+# backend: its cases are set aside and counted as skipped, by name; the six operators of
+# phase 1 must all be there
+"$PYTHON" - "$tmp/golden" "$tmp/noform" >"$tmp/log" 2>&1 <<'PY'
+import glob, json, os, shutil, sys
+os.makedirs(sys.argv[2])
+ops, without = set(), {}
+for d in sorted(glob.glob(sys.argv[1] + "/*")):
+    m = json.load(open(d + "/manifest.json"))
+    if m["framework"] is None:
+        without[m["operator"]] = without.get(m["operator"], 0) + 1
+        shutil.move(d, sys.argv[2])
+    else:
+        ops.add(m["operator"])
+for op, k in sorted(without.items()):
+    print("harness: no framework form for %s (cli/framework.c): its %d cases are skipped" % (op, k))
+missing = {"GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "ELEMENT_WISE_IDENTITY"} - ops
+print("harness: the suite lacks %s" % sorted(missing) if missing else "harness: operators: " + ", ".join(sorted(ops)))
+sys.exit(1 if missing else 0)
+PY
+rc=$?
+cat "$tmp/log"
+[ $rc -eq 0 ] && ok || no "the suite covers every operator"
+skipped=$((skipped + $(ls "$tmp/noform" | wc -l)))
+total=$(ls "$tmp/golden" | wc -l)
 
 # ---- Python: the numpy stand-in passes everything; wrong backends are caught ---------
 if "$PYTHON" examples/backend_harness.py "$tmp"/golden/* >"$tmp/log" 2>&1 &&
