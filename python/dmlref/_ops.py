@@ -63,6 +63,7 @@ SHAPES = {
     "GATHER_ELEMENTS": lambda t, p, x: [t["IndicesTensor"]],
     "SPLIT": lambda t, p, x: [[_along(t["InputTensor"], p["Axis"], s) for s in x["sizes"]]],
     "JOIN": lambda t, p, x: [_join_sizes(t["InputTensors"], p["Axis"])],
+    "TILE": lambda t, p, x: [tuple(s * r for s, r in zip(t["InputTensor"], p["Repeats"] or ()))],
 }
 # Extra keyword arguments an operator's shape line needs (required unless out= is given).
 EXTRA = {"SPLIT": ("sizes",)}

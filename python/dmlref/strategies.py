@@ -32,7 +32,8 @@ INDEX_TYPES = ("UINT32", "INT32", "UINT64", "INT64")
 MAX_ELEMENTS = 256
 
 # Parameter values that make a tensor of all-1 sizes valid (the probe below).
-_PROBE = {"Axis": 0, "IndexDimensions": 1, "InputDimensionCount": lambda n: n, "IndicesDimensionCount": 1}
+_PROBE = {"Axis": 0, "IndexDimensions": 1, "InputDimensionCount": lambda n: n, "IndicesDimensionCount": 1,
+          "Repeats": lambda n: [1] * n}
 
 
 @functools.lru_cache(maxsize=None)
@@ -335,6 +336,20 @@ def join(draw, feature_level=None, **types):
 
 
 @st.composite
+def tile(draw, feature_level=None, **types):
+    n, dt, _, rng = draw(_common("TILE", feature_level, **types))
+    ins = draw(shapes(n, budget=48))
+    reps, prod = [], math.prod(ins)
+    for _ in range(n):
+        r = draw(st.integers(1, max(1, min(4, MAX_ELEMENTS // prod))))
+        reps.append(r)
+        prod *= r
+    x = _input(draw, rng, dt, ins)
+    outs = tuple(s * r for s, r in zip(ins, reps))
+    return Drawn("TILE", [x], {"repeats": reps}, feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+
+
+@st.composite
 def same_shape(draw, operator, feature_level=None, **types):
     """Any operator of one input and one output of the same sizes and no required
     parameter (ELEMENT_WISE_IDENTITY and the element-wise operators to come)."""
@@ -346,7 +361,7 @@ def same_shape(draw, operator, feature_level=None, **types):
 
 # One line per operator whose call is not a plain same-shape one.
 DRAWERS = {"GATHER": gather, "GATHER_ELEMENTS": gather_elements, "SCATTER_ND": scatter_nd, "SPLIT": split,
-           "JOIN": join}
+           "JOIN": join, "TILE": tile}
 
 
 def operators():

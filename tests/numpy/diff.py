@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Differential test of dmlref against numpy.
 
-Generates seeded random cases of the five operators (every data type, 1-6
+Generates seeded random cases of the six operators (every data type, 1-6
 dimensions, strided inputs with gaps, broadcast (zero-stride) inputs, strided
 and transposed outputs, negative indices, SPLIT/JOIN with 1-5 pieces, a few
 out-of-range indices), runs them all through the C driver in one process, and
@@ -12,6 +12,7 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     GATHER_ELEMENTS  np.take_along_axis
     SCATTER_ND       fancy-index assignment
     SPLIT / JOIN     np.split / np.concatenate
+    TILE             np.tile (every data type but FLOAT64, which TILE refuses)
 
 Every output byte is compared: addressed bytes must equal numpy's, all other
 bytes must keep the random prefill.  Elements are moved as raw unsigned
@@ -39,7 +40,7 @@ INDEX_TYPES = {}
 SIGNED = {6, 11}
 FL_6_4 = 0x6400
 CHECK_INDICES = 1
-OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN"]
+OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "TILE"]
 
 
 def set_byte_order(order):
@@ -170,13 +171,15 @@ def read_index_values(t):
 
 
 # The desc's parameters that p0 and p1 stand for, by name (the driver sets them through the
-# library's schema; count fields such as InputCount come from the tensors).
+# library's schema; count fields such as InputCount come from the tensors).  A list value is
+# an array parameter (TILE's Repeats): the driver sets its count field (RepeatsCount) too.
 PARAM_NAMES = {
     "GATHER": ("Axis", "IndexDimensions"),
     "GATHER_ELEMENTS": ("Axis",),
     "SCATTER_ND": ("InputDimensionCount", "IndicesDimensionCount"),
     "SPLIT": ("Axis",),
     "JOIN": ("Axis",),
+    "TILE": ("Repeats",),
 }
 
 # ---- case generators: each returns (op, p0, p1, tensors, expected outputs or None, note) ----
@@ -295,8 +298,21 @@ def gen_join(rng, dt, it, n, oob):
     return "JOIN", a, 0, ins + [t_out], [res], "axis %d pieces %s" % (a, parts), False
 
 
+def gen_tile(rng, dt, it, n, oob):
+    if dt == 9:  # FLOAT64: TILE's tables have none (docs/operators.md P4)
+        return None
+    sizes = [int(rng.integers(1, 5)) for _ in range(n)]
+    reps = [int(rng.integers(1, 4)) for _ in range(n)]
+    while int(np.prod([s * r for s, r in zip(sizes, reps)])) > 600:
+        d = int(np.argmax([s * r for s, r in zip(sizes, reps)]))
+        reps[d], sizes[d] = (1, sizes[d]) if reps[d] > 1 else (1, max(1, sizes[d] // 2))
+    t_in = make(rng, dt, sizes, False)
+    t_out = make(rng, dt, [s * r for s, r in zip(sizes, reps)], True)
+    return "TILE", reps, 0, [t_in, t_out], [np.tile(t_in.view(), reps)], "repeats %s" % reps, False
+
+
 GENERATORS = {"GATHER": gen_gather, "GATHER_ELEMENTS": gen_gather_elements, "SCATTER_ND": gen_scatter_nd,
-              "SPLIT": gen_split, "JOIN": gen_join}
+              "SPLIT": gen_split, "JOIN": gen_join, "TILE": gen_tile}
 
 
 def generate(seed, k):
@@ -351,7 +367,10 @@ def main():
         c = cases[k]
         manifest.append("case %d %s %x %d" % (k, c["op"], FL_6_4, c["flags"]))
         for name, value in zip(PARAM_NAMES[c["op"]], (c["p0"], c["p1"])):
-            manifest.append("param %s %d" % (name, value))
+            if isinstance(value, list):
+                manifest.append("array %s %d %s" % (name, len(value), " ".join(map(str, value))))
+            else:
+                manifest.append("param %s %d" % (name, value))
         c["offsets"] = []
         for t in c["tensors"]:
             blob += bytes((-len(blob)) % 16)

@@ -512,6 +512,10 @@ pin=$(for i in 0 1 2 3 4; do cat "$tmp/genpin/gen_element_wise_identity_1_$i.jso
       sed "s/(dmlref $version)/(dmlref VERSION)/" | sha256sum | cut -d' ' -f1)
 want=39b10683c8425cafa6b17b5e40796d4fbef7110ae9083f75bd384fd70538f3c8
 [ "$pin" = "$want" ] && ok || no "gen ELEMENT_WISE_IDENTITY --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(for i in 0 1 2 3 4; do cat "$tmp/genpin/gen_tile_1_$i.json"; done |
+      sed "s/(dmlref $version)/(dmlref VERSION)/" | sha256sum | cut -d' ' -f1)
+want=5388573eac42b9ffa46f5df29a431e113b8c2e6705a3abe0a5c13a685b7178c8
+[ "$pin" = "$want" ] && ok || no "gen TILE --count 5 --seed 1 files have sha256 $pin, pinned $want"
 # what the suite covers (over all 100 cases)
 if py - "$tmp/gen1" <<'PY' 2>"$tmp/err"
 import json, os, sys
