@@ -4,6 +4,7 @@
 #include "json_out.h"
 #include "npyout.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 /* ---- helpers -------------------------------------------------------------------------- */
@@ -51,6 +52,14 @@ static void names(fw_form *f, const char *onnx, const char *webnn, const char *p
 static void axis(fw_form *f, uint32_t a) {
     f->has_axis = 1;
     f->axis = a;
+}
+
+/* A new list parameter (the table's functions add at most FW_MAX_LISTS). */
+static fw_list *add_list(fw_form *f, const char *name) {
+    fw_list *l = &f->lists[f->n_lists++];
+    l->name = name;
+    l->n = 0;
+    return l;
 }
 
 /* ---- one function per operator ---------------------------------------------------------- */
@@ -146,6 +155,21 @@ static int fw_identity(const dmlref_case *c, fw_form *f) {
     return 0;
 }
 
+/* ONNX Tile(input, repeats): both tensors without the leading dimensions where the input's size
+ * and the repeat are both 1 (one dimension is kept); repeats from there on. */
+static int fw_tile(const dmlref_case *c, fw_form *f) {
+    const DMLREF_TILE_OPERATOR_DESC *d = c->desc_mem;
+    const case_tensor *in = find(c, "InputTensor", 0);
+    if (!in || !d->Repeats || d->RepeatsCount != in->buf.DimensionCount) return -1;
+    uint32_t p = 0;
+    while (p + 1 < d->RepeatsCount && in->sizes[p] == 1 && d->Repeats[p] == 1) ++p;
+    names(f, "Tile", "tile", "tile");
+    take_all(c, f, p);
+    fw_list *r = add_list(f, "repeats");
+    for (uint32_t k = p; k < d->RepeatsCount; ++k) r->v[r->n++] = d->Repeats[k];
+    return 0;
+}
+
 static const struct {
     const char *op;
     int (*form)(const dmlref_case *, fw_form *);
@@ -156,6 +180,7 @@ static const struct {
     {"SPLIT", fw_split},
     {"JOIN", fw_join},
     {"ELEMENT_WISE_IDENTITY", fw_identity},
+    {"TILE", fw_tile},
 };
 
 int framework_form(const dmlref_case *c, fw_form *form) {
@@ -187,6 +212,11 @@ void framework_write(FILE *f, const dmlref_case *c, const fw_form *form, unsigne
     if (form->has_split) {
         fputs(", \"split\": [", f);
         for (uint32_t k = 0; k < c->n_outputs; ++k) fprintf(f, k ? ", %u" : "%u", (unsigned)form->out[k].dims[form->axis]);
+        fputc(']', f);
+    }
+    for (uint32_t l = 0; l < form->n_lists; ++l) {
+        fprintf(f, ", \"%s\": [", form->lists[l].name);
+        for (uint32_t k = 0; k < form->lists[l].n; ++k) fprintf(f, k ? ", %" PRId64 : "%" PRId64, form->lists[l].v[k]);
         fputc(']', f);
     }
     fprintf(f, ",\n%*s\"shapes\": {", (int)indent + 2, "");

@@ -26,11 +26,22 @@ typedef struct fw_shape {
     uint32_t dims[FW_MAX_DIMS];
 } fw_shape;
 
+/* A per-dimension integer parameter in the reduced numbering ("repeats": [2, 3]). */
+typedef struct fw_list {
+    const char *name;
+    uint32_t n;
+    int64_t v[FW_MAX_DIMS];
+} fw_list;
+
+#define FW_MAX_LISTS 4
+
 typedef struct fw_form {
     const char *onnx, *webnn, *pytorch; /* the operator's name in each ("Gather", "gather", "index_select") */
     int has_axis;
     uint32_t axis;                      /* in the reduced numbering                                */
     int has_split;                      /* SPLIT: its sizes along axis (from the outputs' shapes)   */
+    uint32_t n_lists;
+    fw_list lists[FW_MAX_LISTS];        /* TILE's repeats, ...                                     */
     fw_shape *in, *out;                 /* parallel to the case's inputs and outputs (the caller's) */
 } fw_form;
 
@@ -43,7 +54,7 @@ int framework_form(const dmlref_case *c, fw_form *form);
 
 /*
  * The form as one JSON object: {"onnx": ..., "webnn": ..., "pytorch": ...,
- * "axis": A, "split": [...], "shapes": {"InputTensor": [...], ...}}, tensors
+ * "axis": A, "split": [...], the lists ("repeats": [...]), "shapes": {"InputTensor": [...], ...}}, tensors
  * named as their files are (npyout_base).  Continuation lines are indented by
  * `indent` spaces.
  */

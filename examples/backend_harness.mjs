@@ -19,52 +19,52 @@ export function readNpy(file, asIndex) {
 
 const prod = (a) => a.reduce((x, y) => x * y, 1);
 const norm = (v, n) => (v < 0 ? v + n : v); // negative indices count from the end
+const coords = (i, shape) => shape.map((n, k) => Math.floor(i / prod(shape.slice(k + 1))) % n); // row-major
+const index = (c, shape) => c.reduce((a, x, k) => a * shape[k] + x, 0);
+// A tensor of `shape` (the type of `like`) whose element at coordinates c is src(c).
+const make = (shape, like, src) => like.constructor.from({ length: prod(shape) }, (_, i) => src(coords(i, shape)));
+const along = (c, ax, v) => c.map((x, k) => (k === ax ? v : x)); // c with coordinate ax replaced
 
 // The operator in its framework form (fw: the manifest's "framework") on row-major arrays:
 // xs = [{shape, data}]; returns each output's elements, row-major, as bits (readNpy's types).
 export function runBackend(fw, xs) {
-  const ax = fw.axis, s = xs[0].shape, d = xs[0].data, n = s[ax];
-  const outer = prod(s.slice(0, ax)), inner = prod(s.slice(ax + 1)), alloc = (len) => new d.constructor(len);
-  const move = (out, to, from, len) => out.set(d.subarray(from, from + len), to);
-  if (fw.onnx === 'Gather') {
-    const idx = xs[1].data, out = alloc(outer * idx.length * inner);
-    for (let o = 0; o < outer; o++)
-      idx.forEach((v, j) => move(out, (o * idx.length + j) * inner, (o * n + norm(v, n)) * inner, inner));
-    return [out];
-  }
-  if (fw.onnx === 'GatherElements') {
-    const idx = xs[1].data, na = xs[1].shape[ax];
-    return [d.constructor.from(idx, (v, i) => d[(Math.floor(i / (na * inner)) * n + norm(v, n)) * inner + (i % inner)])];
-  }
-  if (fw.onnx === 'ScatterND') {
-    const [, idx, upd] = xs, t = idx.shape[idx.shape.length - 1], slice = prod(s.slice(t)), out = d.slice();
-    for (let u = 0; u < idx.data.length / t; u++) {
-      let at = 0;
-      for (let k = 0; k < t; k++) at = at * s[k] + norm(idx.data[u * t + k], s[k]);
-      out.set(upd.data.subarray(u * slice, (u + 1) * slice), at * slice);
+  const ax = fw.axis, [x, ix] = xs, s = x.shape, at = (c) => x.data[index(c, s)];
+  switch (fw.onnx) {
+    case 'Gather': { // output = data[:axis] + indices + data[axis + 1:]
+      const r = ix.shape.length, os = [...s.slice(0, ax), ...ix.shape, ...s.slice(ax + 1)];
+      const pick = (c) => norm(ix.data[index(c.slice(ax, ax + r), ix.shape)], s[ax]);
+      return [make(os, x.data, (c) => at([...c.slice(0, ax), pick(c), ...c.slice(ax + r)]))];
     }
-    return [out];
-  }
-  if (fw.onnx === 'Split') {
-    let base = 0;
-    return fw.split.map((len) => {
-      const out = alloc(outer * len * inner);
-      for (let o = 0; o < outer; o++) move(out, o * len * inner, (o * n + base) * inner, len * inner);
-      base += len;
-      return out;
-    });
-  }
-  if (fw.onnx === 'Concat') {
-    const total = xs.reduce((a, x) => a + x.shape[ax], 0), out = alloc(outer * total * inner);
-    let base = 0;
-    for (const x of xs) {
-      const len = x.shape[ax] * inner;
-      for (let o = 0; o < outer; o++) out.set(x.data.subarray(o * len, (o + 1) * len), o * total * inner + base);
-      base += len;
+    case 'GatherElements':
+      return [make(ix.shape, x.data, (c) => at(along(c, ax, norm(ix.data[index(c, ix.shape)], s[ax]))))];
+    case 'ScatterND': {
+      const out = x.data.slice(), t = ix.shape[ix.shape.length - 1], slice = prod(s.slice(t)), upd = xs[2].data;
+      for (let u = 0; u * t < ix.data.length; u++) {
+        const to = index(ix.data.slice(u * t, u * t + t).map((v, k) => norm(v, s[k])), s.slice(0, t));
+        out.set(upd.subarray(u * slice, (u + 1) * slice), to * slice);
+      }
+      return [out];
     }
-    return [out];
+    case 'Split': {
+      let base = 0;
+      return fw.split.map((len) => {
+        const from = (base += len) - len;
+        return make(along(s, ax, len), x.data, (c) => at(along(c, ax, c[ax] + from)));
+      });
+    }
+    case 'Concat': { // each output element from the piece its axis coordinate falls in
+      const os = along(s, ax, xs.reduce((a, p) => a + p.shape[ax], 0));
+      return [make(os, x.data, (c) => {
+        let k = 0, v = c[ax];
+        while (v >= xs[k].shape[ax]) v -= xs[k++].shape[ax];
+        return xs[k].data[index(along(c, ax, v), xs[k].shape)];
+      })];
+    }
+    case 'Tile':
+      return [make(s.map((n, k) => n * fw.repeats[k]), x.data, (c) => at(c.map((v, k) => v % s[k])))];
+    case 'Identity':
+      return [x.data.slice()];
   }
-  if (fw.onnx === 'Identity') return [d.slice()];
   throw new Error(`no stand-in for ${fw.onnx}`);
 }
 

@@ -35,6 +35,8 @@ def run_backend(fw, xs):
         return [np.concatenate(xs, axis=axis)]
     if op == "Identity":
         return [xs[0].copy()]
+    if op == "Tile":
+        return [np.tile(xs[0], fw["repeats"])]
     raise NotImplementedError(op)
 
 

@@ -43,6 +43,8 @@ def run_torch(fw, xs):
         outs = torch.split(data, fw["split"], dim=axis)
     elif op == "Concat":
         outs = [torch.cat([tensor(x) for x in xs], dim=axis)]
+    elif op == "Tile":
+        outs = [torch.tile(data, fw["repeats"])]
     else:
         outs = [data.clone()]
     return [o.contiguous().numpy().view(xs[0].dtype) for o in outs]
