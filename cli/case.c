@@ -573,8 +573,9 @@ static int parse_root(ctx *x, json_object *root, dmlref_case *c) {
     if (!sc) {
         /* one dmlref knows but this build left out (make OPS=...) */
         for (uint32_t t = 1; t < 256; ++t) {
-            const char *known = dmlref_operator_name((DMLREF_OPERATOR_TYPE)t);
-            if (known && strcmp(known, json_object_get_string(op)) == 0)
+            const char *known = dmlref_operator_name((DMLREF_OPERATOR_TYPE)t), *name = json_object_get_string(op);
+            if (known && (strcmp(known, name) == 0 ||
+                          (t == DMLREF_OPERATOR_SCATTER_ELEMENTS && strcmp(name, "SCATTER_ELEMENTS") == 0)))
                 return fail(x, "operator: %s is not built into this dmlref (make OPS=\"...\" left it out; this build has %s)",
                             known, case_operator_names(names, sizeof names));
         }

@@ -15,7 +15,7 @@ random bits (NaN payloads, signalling NaNs, subnormals, -0.0 included), with
 gaps between elements, permuted dimensions and zero (broadcast) strides, 1 to 8
 dimensions, every data type and index type the operator has at the feature
 level, negative indices where the index type is signed, and every parameter.
-Indices are never out of range and SCATTER_ND targets never repeat (DirectML
+Indices are never out of range and SCATTER / SCATTER_ND targets never repeat (DirectML
 leaves both open).  The supported data types and dimension counts of a feature
 level are asked of the library (dmlref_validate), not written here.
 """
@@ -312,6 +312,26 @@ def scatter_nd(draw, feature_level=None, **types):
 
 
 @st.composite
+def scatter(draw, feature_level=None, **types):
+    n, dt, it, rng = draw(_common("SCATTER", feature_level, **types))
+    axis = draw(st.integers(0, n - 1))
+    ins = draw(shapes(n, budget=64))
+    a_size = ins[axis]
+    ixs = tuple(draw(st.integers(1, a_size)) if d == axis else s for d, s in enumerate(ins))
+    x = _input(draw, rng, dt, ins)
+    # distinct targets on every line (every coordinate but the axis): the first K of a
+    # permutation; no zero strides on the indices (a repeated value would be a duplicate)
+    idx = _input(draw, rng, it, ixs, broadcast=False)
+    order = np.argsort(rng.random([a_size if d == axis else s for d, s in enumerate(ixs)]), axis=axis)
+    vals = np.take(order, np.arange(ixs[axis]), axis=axis)
+    if np.dtype(it).kind == "i":
+        vals = np.where(rng.random(ixs) < 0.5, vals - a_size, vals)
+    idx[...] = vals.astype(it)
+    upd = _input(draw, rng, dt, ixs)
+    return Drawn("SCATTER", [x, idx, upd], {"axis": axis}, feature_level, [(ins, draw(layouts(ins, broadcast=False)))])
+
+
+@st.composite
 def split(draw, feature_level=None, **types):
     n, dt, _, rng = draw(_common("SPLIT", feature_level, **types))
     axis = draw(st.integers(0, n - 1))
@@ -361,7 +381,7 @@ def same_shape(draw, operator, feature_level=None, **types):
 
 # One line per operator whose call is not a plain same-shape one.
 DRAWERS = {"GATHER": gather, "GATHER_ELEMENTS": gather_elements, "SCATTER_ND": scatter_nd, "SPLIT": split,
-           "JOIN": join, "TILE": tile}
+           "JOIN": join, "TILE": tile, "SCATTER": scatter}
 
 
 def operators():

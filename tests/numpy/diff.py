@@ -11,6 +11,7 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     GATHER           np.take
     GATHER_ELEMENTS  np.take_along_axis
     SCATTER_ND       fancy-index assignment
+    SCATTER          np.put_along_axis (distinct targets per line)
     SPLIT / JOIN     np.split / np.concatenate
     TILE             np.tile (every data type but FLOAT64, which TILE refuses)
 
@@ -40,7 +41,7 @@ INDEX_TYPES = {}
 SIGNED = {6, 11}
 FL_6_4 = 0x6400
 CHECK_INDICES = 1
-OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "TILE"]
+OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "TILE", "SCATTER"]
 
 
 def set_byte_order(order):
@@ -180,6 +181,7 @@ PARAM_NAMES = {
     "SPLIT": ("Axis",),
     "JOIN": ("Axis",),
     "TILE": ("Repeats",),
+    "SCATTER": ("Axis",),
 }
 
 # ---- case generators: each returns (op, p0, p1, tensors, expected outputs or None, note) ----
@@ -269,6 +271,42 @@ def gen_scatter_nd(rng, dt, it, n, oob):
     return "SCATTER_ND", r, q, [t_in, t_ix, t_up, t_out], [out.reshape(ins)], "R %d Q %d T %d" % (r, q, t), oob
 
 
+def gen_scatter(rng, dt, it, n, oob):
+    a = int(rng.integers(0, n))
+    ins = [int(rng.integers(1, 5)) for _ in range(n)]
+    A = ins[a]
+    ixs = list(ins)
+    ixs[a] = int(rng.integers(1, A + 1))  # room for distinct targets on every line
+    t_in = make(rng, dt, ins, False)
+    # no broadcast indices here: a zero stride on the axis would repeat a target
+    t_ix = make(rng, it, ixs, False, INDEX_TYPES[it], broadcast=False)
+    t_up = make(rng, dt, ixs, False)
+    t_out = make(rng, dt, ins, True)
+    # each line (every coordinate but the axis): the first K of a permutation of [0, A)
+    order = np.argsort(rng.random([A if d == a else s for d, s in enumerate(ixs)]), axis=a)
+    vals = np.take(order, np.arange(ixs[a]), axis=a).astype(object)
+    if it in SIGNED:  # some counted from the end
+        vals = np.where(rng.integers(0, 2, size=ixs).astype(bool), vals - A, vals)
+    if oob:  # one value beyond the axis: clamped, which may repeat a target of its line
+        flat = vals.reshape(-1)
+        flat[int(rng.integers(0, flat.size))] = A + int(rng.integers(0, 3)) if it not in SIGNED or rng.integers(0, 2) \
+            else -A - 1 - int(rng.integers(0, 3))
+    write_indices(t_ix, vals)
+    idx = read_index_values(t_ix)
+    oob = any_out_of_range(idx, A, it in SIGNED)
+    if oob:
+        idx = clamp(idx, A, it in SIGNED)
+    else:
+        idx = np.vectorize(lambda v: v + A if v < 0 else v, otypes=[object])(idx)
+    idx = idx.astype(np.int64)
+    srt = np.sort(idx, axis=a)
+    if np.any(np.diff(srt, axis=a) == 0):  # a repeated target (after the clamp): the unit tests' business
+        return None
+    out = np.array(t_in.view())  # a copy
+    np.put_along_axis(out, idx, t_up.view(), axis=a)
+    return "SCATTER", a, 0, [t_in, t_ix, t_up, t_out], [out], "axis %d K %d" % (a, ixs[a]), oob
+
+
 def pieces(rng, total):
     count = int(rng.integers(1, min(5, total) + 1))
     cuts = sorted(rng.choice(np.arange(1, total), size=count - 1, replace=False)) if count > 1 else []
@@ -312,7 +350,7 @@ def gen_tile(rng, dt, it, n, oob):
 
 
 GENERATORS = {"GATHER": gen_gather, "GATHER_ELEMENTS": gen_gather_elements, "SCATTER_ND": gen_scatter_nd,
-              "SPLIT": gen_split, "JOIN": gen_join, "TILE": gen_tile}
+              "SPLIT": gen_split, "JOIN": gen_join, "TILE": gen_tile, "SCATTER": gen_scatter}
 
 
 def generate(seed, k):
@@ -323,7 +361,7 @@ def generate(seed, k):
         dt = DATA_TYPES[int(rng.integers(0, len(DATA_TYPES)))]
         it = list(INDEX_TYPES)[int(rng.integers(0, 4))]
         n = int(rng.integers(1, 7))
-        oob = op in ("GATHER", "GATHER_ELEMENTS", "SCATTER_ND") and rng.integers(0, 10) == 0
+        oob = op in ("GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SCATTER") and rng.integers(0, 10) == 0
         case = GENERATORS[op](rng, dt, it, n, oob)
         if case is None:
             continue

@@ -252,6 +252,29 @@ contains "$tmp/err" "warning" "duplicate warning"
 expect 2 "--strict fails on a duplicate" "$D" run "$tmp/dup.json" --strict
 expect 0 "no warning without clamping" "$D" run "$CASES/scatter_nd_doc.json"
 if [ -s "$tmp/err" ]; then no "stderr not empty for a clean case"; else ok; fi
+# SCATTER's repeated target (the page's example 1): the same warning, --strict refuses it (SC8)
+expect 0 "SCATTER duplicate warns" "$D" run "$CASES/scatter_doc1.json"
+contains "$tmp/err" "SCATTER: IndicesTensor[2] repeats the target of IndicesTensor[0] (both write OutputTensor[3])" \
+    "SCATTER duplicate warning"
+expect 2 "--strict fails on a SCATTER duplicate" "$D" run --strict "$CASES/scatter_doc1.json"
+expect 0 "no SCATTER warning without a repeat" "$D" run "$CASES/scatter_doc2.json"
+if [ -s "$tmp/err" ]; then no "stderr not empty for scatter_doc2"; else ok; fi
+
+# ---- SCATTER and SCATTER_ELEMENTS: two names of one operator (value 94) -------------
+for name in SCATTER SCATTER_ELEMENTS; do
+    sed "s/\"operator\": \"SCATTER_ELEMENTS\"/\"operator\": \"$name\"/" "$CASES/scatter_doc2.json" >"$tmp/sc_$name.json"
+    grep -q "\"operator\": \"$name\"" "$tmp/sc_$name.json" && ok || no "sed did not name the operator $name"
+    expect 0 "run scatter_doc2 named $name" "$D" run "$tmp/sc_$name.json"
+    contains "$tmp/out" '"operator": "SCATTER"' "$name prints as SCATTER"
+    expect 0 "validate scatter_doc2 named $name" "$D" validate "$tmp/sc_$name.json"
+done
+sed 's/"operator": "SCATTER_ELEMENTS"/"operator": "SCATTER_ELEMENT"/' "$CASES/scatter_doc2.json" >"$tmp/sc_typo.json"
+expect 3 "a misspelt SCATTER_ELEMENTS" "$D" run "$tmp/sc_typo.json"
+contains "$tmp/err" 'unknown operator "SCATTER_ELEMENT"' "misspelt operator message"
+expect 0 "gen --operator SCATTER_ELEMENTS" "$D" gen --operator SCATTER_ELEMENTS --count 2 --seed 7 --out "$tmp/gensc1"
+expect 0 "gen --operator SCATTER" "$D" gen --operator SCATTER --count 2 --seed 7 --out "$tmp/gensc2"
+if [ -f "$tmp/gensc1/gen_scatter_7_1.json" ] && cmp -s "$tmp/gensc1/gen_scatter_7_1.json" "$tmp/gensc2/gen_scatter_7_1.json"
+then ok; else no "gen SCATTER_ELEMENTS and gen SCATTER differ (or wrote no gen_scatter_7_1.json)"; fi
 
 # ---- .npy out ----------------------------------------------------------------
 expect 0 "run --npy (SPLIT)" "$D" run "$CASES/split_doc1.json" --npy "$tmp/npy1"
@@ -516,6 +539,10 @@ pin=$(for i in 0 1 2 3 4; do cat "$tmp/genpin/gen_tile_1_$i.json"; done |
       sed "s/(dmlref $version)/(dmlref VERSION)/" | sha256sum | cut -d' ' -f1)
 want=5388573eac42b9ffa46f5df29a431e113b8c2e6705a3abe0a5c13a685b7178c8
 [ "$pin" = "$want" ] && ok || no "gen TILE --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(for i in 0 1 2 3 4; do cat "$tmp/genpin/gen_scatter_1_$i.json"; done |
+      sed "s/(dmlref $version)/(dmlref VERSION)/" | sha256sum | cut -d' ' -f1)
+want=90194cc86262261ef76fc8033697a606370b84a655478f2e9b5fa98aa46daa07
+[ "$pin" = "$want" ] && ok || no "gen SCATTER --count 5 --seed 1 files have sha256 $pin, pinned $want"
 # what the suite covers (over all 100 cases)
 if py - "$tmp/gen1" <<'PY' 2>"$tmp/err"
 import json, os, sys
