@@ -155,6 +155,19 @@ static int fw_identity(const dmlref_case *c, fw_form *f) {
     return 0;
 }
 
+/* ONNX ScatterElements(data, indices, updates, axis): every tensor without the leading 1s of
+ * Input before Axis (SC4: the indices and updates have 1s there too). */
+static int fw_scatter(const dmlref_case *c, fw_form *f) {
+    const DMLREF_SCATTER_OPERATOR_DESC *d = c->desc_mem;
+    const case_tensor *in = find(c, "InputTensor", 0);
+    if (!in) return -1;
+    const uint32_t p = leading_ones(in, d->Axis);
+    names(f, "ScatterElements", "scatterElements", "scatter");
+    axis(f, d->Axis - p);
+    take_all(c, f, p);
+    return 0;
+}
+
 /* ONNX Tile(input, repeats): both tensors without the leading dimensions where the input's size
  * and the repeat are both 1 (one dimension is kept); repeats from there on. */
 static int fw_tile(const dmlref_case *c, fw_form *f) {
@@ -181,6 +194,7 @@ static const struct {
     {"JOIN", fw_join},
     {"ELEMENT_WISE_IDENTITY", fw_identity},
     {"TILE", fw_tile},
+    {"SCATTER", fw_scatter},
 };
 
 int framework_form(const dmlref_case *c, fw_form *form) {

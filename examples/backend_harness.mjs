@@ -45,13 +45,11 @@ export function runBackend(fw, xs) {
       }
       return [out];
     }
-    case 'Split': {
-      let base = 0;
-      return fw.split.map((len) => {
-        const from = (base += len) - len;
+    case 'Split': // piece k starts where the pieces before it end
+      return fw.split.map((len, k) => {
+        const from = fw.split.slice(0, k).reduce((a, n) => a + n, 0);
         return make(along(s, ax, len), x.data, (c) => at(along(c, ax, c[ax] + from)));
       });
-    }
     case 'Concat': { // each output element from the piece its axis coordinate falls in
       const os = along(s, ax, xs.reduce((a, p) => a + p.shape[ax], 0));
       return [make(os, x.data, (c) => {
@@ -60,10 +58,13 @@ export function runBackend(fw, xs) {
         return xs[k].data[index(along(c, ax, v), xs[k].shape)];
       })];
     }
-    case 'Tile':
-      return [make(s.map((n, k) => n * fw.repeats[k]), x.data, (c) => at(c.map((v, k) => v % s[k])))];
-    case 'Identity':
-      return [x.data.slice()];
+    case 'ScatterElements': { // output = data, then output[c with c[axis] = indices[c]] = updates[c]
+      const out = x.data.slice();
+      ix.data.forEach((v, i) => { out[index(along(coords(i, ix.shape), ax, norm(v, s[ax])), s)] = xs[2].data[i]; });
+      return [out];
+    }
+    case 'Tile': return [make(s.map((n, k) => n * fw.repeats[k]), x.data, (c) => at(c.map((v, k) => v % s[k])))];
+    case 'Identity': return [x.data.slice()];
   }
   throw new Error(`no stand-in for ${fw.onnx}`);
 }

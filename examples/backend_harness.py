@@ -35,6 +35,10 @@ def run_backend(fw, xs):
         return [np.concatenate(xs, axis=axis)]
     if op == "Identity":
         return [xs[0].copy()]
+    if op == "ScatterElements":
+        out = xs[0].copy()
+        np.put_along_axis(out, xs[1].astype(np.int64), xs[2], axis=axis)
+        return [out]
     if op == "Tile":
         return [np.tile(xs[0], fw["repeats"])]
     raise NotImplementedError(op)

@@ -43,6 +43,8 @@ def run_torch(fw, xs):
         outs = torch.split(data, fw["split"], dim=axis)
     elif op == "Concat":
         outs = [torch.cat([tensor(x) for x in xs], dim=axis)]
+    elif op == "ScatterElements":
+        outs = [data.clone().scatter_(axis, indices(xs[1], data.shape[axis]), tensor(xs[2]))]
     elif op == "Tile":
         outs = [torch.tile(data, fw["repeats"])]
     else:

@@ -148,6 +148,10 @@ fw split_doc1 '{"onnx": "Split", "webnn": "split", "pytorch": "split", "axis": 0
 fw split_doc2 '{"onnx": "Split", "webnn": "split", "pytorch": "split", "axis": 1, "split": [1, 1], "shapes": {"InputTensor": [6, 2], "OutputTensors_0": [6, 1], "OutputTensors_1": [6, 1]}}'
 fw join_doc1 '{"onnx": "Concat", "webnn": "concat", "pytorch": "cat", "axis": 1, "shapes": {"InputTensors_0": [2, 3], "InputTensors_1": [2, 4], "OutputTensor": [2, 7]}}'
 fw join_doc2_axis1 '{"onnx": "Concat", "webnn": "concat", "pytorch": "cat", "axis": 0, "shapes": {"InputTensors_0": [1, 2, 2], "InputTensors_1": [1, 2, 2], "InputTensors_2": [1, 2, 2], "OutputTensor": [3, 2, 2]}}'
+if [ -f "$CASES/scatter_doc2.json" ]; then
+    fw scatter_doc2 '{"onnx": "ScatterElements", "webnn": "scatterElements", "pytorch": "scatter", "axis": 0, "shapes": {"InputTensor": [3, 3], "IndicesTensor": [2, 3], "UpdatesTensor": [2, 3], "OutputTensor": [3, 3]}}'
+    fw scatter_doc1_fl2_0 '{"onnx": "ScatterElements", "webnn": "scatterElements", "pytorch": "scatter", "axis": 0, "shapes": {"InputTensor": [5], "IndicesTensor": [4], "UpdatesTensor": [4], "OutputTensor": [5]}}'
+fi
 if [ -f "$CASES/tile_doc.json" ]; then
     fw tile_doc '{"onnx": "Tile", "webnn": "tile", "pytorch": "tile", "repeats": [3, 3], "shapes": {"InputTensor": [2, 3], "OutputTensor": [6, 9]}}'
 fi
