@@ -15,6 +15,7 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     SPLIT / JOIN     np.split / np.concatenate
     TILE             np.tile (every data type but FLOAT64, which TILE refuses)
     DEPTH_TO_SPACE(1), SPACE_TO_DEPTH(1)   reshape + transpose (both orders)
+    SLICE / SLICE1   basic slicing v[off:off+size][::step][:out] per dimension
 
 Every output byte is compared: addressed bytes must equal numpy's, all other
 bytes must keep the random prefill.  Elements are moved as raw unsigned
@@ -43,7 +44,7 @@ SIGNED = {6, 11}
 FL_6_4 = 0x6400
 CHECK_INDICES = 1
 OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "TILE", "SCATTER", "DEPTH_TO_SPACE", "SPACE_TO_DEPTH",
-       "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"]
+       "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "SLICE", "SLICE1"]
 
 
 def set_byte_order(order):
@@ -188,6 +189,8 @@ PARAM_NAMES = {
     "SPACE_TO_DEPTH": ("BlockSize",),
     "DEPTH_TO_SPACE1": ("BlockSize", "Order"),
     "SPACE_TO_DEPTH1": ("BlockSize", "Order"),
+    "SLICE": (),
+    "SLICE1": (),
 }
 
 # ---- case generators: each returns (op, p0, p1, tensors, expected outputs or None, note) ----
@@ -390,10 +393,53 @@ def gen_depth_space(name):
     return gen
 
 
+def gen_slice_any(rng, dt, n, v1):
+    """A window per dimension: offset, size, a stride (SLICE: >= 1; SLICE1: either sign), an
+    output of at most the elements it reaches; numpy takes v[off:off+size][::step][:out]."""
+    ins = [int(rng.integers(1, 6)) for _ in range(n)]
+    offs, sizes, steps, outs = [], [], [], []
+    for d in range(n):
+        off = int(rng.integers(0, ins[d]))
+        size = int(rng.integers(1, ins[d] - off + 1))
+        mag = 1 if rng.integers(0, 2) else int(rng.integers(1, size + 1))
+        step = -mag if (v1 and rng.integers(0, 2)) else mag
+        most = 1 + (size - 1) // mag
+        out = most if rng.integers(0, 2) else int(rng.integers(1, most + 1))
+        if out == 1 and rng.integers(0, 6) == 0:  # a stride that is never taken
+            step = (-(2**31) if rng.integers(0, 2) else 2**31 - 1) if v1 else 2**32 - 1
+        offs.append(off), sizes.append(size), steps.append(step), outs.append(out)
+    t_in = make(rng, dt, ins, False)
+    t_out = make(rng, dt, outs, True)
+    v = t_in.view()
+    for d in range(n):  # one dimension at a time, basic slicing only
+        idx = [slice(None)] * n
+        idx[d] = slice(offs[d], offs[d] + sizes[d])
+        v = v[tuple(idx)]
+        idx[d] = slice(None, None, steps[d])
+        v = v[tuple(idx)]
+        idx[d] = slice(0, outs[d])
+        v = v[tuple(idx)]
+    if v1:
+        arrays = [("InputWindowOffsets", offs), ("InputWindowSizes", sizes), ("InputWindowStrides", steps)]
+    else:
+        arrays = [("Offsets", offs), ("Sizes", outs), ("Strides", steps)]
+    note = "in %s offsets %s sizes %s strides %s" % (ins, offs, sizes, steps)
+    return "SLICE1" if v1 else "SLICE", 0, 0, [t_in, t_out], [v], note, False, arrays
+
+
+def gen_slice(rng, dt, it, n, oob):
+    return gen_slice_any(rng, dt, n, False)
+
+
+def gen_slice1(rng, dt, it, n, oob):
+    return gen_slice_any(rng, dt, n, True)
+
+
 GENERATORS = {"GATHER": gen_gather, "GATHER_ELEMENTS": gen_gather_elements, "SCATTER_ND": gen_scatter_nd,
               "SPLIT": gen_split, "JOIN": gen_join, "TILE": gen_tile, "SCATTER": gen_scatter}
 GENERATORS.update((op, gen_depth_space(op)) for op in ("DEPTH_TO_SPACE", "SPACE_TO_DEPTH", "DEPTH_TO_SPACE1",
                                                        "SPACE_TO_DEPTH1"))
+GENERATORS.update(SLICE=gen_slice, SLICE1=gen_slice1)
 
 
 def generate(seed, k):
@@ -408,12 +454,13 @@ def generate(seed, k):
         case = GENERATORS[op](rng, dt, it, n, oob)
         if case is None:
             continue
-        name, p0, p1, tensors, expected, note, oob = case
+        name, p0, p1, tensors, expected, note, oob = case[:7]
+        arrays = case[7] if len(case) > 7 else []  # (name, values) of array parameters
         # the checking option: same bytes when every index is in range, an error (and nothing written) when not
         flags = CHECK_INDICES if rng.integers(0, 2) else 0
         want_status = "DMLREF_ERROR_INDEX_OUT_OF_RANGE" if (oob and flags) else "DMLREF_OK"
         desc = "%s dtype %d index %d dims %d %s%s flags %d" % (name, dt, it, n, note, " OOB" if oob else "", flags)
-        return dict(op=name, p0=p0, p1=p1, tensors=tensors, expected=expected, flags=flags,
+        return dict(op=name, p0=p0, p1=p1, arrays=arrays, tensors=tensors, expected=expected, flags=flags,
                     want_status=want_status, desc=desc)
 
 
@@ -452,6 +499,8 @@ def main():
                 manifest.append("array %s %d %s" % (name, len(value), " ".join(map(str, value))))
             else:
                 manifest.append("param %s %d" % (name, value))
+        for name, values in c["arrays"]:
+            manifest.append("array %s %d %s" % (name, len(values), " ".join(str(int(x)) for x in values)))
         c["offsets"] = []
         for t in c["tensors"]:
             blob += bytes((-len(blob)) % 16)

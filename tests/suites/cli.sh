@@ -547,6 +547,24 @@ pin=$(pins $(for op in depth_to_space space_to_depth depth_to_space1 space_to_de
           echo "$tmp/genpin/gen_${op}_1_$i.json"; done; done))
 want=ec57f483561b1ba20c884fdb701c93154e2fa134146a1df165463e8cd259f128
 [ "$pin" = "$want" ] && ok || no "gen DEPTH_TO_SPACE/SPACE_TO_DEPTH(1) --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_slice_1_$i.json"; done))
+want=18d77c32b9312d40cb183921d1ca34d5f0c43ee98a174677acaf8df97d308fbf
+[ "$pin" = "$want" ] && ok || no "gen SLICE --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_slice1_1_$i.json"; done))
+want=d0c2e985790cf250adadb8a99b5c263c585a0457966e7c43a395899365696e14
+[ "$pin" = "$want" ] && ok || no "gen SLICE1 --count 5 --seed 1 files have sha256 $pin, pinned $want"
+# SLICE / SLICE1: the builder's cases through the fast path (the expected outputs are the
+# oracle's) with 1 and 2 threads, a tiny grain splitting even small copies
+expect 0 "gen SLICE SLICE1 40" sh -c "'$D' gen --operator SLICE --count 40 --seed 7 --out '$tmp/gensl' &&
+                                      '$D' gen --operator SLICE1 --count 40 --seed 7 --out '$tmp/gensl'"
+slfail=0
+for f in "$tmp"/gensl/*.json; do
+    for th in 1 2; do
+        DMLREF_PAR_GRAIN=64 "$D" run "$f" --threads $th >/dev/null 2>"$tmp/err" ||
+            { slfail=$((slfail + 1)); echo "FAIL: $f --threads $th"; sed 's/^/    /' "$tmp/err" | head -3; }
+    done
+done
+[ "$slfail" -eq 0 ] && ok || no "$slfail generated SLICE/SLICE1 runs differ from the oracle"
 # what the suite covers (over all 100 cases)
 if py - "$tmp/gen1" <<'PY' 2>"$tmp/err"
 import json, os, sys
