@@ -83,6 +83,10 @@ SHAPES = {
     "DEPTH_TO_SPACE1": lambda t, p, x: [depth_to_space_sizes(t["InputTensor"], p["BlockSize"])],
     "SPACE_TO_DEPTH": lambda t, p, x: [space_to_depth_sizes(t["InputTensor"], p["BlockSize"])],
     "SPACE_TO_DEPTH1": lambda t, p, x: [space_to_depth_sizes(t["InputTensor"], p["BlockSize"])],
+    "SLICE": lambda t, p, x: [list(p["Sizes"])],
+    # SLICE1's output may be smaller (give out=); without it, every element the window reaches
+    "SLICE1": lambda t, p, x: [[1 + (s - 1) // abs(st) if s >= 1 and st else 1
+                                for s, st in zip(p["InputWindowSizes"], p["InputWindowStrides"])]],
 }
 # Extra keyword arguments an operator's shape line needs (required unless out= is given).
 EXTRA = {"SPLIT": ("sizes",)}
@@ -97,6 +101,7 @@ DEFAULTS = {
 
 
 _INTEGER_KINDS = (1, 2, 6)  # DMLREF_PARAM_UINT, INT, ENUM
+_ARRAY_KINDS = (3, 4)  # DMLREF_PARAM_UINT_ARRAY, INT_ARRAY
 
 
 class Operator:
@@ -136,8 +141,22 @@ class Operator:
                 if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
                     raise TypeError(f"{snake(self.name)}(): {k} must be an integer, got {type(v).__name__}")
                 v = int(v)
+            if p["kind"] in _ARRAY_KINDS:
+                if not hasattr(v, "__len__") or isinstance(v, (str, bytes)):
+                    raise TypeError(f"{snake(self.name)}(): {k} must be a sequence of integers")
+                v = [int(e) for e in v]
             values.append(v)
             by_name[p["name"]] = v
+        # arrays sharing one count field (DimensionCount) must have the same length: the
+        # library reads that many values from each
+        counts = {}
+        for p in self.params:
+            if p["kind"] in _ARRAY_KINDS and p.get("count_name"):
+                n = len(by_name[p["name"]])
+                first = counts.setdefault(p["count_name"], (p["name"], n))
+                if first[1] != n:
+                    raise ValueError(f"{snake(self.name)}(): {snake(first[0])} has {first[1]} values but "
+                                     f"{snake(p['name'])} has {n}: both give {p['count_name']}")
         return values, by_name
 
     def __call__(self, *args, feature_level=None, check_indices=False, out=None, threads=0,

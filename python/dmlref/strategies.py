@@ -33,7 +33,10 @@ MAX_ELEMENTS = 256
 
 # Parameter values that make a tensor of all-1 sizes valid (the probe below).
 _PROBE = {"Axis": 0, "IndexDimensions": 1, "InputDimensionCount": lambda n: n, "IndicesDimensionCount": 1,
-          "Repeats": lambda n: [1] * n, "BlockSize": 1}
+          "Repeats": lambda n: [1] * n, "BlockSize": 1,
+          "Offsets": lambda n: [0] * n, "Sizes": lambda n: [1] * n, "Strides": lambda n: [1] * n,
+          "InputWindowOffsets": lambda n: [0] * n, "InputWindowSizes": lambda n: [1] * n,
+          "InputWindowStrides": lambda n: [1] * n}
 
 
 @functools.lru_cache(maxsize=None)
@@ -370,6 +373,38 @@ def tile(draw, feature_level=None, **types):
 
 
 @st.composite
+def _slice_any(draw, operator, feature_level=None, **types):
+    """A window per dimension (offset, size, stride: SLICE >= 1, SLICE1 either sign) and
+    an output of at most the elements the window reaches."""
+    n, dt, _, rng = draw(_common(operator, feature_level, **types))
+    v1 = operator == "SLICE1"
+    ins = draw(shapes(n, high=5, budget=128))
+    offs, sizes, steps, outs = [], [], [], []
+    for d in range(n):
+        off = draw(st.integers(0, ins[d] - 1))
+        size = draw(st.integers(1, ins[d] - off))
+        mag = draw(st.integers(1, size))
+        step = -mag if v1 and draw(st.booleans()) else mag
+        offs.append(off), sizes.append(size), steps.append(step)
+        outs.append(draw(st.integers(1, 1 + (size - 1) // mag)))
+    x = _input(draw, rng, dt, ins)
+    if v1:
+        kw = {"input_window_offsets": offs, "input_window_sizes": sizes, "input_window_strides": steps}
+    else:
+        kw = {"offsets": offs, "sizes": outs, "strides": steps}
+    outs = tuple(outs)
+    return Drawn(operator, [x], kw, feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+
+
+def slice_(feature_level=None, **types):
+    return _slice_any("SLICE", feature_level, **types)
+
+
+def slice1(feature_level=None, **types):
+    return _slice_any("SLICE1", feature_level, **types)
+
+
+@st.composite
 def same_shape(draw, operator, feature_level=None, **types):
     """Any operator of one input and one output of the same sizes and no required
     parameter (ELEMENT_WISE_IDENTITY and the element-wise operators to come)."""
@@ -404,6 +439,7 @@ DRAWERS = {"GATHER": gather, "GATHER_ELEMENTS": gather_elements, "SCATTER_ND": s
            "JOIN": join, "TILE": tile, "SCATTER": scatter}
 DRAWERS.update((op, depth_space(op)) for op in ("DEPTH_TO_SPACE", "SPACE_TO_DEPTH", "DEPTH_TO_SPACE1",
                                                  "SPACE_TO_DEPTH1"))
+DRAWERS.update(SLICE=slice_, SLICE1=slice1)
 
 
 def operators():
