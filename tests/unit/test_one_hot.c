@@ -739,3 +739,49 @@ TEST(one_hot_kernel_names) {
         dmlref_release(op);
     }
 }
+
+/* Every element size through fixed layouts: a permuted output with gaps (its gap bytes keep
+ * their prefill), Indices broadcast along a dim and strided, Values strided with gaps; Axis
+ * outermost (planes), in the middle (planes) and last with a padded row stride (rows). */
+TEST(one_hot_data_every_element_size) {
+    static const DMLREF_TENSOR_DATA_TYPE types[4] = {U8, U16, F32, I64};
+    static const DMLREF_TENSOR_DATA_TYPE itypes[4] = {I32, U32, I64, U64};
+    uint32_t seed = 99;
+    for (int k = 0; k < 4; ++k)
+        for (uint32_t a = 0; a < 3; ++a) {
+            ofix f;
+            uint32_t out[3] = {3, 4, 2}, ixs[3];
+            out[a] = 5; /* the depth */
+            memcpy(ixs, out, sizeof ixs);
+            ixs[a] = 1;
+            ofix_init(&f, types[k], itypes[k], 3, out, SIZES(1, 3, 1), a);
+            /* output: dim 2 outermost, a gap after each dim-1 run */
+            const uint32_t os[3] = {1, out[0] + 1, (out[0] + 1) * out[1] + 2};
+            tdesc_init(&f.out, types[k], 3, out, os);
+            /* indices: dim 0 broadcast (when it is not the axis), the rest strided with a gap */
+            const uint32_t xs[3] = {a == 0 ? 1 : 0, 2 * ixs[2] + 1, 2};
+            tdesc_init(&f.ix, itypes[k], 3, ixs, xs);
+            /* values {1,3,1} at stride 2: on = Values[0,1,0] is memory slot 2 */
+            tdesc_init(&f.va, types[k], 3, SIZES(1, 3, 1), SIZES(1, 2, 1));
+            unsigned char *ix = random_bytes(&seed, f.ix.buf.TotalTensorSizeInBytes);
+            unsigned char *va = random_bytes(&seed, f.va.buf.TotalTensorSizeInBytes);
+            uint32_t c[3] = {0};
+            do {
+                const int64_t v = (int64_t)rnd(&seed, 7) - 1; /* -1 .. 5: 5 is off, -1 is off for unsigned */
+                put_index(itypes[k], ix, slot_of(&f.ix, c), v);
+            } while (next_coord(ixs, 3, c));
+            char what[64];
+            snprintf(what, sizeof what, "element size %u, axis %u", dmlref_data_type_size(types[k]), a);
+            CHECK_ALL_PATHS(&f, ix, va, what);
+            free(ix);
+            free(va);
+        }
+    /* exact values: UINT16, Axis 1 last, rows padded to 4 elements (stride 4): gaps keep 0xCDCD */
+    ofix f;
+    ofix_init(&f, U16, U32, 2, SIZES(2, 3), SIZES(1, 2), 1);
+    tdesc_init(&f.out, U16, 2, SIZES(2, 3), SIZES(4, 1));
+    const uint32_t ix[2] = {2, 3};
+    const uint16_t va[2] = {7, 0xBEEF};
+    const uint16_t want[8] = {7, 7, 0xBEEF, 0xCDCD, 7, 7, 7, 0xCDCD};
+    RUN_PATHS(&f, FL, ix, va, want);
+}
