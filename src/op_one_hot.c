@@ -196,42 +196,46 @@ static void fill_off(unsigned char *d, uint64_t n, const unsigned char *pat, int
     }
 }
 
-/* One contiguous line of D elements at dst for the normalized index v (D: none). */
-static ALWAYS_INLINE void put_line(const one_hot_ctx *c, unsigned char *dst, uint64_t v, int tmpl, int stream) {
-    const one_hot_plan *p = c->p;
-    const uint64_t D = p->D, es = p->es;
+/* One contiguous line of D elements (es bytes each) at dst for the normalized
+ * index v (D: none); tmpl: the template, else pat: the off pattern. */
+static ALWAYS_INLINE void put_line(unsigned char *dst, uint64_t v, uint64_t D, uint64_t es, const unsigned char *tmpl,
+                                   const unsigned char *pat, const unsigned char *on, int stream) {
     if (tmpl) {
-        put_bytes(dst, c->tmpl + (v < D ? D - 1 - v : D) * es, (size_t)(D * es), stream);
+        put_bytes(dst, tmpl + (v < D ? D - 1 - v : D) * es, (size_t)(D * es), stream);
         return;
     }
     if (v >= D) {
-        fill_off(dst, D * es, c->pat, stream);
+        fill_off(dst, D * es, pat, stream);
         return;
     }
-    fill_off(dst, v * es, c->pat, stream);
-    memcpy(dst + v * es, c->on, (size_t)es);
-    fill_off(dst + (v + 1) * es, (D - 1 - v) * es, c->pat, stream);
+    fill_off(dst, v * es, pat, stream);
+    memcpy(dst + v * es, on, (size_t)es);
+    fill_off(dst + (v + 1) * es, (D - 1 - v) * es, pat, stream);
 }
 
-/* Lines [lo, hi) of the outer nest (st[0] Output, st[1] Indices). */
+/* Lines [lo, hi) of the outer nest (st[0] Output, st[1] Indices).  The plan's
+ * fields are read into locals first: the stores through the output could alias
+ * anything as far as the compiler knows, and would reload them every line. */
 static ALWAYS_INLINE void rows_body(const one_hot_ctx *c, uint64_t lo, uint64_t hi, uint32_t dtype, int mode) {
     const one_hot_plan *p = c->p;
     const nest_t *nt = &p->outer;
-    const uint64_t os = nt->st[0][nt->m - 1], xs = nt->st[1][nt->m - 1], D = p->D, oas = p->oas;
+    const uint64_t os = nt->st[0][nt->m - 1], xs = nt->st[1][nt->m - 1], D = p->D, oas = p->oas, es = p->es;
     const int stream = mode == OH_ROWS_STREAM || mode == OH_LONG_ROWS_STREAM;
-    const int tmpl = mode == OH_ROWS || mode == OH_ROWS_STREAM;
-    const unsigned es = p->es;
+    const unsigned char *const tmpl = mode == OH_ROWS || mode == OH_ROWS_STREAM ? c->tmpl : NULL;
+    const unsigned char *const pat = c->pat, *const on = c->on, *const off = c->off;
+    unsigned char *const out = c->out;
+    const unsigned char *const ix = c->ix;
     nest_it it;
     for (int more = nest_rows_begin(nt, &it, lo, hi); more; more = nest_rows_next(nt, &it)) {
-        unsigned char *o = c->out + it.off[0];
-        const unsigned char *q = c->ix + it.off[1];
-        for (uint64_t j = 0; j < it.len; ++j) {
-            const uint64_t v = oh_index(q + j * xs, dtype, D);
+        unsigned char *o = out + it.off[0];
+        const unsigned char *q = ix + it.off[1];
+        const uint64_t len = it.len;
+        for (uint64_t j = 0; j < len; ++j, o += os, q += xs) {
+            const uint64_t v = oh_index(q, dtype, D);
             if (mode == OH_STRIDED) {
-                unsigned char *line = o + j * os;
-                for (uint64_t k = 0; k < D; ++k) put_elem(line + k * oas, k == v ? c->on : c->off, es);
+                for (uint64_t k = 0; k < D; ++k) put_elem(o + k * oas, k == v ? on : off, (unsigned)es);
             } else {
-                put_line(c, o + j * os, v, tmpl, stream);
+                put_line(o, v, D, es, tmpl, pat, on, stream);
             }
         }
     }
