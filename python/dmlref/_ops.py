@@ -6,8 +6,9 @@ snake case (IndexDimensions -> index_dimensions; counts such as InputCount come
 from the lists), then feature_level, check_indices and out.  Its outputs'
 sizes come from the operator's line in SHAPES below; an operator without one
 either has its outputs shaped like its first input (element-wise operators) or
-needs out=.  A new operator in the registry gets its function without any line
-here unless its output shape needs one.
+needs out=; the outputs take the first input's dtype unless DTYPE_FROM names
+another input (ONE_HOT: ValuesTensor).  A new operator in the registry gets its
+function without any line here unless its output shape needs one.
 """
 import re
 
@@ -87,9 +88,12 @@ SHAPES = {
     # SLICE1's output may be smaller (give out=); without it, every element the window reaches
     "SLICE1": lambda t, p, x: [[1 + (s - 1) // abs(st) if s >= 1 and st else 1
                                 for s, st in zip(p["InputWindowSizes"], p["InputWindowStrides"])]],
+    "ONE_HOT": lambda t, p, x: [_along(t["IndicesTensor"], p["Axis"], x["depth"])],
 }
 # Extra keyword arguments an operator's shape line needs (required unless out= is given).
-EXTRA = {"SPLIT": ("sizes",)}
+EXTRA = {"SPLIT": ("sizes",), "ONE_HOT": ("depth",)}
+# The input slot whose dtype the outputs take, where it is not the first input.
+DTYPE_FROM = {"ONE_HOT": "ValuesTensor"}
 # Parameters with a default: f(sizes of the input slots by name) -> value.
 DEFAULTS = {
     "SCATTER_ND": {
@@ -118,6 +122,8 @@ class Operator:
         self.defaults = DEFAULTS.get(self.name, {})
         self.extra = EXTRA.get(self.name, ())
         self.shape_rule = SHAPES.get(self.name)
+        names = [s["name"] for s in self.in_slots]
+        self.dtype_arg = names.index(DTYPE_FROM[self.name]) if self.name in DTYPE_FROM else 0
 
     def signature(self):
         ins = ", ".join(snake(s["name"].replace("Tensors", "s").replace("Tensor", "")) for s in self.in_slots)
@@ -214,7 +220,8 @@ class Operator:
             else:
                 first = self.in_slots[0]["name"]
                 shapes = [sizes[first][0] if self.in_slots[0]["is_array"] else sizes[first]] * len(self.out_slots)
-            first = args[0][0] if self.in_slots[0]["is_array"] and len(args[0]) else args[0]
+            k = self.dtype_arg
+            first = args[k][0] if self.in_slots[k]["is_array"] and len(args[k]) else args[k]
             dtype = first.dtype if type(first) is np.ndarray else np.asarray(first).dtype
             dtype = dtype.newbyteorder("=") if not dtype.isnative else dtype
             for slot, shape in zip(self.out_slots, shapes):

@@ -16,7 +16,8 @@ gaps between elements, permuted dimensions and zero (broadcast) strides, 1 to 8
 dimensions, every data type and index type the operator has at the feature
 level, negative indices where the index type is signed, and every parameter.
 Indices are never out of range and SCATTER / SCATTER_ND targets never repeat (DirectML
-leaves both open).  The supported data types and dimension counts of a feature
+leaves both open), except ONE_HOT's, which may pass the depth (up to depth + 1): its page
+documents that case (the whole sequence is the off value).  The supported data types and dimension counts of a feature
 level are asked of the library (dmlref_validate), not written here.
 """
 import functools
@@ -37,6 +38,9 @@ _PROBE = {"Axis": 0, "IndexDimensions": 1, "InputDimensionCount": lambda n: n, "
           "Offsets": lambda n: [0] * n, "Sizes": lambda n: [1] * n, "Strides": lambda n: [1] * n,
           "InputWindowOffsets": lambda n: [0] * n, "InputWindowSizes": lambda n: [1] * n,
           "InputWindowStrides": lambda n: [1] * n}
+# Slots whose probe tensor cannot be all 1s: (operator, slot) -> sizes for n dimensions
+# (ONE_HOT's Values must hold two elements at least, rule OH5).
+_PROBE_SIZES = {("ONE_HOT", "ValuesTensor"): lambda n: (1,) * (n - 1) + (2,)}
 
 
 @functools.lru_cache(maxsize=None)
@@ -52,7 +56,9 @@ def support(operator, feature_level=None):
                 tensors = {}
                 for s in op.schema["slots"]:
                     name = it if s["is_index"] else dt
-                    t = (_types.CODES[name], (1,) * n, None, _types.round4(np.dtype(_types.DTYPES[name]).itemsize))
+                    shape = _PROBE_SIZES.get((operator, s["name"]), lambda n: (1,) * n)(n)
+                    t = (_types.CODES[name], shape, None,
+                         _types.round4(math.prod(shape) * np.dtype(_types.DTYPES[name]).itemsize))
                     tensors[s["name"]] = [t] if s["is_array"] else t
                 params = {}
                 for p in op.params:
@@ -184,7 +190,7 @@ class Drawn:
 
     def out_buffers(self):
         """(whole buffers prefilled with 0xCD, the strided views over them) for out=."""
-        dtype = _first(self.args).dtype
+        dtype = _first(self.args[OPERATORS[self.operator].dtype_arg:]).dtype  # ONE_HOT: the Values' dtype
         isz = dtype.itemsize
         bufs, views = [], []
         for shape, strides in self.out_layouts:
@@ -404,6 +410,25 @@ def slice1(feature_level=None, **types):
     return _slice_any("SLICE1", feature_level, **types)
 
 
+def one_hot(draw, feature_level=None, **types):
+    n, dt, it, rng = draw(_common("ONE_HOT", feature_level, **types))
+    axis = draw(st.integers(0, n - 1))
+    depth = draw(st.integers(1, 8))
+    outs = draw(shapes(n, fixed={axis: depth}, budget=128))
+    ixs = tuple(1 if d == axis else s for d, s in enumerate(outs))
+    vs = list(draw(shapes(n, high=2, budget=8)))
+    if math.prod(vs) < 2:
+        vs[draw(st.integers(0, n - 1))] = 2
+    vs = tuple(vs)
+    idx = _input(draw, rng, it, ixs)
+    signed = np.dtype(it).kind == "i"
+    # in [0, depth), from the end now and then, and now and then just past the depth (documented: all off)
+    idx[...] = rng.integers(-depth if signed else 0, depth + 2, size=idx.size).astype(it).reshape(ixs)
+    values = _input(draw, rng, dt, vs)
+    return Drawn("ONE_HOT", [idx, values], {"axis": axis, "depth": depth}, feature_level,
+                 [(outs, draw(layouts(outs, broadcast=False)))])
+
+
 @st.composite
 def same_shape(draw, operator, feature_level=None, **types):
     """Any operator of one input and one output of the same sizes and no required
@@ -440,6 +465,7 @@ DRAWERS = {"GATHER": gather, "GATHER_ELEMENTS": gather_elements, "SCATTER_ND": s
 DRAWERS.update((op, depth_space(op)) for op in ("DEPTH_TO_SPACE", "SPACE_TO_DEPTH", "DEPTH_TO_SPACE1",
                                                  "SPACE_TO_DEPTH1"))
 DRAWERS.update(SLICE=slice_, SLICE1=slice1)
+DRAWERS.update(ONE_HOT=one_hot)
 
 
 def operators():

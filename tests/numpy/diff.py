@@ -16,6 +16,8 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     TILE             np.tile (every data type but FLOAT64, which TILE refuses)
     DEPTH_TO_SPACE(1), SPACE_TO_DEPTH(1)   reshape + transpose (both orders)
     SLICE / SLICE1   basic slicing v[off:off+size][::step][:out] per dimension
+    ONE_HOT          np.where(index == np.arange(depth), on, off) along the axis (out-of-range
+                     indices, below -n and huge unsigned ones included: all off, never an error)
 
 Every output byte is compared: addressed bytes must equal numpy's, all other
 bytes must keep the random prefill.  Elements are moved as raw unsigned
@@ -44,7 +46,7 @@ SIGNED = {6, 11}
 FL_6_4 = 0x6400
 CHECK_INDICES = 1
 OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "TILE", "SCATTER", "DEPTH_TO_SPACE", "SPACE_TO_DEPTH",
-       "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "SLICE", "SLICE1"]
+       "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "SLICE", "SLICE1", "ONE_HOT"]
 
 
 def set_byte_order(order):
@@ -191,6 +193,7 @@ PARAM_NAMES = {
     "SPACE_TO_DEPTH1": ("BlockSize", "Order"),
     "SLICE": (),
     "SLICE1": (),
+    "ONE_HOT": ("Axis",),
 }
 
 # ---- case generators: each returns (op, p0, p1, tensors, expected outputs or None, note) ----
@@ -440,6 +443,37 @@ GENERATORS = {"GATHER": gen_gather, "GATHER_ELEMENTS": gen_gather_elements, "SCA
 GENERATORS.update((op, gen_depth_space(op)) for op in ("DEPTH_TO_SPACE", "SPACE_TO_DEPTH", "DEPTH_TO_SPACE1",
                                                        "SPACE_TO_DEPTH1"))
 GENERATORS.update(SLICE=gen_slice, SLICE1=gen_slice1)
+def gen_one_hot(rng, dt, it, n, oob):
+    a = int(rng.integers(0, n))
+    outs = [int(rng.integers(1, 5)) for _ in range(n)]
+    outs[a] = int(rng.integers(1, 9))  # the depth
+    ixs = list(outs)
+    ixs[a] = 1
+    vs = [int(rng.integers(1, 3)) for _ in range(n)]
+    if int(np.prod(vs)) < 2:
+        vs[int(rng.integers(0, n))] = 2
+    t_ix = make(rng, it, ixs, False, INDEX_TYPES[it])
+    t_va = make(rng, dt, vs, False)
+    t_out = make(rng, dt, outs, True)
+    depth, signed = outs[a], it in SIGNED
+    vals = random_indices(rng, ixs, depth, signed, rng.integers(0, 3) == 0)
+    if it == 10 and rng.integers(0, 4) == 0:  # UINT64 of 2^63 and more: a large unsigned value, off
+        vals.reshape(-1)[int(rng.integers(0, vals.size))] = 2**63 + int(rng.integers(0, 2))
+    write_indices(t_ix, vals)
+    idx = read_index_values(t_ix)  # what is stored: with broadcast indices a value may be overwritten
+    # ONE_HOT's own rule (docs/operators.md P8): negative values count from the end; anything
+    # else outside [0, depth) matches no position, so its sequence is all off (-1 here)
+    pos = np.vectorize(lambda v: v + depth if signed and -depth <= v < 0 else (v if 0 <= v < depth else -1),
+                       otypes=[object])(idx).astype(np.int64)
+    vd = max(d for d in range(n) if vs[d] > 1)
+    va = t_va.view()
+    off, on = va[(0,) * n], va[tuple(1 if d == vd else 0 for d in range(n))]
+    hit = pos == np.arange(depth).reshape([depth if d == a else 1 for d in range(n)])
+    res = np.where(hit, on, off).astype(t_out.raw)
+    return "ONE_HOT", a, 0, [t_ix, t_va, t_out], [res], "axis %d depth %d values %s" % (a, depth, vs), False
+
+
+GENERATORS.update(ONE_HOT=gen_one_hot)
 
 
 def generate(seed, k):

@@ -259,6 +259,10 @@ contains "$tmp/err" "SCATTER: IndicesTensor[2] repeats the target of IndicesTens
 expect 2 "--strict fails on a SCATTER duplicate" "$D" run --strict "$CASES/scatter_doc1.json"
 expect 0 "no SCATTER warning without a repeat" "$D" run "$CASES/scatter_doc2.json"
 if [ -s "$tmp/err" ]; then no "stderr not empty for scatter_doc2"; else ok; fi
+# ONE_HOT's out-of-range index (the page's example 4: 100) is its documented rule, not a clamp:
+# no warning, and --strict accepts it
+expect 0 "ONE_HOT out-of-range index: --strict accepts it" "$D" run --strict "$CASES/one_hot_doc4.json"
+if [ -s "$tmp/err" ]; then no "stderr not empty for one_hot_doc4"; else ok; fi
 
 # ---- SCATTER and SCATTER_ELEMENTS: two names of one operator (value 94) -------------
 for name in SCATTER SCATTER_ELEMENTS; do
@@ -565,6 +569,9 @@ for f in "$tmp"/gensl/*.json; do
     done
 done
 [ "$slfail" -eq 0 ] && ok || no "$slfail generated SLICE/SLICE1 runs differ from the oracle"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_one_hot_1_$i.json"; done))
+want=66e3faecfe87dce43f22942ba20ccd8814d045326f8517244fed4ba2450ea420
+[ "$pin" = "$want" ] && ok || no "gen ONE_HOT --count 5 --seed 1 files have sha256 $pin, pinned $want"
 # what the suite covers (over all 100 cases)
 if py - "$tmp/gen1" <<'PY' 2>"$tmp/err"
 import json, os, sys
