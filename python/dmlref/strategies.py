@@ -410,6 +410,7 @@ def slice1(feature_level=None, **types):
     return _slice_any("SLICE1", feature_level, **types)
 
 
+@st.composite
 def one_hot(draw, feature_level=None, **types):
     n, dt, it, rng = draw(_common("ONE_HOT", feature_level, **types))
     axis = draw(st.integers(0, n - 1))
