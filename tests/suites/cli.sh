@@ -512,6 +512,27 @@ pin=$(for i in 0 1 2 3 4; do cat "$tmp/genpin/gen_element_wise_identity_1_$i.jso
       sed "s/(dmlref $version)/(dmlref VERSION)/" | sha256sum | cut -d' ' -f1)
 want=39b10683c8425cafa6b17b5e40796d4fbef7110ae9083f75bd384fd70538f3c8
 [ "$pin" = "$want" ] && ok || no "gen ELEMENT_WISE_IDENTITY --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(for i in 0 1 2 3 4; do cat "$tmp/genpin/gen_gather_nd_1_$i.json"; done |
+      sed "s/(dmlref $version)/(dmlref VERSION)/" | sha256sum | cut -d' ' -f1)
+want=ff35c419bf11dbddcd76d4a79899fda52e6fc7d6ba0bdc45d72d663f545e0d0c
+[ "$pin" = "$want" ] && ok || no "gen GATHER_ND --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(for i in 0 1 2 3 4; do cat "$tmp/genpin/gen_gather_nd1_1_$i.json"; done |
+      sed "s/(dmlref $version)/(dmlref VERSION)/" | sha256sum | cut -d' ' -f1)
+want=c4bceef5856646b600b8561e33a6989942266ffe6d296f143d51c3a852aa2e32
+[ "$pin" = "$want" ] && ok || no "gen GATHER_ND1 --count 5 --seed 1 files have sha256 $pin, pinned $want"
+# GATHER_ND(1)'s builder cases (expected: the oracle's bytes) through the fast paths with 1 and 2
+# threads, the thread grain and the streaming threshold made tiny so small cases split and stream
+for op in GATHER_ND GATHER_ND1; do
+    expect 0 "gen $op 60" "$D" gen --operator $op --count 60 --seed 4242 --out "$tmp/gennd"
+done
+ndfail=0
+for f in "$tmp"/gennd/*.json; do
+    for t in 1 2; do
+        DMLREF_PAR_GRAIN=16 DMLREF_STREAM_MIN=0 DMLREF_SLAB_MIN=0 "$D" run "$f" --threads $t >/dev/null 2>"$tmp/err" ||
+            { ndfail=$((ndfail + 1)); echo "FAIL: $f --threads $t"; sed 's/^/    /' "$tmp/err" | head -3; }
+    done
+done
+[ "$ndfail" -eq 0 ] && ok || no "$ndfail GATHER_ND(1) builder cases differ on the fast paths"
 # what the suite covers (over all 100 cases)
 if py - "$tmp/gen1" <<'PY' 2>"$tmp/err"
 import json, os, sys
