@@ -167,7 +167,10 @@ class Case:
 
     @property
     def operator(self):
-        return self.doc.get("operator")
+        """The operator's name; SCATTER_ELEMENTS, SCATTER's other name (value 94), reads as SCATTER,
+        as the command reads it."""
+        name = self.doc.get("operator")
+        return "SCATTER" if name == "SCATTER_ELEMENTS" else name
 
     @property
     def feature_level(self):

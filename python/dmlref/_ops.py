@@ -77,6 +77,7 @@ SHAPES = {
     "GATHER_ELEMENTS": lambda t, p, x: [t["IndicesTensor"]],
     "SPLIT": lambda t, p, x: [[_along(t["InputTensor"], p["Axis"], s) for s in x["sizes"]]],
     "JOIN": lambda t, p, x: [_join_sizes(t["InputTensors"], p["Axis"])],
+    "TILE": lambda t, p, x: [tuple(s * r for s, r in zip(t["InputTensor"], p["Repeats"] or ()))],
     "GATHER_ND": lambda t, p, x: [gather_nd_sizes(t["InputTensor"], t["IndicesTensor"], p["InputDimensionCount"],
                                                   p["IndicesDimensionCount"])],
     "GATHER_ND1": lambda t, p, x: [gather_nd_sizes(t["InputTensor"], t["IndicesTensor"], p["InputDimensionCount"],

@@ -15,7 +15,7 @@ random bits (NaN payloads, signalling NaNs, subnormals, -0.0 included), with
 gaps between elements, permuted dimensions and zero (broadcast) strides, 1 to 8
 dimensions, every data type and index type the operator has at the feature
 level, negative indices where the index type is signed, and every parameter.
-Indices are never out of range and SCATTER_ND targets never repeat (DirectML
+Indices are never out of range and SCATTER / SCATTER_ND targets never repeat (DirectML
 leaves both open).  The supported data types and dimension counts of a feature
 level are asked of the library (dmlref_validate), not written here.
 """
@@ -32,7 +32,8 @@ INDEX_TYPES = ("UINT32", "INT32", "UINT64", "INT64")
 MAX_ELEMENTS = 256
 
 # Parameter values that make a tensor of all-1 sizes valid (the probe below).
-_PROBE = {"Axis": 0, "IndexDimensions": 1, "InputDimensionCount": lambda n: n, "IndicesDimensionCount": 1}
+_PROBE = {"Axis": 0, "IndexDimensions": 1, "InputDimensionCount": lambda n: n, "IndicesDimensionCount": 1,
+          "Repeats": lambda n: [1] * n}
 
 
 @functools.lru_cache(maxsize=None)
@@ -348,6 +349,26 @@ def gather_nd1(feature_level=None, **types):
 
 
 @st.composite
+def scatter(draw, feature_level=None, **types):
+    n, dt, it, rng = draw(_common("SCATTER", feature_level, **types))
+    axis = draw(st.integers(0, n - 1))
+    ins = draw(shapes(n, budget=64))
+    a_size = ins[axis]
+    ixs = tuple(draw(st.integers(1, a_size)) if d == axis else s for d, s in enumerate(ins))
+    x = _input(draw, rng, dt, ins)
+    # distinct targets on every line (every coordinate but the axis): the first K of a
+    # permutation; no zero strides on the indices (a repeated value would be a duplicate)
+    idx = _input(draw, rng, it, ixs, broadcast=False)
+    order = np.argsort(rng.random([a_size if d == axis else s for d, s in enumerate(ixs)]), axis=axis)
+    vals = np.take(order, np.arange(ixs[axis]), axis=axis)
+    if np.dtype(it).kind == "i":
+        vals = np.where(rng.random(ixs) < 0.5, vals - a_size, vals)
+    idx[...] = vals.astype(it)
+    upd = _input(draw, rng, dt, ixs)
+    return Drawn("SCATTER", [x, idx, upd], {"axis": axis}, feature_level, [(ins, draw(layouts(ins, broadcast=False)))])
+
+
+@st.composite
 def split(draw, feature_level=None, **types):
     n, dt, _, rng = draw(_common("SPLIT", feature_level, **types))
     axis = draw(st.integers(0, n - 1))
@@ -372,6 +393,20 @@ def join(draw, feature_level=None, **types):
 
 
 @st.composite
+def tile(draw, feature_level=None, **types):
+    n, dt, _, rng = draw(_common("TILE", feature_level, **types))
+    ins = draw(shapes(n, budget=48))
+    reps, prod = [], math.prod(ins)
+    for _ in range(n):
+        r = draw(st.integers(1, max(1, min(4, MAX_ELEMENTS // prod))))
+        reps.append(r)
+        prod *= r
+    x = _input(draw, rng, dt, ins)
+    outs = tuple(s * r for s, r in zip(ins, reps))
+    return Drawn("TILE", [x], {"repeats": reps}, feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+
+
+@st.composite
 def same_shape(draw, operator, feature_level=None, **types):
     """Any operator of one input and one output of the same sizes and no required
     parameter (ELEMENT_WISE_IDENTITY and the element-wise operators to come)."""
@@ -383,7 +418,7 @@ def same_shape(draw, operator, feature_level=None, **types):
 
 # One line per operator whose call is not a plain same-shape one.
 DRAWERS = {"GATHER": gather, "GATHER_ELEMENTS": gather_elements, "SCATTER_ND": scatter_nd, "SPLIT": split,
-           "JOIN": join, "GATHER_ND": gather_nd, "GATHER_ND1": gather_nd1}
+           "JOIN": join, "TILE": tile, "SCATTER": scatter, "GATHER_ND": gather_nd, "GATHER_ND1": gather_nd1}
 
 
 def operators():

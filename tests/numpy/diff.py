@@ -11,7 +11,9 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     GATHER           np.take
     GATHER_ELEMENTS  np.take_along_axis
     SCATTER_ND       fancy-index assignment
+    SCATTER          np.put_along_axis (distinct targets per line)
     SPLIT / JOIN     np.split / np.concatenate
+    TILE             np.tile (every data type but FLOAT64, which TILE refuses)
     GATHER_ND(1)     fancy indexing with the index tuples' components, per batch
 
 Every output byte is compared: addressed bytes must equal numpy's, all other
@@ -40,7 +42,7 @@ INDEX_TYPES = {}
 SIGNED = {6, 11}
 FL_6_4 = 0x6400
 CHECK_INDICES = 1
-OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "GATHER_ND", "GATHER_ND1"]
+OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "TILE", "SCATTER", "GATHER_ND", "GATHER_ND1"]
 
 
 def set_byte_order(order):
@@ -171,13 +173,16 @@ def read_index_values(t):
 
 
 # The desc's parameters that p0, p1 (and more) stand for, by name (the driver sets them through the
-# library's schema; count fields such as InputCount come from the tensors).
+# library's schema; count fields such as InputCount come from the tensors).  A list value is
+# an array parameter (TILE's Repeats): the driver sets its count field (RepeatsCount) too.
 PARAM_NAMES = {
     "GATHER": ("Axis", "IndexDimensions"),
     "GATHER_ELEMENTS": ("Axis",),
     "SCATTER_ND": ("InputDimensionCount", "IndicesDimensionCount"),
     "SPLIT": ("Axis",),
     "JOIN": ("Axis",),
+    "TILE": ("Repeats",),
+    "SCATTER": ("Axis",),
     "GATHER_ND": ("InputDimensionCount", "IndicesDimensionCount"),
     "GATHER_ND1": ("InputDimensionCount", "IndicesDimensionCount", "BatchDimensionCount"),
 }
@@ -269,6 +274,42 @@ def gen_scatter_nd(rng, dt, it, n, oob):
     return "SCATTER_ND", r, q, [t_in, t_ix, t_up, t_out], [out.reshape(ins)], "R %d Q %d T %d" % (r, q, t), oob
 
 
+def gen_scatter(rng, dt, it, n, oob):
+    a = int(rng.integers(0, n))
+    ins = [int(rng.integers(1, 5)) for _ in range(n)]
+    A = ins[a]
+    ixs = list(ins)
+    ixs[a] = int(rng.integers(1, A + 1))  # room for distinct targets on every line
+    t_in = make(rng, dt, ins, False)
+    # no broadcast indices here: a zero stride on the axis would repeat a target
+    t_ix = make(rng, it, ixs, False, INDEX_TYPES[it], broadcast=False)
+    t_up = make(rng, dt, ixs, False)
+    t_out = make(rng, dt, ins, True)
+    # each line (every coordinate but the axis): the first K of a permutation of [0, A)
+    order = np.argsort(rng.random([A if d == a else s for d, s in enumerate(ixs)]), axis=a)
+    vals = np.take(order, np.arange(ixs[a]), axis=a).astype(object)
+    if it in SIGNED:  # some counted from the end
+        vals = np.where(rng.integers(0, 2, size=ixs).astype(bool), vals - A, vals)
+    if oob:  # one value beyond the axis: clamped, which may repeat a target of its line
+        flat = vals.reshape(-1)
+        flat[int(rng.integers(0, flat.size))] = A + int(rng.integers(0, 3)) if it not in SIGNED or rng.integers(0, 2) \
+            else -A - 1 - int(rng.integers(0, 3))
+    write_indices(t_ix, vals)
+    idx = read_index_values(t_ix)
+    oob = any_out_of_range(idx, A, it in SIGNED)
+    if oob:
+        idx = clamp(idx, A, it in SIGNED)
+    else:
+        idx = np.vectorize(lambda v: v + A if v < 0 else v, otypes=[object])(idx)
+    idx = idx.astype(np.int64)
+    srt = np.sort(idx, axis=a)
+    if np.any(np.diff(srt, axis=a) == 0):  # a repeated target (after the clamp): the unit tests' business
+        return None
+    out = np.array(t_in.view())  # a copy
+    np.put_along_axis(out, idx, t_up.view(), axis=a)
+    return "SCATTER", a, 0, [t_in, t_ix, t_up, t_out], [out], "axis %d K %d" % (a, ixs[a]), oob
+
+
 def pieces(rng, total):
     count = int(rng.integers(1, min(5, total) + 1))
     cuts = sorted(rng.choice(np.arange(1, total), size=count - 1, replace=False)) if count > 1 else []
@@ -296,6 +337,19 @@ def gen_join(rng, dt, it, n, oob):
     t_out = make(rng, dt, sizes, True)
     res = np.concatenate([t.view() for t in ins], axis=a)
     return "JOIN", a, 0, ins + [t_out], [res], "axis %d pieces %s" % (a, parts), False
+
+
+def gen_tile(rng, dt, it, n, oob):
+    if dt == 9:  # FLOAT64: TILE's tables have none (docs/operators.md P4)
+        return None
+    sizes = [int(rng.integers(1, 5)) for _ in range(n)]
+    reps = [int(rng.integers(1, 4)) for _ in range(n)]
+    while int(np.prod([s * r for s, r in zip(sizes, reps)])) > 600:
+        d = int(np.argmax([s * r for s, r in zip(sizes, reps)]))
+        reps[d], sizes[d] = (1, sizes[d]) if reps[d] > 1 else (1, max(1, sizes[d] // 2))
+    t_in = make(rng, dt, sizes, False)
+    t_out = make(rng, dt, [s * r for s, r in zip(sizes, reps)], True)
+    return "TILE", reps, 0, [t_in, t_out], [np.tile(t_in.view(), reps)], "repeats %s" % reps, False
 
 
 def gen_gather_nd(rng, dt, it, n, oob, nd1=False):
@@ -339,7 +393,8 @@ def gen_gather_nd1(rng, dt, it, n, oob):
 
 
 GENERATORS = {"GATHER": gen_gather, "GATHER_ELEMENTS": gen_gather_elements, "SCATTER_ND": gen_scatter_nd,
-              "SPLIT": gen_split, "JOIN": gen_join, "GATHER_ND": gen_gather_nd, "GATHER_ND1": gen_gather_nd1}
+              "SPLIT": gen_split, "JOIN": gen_join, "TILE": gen_tile, "SCATTER": gen_scatter,
+              "GATHER_ND": gen_gather_nd, "GATHER_ND1": gen_gather_nd1}
 
 
 def generate(seed, k):
@@ -350,7 +405,8 @@ def generate(seed, k):
         dt = DATA_TYPES[int(rng.integers(0, len(DATA_TYPES)))]
         it = list(INDEX_TYPES)[int(rng.integers(0, 4))]
         n = int(rng.integers(1, 7))
-        oob = op in ("GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "GATHER_ND", "GATHER_ND1") and rng.integers(0, 10) == 0
+        oob = op in ("GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SCATTER", "GATHER_ND", "GATHER_ND1") and \
+            rng.integers(0, 10) == 0
         case = GENERATORS[op](rng, dt, it, n, oob)
         if case is None:
             continue
@@ -395,7 +451,10 @@ def main():
         c = cases[k]
         manifest.append("case %d %s %x %d" % (k, c["op"], FL_6_4, c["flags"]))
         for name, value in zip(PARAM_NAMES[c["op"]], c["params"]):
-            manifest.append("param %s %d" % (name, value))
+            if isinstance(value, list):
+                manifest.append("array %s %d %s" % (name, len(value), " ".join(map(str, value))))
+            else:
+                manifest.append("param %s %d" % (name, value))
         c["offsets"] = []
         for t in c["tensors"]:
             blob += bytes((-len(blob)) % 16)

@@ -12,6 +12,9 @@
  *   param NAME VALUE
  *       a UINT or INT parameter of the operator's desc, by its schema name (Axis, ...);
  *       count fields (InputCount, OutputCount) come from the tensors
+ *   array NAME COUNT VALUE[COUNT]
+ *       a UINT_ARRAY or INT_ARRAY parameter (TILE's Repeats, ...); its count field
+ *       (RepeatsCount) is set to COUNT
  *   in|out DATATYPE N SIZES[N] HAS_STRIDES [STRIDES[N]] TOTAL_BYTES OFFSET
  *       tensors in binding order (dmlref_execute's), inputs and outputs
  *   run
@@ -31,6 +34,8 @@
 #include "dmlref.h"
 
 #define MAX_TENSORS 16
+#define MAX_ARRAYS 4   /* array parameters per case          */
+#define MAX_ARRAY_LEN 64 /* entries per array parameter        */
 
 typedef struct tensor {
     int is_output;
@@ -84,6 +89,29 @@ static void set_param(const dmlref_schema *s, void *desc, const char *name, long
     } else {
         die("the manifest has no form for this parameter's kind");
     }
+}
+
+/* Reads COUNT values into the next of arrays[] and points the array parameter
+ * `name` of desc at them, its count field set to COUNT. */
+static void set_array(FILE *m, const dmlref_schema *s, void *desc, const char *name, uint32_t arrays[][MAX_ARRAY_LEN],
+                      unsigned *n_arrays) {
+    const dmlref_param *p = desc_param(s, name);
+    unsigned count;
+    if (!p) die("unknown parameter in manifest");
+    if (p->kind != DMLREF_PARAM_UINT_ARRAY && p->kind != DMLREF_PARAM_INT_ARRAY) die("not an array parameter");
+    if (*n_arrays == MAX_ARRAYS) die("too many array parameters");
+    if (fscanf(m, "%u", &count) != 1 || count > MAX_ARRAY_LEN) die("bad array count");
+    uint32_t *a = arrays[(*n_arrays)++];
+    for (unsigned i = 0; i < count; ++i) {
+        long long v;
+        if (fscanf(m, "%lld", &v) != 1) die("bad array value");
+        if (p->kind == DMLREF_PARAM_UINT_ARRAY ? (v < 0 || v > 0xFFFFFFFFLL) : (v < INT32_MIN || v > INT32_MAX))
+            die("array value out of range");
+        a[i] = (uint32_t)v; /* an INT32's two's-complement bits */
+    }
+    const uint32_t *ptr = a;
+    memcpy((unsigned char *)desc + p->offset, &ptr, sizeof ptr);
+    if (p->count_name) desc_set_u32(desc, p->count_offset, count);
 }
 
 /* Runs one case; outputs are copied back into out_blob. */
@@ -142,7 +170,8 @@ int main(int argc, char **argv) {
     if (!m) die("cannot read MANIFEST");
 
     static tensor t[MAX_TENSORS];
-    unsigned nt = 0, fl = 0, flags = 0;
+    static uint32_t arrays[MAX_ARRAYS][MAX_ARRAY_LEN];
+    unsigned nt = 0, fl = 0, flags = 0, n_arrays = 0;
     unsigned long id = 0;
     const dmlref_schema *sc = NULL;
     void *desc = NULL;
@@ -156,11 +185,16 @@ int main(int argc, char **argv) {
             desc = desc_alloc(sc);
             if (!desc) die("out of memory");
             nt = 0;
+            n_arrays = 0;
         } else if (!strcmp(word, "param")) {
             char name[64];
             long long v = 0;
             if (!desc || fscanf(m, "%63s %lld", name, &v) != 2) die("bad param line");
             set_param(sc, desc, name, v);
+        } else if (!strcmp(word, "array")) {
+            char name[64];
+            if (!desc || fscanf(m, "%63s", name) != 1) die("bad array line");
+            set_array(m, sc, desc, name, arrays, &n_arrays);
         } else if (!strcmp(word, "in") || !strcmp(word, "out")) {
             if (nt == MAX_TENSORS) die("too many tensors");
             tensor *x = &t[nt++];
