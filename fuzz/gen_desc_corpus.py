@@ -14,8 +14,8 @@ import sys
 # The registry's order (src/operators.def); fuzz_desc reads the operator byte modulo the number of
 # schemas, and 5..8 select its special probes, so an operator at 5..8 is reached at that index plus
 # N_SCHEMAS.
-OPS = {"GATHER": 0, "GATHER_ELEMENTS": 1, "SCATTER_ND": 2, "SPLIT": 3, "JOIN": 4, "GATHER_ND": 8, "GATHER_ND1": 9}
-N_SCHEMAS = 10
+OPS = {"GATHER": 0, "GATHER_ELEMENTS": 1, "SCATTER_ND": 2, "SPLIT": 3, "JOIN": 4, "GATHER_ND": 12, "GATHER_ND1": 13}
+N_SCHEMAS = 14
 LEVELS = ["1_0", "2_0", "2_1", "3_0", "3_1", "4_0", "4_1", "5_0", "5_1", "5_2",
           "6_0", "6_1", "6_2", "6_3", "6_4"]
 DT = {"FLOAT32": 1, "FLOAT16": 2, "UINT32": 3, "UINT16": 4, "UINT8": 5, "INT32": 6,

@@ -14,6 +14,7 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     SCATTER          np.put_along_axis (distinct targets per line)
     SPLIT / JOIN     np.split / np.concatenate
     TILE             np.tile (every data type but FLOAT64, which TILE refuses)
+    DEPTH_TO_SPACE(1), SPACE_TO_DEPTH(1)   reshape + transpose (both orders)
     GATHER_ND(1)     fancy indexing with the index tuples' components, per batch
 
 Every output byte is compared: addressed bytes must equal numpy's, all other
@@ -42,7 +43,8 @@ INDEX_TYPES = {}
 SIGNED = {6, 11}
 FL_6_4 = 0x6400
 CHECK_INDICES = 1
-OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "TILE", "SCATTER", "GATHER_ND", "GATHER_ND1"]
+OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "TILE", "SCATTER", "DEPTH_TO_SPACE", "SPACE_TO_DEPTH",
+       "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "GATHER_ND", "GATHER_ND1"]
 
 
 def set_byte_order(order):
@@ -183,6 +185,10 @@ PARAM_NAMES = {
     "JOIN": ("Axis",),
     "TILE": ("Repeats",),
     "SCATTER": ("Axis",),
+    "DEPTH_TO_SPACE": ("BlockSize",),
+    "SPACE_TO_DEPTH": ("BlockSize",),
+    "DEPTH_TO_SPACE1": ("BlockSize", "Order"),
+    "SPACE_TO_DEPTH1": ("BlockSize", "Order"),
     "GATHER_ND": ("InputDimensionCount", "IndicesDimensionCount"),
     "GATHER_ND1": ("InputDimensionCount", "IndicesDimensionCount", "BatchDimensionCount"),
 }
@@ -352,6 +358,41 @@ def gen_tile(rng, dt, it, n, oob):
     return "TILE", reps, 0, [t_in, t_out], [np.tile(t_in.view(), reps)], "repeats %s" % reps, False
 
 
+def depth_to_space(x, b, dcr):
+    """numpy's DepthToSpace: the depth axis split as (B, B, C) (DCR) or (C, B, B) (CRD)."""
+    n, c, h, w = x.shape
+    cs = c // (b * b)
+    if dcr:
+        y = x.reshape(n, b, b, cs, h, w).transpose(0, 3, 4, 1, 5, 2)
+    else:
+        y = x.reshape(n, cs, b, b, h, w).transpose(0, 1, 4, 2, 5, 3)
+    return y.reshape(n, cs, h * b, w * b)
+
+
+def space_to_depth(x, b, dcr):
+    """numpy's SpaceToDepth: each B x B block of space into the depth axis, (B, B, C) or (C, B, B)."""
+    n, c, h, w = x.shape
+    y = x.reshape(n, c, h // b, b, w // b, b)
+    y = y.transpose(0, 3, 5, 1, 2, 4) if dcr else y.transpose(0, 1, 3, 5, 2, 4)
+    return y.reshape(n, c * b * b, h // b, w // b)
+
+
+def gen_depth_space(name):
+    """DEPTH_TO_SPACE / SPACE_TO_DEPTH and the 1 forms (Order): 4-D, B 1-3, a random Order."""
+    to_space, has_order = name.startswith("DEPTH"), name.endswith("1")
+
+    def gen(rng, dt, it, n, oob):
+        b = int(rng.integers(1, 4))
+        order = int(rng.integers(0, 2)) if has_order else 0  # 0 DEPTH_COLUMN_ROW, 1 COLUMN_ROW_DEPTH
+        nb, c, h, w = (int(rng.integers(1, 4)) for _ in range(4))
+        depth, space = [nb, c * b * b, h, w], [nb, c, h * b, w * b]
+        t_in = make(rng, dt, depth if to_space else space, False)
+        t_out = make(rng, dt, space if to_space else depth, True)
+        f = depth_to_space if to_space else space_to_depth
+        return name, b, order, [t_in, t_out], [f(t_in.view(), b, order == 0)], "B %d order %d" % (b, order), False
+    return gen
+
+
 def gen_gather_nd(rng, dt, it, n, oob, nd1=False):
     """GATHER_ND (B 0) or GATHER_ND1: Output = J[0..Q-1) ++ I[B+T..R), right-aligned; for each batch
     coordinate b, out[b] = data[b][idx[b][..., 0], ..., idx[b][..., T-1]] (numpy's fancy indexing)."""
@@ -395,6 +436,8 @@ def gen_gather_nd1(rng, dt, it, n, oob):
 GENERATORS = {"GATHER": gen_gather, "GATHER_ELEMENTS": gen_gather_elements, "SCATTER_ND": gen_scatter_nd,
               "SPLIT": gen_split, "JOIN": gen_join, "TILE": gen_tile, "SCATTER": gen_scatter,
               "GATHER_ND": gen_gather_nd, "GATHER_ND1": gen_gather_nd1}
+GENERATORS.update((op, gen_depth_space(op)) for op in ("DEPTH_TO_SPACE", "SPACE_TO_DEPTH", "DEPTH_TO_SPACE1",
+                                                       "SPACE_TO_DEPTH1"))
 
 
 def generate(seed, k):

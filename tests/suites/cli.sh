@@ -543,6 +543,10 @@ want=353325c5837ced36cdeea77925e6023bc52f8d1a29d5a302a09b4991412df601
 pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_scatter_1_$i.json"; done))
 want=431774aa52e265643fbf847ae49ce79b9908d3152dfdf22e1d835fa1c21d8c67
 [ "$pin" = "$want" ] && ok || no "gen SCATTER --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for op in depth_to_space space_to_depth depth_to_space1 space_to_depth1; do for i in 0 1 2 3 4; do
+          echo "$tmp/genpin/gen_${op}_1_$i.json"; done; done))
+want=ec57f483561b1ba20c884fdb701c93154e2fa134146a1df165463e8cd259f128
+[ "$pin" = "$want" ] && ok || no "gen DEPTH_TO_SPACE/SPACE_TO_DEPTH(1) --count 5 --seed 1 files have sha256 $pin, pinned $want"
 pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_gather_nd_1_$i.json"; done))
 want=68d970c59865d46ce4933fa96354dbb7a93ee452a5b9609c6cce122b61f646f3
 [ "$pin" = "$want" ] && ok || no "gen GATHER_ND --count 5 --seed 1 files have sha256 $pin, pinned $want"
@@ -614,7 +618,7 @@ assert sv == {"negative_zero", "infinity", "nan", "integer_extremes"}, sv' "$tmp
     ok || no "special values of the plain flavour"
 
 # every filter at once (INT32 only: the index type that would hold negative values)
-filters="--data-types FLOAT16,INT8,UINT64 --index-types INT32 --max-dims 3 --no-negative-indices --packed"
+filters="--data-types FLOAT16,INT8,UINT64 --index-types INT32 --max-dims 4 --no-negative-indices --packed"  # 4: DEPTH_TO_SPACE is 4-D only
 expect 0 "gen with every filter" "$D" gen --operator ALL --count 25 --seed 5 --out "$tmp/filt" $filters
 gencheck "gen with every filter" "$tmp/filt" $filters --expect-files $((25 * n_ops)) --distinct
 contains "$tmp/filt/gen_gather_5_3.json" "dmlref gen --operator GATHER --seed 5 $filters, case 3" "comment names the filters"
