@@ -33,7 +33,7 @@
  *   header: u8 op, u8 level, u8 misc, u8 fill, u32 p0, u32 p1, u32 p2
  *     op     op % (the number of schemas): the schema list's order (all five built:
  *            0 GATHER 1 GATHER_ELEMENTS 2 SCATTER_ND 3 SPLIT 4 JOIN); and
- *            5 INVALID(0), 6 GATHER_ND(108), 7 0xFFFFFFFF, 8 Desc NULL
+ *            5 INVALID(0), 6 CAST(61, never implemented), 7 0xFFFFFFFF, 8 Desc NULL
  *     level  0..14 the known levels 1_0..6_4; 15 -> 0, 16 -> 0x1001,
  *            17 -> 0x7000, 18 -> 0xFFFFFFFF; else level % 15
  *     misc   bit0: probe a binding one byte short, bit1: probe unknown option flags
@@ -362,7 +362,7 @@ static uint32_t decode(reader *r, fcase *c, uint8_t *misc, uint8_t *fill) {
     c->op.Desc = &c->u;
     switch (opsel) {
     case 5: c->op.Type = DMLREF_OPERATOR_INVALID; break;
-    case 6: c->op.Type = DMLREF_OPERATOR_GATHER_ND; break;
+    case 6: c->op.Type = DMLREF_OPERATOR_CAST; break;
     case 7: c->op.Type = (DMLREF_OPERATOR_TYPE)0xFFFFFFFFu; break;
     case 8: c->op.Desc = NULL; break;
     default: break;

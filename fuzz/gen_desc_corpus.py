@@ -11,7 +11,11 @@ import os
 import struct
 import sys
 
-OPS = {"GATHER": 0, "GATHER_ELEMENTS": 1, "SCATTER_ND": 2, "SPLIT": 3, "JOIN": 4}
+# The registry's order (src/operators.def); fuzz_desc reads the operator byte modulo the number of
+# schemas, and 5..8 select its special probes, so an operator at 5..8 is reached at that index plus
+# N_SCHEMAS.
+OPS = {"GATHER": 0, "GATHER_ELEMENTS": 1, "SCATTER_ND": 2, "SPLIT": 3, "JOIN": 4, "GATHER_ND": 12, "GATHER_ND1": 13}
+N_SCHEMAS = 14
 LEVELS = ["1_0", "2_0", "2_1", "3_0", "3_1", "4_0", "4_1", "5_0", "5_1", "5_2",
           "6_0", "6_1", "6_2", "6_3", "6_4"]
 DT = {"FLOAT32": 1, "FLOAT16": 2, "UINT32": 3, "UINT16": 4, "UINT8": 5, "INT32": 6,
@@ -62,7 +66,9 @@ class T:
 
 
 def case(op, level, params, tensors, inputs, misc=0, fill=0, opsel=None):
-    head = struct.pack("<4B", OPS[op] if opsel is None else opsel,
+    if opsel is None:
+        opsel = OPS[op] + (N_SCHEMAS if 5 <= OPS[op] <= 8 else 0)
+    head = struct.pack("<4B", opsel,
                        LEVELS.index(level) if isinstance(level, str) else level, misc, fill)
     head += struct.pack("<3I", *(list(params) + [0] * (3 - len(params))))
     body = b"".join(t.encode() for t in tensors)
@@ -88,6 +94,12 @@ def split(level, axis, inp, outs, count=None, **kw):
 
 def join(level, axis, ins, out, count=None, **kw):
     return case("JOIN", level, [len(ins) if count is None else count, axis], [out] + ins, ins, **kw)
+
+
+def gather_nd(level, r, q, inp, idx, out, b=None, **kw):
+    """GATHER_ND, or GATHER_ND1 when b (BatchDimensionCount) is given."""
+    return case("GATHER_ND" if b is None else "GATHER_ND1", level, [r, q] + ([] if b is None else [b]),
+                [inp, idx, out], [inp, idx], **kw)
 
 
 def seeds():
@@ -158,6 +170,30 @@ def seeds():
     s["join_fl3_0_5d_broadcast"] = join("3_0", 4, [T("INT8", [1, 1, 1, 2, 2], strides=[0, 0, 0, 0, 1], data=[1, 2]),
                                                    T("INT8", [1, 1, 1, 2, 1], data=[3, 4])],
                                         T("INT8", [1, 1, 1, 2, 3]))
+    # GATHER_ND / GATHER_ND1 (operators.md P1.4)
+    s["gather_nd_doc1"] = gather_nd("6_4", 2, 2, T(F, [2, 2], data=r(4, 0)), T(U, [2, 1], data=[1, 0]), T(F, [2, 2]))
+    s["gather_nd_doc1_fl2_1"] = gather_nd("2_1", 2, 2, T(F, [1, 1, 2, 2], data=r(4, 0)), T(U, [1, 1, 2, 1], data=[1, 0]),
+                                          T(F, [1, 1, 2, 2]))
+    s["gather_nd_doc2"] = gather_nd("2_1", 3, 2, T(F, [1, 2, 2, 2], data=r(8, 0)),
+                                    T(U, [1, 1, 2, 2], data=[0, 1, 1, 0]), T(F, [1, 1, 2, 2]))
+    s["gather_nd1_doc3_batch"] = gather_nd("3_0", 3, 3, T(F, [1, 3, 2, 2], data=r(12, 0)),
+                                           T(U, [1, 3, 2, 2], data=[0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 1, 0]),
+                                           T(F, [1, 1, 3, 2]), b=1)
+    s["gather_nd_doc4_shapes_uint8"] = gather_nd("4_1", 5, 3, T("UINT8", [3, 4, 5, 6, 7]), T("INT32", [1, 1, 1, 2, 3]),
+                                                 T("UINT8", [1, 1, 2, 6, 7]), fill=1)
+    s["gather_nd_signed_out_of_range"] = gather_nd("4_1", 2, 2, T("FLOAT16", [2, 3], data=r(6)),
+                                                   T("INT64", [3, 2], data=[-1, 5, -9, -3, 1, 2]),
+                                                   T("FLOAT16", [1, 3]))
+    s["gather_nd1_broadcast_indices"] = gather_nd("6_4", 2, 3, T("UINT16", [1, 3, 5], data=r(15)),
+                                                  T(U, [3, 4, 1], strides=[0, 1, 1], data=[4, 0, 9, 2]),
+                                                  T("UINT16", [1, 3, 4], strides=[16, 5, 1]), b=1)
+    s["gather_nd_rows_strided_int64"] = gather_nd("6_4", 3, 2, T("INT64", [4, 3, 5], strides=[20, 6, 1], data=r(80)),
+                                                  T("UINT64", [1, 6, 2], data=[0, 0, 3, 2, 1, 1, 9, 9, 2, 0, 3, 1]),
+                                                  T("INT64", [1, 6, 5], strides=[48, 8, 1]))
+    s["bad_gather_nd1_batch_fields"] = gather_nd("6_4", 5, 5, T(F, [1, 3, 4, 5, 6, 7]), T(U, [1, 3, 4, 5, 6, 7]),
+                                                 T(F, [1, 1, 3, 4, 5, 6]), b=2)
+    s["bad_gather_nd1_counts_max"] = gather_nd("6_4", 0xFFFFFFFF, 0xFFFFFFFF, T(F, [2, 2]), T(U, [2, 1]),
+                                               T(F, [2, 2]), b=0xFFFFFFFF)
     # invalid on purpose: the rejection paths
     s["bad_split_count_max"] = split("4_1", 2, inp, [T(F, [1, 1, 6, 2])], count=0xFFFFFFFF)
     s["bad_join_count_max"] = join("4_1", 3, three, T(F, [1, 1, 2, 6]), count=0xFFFFFFFF)

@@ -42,6 +42,20 @@ def gather_sizes(inp, idx, axis, k):
     return tuple(out)
 
 
+def gather_nd_sizes(inp, idx, r, q, b=0):
+    """GATHER_ND(1)'s output shape (rule GN8): {1 x (N-M)} ++ J[0..Q-1) ++ I[B+T..R), with
+    I = Input.Sizes[N-R..N), J = Indices.Sizes[N-Q..N), T = J[Q-1], M = (Q-1) + (R-B-T).
+    Parameters the library will refuse give all 1s (the library then names the rule)."""
+    n = len(inp)
+    if len(idx) != n or not (1 <= r <= n and 1 <= q <= n and 0 <= b < min(r, q)):
+        return (1,) * n
+    t = idx[-1]
+    m = (q - 1) + (r - b - t)
+    if not 1 <= t <= r - b or m > n:
+        return (1,) * n
+    return (1,) * (n - m) + tuple(idx[n - q:n - 1]) + tuple(inp[n - r + b + t:])
+
+
 def _along(shape, axis, size):
     s = list(shape)
     if 0 <= axis < len(s):
@@ -89,6 +103,10 @@ SHAPES = {
     "SLICE1": lambda t, p, x: [[1 + (s - 1) // abs(st) if s >= 1 and st else 1
                                 for s, st in zip(p["InputWindowSizes"], p["InputWindowStrides"])]],
     "ONE_HOT": lambda t, p, x: [_along(t["IndicesTensor"], p["Axis"], x["depth"])],
+    "GATHER_ND": lambda t, p, x: [gather_nd_sizes(t["InputTensor"], t["IndicesTensor"], p["InputDimensionCount"],
+                                                  p["IndicesDimensionCount"])],
+    "GATHER_ND1": lambda t, p, x: [gather_nd_sizes(t["InputTensor"], t["IndicesTensor"], p["InputDimensionCount"],
+                                                   p["IndicesDimensionCount"], p["BatchDimensionCount"])],
 }
 # Extra keyword arguments an operator's shape line needs (required unless out= is given).
 EXTRA = {"SPLIT": ("sizes",), "ONE_HOT": ("depth",)}
@@ -99,6 +117,15 @@ DEFAULTS = {
     "SCATTER_ND": {
         "InputDimensionCount": lambda t: len(t["InputTensor"]),
         "IndicesDimensionCount": lambda t: len(t["IndicesTensor"]),
+    },
+    "GATHER_ND": {
+        "InputDimensionCount": lambda t: len(t["InputTensor"]),
+        "IndicesDimensionCount": lambda t: len(t["IndicesTensor"]),
+    },
+    "GATHER_ND1": {
+        "InputDimensionCount": lambda t: len(t["InputTensor"]),
+        "IndicesDimensionCount": lambda t: len(t["IndicesTensor"]),
+        "BatchDimensionCount": lambda t: 0,
     },
 }
 # Parameter defaults any operator gets: optional STRUCT parameters default to None.

@@ -321,6 +321,43 @@ def scatter_nd(draw, feature_level=None, **types):
 
 
 @st.composite
+def gather_nd(draw, feature_level=None, *, nd1=False, **types):
+    """GATHER_ND, or GATHER_ND1 (nd1): R, a tuple length T, B (nd1) and Q drawn so that
+    M = (Q-1) + (R-B-T) <= N; every component in range for its own input dimension."""
+    operator = "GATHER_ND1" if nd1 else "GATHER_ND"
+    n, dt, it, rng = draw(_common(operator, feature_level, **types))
+    r = draw(st.integers(1, n))
+    t = draw(st.integers(1, r))
+    b = draw(st.integers(0, r - t)) if nd1 else 0
+    q = draw(st.integers(b + 1, min(n, n - (r - b - t) + 1)))
+    m = (q - 1) + (r - b - t)
+    ins = draw(shapes(n, fixed={d: 1 for d in range(n - r)}, budget=64))
+    big_i = ins[n - r:]
+    grid = draw(shapes(q - 1 - b, high=3, budget=16))
+    ixs = (1,) * (n - q) + tuple(big_i[:b]) + tuple(grid) + (t,)
+    outs = (1,) * (n - m) + ixs[n - q:n - 1] + tuple(big_i[b + t:])
+    x = _input(draw, rng, dt, ins)
+    idx = _input(draw, rng, it, ixs)
+    # components that share a slot (a zero stride on the last dimension) suit the smallest dimension
+    shared = t > 1 and idx.strides[-1] == 0
+    for c in range(t):
+        bound = min(big_i[b:b + t]) if shared else big_i[b + c]
+        idx[..., c] = _index_values(rng, it, bound, math.prod(ixs[:-1])).reshape(ixs[:-1])
+    kw = {}
+    if draw(st.booleans()) or r != n:
+        kw["input_dimension_count"] = r
+    if draw(st.booleans()) or q != n:
+        kw["indices_dimension_count"] = q
+    if nd1 and (draw(st.booleans()) or b != 0):
+        kw["batch_dimension_count"] = b
+    return Drawn(operator, [x, idx], kw, feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+
+
+def gather_nd1(feature_level=None, **types):
+    return gather_nd(feature_level, nd1=True, **types)
+
+
+@st.composite
 def scatter(draw, feature_level=None, **types):
     n, dt, it, rng = draw(_common("SCATTER", feature_level, **types))
     axis = draw(st.integers(0, n - 1))
@@ -462,7 +499,7 @@ def depth_space(operator):
 
 # One line per operator whose call is not a plain same-shape one.
 DRAWERS = {"GATHER": gather, "GATHER_ELEMENTS": gather_elements, "SCATTER_ND": scatter_nd, "SPLIT": split,
-           "JOIN": join, "TILE": tile, "SCATTER": scatter}
+           "JOIN": join, "TILE": tile, "SCATTER": scatter, "GATHER_ND": gather_nd, "GATHER_ND1": gather_nd1}
 DRAWERS.update((op, depth_space(op)) for op in ("DEPTH_TO_SPACE", "SPACE_TO_DEPTH", "DEPTH_TO_SPACE1",
                                                  "SPACE_TO_DEPTH1"))
 DRAWERS.update(SLICE=slice_, SLICE1=slice1)
