@@ -62,6 +62,12 @@ static fw_list *add_list(fw_form *f, const char *name) {
     return l;
 }
 
+/* A new scalar integer parameter. */
+static void add_int(fw_form *f, const char *name, int64_t v) {
+    f->ints[f->n_ints].name = name;
+    f->ints[f->n_ints++].v = v;
+}
+
 /* ---- one function per operator ---------------------------------------------------------- */
 
 /* ONNX Gather(data, indices, axis): data = Input without the leading 1s before Axis (G8's
@@ -183,6 +189,126 @@ static int fw_tile(const dmlref_case *c, fw_form *f) {
     return 0;
 }
 
+/* ONNX DepthToSpace / SpaceToDepth(input, blocksize, mode): both tensors as they are (exactly
+ * 4-D, DS1); mode DCR for Order DEPTH_COLUMN_ROW (the v0 operators' only order), CRD for
+ * COLUMN_ROW_DEPTH.  ONNX SpaceToDepth has no mode attribute (it is DCR): "mode" still says
+ * which one the case is.  PyTorch pixel_shuffle / pixel_unshuffle are CRD. */
+static int fw_depth_space(const dmlref_case *c, fw_form *f, int to_space, uint32_t block, uint32_t order) {
+    if (c->n_inputs != 1 || c->n_outputs != 1) return -1;
+    const int crd = order == DMLREF_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH;
+    if (to_space) names(f, "DepthToSpace", "reshape+transpose", crd ? "pixel_shuffle" : "reshape+permute");
+    else names(f, "SpaceToDepth", "reshape+transpose", crd ? "pixel_unshuffle" : "reshape+permute");
+    take_all(c, f, 0);
+    f->mode = crd ? "CRD" : "DCR";
+    add_int(f, "blocksize", block);
+    return 0;
+}
+static int fw_depth_to_space(const dmlref_case *c, fw_form *f) {
+    const DMLREF_DEPTH_TO_SPACE_OPERATOR_DESC *d = c->desc_mem;
+    return fw_depth_space(c, f, 1, d->BlockSize, DMLREF_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW);
+}
+static int fw_space_to_depth(const dmlref_case *c, fw_form *f) {
+    const DMLREF_SPACE_TO_DEPTH_OPERATOR_DESC *d = c->desc_mem;
+    return fw_depth_space(c, f, 0, d->BlockSize, DMLREF_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW);
+}
+static int fw_depth_to_space1(const dmlref_case *c, fw_form *f) {
+    const DMLREF_DEPTH_TO_SPACE1_OPERATOR_DESC *d = c->desc_mem;
+    return fw_depth_space(c, f, 1, d->BlockSize, d->Order);
+}
+static int fw_space_to_depth1(const dmlref_case *c, fw_form *f) {
+    const DMLREF_SPACE_TO_DEPTH1_OPERATOR_DESC *d = c->desc_mem;
+    return fw_depth_space(c, f, 0, d->BlockSize, d->Order);
+}
+
+/* ONNX Slice(data, starts, ends, axes, steps): both tensors without the input's leading 1s (one
+ * dimension is kept); per remaining dimension, output element o reads start + step*o for the
+ * output's size n: ends = start + step*(n-1) + sign(step), exclusive, and -(size+1) where that
+ * is -1 (a negative step running to the first element: ONNX would read -1 as the last). */
+static int fw_slice_common(const dmlref_case *c, fw_form *f, const uint32_t *offsets, const uint32_t *windows,
+                           const int64_t *steps, uint32_t count) {
+    const case_tensor *in = find(c, "InputTensor", 0), *out = find(c, "OutputTensor", 1);
+    if (!in || !out || !offsets || !steps || count != in->buf.DimensionCount) return -1;
+    const uint32_t p = leading_ones(in, count - 1);
+    names(f, "Slice", "slice", "getitem+flip");
+    take_all(c, f, p);
+    fw_list *st = add_list(f, "starts"), *en = add_list(f, "ends"), *ax = add_list(f, "axes"),
+            *sp = add_list(f, "steps");
+    for (uint32_t k = p; k < count; ++k) {
+        const int64_t s = steps[k], n = out->sizes[k];
+        const int64_t start = s > 0 ? (int64_t)offsets[k] : (int64_t)offsets[k] + (windows ? windows[k] : 1) - 1;
+        int64_t end = start + s * (n - 1) + (s > 0 ? 1 : -1);
+        if (end < 0) end = -(int64_t)in->sizes[k] - 1;
+        st->v[st->n++] = start;
+        en->v[en->n++] = end;
+        ax->v[ax->n++] = k - p;
+        sp->v[sp->n++] = s;
+    }
+    return 0;
+}
+/* SLICE: start = Offsets, step = Strides (>= 1), n = Sizes = Output.Sizes. */
+static int fw_slice(const dmlref_case *c, fw_form *f) {
+    const DMLREF_SLICE_OPERATOR_DESC *d = c->desc_mem;
+    int64_t steps[FW_MAX_DIMS];
+    if (!d->Strides || d->DimensionCount > FW_MAX_DIMS) return -1;
+    for (uint32_t k = 0; k < d->DimensionCount; ++k) steps[k] = d->Strides[k];
+    return fw_slice_common(c, f, d->Offsets, NULL, steps, d->DimensionCount);
+}
+/* SLICE1: a positive stride starts at the window's first element, a negative one at its last. */
+static int fw_slice1(const dmlref_case *c, fw_form *f) {
+    const DMLREF_SLICE1_OPERATOR_DESC *d = c->desc_mem;
+    int64_t steps[FW_MAX_DIMS];
+    if (!d->InputWindowStrides || !d->InputWindowSizes || d->DimensionCount > FW_MAX_DIMS) return -1;
+    for (uint32_t k = 0; k < d->DimensionCount; ++k) steps[k] = d->InputWindowStrides[k];
+    return fw_slice_common(c, f, d->InputWindowOffsets, d->InputWindowSizes, steps, d->DimensionCount);
+}
+
+/* ONNX GatherND(data, indices, batch_dims): data = the InputDimensionCount (R) trailing
+ * dimensions, indices = the IndicesDimensionCount (Q) trailing ones, output = its
+ * M = (Q - 1) + (R - B - T) trailing ones (GN8: indices.shape[:-1] ++ data.shape[B+T:]). */
+static int fw_gather_nd_common(const dmlref_case *c, fw_form *f, uint32_t r, uint32_t q, uint32_t b) {
+    const case_tensor *in = find(c, "InputTensor", 0), *idx = find(c, "IndicesTensor", 0),
+                      *out = find(c, "OutputTensor", 1);
+    if (!in || !idx || !out) return -1;
+    const uint32_t n = in->buf.DimensionCount, t = idx->sizes[n - 1], m = (q - 1) + (r - b - t);
+    names(f, "GatherND", "gatherND", "getitem");
+    take_dims(c, f, in, n - r);
+    take_dims(c, f, idx, n - q);
+    take_dims(c, f, out, n - m);
+    add_int(f, "batch_dims", b);
+    return 0;
+}
+static int fw_gather_nd(const dmlref_case *c, fw_form *f) {
+    const DMLREF_GATHER_ND_OPERATOR_DESC *d = c->desc_mem;
+    return fw_gather_nd_common(c, f, d->InputDimensionCount, d->IndicesDimensionCount, 0);
+}
+static int fw_gather_nd1(const dmlref_case *c, fw_form *f) {
+    const DMLREF_GATHER_ND1_OPERATOR_DESC *d = c->desc_mem;
+    return fw_gather_nd_common(c, f, d->InputDimensionCount, d->IndicesDimensionCount, d->BatchDimensionCount);
+}
+
+/* ONNX OneHot(indices, depth, values, axis): the output without its leading 1s before Axis
+ * (one dimension is kept), the indices the same without Axis (their size-1 dimension there,
+ * OH4: a scalar when nothing is left); depth = Output.Sizes[Axis]; values = Values without its
+ * leading 1s: flattened, its first two elements are [off, on] (OH5's `on` is always the second
+ * element), ONNX's values = values.reshape(-1)[:2]. */
+static int fw_one_hot(const dmlref_case *c, fw_form *f) {
+    const DMLREF_ONE_HOT_OPERATOR_DESC *d = c->desc_mem;
+    const case_tensor *idx = find(c, "IndicesTensor", 0), *val = find(c, "ValuesTensor", 0),
+                      *out = find(c, "OutputTensor", 1);
+    if (!idx || !val || !out || d->Axis >= out->buf.DimensionCount) return -1;
+    const uint32_t n = out->buf.DimensionCount, p = leading_ones(out, d->Axis);
+    names(f, "OneHot", "oneHot", "one_hot");
+    axis(f, d->Axis - p);
+    take_dims(c, f, out, p);
+    fw_shape *is = shape_of(c, f, idx);
+    is->rank = 0;
+    for (uint32_t k = p; k < n; ++k)
+        if (k != d->Axis) is->dims[is->rank++] = idx->sizes[k];
+    take_dims(c, f, val, leading_ones(val, val->buf.DimensionCount - 1));
+    add_int(f, "depth", out->sizes[d->Axis]);
+    return 0;
+}
+
 static const struct {
     const char *op;
     int (*form)(const dmlref_case *, fw_form *);
@@ -195,6 +321,15 @@ static const struct {
     {"ELEMENT_WISE_IDENTITY", fw_identity},
     {"TILE", fw_tile},
     {"SCATTER", fw_scatter},
+    {"DEPTH_TO_SPACE", fw_depth_to_space},
+    {"SPACE_TO_DEPTH", fw_space_to_depth},
+    {"DEPTH_TO_SPACE1", fw_depth_to_space1},
+    {"SPACE_TO_DEPTH1", fw_space_to_depth1},
+    {"SLICE", fw_slice},
+    {"SLICE1", fw_slice1},
+    {"GATHER_ND", fw_gather_nd},
+    {"GATHER_ND1", fw_gather_nd1},
+    {"ONE_HOT", fw_one_hot},
 };
 
 int framework_form(const dmlref_case *c, fw_form *form) {
@@ -228,6 +363,11 @@ void framework_write(FILE *f, const dmlref_case *c, const fw_form *form, unsigne
         for (uint32_t k = 0; k < c->n_outputs; ++k) fprintf(f, k ? ", %u" : "%u", (unsigned)form->out[k].dims[form->axis]);
         fputc(']', f);
     }
+    if (form->mode) {
+        fputs(", \"mode\": ", f);
+        jout_string(f, form->mode);
+    }
+    for (uint32_t i = 0; i < form->n_ints; ++i) fprintf(f, ", \"%s\": %" PRId64, form->ints[i].name, form->ints[i].v);
     for (uint32_t l = 0; l < form->n_lists; ++l) {
         fprintf(f, ", \"%s\": [", form->lists[l].name);
         for (uint32_t k = 0; k < form->lists[l].n; ++k) fprintf(f, k ? ", %" PRId64 : "%" PRId64, form->lists[l].v[k]);
