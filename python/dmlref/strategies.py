@@ -33,7 +33,7 @@ MAX_ELEMENTS = 256
 
 # Parameter values that make a tensor of all-1 sizes valid (the probe below).
 _PROBE = {"Axis": 0, "IndexDimensions": 1, "InputDimensionCount": lambda n: n, "IndicesDimensionCount": 1,
-          "Repeats": lambda n: [1] * n}
+          "Repeats": lambda n: [1] * n, "BlockSize": 1}
 
 
 @functools.lru_cache(maxsize=None)
@@ -423,10 +423,32 @@ def diagonal_matrix1(draw, feature_level=None, **types):
     return Drawn("DIAGONAL_MATRIX1", args, kw, feature_level, [(s, draw(layouts(s, broadcast=False)))])
 
 
+def depth_space(operator):
+    """The drawer of DEPTH_TO_SPACE, SPACE_TO_DEPTH or a 1 form: a 4-D depth tensor
+    {N, C*B*B, H, W} and space tensor {N, C, H*B, W*B}, B 1 to 3, either Order."""
+    to_space, has_order = operator.startswith("DEPTH"), operator.endswith("1")
+
+    @st.composite
+    def draw_case(draw, feature_level=None, **types):
+        _, dt, _, rng = draw(_common(operator, feature_level, **types))
+        b = draw(st.integers(1, 3))
+        nb, c, h, w = draw(shapes(4, budget=MAX_ELEMENTS // (b * b)))
+        depth, space = (nb, c * b * b, h, w), (nb, c, h * b, w * b)
+        ins, outs = (depth, space) if to_space else (space, depth)
+        kw = {"block_size": b}
+        if has_order:
+            kw["order"] = draw(st.integers(0, 1))  # DEPTH_COLUMN_ROW, COLUMN_ROW_DEPTH
+        return Drawn(operator, [_input(draw, rng, dt, ins)], kw, feature_level,
+                     [(outs, draw(layouts(outs, broadcast=False)))])
+    return draw_case
+
+
 # One line per operator whose call is not a plain same-shape one.
 DRAWERS = {"GATHER": gather, "GATHER_ELEMENTS": gather_elements, "SCATTER_ND": scatter_nd, "SPLIT": split,
            "JOIN": join, "TILE": tile, "SCATTER": scatter, "DIAGONAL_MATRIX": diagonal_matrix,
            "DIAGONAL_MATRIX1": diagonal_matrix1}
+DRAWERS.update((op, depth_space(op)) for op in ("DEPTH_TO_SPACE", "SPACE_TO_DEPTH", "DEPTH_TO_SPACE1",
+                                                 "SPACE_TO_DEPTH1"))
 
 
 def operators():

@@ -14,6 +14,7 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     SCATTER          np.put_along_axis (distinct targets per line)
     SPLIT / JOIN     np.split / np.concatenate
     TILE             np.tile (every data type but FLOAT64, which TILE refuses)
+    DEPTH_TO_SPACE(1), SPACE_TO_DEPTH(1)   reshape + transpose (both orders)
     DIAGONAL_MATRIX  np.eye(H, W, k=Offset) as a mask (the FLOAT Value converted as
                      docs/operators.md's decision says: truncated, saturated, NaN -> 0)
     DIAGONAL_MATRIX1 np.tri masks of [Begin, End) (inverted when Begin > End) over
@@ -45,8 +46,8 @@ INDEX_TYPES = {}
 SIGNED = {6, 11}
 FL_6_4 = 0x6400
 CHECK_INDICES = 1
-OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "TILE", "SCATTER", "DIAGONAL_MATRIX",
-       "DIAGONAL_MATRIX1"]
+OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "TILE", "SCATTER", "DEPTH_TO_SPACE", "SPACE_TO_DEPTH",
+       "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "DIAGONAL_MATRIX", "DIAGONAL_MATRIX1"]
 
 
 def set_byte_order(order):
@@ -188,6 +189,10 @@ PARAM_NAMES = {
     "JOIN": ("Axis",),
     "TILE": ("Repeats",),
     "SCATTER": ("Axis",),
+    "DEPTH_TO_SPACE": ("BlockSize",),
+    "SPACE_TO_DEPTH": ("BlockSize",),
+    "DEPTH_TO_SPACE1": ("BlockSize", "Order"),
+    "SPACE_TO_DEPTH1": ("BlockSize", "Order"),
     "DIAGONAL_MATRIX": ("Offset", "Value"),
     "DIAGONAL_MATRIX1": ("ValueDataType", "Value", "DiagonalFillBegin", "DiagonalFillEnd"),
 }
@@ -439,9 +444,47 @@ def gen_diagonal_matrix1(rng, dt, it, n, oob):
     return gen_diagonal(rng, dt, n, True)
 
 
+
+def depth_to_space(x, b, dcr):
+    """numpy's DepthToSpace: the depth axis split as (B, B, C) (DCR) or (C, B, B) (CRD)."""
+    n, c, h, w = x.shape
+    cs = c // (b * b)
+    if dcr:
+        y = x.reshape(n, b, b, cs, h, w).transpose(0, 3, 4, 1, 5, 2)
+    else:
+        y = x.reshape(n, cs, b, b, h, w).transpose(0, 1, 4, 2, 5, 3)
+    return y.reshape(n, cs, h * b, w * b)
+
+
+def space_to_depth(x, b, dcr):
+    """numpy's SpaceToDepth: each B x B block of space into the depth axis, (B, B, C) or (C, B, B)."""
+    n, c, h, w = x.shape
+    y = x.reshape(n, c, h // b, b, w // b, b)
+    y = y.transpose(0, 3, 5, 1, 2, 4) if dcr else y.transpose(0, 1, 3, 5, 2, 4)
+    return y.reshape(n, c * b * b, h // b, w // b)
+
+
+def gen_depth_space(name):
+    """DEPTH_TO_SPACE / SPACE_TO_DEPTH and the 1 forms (Order): 4-D, B 1-3, a random Order."""
+    to_space, has_order = name.startswith("DEPTH"), name.endswith("1")
+
+    def gen(rng, dt, it, n, oob):
+        b = int(rng.integers(1, 4))
+        order = int(rng.integers(0, 2)) if has_order else 0  # 0 DEPTH_COLUMN_ROW, 1 COLUMN_ROW_DEPTH
+        nb, c, h, w = (int(rng.integers(1, 4)) for _ in range(4))
+        depth, space = [nb, c * b * b, h, w], [nb, c, h * b, w * b]
+        t_in = make(rng, dt, depth if to_space else space, False)
+        t_out = make(rng, dt, space if to_space else depth, True)
+        f = depth_to_space if to_space else space_to_depth
+        return name, b, order, [t_in, t_out], [f(t_in.view(), b, order == 0)], "B %d order %d" % (b, order), False
+    return gen
+
+
 GENERATORS = {"GATHER": gen_gather, "GATHER_ELEMENTS": gen_gather_elements, "SCATTER_ND": gen_scatter_nd,
               "SPLIT": gen_split, "JOIN": gen_join, "TILE": gen_tile, "SCATTER": gen_scatter,
               "DIAGONAL_MATRIX": gen_diagonal_matrix, "DIAGONAL_MATRIX1": gen_diagonal_matrix1}
+GENERATORS.update((op, gen_depth_space(op)) for op in ("DEPTH_TO_SPACE", "SPACE_TO_DEPTH", "DEPTH_TO_SPACE1",
+                                                       "SPACE_TO_DEPTH1"))
 
 
 def generate(seed, k):

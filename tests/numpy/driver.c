@@ -79,7 +79,7 @@ static const dmlref_schema *op_schema(const char *name) {
     return NULL;
 }
 
-/* Sets the parameter `name` of desc to v (UINT or INT kinds). */
+/* Sets the parameter `name` of desc to v (UINT, INT or ENUM kinds; an ENUM by its value). */
 static void set_param(const dmlref_schema *s, void *desc, const char *name, long long v) {
     const dmlref_param *p = desc_param(s, name);
     if (!p) die("unknown parameter in manifest");
