@@ -47,7 +47,8 @@
  *   then one tensor record per tensor: the single slots in schema order, then
  *   each array slot's min(count, MAX_PIECES) pieces (SPLIT/JOIN: the whole
  *   tensor first, then the pieces):
- *     u8 ctl    0 normal; 1 TENSOR_DESC* NULL; 2 Type 0; 3 Type 7; 4 Desc NULL;
+ *     u8 ctl    0 normal; 1 TENSOR_DESC* NULL (for an optional slot: absent, no buffer
+ *               bound); 2 Type 0; 3 Type 7; 4 Desc NULL;
  *               5 Sizes NULL
  *     u8 dtype  DMLREF_TENSOR_DATA_TYPE value (255 -> 0x80000000)
  *     u8 flags  DMLREF_TENSOR_FLAGS value
@@ -416,6 +417,8 @@ static uint32_t decode(reader *r, fcase *c, uint8_t *misc, uint8_t *fill) {
             const uint32_t n = sl->is_array ? c->n_pieces[i] : 1;
             if (!sl->is_array) ++single_at;
             if ((sl->is_output != 0) != o) continue;
+            /* an optional tensor left NULL (DIAGONAL_MATRIX1's InputTensor) binds no buffer */
+            if (!sl->is_array && sl->is_optional && !c->t[first].ptr) continue;
             for (uint32_t k = 0; k < n; ++k) {
                 if (o) c->out[c->n_out++] = &c->t[first + k].buf;
                 else {
@@ -642,6 +645,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (valid == DMLREF_OK) {
         for (uint32_t k = 0; k < c->n_tensors; ++k) {
             const DMLREF_BUFFER_TENSOR_DESC *b = &c->t[k].buf;
+            if (!c->t[k].ptr) continue; /* an optional tensor left NULL: not part of the desc */
             const uint64_t min = dmlref_calc_buffer_tensor_size(b->DataType, b->DimensionCount, b->Sizes, b->Strides);
             if (min == 0 || b->TotalTensorSizeInBytes < min)
                 FAIL("tensor %u validated with TotalTensorSizeInBytes %llu below the minimum %llu", k,
