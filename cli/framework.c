@@ -2,9 +2,11 @@
 #include "framework.h"
 
 #include "json_out.h"
+#include "fp16.h"
 #include "npyout.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 /* ---- helpers -------------------------------------------------------------------------- */
@@ -309,6 +311,91 @@ static int fw_one_hot(const dmlref_case *c, fw_form *f) {
     return 0;
 }
 
+/* DIAGONAL_MATRIX's FLOAT Value as one element of type dt, bits in the low bytes (the library's
+ * src/scalar.c: FLOAT16 rounded to nearest even, NaN quieted with its payload's top bits;
+ * integers truncated toward zero and saturated, NaN -> 0). */
+static uint64_t float_element(DMLREF_TENSOR_DATA_TYPE dt, float v) {
+    uint32_t x;
+    memcpy(&x, &v, 4);
+    const double d = v;
+    switch (dt) {
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT32: return x;
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT64: { uint64_t b; memcpy(&b, &d, 8); return b; }
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT16:
+        if ((x & 0x7fffffffu) > 0x7f800000u) return ((x >> 16) & 0x8000u) | 0x7e00u | ((x >> 13) & 0x3ffu);
+        return fp16_from_double(d);
+    default: break;
+    }
+    static const struct { DMLREF_TENSOR_DATA_TYPE dt; int is_signed; unsigned bits; } ints[] = {
+        {DMLREF_TENSOR_DATA_TYPE_INT8, 1, 8},    {DMLREF_TENSOR_DATA_TYPE_INT16, 1, 16},
+        {DMLREF_TENSOR_DATA_TYPE_INT32, 1, 32},  {DMLREF_TENSOR_DATA_TYPE_INT64, 1, 64},
+        {DMLREF_TENSOR_DATA_TYPE_UINT8, 0, 8},   {DMLREF_TENSOR_DATA_TYPE_UINT16, 0, 16},
+        {DMLREF_TENSOR_DATA_TYPE_UINT32, 0, 32}, {DMLREF_TENSOR_DATA_TYPE_UINT64, 0, 64}};
+    for (size_t k = 0; k < sizeof ints / sizeof ints[0]; ++k) {
+        if (ints[k].dt != dt) continue;
+        const unsigned b = ints[k].bits;
+        const uint64_t mask = b == 64 ? UINT64_MAX : (UINT64_C(1) << b) - 1;
+        if (isnan(d)) return 0;
+        if (ints[k].is_signed) {
+            const double lim = ldexp(1.0, (int)b - 1);
+            const int64_t i = d <= -lim ? (b == 64 ? INT64_MIN : -(INT64_C(1) << (b - 1)))
+                              : d >= lim ? (int64_t)((UINT64_C(1) << (b - 1)) - 1) : (int64_t)d;
+            return (uint64_t)i & mask;
+        }
+        return d <= 0 ? 0 : d >= ldexp(1.0, (int)b) ? mask : (uint64_t)d;
+    }
+    return 0;
+}
+
+static const char *numpy_type(DMLREF_TENSOR_DATA_TYPE dt) {
+    switch (dt) {
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT32: return "float32";
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT16: return "float16";
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT64: return "float64";
+    case DMLREF_TENSOR_DATA_TYPE_INT8: return "int8";
+    case DMLREF_TENSOR_DATA_TYPE_INT16: return "int16";
+    case DMLREF_TENSOR_DATA_TYPE_INT32: return "int32";
+    case DMLREF_TENSOR_DATA_TYPE_INT64: return "int64";
+    case DMLREF_TENSOR_DATA_TYPE_UINT8: return "uint8";
+    case DMLREF_TENSOR_DATA_TYPE_UINT16: return "uint16";
+    case DMLREF_TENSOR_DATA_TYPE_UINT32: return "uint32";
+    case DMLREF_TENSOR_DATA_TYPE_UINT64: return "uint64";
+    default: return NULL;
+    }
+}
+
+/* ONNX EyeLike / Trilu (a stack of matrices: the last two dimensions): every tensor without the
+ * output's leading 1s before its last two dimensions; the band of diagonals x - y in
+ * [begin, end) (begin > end: everything outside [end, begin)) takes the fill, "value_bits"
+ * (one element of "dtype", as hex), every other element the input's (DIAGONAL_MATRIX1 with an
+ * InputTensor) or 0. */
+static int fw_diagonal_common(const dmlref_case *c, fw_form *f, int64_t begin, int64_t end, uint64_t bits) {
+    const case_tensor *out = find(c, "OutputTensor", 1);
+    if (!out || out->buf.DimensionCount < 2 || !(f->dtype = numpy_type(out->buf.DataType))) return -1;
+    names(f, end == begin + 1 ? "EyeLike" : "Trilu", "triangular", end == begin + 1 ? "eye" : "triu");
+    take_all(c, f, leading_ones(out, out->buf.DimensionCount - 2));
+    add_int(f, "begin", begin);
+    add_int(f, "end", end);
+    f->has_value = 1;
+    f->value_bits = bits;
+    return 0;
+}
+static int fw_diagonal_matrix(const dmlref_case *c, fw_form *f) {
+    const DMLREF_DIAGONAL_MATRIX_OPERATOR_DESC *d = c->desc_mem;
+    const case_tensor *out = find(c, "OutputTensor", 1);
+    if (!out) return -1;
+    return fw_diagonal_common(c, f, d->Offset, (int64_t)d->Offset + 1, float_element(out->buf.DataType, d->Value));
+}
+static int fw_diagonal_matrix1(const dmlref_case *c, fw_form *f) {
+    const DMLREF_DIAGONAL_MATRIX1_OPERATOR_DESC *d = c->desc_mem;
+    const case_tensor *out = find(c, "OutputTensor", 1);
+    if (!out) return -1;
+    uint64_t bits = 0;
+    const uint32_t esize = out->esize <= 8 ? out->esize : 8;
+    for (uint32_t k = 0; k < esize; ++k) bits |= (uint64_t)d->Value.Bytes[k] << (8 * k); /* little-endian host */
+    return fw_diagonal_common(c, f, d->DiagonalFillBegin, d->DiagonalFillEnd, bits);
+}
+
 static const struct {
     const char *op;
     int (*form)(const dmlref_case *, fw_form *);
@@ -330,6 +417,8 @@ static const struct {
     {"GATHER_ND", fw_gather_nd},
     {"GATHER_ND1", fw_gather_nd1},
     {"ONE_HOT", fw_one_hot},
+    {"DIAGONAL_MATRIX", fw_diagonal_matrix},
+    {"DIAGONAL_MATRIX1", fw_diagonal_matrix1},
 };
 
 int framework_form(const dmlref_case *c, fw_form *form) {
@@ -367,6 +456,11 @@ void framework_write(FILE *f, const dmlref_case *c, const fw_form *form, unsigne
         fputs(", \"mode\": ", f);
         jout_string(f, form->mode);
     }
+    if (form->dtype) {
+        fputs(", \"dtype\": ", f);
+        jout_string(f, form->dtype);
+    }
+    if (form->has_value) fprintf(f, ", \"value_bits\": \"0x%" PRIx64 "\"", form->value_bits);
     for (uint32_t i = 0; i < form->n_ints; ++i) fprintf(f, ", \"%s\": %" PRId64, form->ints[i].name, form->ints[i].v);
     for (uint32_t l = 0; l < form->n_lists; ++l) {
         fprintf(f, ", \"%s\": [", form->lists[l].name);
@@ -375,6 +469,6 @@ void framework_write(FILE *f, const dmlref_case *c, const fw_form *form, unsigne
     }
     fprintf(f, ",\n%*s\"shapes\": {", (int)indent + 2, "");
     for (uint32_t k = 0; k < c->n_inputs; ++k) write_shape(f, &c->inputs[k], &form->in[k], k == 0, indent);
-    for (uint32_t k = 0; k < c->n_outputs; ++k) write_shape(f, &c->outputs[k], &form->out[k], 0, indent);
+    for (uint32_t k = 0; k < c->n_outputs; ++k) write_shape(f, &c->outputs[k], &form->out[k], c->n_inputs == 0 && k == 0, indent);
     fprintf(f, "\n%*s}}", (int)indent + 2, "");
 }

@@ -34,7 +34,7 @@ typedef struct fw_list {
 } fw_list;
 
 #define FW_MAX_LISTS 4
-#define FW_MAX_INTS 2
+#define FW_MAX_INTS 3
 
 /* A scalar integer parameter ("blocksize": 2, "batch_dims": 1, "depth": 5). */
 typedef struct fw_int {
@@ -48,6 +48,9 @@ typedef struct fw_form {
     uint32_t axis;                      /* in the reduced numbering                                */
     int has_split;                      /* SPLIT: its sizes along axis (from the outputs' shapes)   */
     const char *mode;                   /* DepthToSpace's "DCR" / "CRD", or NULL                     */
+    const char *dtype;                  /* DIAGONAL_MATRIX(1): the output's numpy type, or NULL      */
+    int has_value;
+    uint64_t value_bits;                /* DIAGONAL_MATRIX(1): the fill as one element's bits        */
     uint32_t n_ints;
     fw_int ints[FW_MAX_INTS];           /* DepthToSpace's blocksize, GatherND's batch_dims, ...    */
     uint32_t n_lists;

@@ -8,9 +8,23 @@ const index = (c, shape) => c.reduce((a, x, k) => a * shape[k] + x, 0);
 const make = (shape, like, src) => like.constructor.from({ length: prod(shape) }, (_, i) => src(coords(i, shape)));
 const along = (c, ax, v) => c.map((x, k) => (k === ax ? v : x)); // c with coordinate ax replaced
 
+const BITS = { 1: Uint8Array, 2: Uint16Array, 4: Uint32Array, 8: BigUint64Array };
+// The band of diagonals x - y in [begin, end) (begin > end: outside [end, begin)) takes the fill
+// (value_bits: one element of dtype, hex), the rest the input's elements or 0.
+function diagonal(fw, xs) {
+  const os = fw.shapes.OutputTensor, n = os.length, b = fw.begin, e = fw.end, bits = BigInt(fw.value_bits);
+  const like = xs.length ? xs[0].data : new BITS[Number(/\d+/.exec(fw.dtype)[0]) / 8](0);
+  const fill = like instanceof BigUint64Array ? bits : Number(bits), zero = like instanceof BigUint64Array ? 0n : 0;
+  return make(os, like, (c) => {
+    const d = c[n - 1] - c[n - 2];
+    return (e >= b) !== (d >= b) !== (d < e) ? fill : xs.length ? xs[0].data[index(c, os)] : zero;
+  });
+}
+
 // The operator in its framework form (fw: the manifest's "framework") on row-major arrays:
 // xs = [{shape, data}]; returns each output's elements, row-major, as bits (readNpy's types).
 export function runBackend(fw, xs) {
+  if (fw.onnx === 'EyeLike' || fw.onnx === 'Trilu') return [diagonal(fw, xs)];
   const ax = fw.axis, [x, ix] = xs, s = x.shape, at = (c) => x.data[index(c, s)], b = fw.blocksize;
   switch (fw.onnx) {
     case 'Gather': { // output = data[:axis] + indices + data[axis + 1:]

@@ -37,6 +37,18 @@ def one_hot(idx, vals, depth, axis):
     return np.where(hot, vals[1], vals[0])
 
 
+def diagonal(fw, xs):
+    """The band of diagonals x - y in [begin, end) (begin > end: outside [end, begin)) takes the
+    fill (value_bits: one element of dtype), the rest the input's elements or 0."""
+    dt = np.dtype(fw["dtype"])
+    shape = fw["shapes"]["OutputTensor"]
+    d = np.arange(shape[-1]) - np.arange(shape[-2])[:, None]  # x - y
+    b, e = fw["begin"], fw["end"]
+    band = (e >= b) ^ (d >= b) ^ (d < e)
+    fill = np.array(int(fw["value_bits"], 16), "u%d" % dt.itemsize).view(dt)
+    return np.where(band, fill, xs[0] if xs else np.zeros(shape, dt))
+
+
 def run_backend(fw, xs):
     """The operator in its framework form: fw is the manifest's "framework" (the ONNX
     name, axis, split sizes), xs the inputs in fw's shapes; returns the outputs."""
@@ -75,4 +87,6 @@ def run_backend(fw, xs):
         return [gather_nd(xs[0], xs[1].astype(np.int64), fw["batch_dims"])]
     if op == "OneHot":
         return [one_hot(xs[0], xs[1].reshape(-1), fw["depth"], axis)]
+    if op in ("EyeLike", "Trilu"):
+        return [diagonal(fw, xs)]
     raise NotImplementedError(op)

@@ -38,6 +38,13 @@ def depth_space(x, to_space, b, mode):
 
 
 def run_torch(fw, xs):
+    if fw["onnx"] in ("EyeLike", "Trilu"):  # the band from triu at begin and end (begin > end: inverted)
+        dt, shape = np.dtype(fw["dtype"]), fw["shapes"]["OutputTensor"]
+        ones, b, e = torch.ones(shape[-2:], dtype=torch.bool), fw["begin"], fw["end"]
+        band = torch.triu(ones, b) ^ torch.triu(ones, e) ^ (e < b)
+        fill = tensor(np.array(int(fw["value_bits"], 16), "u%d" % dt.itemsize).view(dt))
+        rest = tensor(xs[0]) if xs else torch.zeros(shape, dtype=fill.dtype)
+        return [torch.where(band, fill, rest).contiguous().numpy().view(dt)]
     op, axis, data = fw["onnx"], fw.get("axis"), tensor(xs[0])
     if op == "Gather":
         shape = data.shape[:axis] + xs[1].shape + data.shape[axis + 1:]
