@@ -161,6 +161,8 @@ fw gather_nd1_doc3 '{"onnx": "GatherND", "webnn": "gatherND", "pytorch": "getite
 fw slice1_doc2 '{"onnx": "Slice", "webnn": "slice", "pytorch": "getitem+flip", "starts": [3, 1], "ends": [0, 4], "axes": [0, 1], "steps": [-2, 2], "shapes": {"InputTensor": [4, 4], "OutputTensor": [2, 2]}}'
 fw slice_doc1 '{"onnx": "Slice", "webnn": "slice", "pytorch": "getitem+flip", "starts": [1, 2], "ends": [4, 4], "axes": [0, 1], "steps": [1, 1], "shapes": {"InputTensor": [4, 4], "OutputTensor": [3, 2]}}'
 fw one_hot_doc3 '{"onnx": "OneHot", "webnn": "oneHot", "pytorch": "one_hot", "axis": 1, "depth": 4, "shapes": {"IndicesTensor": [3], "ValuesTensor": [3, 1], "OutputTensor": [3, 4]}}'
+fw diagonal_matrix_doc_offset1 '{"onnx": "EyeLike", "webnn": "triangular", "pytorch": "eye", "dtype": "float32", "value_bits": "0x3f800000", "begin": 1, "end": 2, "shapes": {"OutputTensor": [3, 3]}}'
+fw diagonal_matrix1_doc_inverted '{"onnx": "Trilu", "webnn": "triangular", "pytorch": "triu", "dtype": "float32", "value_bits": "0x0", "begin": 1, "end": 0, "shapes": {"InputTensor": [4, 5], "OutputTensor": [4, 5]}}'
 # a reversal down to the first element: ONNX would read an end of -1 as the last, so -(size + 1)
 cat >"$tmp/reverse.json" <<'JSON'
 {"operator": "SLICE1", "InputTensor": {"DataType": "INT8", "Sizes": [4], "data": [1, 2, 3, 4]},
