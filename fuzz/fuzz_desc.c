@@ -6,7 +6,8 @@
  * and execute.
  *
  * The input bytes decode (see "Byte format" below) into one descriptor of any
- * operator of the library's schema list (walking its slots and parameters) with arbitrary sizes, strides, counts, axes, dimension counts,
+ * DirectML operator type (walking the schema of those the library implements:
+ * slots and parameters) with arbitrary sizes, strides, counts, axes, dimension counts,
  * data types, flags, alignments and TotalTensorSizeInBytes, plus a payload that
  * fills the buffers.  The target then checks, aborting on any violation so that
  * libFuzzer reports it:
@@ -31,17 +32,23 @@
  *
  * Byte format (little-endian; missing bytes read as 0):
  *   header: u8 op, u8 level, u8 misc, u8 fill, u32 p0, u32 p1, u32 p2
- *     op     op % (the number of schemas): the schema list's order (all five built:
- *            0 GATHER 1 GATHER_ELEMENTS 2 SCATTER_ND 3 SPLIT 4 JOIN); and
- *            5 INVALID(0), 6 GATHER_ND(108), 7 0xFFFFFFFF, 8 Desc NULL
+ *     op     op_types[op % 32] (below): a fixed table of DirectML operator type
+ *            values, so a byte means the same operator in every build and
+ *            whatever the registry holds.  An operator this build does not
+ *            implement (or no operator at all) decodes with no parameters and
+ *            no tensors, its Desc pointing at zeros: the library must refuse
+ *            it with DMLREF_ERROR_UNSUPPORTED_OPERATOR.
  *     level  0..14 the known levels 1_0..6_4; 15 -> 0, 16 -> 0x1001,
  *            17 -> 0x7000, 18 -> 0xFFFFFFFF; else level % 15
- *     misc   bit0: probe a binding one byte short, bit1: probe unknown option flags
+ *     misc   bit0: probe a binding one byte short, bit1: probe unknown option flags,
+ *            bits 2-4 all set: DMLREF_OPERATOR_DESC.Desc is NULL
  *     fill   bit0: index buffers get small signed values (int8 payload bytes)
  *            instead of raw payload bytes
  *     p0..p2 the operator's parameters in schema order (GATHER: Axis,
  *            IndexDimensions; SCATTER_ND: InputDimensionCount,
- *            IndicesDimensionCount; SPLIT/JOIN: the count, Axis); parameters
+ *            IndicesDimensionCount; SPLIT/JOIN: the count, Axis; TILE:
+ *            RepeatsCount (replaced by the array's length), Repeats' length
+ *            % 9); parameters
  *            past the third, and what arrays, unions and structs hold, are
  *            read after the header (decode_params)
  *   then one tensor record per tensor: the single slots in schema order, then
@@ -334,8 +341,52 @@ static void decode_params(reader *r, fcase *c, const uint32_t *p) {
     }
 }
 
+/* The op byte's operator types (op % 32).  FIXED: an entry is never moved or
+ * changed, so that every input, committed or found, keeps meaning the same
+ * operator.  Entries 0-23 are every DMLREF_OPERATOR_* of include/dmlref.h in
+ * increasing value (SCATTER_ELEMENTS is SCATTER); 24-27 are types no DirectML
+ * operator has (or none dmlref knows); 28-31 are spare: invalid values now,
+ * and the place for a DirectML operator type added to include/dmlref.h later
+ * (LLVMFuzzerInitialize aborts while a built operator is missing here). */
+#define N_OP_TYPES 32u
+static const uint32_t op_types[N_OP_TYPES] = {
+    DMLREF_OPERATOR_INVALID,                /*  0 */
+    DMLREF_OPERATOR_ELEMENT_WISE_IDENTITY,  /*  1 */
+    DMLREF_OPERATOR_SLICE,                  /*  2 */
+    DMLREF_OPERATOR_CAST,                   /*  3 */
+    DMLREF_OPERATOR_SPLIT,                  /*  4 */
+    DMLREF_OPERATOR_JOIN,                   /*  5 */
+    DMLREF_OPERATOR_PADDING,                /*  6 */
+    DMLREF_OPERATOR_GATHER,                 /*  7 */
+    DMLREF_OPERATOR_SPACE_TO_DEPTH,         /*  8 */
+    DMLREF_OPERATOR_DEPTH_TO_SPACE,         /*  9 */
+    DMLREF_OPERATOR_TILE,                   /* 10 */
+    DMLREF_OPERATOR_DIAGONAL_MATRIX,        /* 11 */
+    DMLREF_OPERATOR_SCATTER,                /* 12 */
+    DMLREF_OPERATOR_ONE_HOT,                /* 13 */
+    DMLREF_OPERATOR_REVERSE_SUBSEQUENCES,   /* 14 */
+    DMLREF_OPERATOR_GATHER_ELEMENTS,        /* 15 */
+    DMLREF_OPERATOR_GATHER_ND,              /* 16 */
+    DMLREF_OPERATOR_SCATTER_ND,             /* 17 */
+    DMLREF_OPERATOR_SLICE1,                 /* 18 */
+    DMLREF_OPERATOR_DEPTH_TO_SPACE1,        /* 19 */
+    DMLREF_OPERATOR_SPACE_TO_DEPTH1,        /* 20 */
+    DMLREF_OPERATOR_GATHER_ND1,             /* 21 */
+    DMLREF_OPERATOR_PADDING1,               /* 22 */
+    DMLREF_OPERATOR_DIAGONAL_MATRIX1,       /* 23 */
+    0xFFFFFFFFu,                            /* 24 */
+    0x80000000u,                            /* 25 */
+    2u,         /* 26: DirectML's ELEMENT_WISE_ABS, which dmlref does not know */
+    0x10000u | DMLREF_OPERATOR_GATHER,      /* 27: GATHER's value with a high bit */
+    0x7FFFFFFFu, 0xFFFFu, 0xFFFFFFFEu, 0x100u, /* 28-31: spare */
+};
+
+/* Every operator this build implements has an entry in op_types (else the
+ * fuzzer could never reach it), and its schema fits the decoder. */
+static void check_op_table(void);
+
 /* Decodes the header and tensors; returns the feature level.  Generic over the
- * schema: the operator is opsel % (the number of schemas) in the registry's order. */
+ * schema of the operator the op byte names (none when this build lacks it). */
 static uint32_t decode(reader *r, fcase *c, uint8_t *misc, uint8_t *fill) {
     const uint8_t opsel = rd_u8(r), lsel = rd_u8(r);
     *misc = rd_u8(r);
@@ -350,21 +401,12 @@ static uint32_t decode(reader *r, fcase *c, uint8_t *misc, uint8_t *fill) {
     case 18: fl = 0xFFFFFFFFu; break;
     default: fl = levels[lsel % 15]; break;
     }
-    uint32_t n_schemas = 0;
-    while (dmlref_operator_schema_at(n_schemas)) ++n_schemas;
-    if (!n_schemas) abort();
-    const dmlref_schema *s = dmlref_operator_schema_at(opsel % n_schemas);
-    if (s->desc_size > sizeof c->u.bytes || s->n_slots > MAX_SLOTS) FAIL("%s: desc too large for the decoder", s->name);
+    c->op.Type = (DMLREF_OPERATOR_TYPE)op_types[opsel % N_OP_TYPES];
+    c->op.Desc = ((*misc >> 2) & 7) == 7 ? NULL : &c->u;
+    const dmlref_schema *s = dmlref_operator_schema(c->op.Type);
     c->schema = s;
-    c->op.Type = s->type;
-    c->op.Desc = &c->u;
-    switch (opsel) {
-    case 5: c->op.Type = DMLREF_OPERATOR_INVALID; break;
-    case 6: c->op.Type = DMLREF_OPERATOR_GATHER_ND; break;
-    case 7: c->op.Type = (DMLREF_OPERATOR_TYPE)0xFFFFFFFFu; break;
-    case 8: c->op.Desc = NULL; break;
-    default: break;
-    }
+    if (!s) return fl; /* no parameters, no tensors: Desc is all zeros */
+    if (s->desc_size > sizeof c->u.bytes || s->n_slots > MAX_SLOTS) FAIL("%s: desc too large for the decoder", s->name);
     decode_params(r, c, p);
 
     /* tensor records: the single slots in schema order, then each array slot's pieces */
@@ -605,6 +647,17 @@ static void execute_all(const fcase *c, uint32_t fl, uint8_t misc, uint8_t fill,
     }
 }
 
+static void check_op_table(void) {
+    const dmlref_schema *s;
+    for (uint32_t i = 0; (s = dmlref_operator_schema_at(i)) != NULL; ++i) {
+        uint32_t k = 0;
+        while (k < N_OP_TYPES && op_types[k] != (uint32_t)s->type) ++k;
+        if (k == N_OP_TYPES) FAIL("%s (%u) has no entry in op_types: give it a spare one", s->name, (unsigned)s->type);
+        if (s->desc_size > sizeof ((fcase *)0)->u.bytes || s->n_slots > MAX_SLOTS)
+            FAIL("%s: desc too large for the decoder", s->name);
+    }
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -620,6 +673,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     setenv("DMLREF_SLAB_MIN", "0", 0);
     setenv("DMLREF_STREAM_MIN", "0", 0);
     env_reload(); /* the library reads the variables once: read them again */
+    check_op_table();
     return 0;
 }
 

@@ -1,25 +1,60 @@
 #!/usr/bin/env python3
-"""Writes the seed corpus of fuzz_desc (fuzz/corpus/fuzz_desc/): the documented
-DirectML examples of docs/operators.md sections 2.5, 3.4, 4.5, 5.4 and 6.4 encoded in the
-target's byte format (see the comment at the top of fuzz/fuzz_desc.c), plus a
-few strided, typed and deliberately invalid variants.
+"""Writes the seed corpus of fuzz_desc (fuzz/corpus/fuzz_desc/), in its byte
+format (the comment at the top of fuzz/fuzz_desc.c):
+
+  - hand-written inputs for GATHER, GATHER_ELEMENTS, SCATTER_ND, SPLIT and JOIN
+    (docs/operators.md sections 2.5, 3.4, 4.5, 5.4, 6.4, and strided, typed and
+    deliberately invalid variants), under their historical names.
 
     python3 fuzz/gen_desc_corpus.py [OUTDIR]
+
+A seed's file is NAME-DIGEST (the first 8 hex digits of its SHA-1); an older
+file of the same NAME in OUTDIR is replaced.  The operator byte indexes the
+fixed table OP_TYPES (op_types in fuzz/fuzz_desc.c, checked against it
+here), so a seed means the same operator in every build.
 """
 import hashlib
 import os
+import re
 import struct
 import sys
 
-OPS = {"GATHER": 0, "GATHER_ELEMENTS": 1, "SCATTER_ND": 2, "SPLIT": 3, "JOIN": 4}
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+# op_types of fuzz/fuzz_desc.c, by index: never reordered (each name a
+# DMLREF_OPERATOR_ name; OP_INDEX adds the invalid values 24-27).
+OP_TYPES = ["INVALID", "ELEMENT_WISE_IDENTITY", "SLICE", "CAST", "SPLIT", "JOIN", "PADDING", "GATHER",
+            "SPACE_TO_DEPTH", "DEPTH_TO_SPACE", "TILE", "DIAGONAL_MATRIX", "SCATTER", "ONE_HOT",
+            "REVERSE_SUBSEQUENCES", "GATHER_ELEMENTS", "GATHER_ND", "SCATTER_ND", "SLICE1", "DEPTH_TO_SPACE1",
+            "SPACE_TO_DEPTH1", "GATHER_ND1", "PADDING1", "DIAGONAL_MATRIX1"]
+OP_INDEX = {name: i for i, name in enumerate(OP_TYPES)}
+OP_INDEX["SCATTER_ELEMENTS"] = OP_INDEX["SCATTER"]
+OP_INDEX["TYPE_0xFFFFFFFF"] = 24
+OP_INDEX["TYPE_0x80000000"] = 25
+OP_INDEX["ELEMENT_WISE_ABS"] = 26  # DirectML's type 2, which dmlref does not know
+OP_INDEX["GATHER_HIGH_BIT"] = 27   # 0x10000 | GATHER
+MISC_DESC_NULL = 0x1C
+
 LEVELS = ["1_0", "2_0", "2_1", "3_0", "3_1", "4_0", "4_1", "5_0", "5_1", "5_2",
           "6_0", "6_1", "6_2", "6_3", "6_4"]
+LEVEL_UNKNOWN = 16  # the level byte for 0x1001
 DT = {"FLOAT32": 1, "FLOAT16": 2, "UINT32": 3, "UINT16": 4, "UINT8": 5, "INT32": 6,
       "INT16": 7, "INT8": 8, "FLOAT64": 9, "UINT64": 10, "INT64": 11, "UINT4": 12,
       "INT4": 13}
 ESIZE = {1: 4, 2: 2, 3: 4, 4: 2, 5: 1, 6: 4, 7: 2, 8: 1, 9: 8, 10: 8, 11: 8}
 PACK = {1: "<f", 2: "<e", 3: "<I", 4: "<H", 5: "<B", 6: "<i", 7: "<h", 8: "<b",
         9: "<d", 10: "<Q", 11: "<q"}
+MAX_LEN = 4096  # the targets' -max_len (Makefile): longer seeds would be cut
+
+
+def check_table():
+    """OP_TYPES must be op_types of fuzz/fuzz_desc.c, entry for entry."""
+    with open(os.path.join(HERE, "fuzz_desc.c")) as f:
+        src = f.read()
+    found = re.findall(r"DMLREF_OPERATOR_(\w+),\s*/\*\s*(\d+)\s*\*/", src)
+    if [name for name, _ in found] != OP_TYPES or [int(i) for _, i in found] != list(range(len(OP_TYPES))):
+        raise SystemExit("gen_desc_corpus.py: OP_TYPES differs from op_types in fuzz/fuzz_desc.c")
 
 
 class T:
@@ -32,6 +67,7 @@ class T:
         self.ctl, self.flags, self.tmode, self.textra, self.align = ctl, flags, tmode, textra, align
         self.ndims = len(self.sizes) if ndims is None else ndims
         self.smode = (0 if strides is None else 1) if smode is None else smode
+        self.raw = None  # buffer bytes given directly (schema-driven seeds)
 
     def encode(self):
         out = struct.pack("<5B", self.ctl, self.dt, self.flags, self.ndims, self.smode)
@@ -43,8 +79,8 @@ class T:
             out += bytes(self.strides[:8])
         return out + bytes([self.tmode]) + self.textra + bytes([self.align])
 
-    def total(self):
-        """The minimum TotalTensorSizeInBytes (what tmode 0 gives)."""
+    def minimum(self):
+        """DMLCalcBufferTensorSize (what tmode 0 gives)."""
         if self.strides is None:
             count = 1
             for s in self.sizes:
@@ -53,21 +89,40 @@ class T:
             count = 1 + sum((s - 1) * st for s, st in zip(self.sizes, self.strides))
         return (count * ESIZE[self.dt] + 3) // 4 * 4
 
+    def total(self):
+        """TotalTensorSizeInBytes as the record gives it (tmode 0, 1 and 2)."""
+        if self.tmode == 1:
+            return self.minimum() + self.textra[0]
+        if self.tmode == 2:
+            return struct.unpack("<Q", self.textra)[0]
+        return self.minimum()
+
     def payload(self):
         """The buffer bytes: the data values, zero-padded to the buffer size."""
         if self.dt not in ESIZE or self.ndims != len(self.sizes) or self.total() > 1 << 16:
             return b""
-        raw = b"".join(struct.pack(PACK[self.dt], v) for v in (self.data or []))[:self.total()]
+        if self.raw is not None:
+            raw = self.raw
+        else:
+            raw = b"".join(struct.pack(PACK[self.dt], v) for v in (self.data or []))
+        raw = raw[:self.total()]
         return raw + bytes(self.total() - len(raw))
 
 
-def case(op, level, params, tensors, inputs, misc=0, fill=0, opsel=None):
-    head = struct.pack("<4B", OPS[op] if opsel is None else opsel,
-                       LEVELS.index(level) if isinstance(level, str) else level, misc, fill)
+def assemble(opsel, level, params, tensors, inputs, misc=0, fill=0, stream=b""):
+    """Header, the parameters' stream, tensor records, then the inputs' bytes
+    (cut so that the whole stays within MAX_LEN: the targets cycle it)."""
+    head = struct.pack("<4B", opsel, level, misc, fill)
     head += struct.pack("<3I", *(list(params) + [0] * (3 - len(params))))
-    body = b"".join(t.encode() for t in tensors)
+    body = head + stream + b"".join(t.encode() for t in tensors)
     payload = b"".join(t.payload() for t in inputs)
-    return head + body + payload
+    return body + payload[:max(0, MAX_LEN - len(body))]
+
+
+def case(op, level, params, tensors, inputs, misc=0, fill=0, opsel=None):
+    return assemble(OP_INDEX[op] if opsel is None else opsel,
+                    LEVELS.index(level) if isinstance(level, str) else level,
+                    params, tensors, inputs, misc, fill)
 
 
 def gather(level, axis, k, inp, idx, out, **kw):
@@ -185,13 +240,24 @@ def seeds():
 
 
 def main():
-    outdir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "corpus", "fuzz_desc")
+    outdir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "corpus", "fuzz_desc")
+    check_table()
+    all_seeds = seeds()
     os.makedirs(outdir, exist_ok=True)
-    for name, blob in sorted(seeds().items()):
+    written = set()
+    for name, blob in sorted(all_seeds.items()):
         digest = hashlib.sha1(blob).hexdigest()[:8]
-        with open(os.path.join(outdir, f"{name}-{digest}"), "wb") as f:
+        path = os.path.join(outdir, f"{name}-{digest}")
+        written.add(os.path.basename(path))
+        with open(path, "wb") as f:
             f.write(blob)
-    print(f"{len(seeds())} seeds in {outdir}")
+    replaced = 0
+    for old in os.listdir(outdir):  # an older version of a seed written now
+        base = old.rsplit("-", 1)[0]
+        if "-" in old and base in all_seeds and old not in written:
+            os.remove(os.path.join(outdir, old))
+            replaced += 1
+    print(f"{len(all_seeds)} seeds in {outdir} ({replaced} older versions replaced)")
 
 
 if __name__ == "__main__":
