@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Writes the seed corpus of fuzz_desc (fuzz/corpus/fuzz_desc/), in its byte
-format (the comment at the top of fuzz/fuzz_desc.c):
+"""Writes the seed corpus of the descriptor fuzz targets, fuzz_desc_valid and
+fuzz_desc_exec (fuzz/corpus/fuzz_desc/), in their byte format (the comment at
+the top of fuzz/desc_decode.h):
 
   - every operator this build implements, through its schema (read from the
     shared library with ctypes, so a new operator needs no change here): each
@@ -19,7 +20,7 @@ format (the comment at the top of fuzz/fuzz_desc.c):
 
 A seed's file is NAME-DIGEST (the first 8 hex digits of its SHA-1); an older
 file of the same NAME in OUTDIR is replaced.  The operator byte indexes the
-fixed table OP_TYPES (op_types in fuzz/fuzz_desc.c, checked against it
+fixed table OP_TYPES (op_types in fuzz/desc_decode.h, checked against it
 here), so a seed means the same operator in every build.
 """
 import argparse
@@ -39,7 +40,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
-# op_types of fuzz/fuzz_desc.c, by index: never reordered (each name a
+# op_types of fuzz/desc_decode.h, by index: never reordered (each name a
 # DMLREF_OPERATOR_ name; OP_INDEX adds the invalid values 24-27).
 OP_TYPES = ["INVALID", "ELEMENT_WISE_IDENTITY", "SLICE", "CAST", "SPLIT", "JOIN", "PADDING", "GATHER",
             "SPACE_TO_DEPTH", "DEPTH_TO_SPACE", "TILE", "DIAGONAL_MATRIX", "SCATTER", "ONE_HOT",
@@ -66,12 +67,12 @@ MAX_LEN = 4096  # the targets' -max_len (Makefile): longer seeds would be cut
 
 
 def check_table():
-    """OP_TYPES must be op_types of fuzz/fuzz_desc.c, entry for entry."""
-    with open(os.path.join(HERE, "fuzz_desc.c")) as f:
+    """OP_TYPES must be op_types of fuzz/desc_decode.h, entry for entry."""
+    with open(os.path.join(HERE, "desc_decode.h")) as f:
         src = f.read()
     found = re.findall(r"DMLREF_OPERATOR_(\w+),\s*/\*\s*(\d+)\s*\*/", src)
     if [name for name, _ in found] != OP_TYPES or [int(i) for _, i in found] != list(range(len(OP_TYPES))):
-        raise SystemExit("gen_desc_corpus.py: OP_TYPES differs from op_types in fuzz/fuzz_desc.c")
+        raise SystemExit("gen_desc_corpus.py: OP_TYPES differs from op_types in fuzz/desc_decode.h")
 
 
 class T:

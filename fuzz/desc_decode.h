@@ -1,34 +1,17 @@
 /*
- * (Over 600 lines on purpose: a libFuzzer target is one translation unit,
- * its byte decoder, executions and checks together.)
+ * The byte decoder shared by the descriptor fuzz targets (fuzz/fuzz_desc_valid.c:
+ * validation at every feature level; fuzz/fuzz_desc_exec.c: execution, oracle
+ * against the fast paths).  Both read the same inputs, so fuzz/corpus/fuzz_desc/
+ * seeds both.  Each target is one translation unit that includes this header
+ * after defining FUZZ_NAME (the prefix of its failure messages).
  *
- * libFuzzer target: arbitrary operator descriptors through validate, compile
- * and execute.
- *
- * The input bytes decode (see "Byte format" below) into one descriptor of any
- * DirectML operator type (walking the schema of those the library implements:
- * slots and parameters) with arbitrary sizes, strides, counts, axes, dimension counts,
- * data types, flags, alignments and TotalTensorSizeInBytes, plus a payload that
- * fills the buffers.  The target then checks, aborting on any violation so that
- * libFuzzer reports it:
- *
- *   - dmlref_calc_buffer_tensor_size agrees with an independent 128-bit
- *     computation (0 exactly when the result does not fit);
- *   - validate, compile with the oracle and compile with the fast path agree on
- *     the status; an error carries its code and a non-empty message;
- *   - when valid and small enough, every buffer is allocated at exactly its
- *     TotalTensorSizeInBytes (ASan sees any overrun) and the operator runs
- *     through the oracle, the default fast path with threads 1 and with
- *     threads 2 (through dmlref_run), giving byte-identical output buffers;
- *   - the oracle writes no output byte that no output element addresses;
- *   - the checking option either succeeds with the oracle's bytes or reports
- *     an index error with every output byte untouched;
- *   - a binding one byte short and unknown option flags are rejected.
- *
- * FUZZ_DESC_VERBOSE=1 in the environment prints each input's validation result.
- * DMLREF_PAR_GRAIN defaults to 16 bytes here so that threads=2 really splits,
- * DMLREF_SLAB_MIN and DMLREF_STREAM_MIN to 0 so that small tensors take the
- * large-tensor kernels.
+ * The input bytes decode into one descriptor of any DirectML operator type
+ * (walking the schema of those this build implements: slots and parameters)
+ * with arbitrary sizes, strides, counts, axes, dimension counts, data types,
+ * flags, alignments and TotalTensorSizeInBytes, plus a payload that fills the
+ * input buffers.  While decoding, every tensor's dmlref_calc_buffer_tensor_size
+ * is compared with an independent 128-bit computation (0 exactly when the
+ * result does not fit); a difference aborts.
  *
  * Byte format (little-endian; missing bytes read as 0):
  *   header: u8 op, u8 level, u8 misc, u8 fill, u32 p0, u32 p1, u32 p2
@@ -40,17 +23,18 @@
  *            it with DMLREF_ERROR_UNSUPPORTED_OPERATOR.
  *     level  0..14 the known levels 1_0..6_4; 15 -> 0, 16 -> 0x1001,
  *            17 -> 0x7000, 18 -> 0xFFFFFFFF; else level % 15
- *     misc   bit0: probe a binding one byte short, bit1: probe unknown option flags,
- *            bits 2-4 all set: DMLREF_OPERATOR_DESC.Desc is NULL
+ *     misc   bit0: probe a binding one byte short (fuzz_desc_exec),
+ *            bit1: probe unknown option flags (fuzz_desc_valid),
+ *            bits 2-4 all set: DMLREF_OPERATOR_DESC.Desc is NULL,
+ *            bits 5-6: the unknown level fuzz_desc_valid validates too
  *     fill   bit0: index buffers get small signed values (int8 payload bytes)
  *            instead of raw payload bytes
- *     p0..p2 the operator's parameters in schema order (GATHER: Axis,
- *            IndexDimensions; SCATTER_ND: InputDimensionCount,
+ *     p0..p2 the operator's first three parameters in schema order (GATHER:
+ *            Axis, IndexDimensions; SCATTER_ND: InputDimensionCount,
  *            IndicesDimensionCount; SPLIT/JOIN: the count, Axis; TILE:
  *            RepeatsCount (replaced by the array's length), Repeats' length
- *            % 9); parameters
- *            past the third, and what arrays, unions and structs hold, are
- *            read after the header (decode_params)
+ *            % 9); parameters past the third, and what arrays, unions and
+ *            structs hold, are read after the header (decode_params)
  *   then one tensor record per tensor: the single slots in schema order, then
  *   each array slot's min(count, MAX_PIECES) pieces (SPLIT/JOIN: the whole
  *   tensor first, then the pieces):
@@ -66,9 +50,15 @@
  *               3 minimum - 1; 4 UINT64_MAX; 5 UINT64_MAX - 3; 6 minimum - 4
  *     u8 align  0 -> 0; 1..31 -> 1 << (align - 1); else the raw value
  *   the rest is the payload, cycled over the input buffers in binding order.
+ *
+ * fuzz/gen_desc_corpus.py writes inputs in this format.
  */
+#ifndef FUZZ_DESC_DECODE_H
+#define FUZZ_DESC_DECODE_H
+
 #include "dmlref.h"
 #include "env.h"
+#include "registry.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -76,16 +66,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef FUZZ_NAME
+#error "define FUZZ_NAME before including desc_decode.h"
+#endif
+
 __extension__ typedef unsigned __int128 u128;
 
 #define MAX_PIECES 16u
 #define MAX_TENSORS (MAX_PIECES + 1u)
-#define MAX_BUFFER_BYTES (UINT64_C(64) << 20) /* all buffers of one run together */
-#define MAX_WORK_ELEMENTS (UINT64_C(1) << 20) /* elements of all tensors together */
 
 #define FAIL(...)                                                   \
     do {                                                            \
-        fprintf(stderr, "fuzz_desc: " __VA_ARGS__);                 \
+        fprintf(stderr, FUZZ_NAME ": " __VA_ARGS__);                 \
         fputc('\n', stderr);                                        \
         abort();                                                    \
     } while (0)
@@ -210,40 +202,6 @@ static void read_tensor(reader *r, ftensor *t, DMLREF_TENSOR_DESC *td) {
 static void free_tensor(ftensor *t) {
     free(t->sizes);
     free(t->strides);
-}
-
-/* Elements of a tensor that validation accepted (sizes are >= 1, n in 1..8). */
-static uint64_t elements_of(const DMLREF_BUFFER_TENSOR_DESC *b) {
-    uint64_t e = 1;
-    for (uint32_t d = 0; d < b->DimensionCount; ++d) e *= b->Sizes[d];
-    return e;
-}
-
-/* Copies into dst, from src, every byte that some element of b addresses. */
-static void copy_addressed(const DMLREF_BUFFER_TENSOR_DESC *b, unsigned char *dst, const unsigned char *src) {
-    const uint32_t n = b->DimensionCount, esize = dmlref_data_type_size(b->DataType);
-    uint64_t stride[8];
-    uint32_t coord[8] = {0};
-    if (b->Strides) {
-        for (uint32_t d = 0; d < n; ++d) stride[d] = b->Strides[d];
-    } else {
-        uint64_t s = 1;
-        for (uint32_t d = n; d-- > 0;) {
-            stride[d] = s;
-            s *= b->Sizes[d];
-        }
-    }
-    for (;;) {
-        uint64_t off = 0;
-        for (uint32_t d = 0; d < n; ++d) off += coord[d] * stride[d];
-        memcpy(dst + off * esize, src + off * esize, esize);
-        uint32_t d = n;
-        while (d-- > 0) {
-            if (++coord[d] < b->Sizes[d]) break;
-            coord[d] = 0;
-        }
-        if (d == UINT32_MAX) return;
-    }
 }
 
 /* ---- the operator desc ---------------------------------------------------------- */
@@ -381,10 +339,6 @@ static const uint32_t op_types[N_OP_TYPES] = {
     0x7FFFFFFFu, 0xFFFFu, 0xFFFFFFFEu, 0x100u, /* 28-31: spare */
 };
 
-/* Every operator this build implements has an entry in op_types (else the
- * fuzzer could never reach it), and its schema fits the decoder. */
-static void check_op_table(void);
-
 /* Decodes the header and tensors; returns the feature level.  Generic over the
  * schema of the operator the op byte names (none when this build lacks it). */
 static uint32_t decode(reader *r, fcase *c, uint8_t *misc, uint8_t *fill) {
@@ -468,185 +422,40 @@ static uint32_t decode(reader *r, fcase *c, uint8_t *misc, uint8_t *fill) {
     return fl;
 }
 
-/* ---- running ---------------------------------------------------------------------- */
+/* Frees what decode allocated, and c. */
+static void free_case(fcase *c) {
+    for (uint32_t k = 0; k < c->n_tensors; ++k) free_tensor(&c->t[k]);
+    for (uint32_t k = 0; k < MAX_SLOTS; ++k) free(c->pieces[k]);
+    for (uint32_t k = 0; k < c->n_blocks; ++k) free(c->blocks[k]);
+    free(c);
+}
 
+/* An error's code is its status; message, rule and field are terminated; the
+ * message is not empty. */
 static void check_error(const char *what, dmlref_status st, const dmlref_error *err) {
     if (st == DMLREF_OK) return;
     if (err->code != st) FAIL("%s: status %d but err.code %d", what, (int)st, (int)err->code);
     if (!memchr(err->message, '\0', sizeof err->message)) FAIL("%s: message not terminated", what);
+    if (!memchr(err->rule, '\0', sizeof err->rule)) FAIL("%s: rule not terminated", what);
+    if (!memchr(err->field, '\0', sizeof err->field)) FAIL("%s: field not terminated", what);
     if (err->message[0] == '\0') FAIL("%s: %s without a message", what, dmlref_status_name(st));
 }
 
-/* dst[i] = period[(start + i) % plen] for i < n, in memcpy runs: buffers may
- * be tens of MiB, and a byte loop in this instrumented code would take seconds. */
-static void fill_periodic(unsigned char *dst, size_t n, const unsigned char *period, size_t plen, size_t start) {
-    size_t i = 0, at = start % plen;
-    while (i < n) {
-        const size_t run = plen - at < n - i ? plen - at : n - i;
-        memcpy(dst + i, period + at, run);
-        i += run;
-        at = 0;
+/* Whether the decoded bindings (c->n_in, c->n_out) are what a compiled
+ * operator must expect: 0 when an optional tensor slot is NULL, where the
+ * decoder still counts a binding. */
+static int bindings_known(const fcase *c) {
+    if (!c->schema) return 0;
+    for (uint32_t i = 0, single = 0; i < c->schema->n_slots; ++i) {
+        if (c->schema->slots[i].is_array) continue;
+        if (c->schema->slots[i].is_optional && !c->t[single].ptr) return 0;
+        ++single;
     }
-}
-
-static unsigned char prefill_byte(uint32_t k, uint64_t i) { return (unsigned char)(0xA5u ^ (i * 29u + k * 7u)); }
-
-/* Each output's prefill pattern (prefill_byte), built once per input by
- * execute_all, so that prefilling and the checks against it are memcpy and
- * memcmp. */
-static unsigned char *pattern[MAX_TENSORS];
-
-static void prefill(dmlref_buffer *outs, uint32_t n) {
-    for (uint32_t k = 0; k < n; ++k) memcpy(outs[k].data, pattern[k], outs[k].size);
-}
-
-static int is_prefilled(const dmlref_buffer *outs, uint32_t n) {
-    for (uint32_t k = 0; k < n; ++k)
-        if (memcmp(outs[k].data, pattern[k], outs[k].size) != 0) return 0;
     return 1;
 }
 
-static void compare(const char *what, const dmlref_buffer *a, const dmlref_buffer *b, uint32_t n) {
-    for (uint32_t k = 0; k < n; ++k)
-        if (memcmp(a[k].data, b[k].data, a[k].size) != 0) {
-            size_t i = 0;
-            while (((const unsigned char *)a[k].data)[i] == ((const unsigned char *)b[k].data)[i]) ++i;
-            FAIL("%s: output %u differs from the oracle's at byte %zu (0x%02x, oracle 0x%02x)", what, k, i,
-                 ((const unsigned char *)b[k].data)[i], ((const unsigned char *)a[k].data)[i]);
-        }
-}
-
-/* A buffer at a multiple of the tensor's GuaranteedBaseOffsetAlignment (which
- * execute checks); execute_all skips descs whose alignment passes MAX_ALIGN. */
-#define MAX_ALIGN (UINT32_C(1) << 20)
-static void *aligned_buffer(size_t size, uint32_t align) {
-    void *p = NULL;
-    if (posix_memalign(&p, align > 16 ? align : 16, size ? size : 1) != 0) abort();
-    return p;
-}
-
-static void execute_all(const fcase *c, uint32_t fl, uint8_t misc, uint8_t fill, const uint8_t *payload,
-                        size_t payload_len) {
-    uint64_t bytes = 0, work = 0;
-    for (uint32_t k = 0; k < c->n_tensors; ++k) {
-        if (c->t[k].buf.GuaranteedBaseOffsetAlignment > MAX_ALIGN) return;
-        if (c->t[k].buf.TotalTensorSizeInBytes > MAX_BUFFER_BYTES - bytes) return;
-        bytes += c->t[k].buf.TotalTensorSizeInBytes;
-        work += elements_of(&c->t[k].buf);
-        if (work > MAX_WORK_ELEMENTS) return;
-    }
-    dmlref_cbuffer ins[MAX_TENSORS];
-    dmlref_buffer ref[MAX_TENSORS], got[MAX_TENSORS];
-    size_t pos = 0;
-    unsigned char ramp[256], period[256];
-    for (size_t i = 0; i < sizeof ramp; ++i) ramp[i] = (unsigned char)(i * 131u + 7u);
-    for (uint32_t k = 0; k < c->n_in; ++k) {
-        const size_t size = (size_t)c->in[k]->TotalTensorSizeInBytes;
-        unsigned char *p = aligned_buffer(size, c->in[k]->GuaranteedBaseOffsetAlignment);
-        /* the payload's bytes in order, continuing across buffers, or i * 131 + 7 */
-        if (payload_len) fill_periodic(p, size, payload, payload_len, pos);
-        else fill_periodic(p, size, ramp, sizeof ramp, 0);
-        pos += size;
-        if ((fill & 1) && c->in_is_index[k]) {
-            /* small signed values: each element slot keeps its first byte, sign-extended */
-            const uint32_t es = dmlref_data_type_size(c->in[k]->DataType);
-            for (size_t i = 0; i < size; ++i)
-                if (i % es) p[i] = (unsigned char)((p[i - i % es] & 0x80) ? 0xFF : 0x00);
-        }
-        ins[k].data = p;
-        ins[k].size = size;
-    }
-    for (uint32_t k = 0; k < c->n_out; ++k) {
-        const size_t size = (size_t)c->out[k]->TotalTensorSizeInBytes;
-        ref[k].data = aligned_buffer(size, c->out[k]->GuaranteedBaseOffsetAlignment);
-        got[k].data = aligned_buffer(size, c->out[k]->GuaranteedBaseOffsetAlignment);
-        ref[k].size = got[k].size = size;
-        for (size_t i = 0; i < sizeof period; ++i) period[i] = prefill_byte(k, i); /* period 256 in i */
-        pattern[k] = malloc(size ? size : 1);
-        if (!pattern[k]) abort();
-        fill_periodic(pattern[k], size, period, sizeof period, 0);
-    }
-    const DMLREF_FEATURE_LEVEL level = (DMLREF_FEATURE_LEVEL)fl;
-    dmlref_error err;
-    dmlref_operator *op = NULL;
-    dmlref_status st;
-
-    /* 1. the oracle */
-    const dmlref_options oracle = {DMLREF_OPTION_FORCE_ORACLE, 1};
-    st = dmlref_compile(&c->op, level, &oracle, &op, &err);
-    check_error("compile (oracle)", st, &err);
-    if (st != DMLREF_OK) FAIL("compile (oracle) failed after validation: %s", err.message);
-    prefill(ref, c->n_out);
-    st = dmlref_execute(op, ins, c->n_in, ref, c->n_out, &err);
-    if (st != DMLREF_OK) FAIL("oracle execute: %s", err.message);
-    if (misc & 1) { /* a binding one byte short is refused before anything runs */
-        dmlref_buffer short_out[MAX_TENSORS];
-        memcpy(short_out, got, c->n_out * sizeof *got);
-        prefill(got, c->n_out);
-        short_out[0].size -= 1;
-        st = dmlref_execute(op, ins, c->n_in, short_out, c->n_out, &err);
-        check_error("short binding", st, &err);
-        if (st != DMLREF_ERROR_BINDING) FAIL("a short output binding gave %s", dmlref_status_name(st));
-        if (!is_prefilled(got, c->n_out)) FAIL("a refused binding wrote output bytes");
-    }
-    dmlref_release(op);
-    op = NULL;
-
-    /* The oracle writes only bytes that output elements address. */
-    for (uint32_t k = 0; k < c->n_out; ++k) { /* the pattern with the addressed bytes taken from ref */
-        unsigned char *want = malloc(ref[k].size ? ref[k].size : 1);
-        if (!want) abort();
-        memcpy(want, pattern[k], ref[k].size);
-        copy_addressed(c->out[k], want, ref[k].data);
-        if (memcmp(want, ref[k].data, ref[k].size) != 0)
-            for (size_t i = 0; i < ref[k].size; ++i)
-                if (want[i] != ((unsigned char *)ref[k].data)[i])
-                    FAIL("the oracle wrote byte %zu of output %u, which no element addresses", i, k);
-        free(want);
-    }
-
-    /* 2. the default (fast) path, serial */
-    const dmlref_options fast1 = {0, 1};
-    st = dmlref_compile(&c->op, level, &fast1, &op, &err);
-    check_error("compile (fast)", st, &err);
-    if (st != DMLREF_OK) FAIL("compile (fast) failed after validation: %s", err.message);
-    prefill(got, c->n_out);
-    st = dmlref_execute(op, ins, c->n_in, got, c->n_out, &err);
-    if (st != DMLREF_OK) FAIL("fast execute (%s): %s", dmlref_kernel_name(op), err.message);
-    compare(dmlref_kernel_name(op), ref, got, c->n_out);
-    dmlref_release(op);
-    op = NULL;
-
-    /* 3. the default path with 2 threads, through dmlref_run */
-    const dmlref_options fast2 = {0, 2};
-    prefill(got, c->n_out);
-    st = dmlref_run(&c->op, level, &fast2, ins, c->n_in, got, c->n_out, &err);
-    if (st != DMLREF_OK) FAIL("dmlref_run with 2 threads: %s", err.message);
-    compare("threads=2", ref, got, c->n_out);
-
-    /* 4. the checking option: never a crash; success means the oracle's bytes,
-     * an index error means nothing was written. */
-    const dmlref_options checking = {DMLREF_OPTION_CHECK_INDICES, 0};
-    prefill(got, c->n_out);
-    st = dmlref_run(&c->op, level, &checking, ins, c->n_in, got, c->n_out, &err);
-    check_error("checking", st, &err);
-    if (st == DMLREF_OK)
-        compare("checking", ref, got, c->n_out);
-    else if (st == DMLREF_ERROR_INDEX_OUT_OF_RANGE || st == DMLREF_ERROR_DUPLICATE_INDEX) {
-        if (!is_prefilled(got, c->n_out)) FAIL("the checking option wrote output bytes before failing");
-    } else if (st != DMLREF_ERROR_OUT_OF_MEMORY) {
-        FAIL("the checking option failed with %s: %s", dmlref_status_name(st), err.message);
-    }
-
-    for (uint32_t k = 0; k < c->n_in; ++k) free((void *)ins[k].data);
-    for (uint32_t k = 0; k < c->n_out; ++k) {
-        free(ref[k].data);
-        free(got[k].data);
-        free(pattern[k]);
-        pattern[k] = NULL;
-    }
-}
-
+/* Every operator this build implements has an entry in op_types (else the
+ * fuzzer could never reach it), and its schema fits the decoder. */
 static void check_op_table(void) {
     const dmlref_schema *s;
     for (uint32_t i = 0; (s = dmlref_operator_schema_at(i)) != NULL; ++i) {
@@ -658,72 +467,16 @@ static void check_op_table(void) {
     }
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* The fast paths only split work across threads above a grain of work per
- * thread (128 KiB), and take their large-tensor kernels (GATHER_ELEMENTS
- * slabs, SCATTER_ND rows_skip with streaming stores) above 1 and 16 MiB; tiny
- * thresholds make the small tensors the fuzzer produces take all of them.
- * Read at compile time; an explicit setting wins. */
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    (void)argc;
-    (void)argv;
+/* The thresholds that send small tensors through the fast paths' threaded
+ * partitions (a grain of work per thread, 128 KiB by default) and large-tensor
+ * kernels (GATHER_ELEMENTS slabs, SCATTER_ND rows_skip with streaming stores,
+ * above 1 and 16 MiB): tiny here, so that the fuzzer's small tensors take all
+ * of them.  Read at compile time; an explicit setting wins. */
+static void set_small_thresholds(void) {
     setenv("DMLREF_PAR_GRAIN", "16", 0);
     setenv("DMLREF_SLAB_MIN", "0", 0);
     setenv("DMLREF_STREAM_MIN", "0", 0);
     env_reload(); /* the library reads the variables once: read them again */
-    check_op_table();
-    return 0;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    reader r = {data, size};
-    fcase *c = calloc(1, sizeof *c);
-    if (!c) abort();
-    uint8_t misc, fill;
-    const uint32_t fl = decode(&r, c, &misc, &fill);
-    const DMLREF_FEATURE_LEVEL level = (DMLREF_FEATURE_LEVEL)fl;
-
-    dmlref_error err;
-    const dmlref_status valid = dmlref_validate(&c->op, level, &err);
-    check_error("validate", valid, &err);
-    static int verbose = -1;
-    if (verbose < 0) verbose = getenv("FUZZ_DESC_VERBOSE") != NULL;
-    if (verbose) fprintf(stderr, "validate: %s %s\n", dmlref_status_name(valid), valid ? err.message : "");
-    if (valid == DMLREF_OK) {
-        for (uint32_t k = 0; k < c->n_tensors; ++k) {
-            const DMLREF_BUFFER_TENSOR_DESC *b = &c->t[k].buf;
-            const uint64_t min = dmlref_calc_buffer_tensor_size(b->DataType, b->DimensionCount, b->Sizes, b->Strides);
-            if (min == 0 || b->TotalTensorSizeInBytes < min)
-                FAIL("tensor %u validated with TotalTensorSizeInBytes %llu below the minimum %llu", k,
-                     (unsigned long long)b->TotalTensorSizeInBytes, (unsigned long long)min);
-            if (elements_of(b) > UINT32_MAX) FAIL("tensor %u validated with more than 2^32-1 elements", k);
-        }
-    }
-
-    /* compile with the fast path agrees with validate */
-    dmlref_operator *op = NULL;
-    const dmlref_status compiled = dmlref_compile(&c->op, level, NULL, &op, &err);
-    check_error("compile", compiled, &err);
-    if (compiled != valid && compiled != DMLREF_ERROR_OUT_OF_MEMORY)
-        FAIL("validate gives %s but compile %s", dmlref_status_name(valid), dmlref_status_name(compiled));
-    if ((compiled == DMLREF_OK) != (op != NULL)) FAIL("compile status and *op disagree");
-    dmlref_release(op);
-
-    if (misc & 2) { /* unknown option bits are refused whatever the desc */
-        const dmlref_options bad = {0x80u, 1};
-        op = NULL;
-        const dmlref_status st = dmlref_compile(&c->op, level, &bad, &op, &err);
-        check_error("bad options", st, &err);
-        if (st == DMLREF_OK || op) FAIL("unknown option flags were accepted");
-    }
-
-    if (valid == DMLREF_OK && compiled == DMLREF_OK) execute_all(c, fl, misc, fill, r.p, r.n);
-
-    for (uint32_t k = 0; k < c->n_tensors; ++k) free_tensor(&c->t[k]);
-    for (uint32_t k = 0; k < MAX_SLOTS; ++k) free(c->pieces[k]);
-    for (uint32_t k = 0; k < c->n_blocks; ++k) free(c->blocks[k]);
-    free(c);
-    return 0;
-}
+#endif
