@@ -3,11 +3,19 @@
  * fast paths, byte for byte.
  *
  * Inputs are those of fuzz_desc_valid (the byte format: fuzz/desc_decode.h).
- * Descriptors whose buffers total more than MAX_BUFFER_BYTES (256 KiB), whose
- * tensors hold more than MAX_WORK_ELEMENTS elements together, or with an
- * alignment above MAX_ALIGN are skipped before anything is compiled: the bugs
- * this target looks for live in shapes, strides, counts and index values, not
- * in sizes, and small buffers keep every input well under a millisecond.
+ * Descriptors whose buffers total more than 256 KiB, whose tensors hold more
+ * than 8192 elements together, or with an alignment above 4096 are skipped
+ * before anything is compiled (small_enough): the bugs this target looks for
+ * live mostly in shapes, strides, counts and index values, and small buffers
+ * keep every input well under a millisecond.  Not all of them: a few fast
+ * paths change at fixed sizes that such buffers never reach: the chunked
+ * JOIN/SPLIT copy and copies split into chunks (a contiguous block above
+ * COPY_CHUNK, 256 KiB, src/fast_copy.c), GATHER_ELEMENTS slabs narrowed by
+ * SLAB_BYTES (512 KiB, src/fast_gather.c), SCATTER slabs above
+ * STREAM_MAX_SLAB (256 KiB, src/op_scatter.c).  FUZZ_DESC_LARGE=1 in the
+ * environment restores the limits of the single target this one replaced
+ * (64 MiB, 2^20 elements, alignment 1 MiB) for a campaign aimed at them, at a
+ * few hundred inputs per second.
  * Verdicts (validate against compile, every feature level, error messages)
  * are fuzz_desc_valid's; here a descriptor is compiled with the oracle once,
  * and the input ends there unless that succeeds.  Then, aborting on any
@@ -36,9 +44,12 @@
 #define FUZZ_NAME "fuzz_desc_exec"
 #include "desc_decode.h"
 
-#define MAX_BUFFER_BYTES (UINT64_C(256) << 10) /* all buffers of one input together */
-#define MAX_WORK_ELEMENTS UINT64_C(8192)       /* elements of all tensors together  */
-#define MAX_ALIGN UINT32_C(4096)               /* GuaranteedBaseOffsetAlignment      */
+/* The limits: all buffers of one input together, the elements of all its
+ * tensors together, GuaranteedBaseOffsetAlignment; [1] with FUZZ_DESC_LARGE=1. */
+static const uint64_t max_buffer_bytes[2] = {UINT64_C(256) << 10, UINT64_C(64) << 20};
+static const uint64_t max_work_elements[2] = {UINT64_C(8192), UINT64_C(1) << 20};
+static const uint32_t max_align[2] = {UINT32_C(4096), UINT32_C(1) << 20};
+static int large; /* FUZZ_DESC_LARGE=1 */
 
 /* Copies into dst, from src, every byte that some element of b addresses. */
 static void copy_addressed(const DMLREF_BUFFER_TENSOR_DESC *b, unsigned char *dst, const unsigned char *src) {
@@ -84,11 +95,11 @@ static int small_enough(const fcase *c) {
     uint64_t bytes = 0, work = 0;
     for (uint32_t k = 0; k < c->n_tensors; ++k) {
         const DMLREF_BUFFER_TENSOR_DESC *b = &c->t[k].buf;
-        if (b->GuaranteedBaseOffsetAlignment > MAX_ALIGN) return 0;
-        if (b->TotalTensorSizeInBytes > MAX_BUFFER_BYTES - bytes) return 0;
+        if (b->GuaranteedBaseOffsetAlignment > max_align[large]) return 0;
+        if (b->TotalTensorSizeInBytes > max_buffer_bytes[large] - bytes) return 0;
         bytes += b->TotalTensorSizeInBytes;
         const uint64_t e = elements_saturating(b, c->t[k].sizes);
-        if (e > MAX_WORK_ELEMENTS - work) return 0;
+        if (e > max_work_elements[large] - work) return 0;
         work += e;
     }
     return 1;
@@ -263,6 +274,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
      * an explicit setting wins. */
     setenv("OMP_WAIT_POLICY", "passive", 0);
     setenv("KMP_BLOCKTIME", "0", 0);
+    large = getenv("FUZZ_DESC_LARGE") && strcmp(getenv("FUZZ_DESC_LARGE"), "1") == 0;
     check_op_table();
     return 0;
 }

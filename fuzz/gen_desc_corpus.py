@@ -231,6 +231,12 @@ def seeds():
     s["join_fl3_0_5d_broadcast"] = join("3_0", 4, [T("INT8", [1, 1, 1, 2, 2], strides=[0, 0, 0, 0, 1], data=[1, 2]),
                                                    T("INT8", [1, 1, 1, 2, 1], data=[3, 4])],
                                         T("INT8", [1, 1, 1, 2, 3]))
+    # blocks above COPY_CHUNK (256 KiB, src/fast_copy.c): the chunked copies, which only
+    # fuzz_desc_exec with FUZZ_DESC_LARGE=1 runs (1 MiB of buffers)
+    s["join_chunked_float64_large"] = join("4_1", 1, [T("FLOAT64", [2, 32800]), T("FLOAT64", [2, 4])],
+                                           T("FLOAT64", [2, 32804]))
+    s["split_chunked_float64_large"] = split("4_1", 1, T("FLOAT64", [2, 32804]),
+                                             [T("FLOAT64", [2, 4]), T("FLOAT64", [2, 32800])])
     # invalid on purpose: the rejection paths
     s["bad_split_count_max"] = split("4_1", 2, inp, [T(F, [1, 1, 6, 2])], count=0xFFFFFFFF)
     s["bad_join_count_max"] = join("4_1", 3, three, T(F, [1, 1, 2, 6]), count=0xFFFFFFFF)
