@@ -432,7 +432,9 @@ fuzz-campaign: fuzz-replay
 	  c=$$t; case $$t in fuzz_desc_*) c=fuzz_desc;; esac; \
 	  before=$$(ls fuzz/corpus/$$c | wc -l); \
 	  echo "== merge $$t into fuzz/corpus/$$c"; \
-	  $(FUZZ_BUILD)/$$t $(FUZZ_OPTS) -merge=1 fuzz/corpus/$$c $(FUZZ_BUILD)/corpus/$$t 2>&1 | grep -E 'MERGE-OUTER: [0-9]+ new files' || exit 1; \
+	  maxlen=4096; [ $$t = fuzz_case ] && maxlen=16384; \
+	  $(FUZZ_BUILD)/$$t $(FUZZ_OPTS) -max_len=$$maxlen -artifact_prefix='$(FUZZ_ARTIFACTS)'/$$t-merge- \
+	      -merge=1 fuzz/corpus/$$c $(FUZZ_BUILD)/corpus/$$t 2>&1 | grep -E 'MERGE-OUTER: [0-9]+ new files' || exit 1; \
 	  echo "fuzz/corpus/$$c: $$before -> $$(ls fuzz/corpus/$$c | wc -l) files"; \
 	done
 
