@@ -12,9 +12,10 @@ the top of fuzz/desc_decode.h):
     (Desc NULL, an unknown level, a level before the operator's, a size below
     the minimum, overlapping output, a parameter of 2^32-1, data type 99, an
     output owned by DML) or probe bindings and options;
-  - hand-written inputs for GATHER, GATHER_ELEMENTS, SCATTER_ND, SPLIT and JOIN
-    (docs/operators.md sections 2.5, 3.4, 4.5, 5.4, 6.4, and strided, typed and
-    deliberately invalid variants), under their historical names.
+  - hand-written inputs for GATHER, GATHER_ELEMENTS, SCATTER_ND, SPLIT, JOIN and
+    GATHER_ND(1) (docs/operators.md sections 2.5, 3.4, 4.5, 5.4, 6.4, P1.4, and
+    strided, typed and deliberately invalid variants), under their historical
+    names.
 
     make lib cli && python3 fuzz/gen_desc_corpus.py [--build DIR] [OUTDIR]
 
@@ -163,6 +164,12 @@ def join(level, axis, ins, out, count=None, **kw):
     return case("JOIN", level, [len(ins) if count is None else count, axis], [out] + ins, ins, **kw)
 
 
+def gather_nd(level, r, q, inp, idx, out, b=None, **kw):
+    """GATHER_ND, or GATHER_ND1 when b (BatchDimensionCount) is given."""
+    return case("GATHER_ND" if b is None else "GATHER_ND1", level, [r, q] + ([] if b is None else [b]),
+                [inp, idx, out], [inp, idx], **kw)
+
+
 def seeds():
     F, U = "FLOAT32", "UINT32"
     r = lambda n, start=1: list(range(start, start + n))
@@ -237,6 +244,30 @@ def seeds():
                                            T("FLOAT64", [2, 32804]))
     s["split_chunked_float64_large"] = split("4_1", 1, T("FLOAT64", [2, 32804]),
                                              [T("FLOAT64", [2, 4]), T("FLOAT64", [2, 32800])])
+    # GATHER_ND / GATHER_ND1 (operators.md P1.4)
+    s["gather_nd_doc1"] = gather_nd("6_4", 2, 2, T(F, [2, 2], data=r(4, 0)), T(U, [2, 1], data=[1, 0]), T(F, [2, 2]))
+    s["gather_nd_doc1_fl2_1"] = gather_nd("2_1", 2, 2, T(F, [1, 1, 2, 2], data=r(4, 0)), T(U, [1, 1, 2, 1], data=[1, 0]),
+                                          T(F, [1, 1, 2, 2]))
+    s["gather_nd_doc2"] = gather_nd("2_1", 3, 2, T(F, [1, 2, 2, 2], data=r(8, 0)),
+                                    T(U, [1, 1, 2, 2], data=[0, 1, 1, 0]), T(F, [1, 1, 2, 2]))
+    s["gather_nd1_doc3_batch"] = gather_nd("3_0", 3, 3, T(F, [1, 3, 2, 2], data=r(12, 0)),
+                                           T(U, [1, 3, 2, 2], data=[0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 1, 0]),
+                                           T(F, [1, 1, 3, 2]), b=1)
+    s["gather_nd_doc4_shapes_uint8"] = gather_nd("4_1", 5, 3, T("UINT8", [3, 4, 5, 6, 7]), T("INT32", [1, 1, 1, 2, 3]),
+                                                 T("UINT8", [1, 1, 2, 6, 7]), fill=1)
+    s["gather_nd_signed_out_of_range"] = gather_nd("4_1", 2, 2, T("FLOAT16", [2, 3], data=r(6)),
+                                                   T("INT64", [3, 2], data=[-1, 5, -9, -3, 1, 2]),
+                                                   T("FLOAT16", [1, 3]))
+    s["gather_nd1_broadcast_indices"] = gather_nd("6_4", 2, 3, T("UINT16", [1, 3, 5], data=r(15)),
+                                                  T(U, [3, 4, 1], strides=[0, 1, 1], data=[4, 0, 9, 2]),
+                                                  T("UINT16", [1, 3, 4], strides=[16, 5, 1]), b=1)
+    s["gather_nd_rows_strided_int64"] = gather_nd("6_4", 3, 2, T("INT64", [4, 3, 5], strides=[20, 6, 1], data=r(80)),
+                                                  T("UINT64", [1, 6, 2], data=[0, 0, 3, 2, 1, 1, 9, 9, 2, 0, 3, 1]),
+                                                  T("INT64", [1, 6, 5], strides=[48, 8, 1]))
+    s["bad_gather_nd1_batch_fields"] = gather_nd("6_4", 5, 5, T(F, [1, 3, 4, 5, 6, 7]), T(U, [1, 3, 4, 5, 6, 7]),
+                                                 T(F, [1, 1, 3, 4, 5, 6]), b=2)
+    s["bad_gather_nd1_counts_max"] = gather_nd("6_4", 0xFFFFFFFF, 0xFFFFFFFF, T(F, [2, 2]), T(U, [2, 1]),
+                                               T(F, [2, 2]), b=0xFFFFFFFF)
     # invalid on purpose: the rejection paths
     s["bad_split_count_max"] = split("4_1", 2, inp, [T(F, [1, 1, 6, 2])], count=0xFFFFFFFF)
     s["bad_join_count_max"] = join("4_1", 3, three, T(F, [1, 1, 2, 6]), count=0xFFFFFFFF)

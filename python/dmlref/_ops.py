@@ -6,8 +6,9 @@ snake case (IndexDimensions -> index_dimensions; counts such as InputCount come
 from the lists), then feature_level, check_indices and out.  Its outputs'
 sizes come from the operator's line in SHAPES below; an operator without one
 either has its outputs shaped like its first input (element-wise operators) or
-needs out=.  A new operator in the registry gets its function without any line
-here unless its output shape needs one.
+needs out=; the outputs take the first input's dtype unless DTYPE_FROM names
+another input (ONE_HOT: ValuesTensor).  A new operator in the registry gets its
+function without any line here unless its output shape needs one.
 """
 import re
 
@@ -39,6 +40,20 @@ def gather_sizes(inp, idx, axis, k):
         if 0 <= od < n:
             out[od] = inp[axis - 1 - s]
     return tuple(out)
+
+
+def gather_nd_sizes(inp, idx, r, q, b=0):
+    """GATHER_ND(1)'s output shape (rule GN8): {1 x (N-M)} ++ J[0..Q-1) ++ I[B+T..R), with
+    I = Input.Sizes[N-R..N), J = Indices.Sizes[N-Q..N), T = J[Q-1], M = (Q-1) + (R-B-T).
+    Parameters the library will refuse give all 1s (the library then names the rule)."""
+    n = len(inp)
+    if len(idx) != n or not (1 <= r <= n and 1 <= q <= n and 0 <= b < min(r, q)):
+        return (1,) * n
+    t = idx[-1]
+    m = (q - 1) + (r - b - t)
+    if not 1 <= t <= r - b or m > n:
+        return (1,) * n
+    return (1,) * (n - m) + tuple(idx[n - q:n - 1]) + tuple(inp[n - r + b + t:])
 
 
 def _along(shape, axis, size):
@@ -83,20 +98,41 @@ SHAPES = {
     "DEPTH_TO_SPACE1": lambda t, p, x: [depth_to_space_sizes(t["InputTensor"], p["BlockSize"])],
     "SPACE_TO_DEPTH": lambda t, p, x: [space_to_depth_sizes(t["InputTensor"], p["BlockSize"])],
     "SPACE_TO_DEPTH1": lambda t, p, x: [space_to_depth_sizes(t["InputTensor"], p["BlockSize"])],
+    "SLICE": lambda t, p, x: [list(p["Sizes"])],
+    # SLICE1's output may be smaller (give out=); without it, every element the window reaches
+    "SLICE1": lambda t, p, x: [[1 + (s - 1) // abs(st) if s >= 1 and st else 1
+                                for s, st in zip(p["InputWindowSizes"], p["InputWindowStrides"])]],
+    "ONE_HOT": lambda t, p, x: [_along(t["IndicesTensor"], p["Axis"], x["depth"])],
+    "GATHER_ND": lambda t, p, x: [gather_nd_sizes(t["InputTensor"], t["IndicesTensor"], p["InputDimensionCount"],
+                                                  p["IndicesDimensionCount"])],
+    "GATHER_ND1": lambda t, p, x: [gather_nd_sizes(t["InputTensor"], t["IndicesTensor"], p["InputDimensionCount"],
+                                                   p["IndicesDimensionCount"], p["BatchDimensionCount"])],
 }
 # Extra keyword arguments an operator's shape line needs (required unless out= is given).
-EXTRA = {"SPLIT": ("sizes",)}
+EXTRA = {"SPLIT": ("sizes",), "ONE_HOT": ("depth",)}
+# The input slot whose dtype the outputs take, where it is not the first input.
+DTYPE_FROM = {"ONE_HOT": "ValuesTensor"}
 # Parameters with a default: f(sizes of the input slots by name) -> value.
 DEFAULTS = {
     "SCATTER_ND": {
         "InputDimensionCount": lambda t: len(t["InputTensor"]),
         "IndicesDimensionCount": lambda t: len(t["IndicesTensor"]),
     },
+    "GATHER_ND": {
+        "InputDimensionCount": lambda t: len(t["InputTensor"]),
+        "IndicesDimensionCount": lambda t: len(t["IndicesTensor"]),
+    },
+    "GATHER_ND1": {
+        "InputDimensionCount": lambda t: len(t["InputTensor"]),
+        "IndicesDimensionCount": lambda t: len(t["IndicesTensor"]),
+        "BatchDimensionCount": lambda t: 0,
+    },
 }
 # Parameter defaults any operator gets: optional STRUCT parameters default to None.
 
 
 _INTEGER_KINDS = (1, 2, 6)  # DMLREF_PARAM_UINT, INT, ENUM
+_ARRAY_KINDS = (3, 4)  # DMLREF_PARAM_UINT_ARRAY, INT_ARRAY
 
 
 class Operator:
@@ -113,6 +149,8 @@ class Operator:
         self.defaults = DEFAULTS.get(self.name, {})
         self.extra = EXTRA.get(self.name, ())
         self.shape_rule = SHAPES.get(self.name)
+        names = [s["name"] for s in self.in_slots]
+        self.dtype_arg = names.index(DTYPE_FROM[self.name]) if self.name in DTYPE_FROM else 0
 
     def signature(self):
         ins = ", ".join(snake(s["name"].replace("Tensors", "s").replace("Tensor", "")) for s in self.in_slots)
@@ -136,8 +174,22 @@ class Operator:
                 if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
                     raise TypeError(f"{snake(self.name)}(): {k} must be an integer, got {type(v).__name__}")
                 v = int(v)
+            if p["kind"] in _ARRAY_KINDS:
+                if not hasattr(v, "__len__") or isinstance(v, (str, bytes)):
+                    raise TypeError(f"{snake(self.name)}(): {k} must be a sequence of integers")
+                v = [int(e) for e in v]
             values.append(v)
             by_name[p["name"]] = v
+        # arrays sharing one count field (DimensionCount) must have the same length: the
+        # library reads that many values from each
+        counts = {}
+        for p in self.params:
+            if p["kind"] in _ARRAY_KINDS and p.get("count_name"):
+                n = len(by_name[p["name"]])
+                first = counts.setdefault(p["count_name"], (p["name"], n))
+                if first[1] != n:
+                    raise ValueError(f"{snake(self.name)}(): {snake(first[0])} has {first[1]} values but "
+                                     f"{snake(p['name'])} has {n}: both give {p['count_name']}")
         return values, by_name
 
     def __call__(self, *args, feature_level=None, check_indices=False, out=None, threads=0,
@@ -195,7 +247,8 @@ class Operator:
             else:
                 first = self.in_slots[0]["name"]
                 shapes = [sizes[first][0] if self.in_slots[0]["is_array"] else sizes[first]] * len(self.out_slots)
-            first = args[0][0] if self.in_slots[0]["is_array"] and len(args[0]) else args[0]
+            k = self.dtype_arg
+            first = args[k][0] if self.in_slots[k]["is_array"] and len(args[k]) else args[k]
             dtype = first.dtype if type(first) is np.ndarray else np.asarray(first).dtype
             dtype = dtype.newbyteorder("=") if not dtype.isnative else dtype
             for slot, shape in zip(self.out_slots, shapes):

@@ -15,6 +15,10 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     SPLIT / JOIN     np.split / np.concatenate
     TILE             np.tile (every data type but FLOAT64, which TILE refuses)
     DEPTH_TO_SPACE(1), SPACE_TO_DEPTH(1)   reshape + transpose (both orders)
+    SLICE / SLICE1   basic slicing v[off:off+size][::step][:out] per dimension
+    ONE_HOT          np.where(index == np.arange(depth), on, off) along the axis (out-of-range
+                     indices, below -n and huge unsigned ones included: all off, never an error)
+    GATHER_ND(1)     fancy indexing with the index tuples' components, per batch
 
 Every output byte is compared: addressed bytes must equal numpy's, all other
 bytes must keep the random prefill.  Elements are moved as raw unsigned
@@ -43,7 +47,7 @@ SIGNED = {6, 11}
 FL_6_4 = 0x6400
 CHECK_INDICES = 1
 OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "TILE", "SCATTER", "DEPTH_TO_SPACE", "SPACE_TO_DEPTH",
-       "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1"]
+       "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "SLICE", "SLICE1", "ONE_HOT", "GATHER_ND", "GATHER_ND1"]
 
 
 def set_byte_order(order):
@@ -173,7 +177,7 @@ def read_index_values(t):
     return t.view().astype(np.dtype(t.raw)).astype(object)
 
 
-# The desc's parameters that p0 and p1 stand for, by name (the driver sets them through the
+# The desc's parameters that p0, p1 (and more) stand for, by name (the driver sets them through the
 # library's schema; count fields such as InputCount come from the tensors).  A list value is
 # an array parameter (TILE's Repeats): the driver sets its count field (RepeatsCount) too.
 PARAM_NAMES = {
@@ -188,9 +192,14 @@ PARAM_NAMES = {
     "SPACE_TO_DEPTH": ("BlockSize",),
     "DEPTH_TO_SPACE1": ("BlockSize", "Order"),
     "SPACE_TO_DEPTH1": ("BlockSize", "Order"),
+    "SLICE": (),
+    "SLICE1": (),
+    "ONE_HOT": ("Axis",),
+    "GATHER_ND": ("InputDimensionCount", "IndicesDimensionCount"),
+    "GATHER_ND1": ("InputDimensionCount", "IndicesDimensionCount", "BatchDimensionCount"),
 }
 
-# ---- case generators: each returns (op, p0, p1, tensors, expected outputs or None, note) ----
+# ---- case generators: each returns (op, p0, p1, tensors, expected outputs or None, note, oob[, more params]) ----
 
 def gen_gather(rng, dt, it, n, oob):
     a = int(rng.integers(0, n))
@@ -390,10 +399,125 @@ def gen_depth_space(name):
     return gen
 
 
+def gen_slice_any(rng, dt, n, v1):
+    """A window per dimension: offset, size, a stride (SLICE: >= 1; SLICE1: either sign), an
+    output of at most the elements it reaches; numpy takes v[off:off+size][::step][:out]."""
+    ins = [int(rng.integers(1, 6)) for _ in range(n)]
+    offs, sizes, steps, outs = [], [], [], []
+    for d in range(n):
+        off = int(rng.integers(0, ins[d]))
+        size = int(rng.integers(1, ins[d] - off + 1))
+        mag = 1 if rng.integers(0, 2) else int(rng.integers(1, size + 1))
+        step = -mag if (v1 and rng.integers(0, 2)) else mag
+        most = 1 + (size - 1) // mag
+        out = most if rng.integers(0, 2) else int(rng.integers(1, most + 1))
+        if out == 1 and rng.integers(0, 6) == 0:  # a stride that is never taken
+            step = (-(2**31) if rng.integers(0, 2) else 2**31 - 1) if v1 else 2**32 - 1
+        offs.append(off), sizes.append(size), steps.append(step), outs.append(out)
+    t_in = make(rng, dt, ins, False)
+    t_out = make(rng, dt, outs, True)
+    v = t_in.view()
+    for d in range(n):  # one dimension at a time, basic slicing only
+        idx = [slice(None)] * n
+        idx[d] = slice(offs[d], offs[d] + sizes[d])
+        v = v[tuple(idx)]
+        idx[d] = slice(None, None, steps[d])
+        v = v[tuple(idx)]
+        idx[d] = slice(0, outs[d])
+        v = v[tuple(idx)]
+    if v1:
+        arrays = [("InputWindowOffsets", offs), ("InputWindowSizes", sizes), ("InputWindowStrides", steps)]
+    else:
+        arrays = [("Offsets", offs), ("Sizes", outs), ("Strides", steps)]
+    note = "in %s offsets %s sizes %s strides %s" % (ins, offs, sizes, steps)
+    return "SLICE1" if v1 else "SLICE", 0, 0, [t_in, t_out], [v], note, False, arrays
+
+
+def gen_slice(rng, dt, it, n, oob):
+    return gen_slice_any(rng, dt, n, False)
+
+
+def gen_slice1(rng, dt, it, n, oob):
+    return gen_slice_any(rng, dt, n, True)
+
+
+def gen_gather_nd(rng, dt, it, n, oob, nd1=False):
+    """GATHER_ND (B 0) or GATHER_ND1: Output = J[0..Q-1) ++ I[B+T..R), right-aligned; for each batch
+    coordinate b, out[b] = data[b][idx[b][..., 0], ..., idx[b][..., T-1]] (numpy's fancy indexing)."""
+    while True:
+        r = int(rng.integers(1, n + 1))
+        q = int(rng.integers(1, n + 1))
+        b = int(rng.integers(0, min(r, q))) if nd1 else 0
+        t = int(rng.integers(1, r - b + 1))
+        m = (q - 1) + (r - b - t)
+        if m <= n:
+            break
+    isz = [int(rng.integers(1, 5)) for _ in range(r)]
+    jsz = isz[:b] + [int(rng.integers(1, 4)) for _ in range(q - 1 - b)] + [t]
+    ins = [1] * (n - r) + isz
+    ixs = [1] * (n - q) + jsz
+    outs = [1] * (n - m) + jsz[:-1] + isz[b + t:]
+    signed = it in SIGNED
+    t_in = make(rng, dt, ins, False)
+    t_ix = make(rng, it, ixs, False, INDEX_TYPES[it])  # broadcast indices too: tuples may repeat
+    t_out = make(rng, dt, outs, True)
+    vals = np.empty(jsz, dtype=object)
+    for c in range(t):  # component c indexes input dimension b + c of the meaningful ones
+        vals[..., c] = random_indices(rng, jsz[:-1], isz[b + c], signed, oob)
+    write_indices(t_ix, vals)
+    idx = read_index_values(t_ix).reshape(jsz)  # what is stored: a broadcast slot keeps its last value
+    oob = any(any_out_of_range(idx[..., c], isz[b + c], signed) for c in range(t))
+    comps = [np.asarray(clamp(idx[..., c], isz[b + c], signed)).astype(np.int64) for c in range(t)]
+    data = t_in.view().reshape(isz)
+    res = np.empty(jsz[:-1] + isz[b + t:], dtype=t_in.raw)
+    for bi in np.ndindex(*isz[:b]):
+        res[bi] = data[bi][tuple(comp[bi] for comp in comps)]
+    name = "GATHER_ND1" if nd1 else "GATHER_ND"
+    return name, r, q, [t_in, t_ix, t_out], [res.reshape(outs)], "R %d Q %d B %d T %d" % (r, q, b, t), oob, \
+        ((b,) if nd1 else ())
+
+
+def gen_gather_nd1(rng, dt, it, n, oob):
+    return gen_gather_nd(rng, dt, it, n, oob, nd1=True)
+
+
 GENERATORS = {"GATHER": gen_gather, "GATHER_ELEMENTS": gen_gather_elements, "SCATTER_ND": gen_scatter_nd,
-              "SPLIT": gen_split, "JOIN": gen_join, "TILE": gen_tile, "SCATTER": gen_scatter}
+              "SPLIT": gen_split, "JOIN": gen_join, "TILE": gen_tile, "SCATTER": gen_scatter,
+              "GATHER_ND": gen_gather_nd, "GATHER_ND1": gen_gather_nd1}
 GENERATORS.update((op, gen_depth_space(op)) for op in ("DEPTH_TO_SPACE", "SPACE_TO_DEPTH", "DEPTH_TO_SPACE1",
                                                        "SPACE_TO_DEPTH1"))
+GENERATORS.update(SLICE=gen_slice, SLICE1=gen_slice1)
+def gen_one_hot(rng, dt, it, n, oob):
+    a = int(rng.integers(0, n))
+    outs = [int(rng.integers(1, 5)) for _ in range(n)]
+    outs[a] = int(rng.integers(1, 9))  # the depth
+    ixs = list(outs)
+    ixs[a] = 1
+    vs = [int(rng.integers(1, 3)) for _ in range(n)]
+    if int(np.prod(vs)) < 2:
+        vs[int(rng.integers(0, n))] = 2
+    t_ix = make(rng, it, ixs, False, INDEX_TYPES[it])
+    t_va = make(rng, dt, vs, False)
+    t_out = make(rng, dt, outs, True)
+    depth, signed = outs[a], it in SIGNED
+    vals = random_indices(rng, ixs, depth, signed, rng.integers(0, 3) == 0)
+    if it == 10 and rng.integers(0, 4) == 0:  # UINT64 of 2^63 and more: a large unsigned value, off
+        vals.reshape(-1)[int(rng.integers(0, vals.size))] = 2**63 + int(rng.integers(0, 2))
+    write_indices(t_ix, vals)
+    idx = read_index_values(t_ix)  # what is stored: with broadcast indices a value may be overwritten
+    # ONE_HOT's own rule (docs/operators.md P8): negative values count from the end; anything
+    # else outside [0, depth) matches no position, so its sequence is all off (-1 here)
+    pos = np.vectorize(lambda v: v + depth if signed and -depth <= v < 0 else (v if 0 <= v < depth else -1),
+                       otypes=[object])(idx).astype(np.int64)
+    vd = max(d for d in range(n) if vs[d] > 1)
+    va = t_va.view()
+    off, on = va[(0,) * n], va[tuple(1 if d == vd else 0 for d in range(n))]
+    hit = pos == np.arange(depth).reshape([depth if d == a else 1 for d in range(n)])
+    res = np.where(hit, on, off).astype(t_out.raw)
+    return "ONE_HOT", a, 0, [t_ix, t_va, t_out], [res], "axis %d depth %d values %s" % (a, depth, vs), False
+
+
+GENERATORS.update(ONE_HOT=gen_one_hot)
 
 
 def generate(seed, k):
@@ -404,16 +528,21 @@ def generate(seed, k):
         dt = DATA_TYPES[int(rng.integers(0, len(DATA_TYPES)))]
         it = list(INDEX_TYPES)[int(rng.integers(0, 4))]
         n = int(rng.integers(1, 7))
-        oob = op in ("GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SCATTER") and rng.integers(0, 10) == 0
+        oob = op in ("GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SCATTER", "GATHER_ND", "GATHER_ND1") and \
+            rng.integers(0, 10) == 0
         case = GENERATORS[op](rng, dt, it, n, oob)
         if case is None:
             continue
-        name, p0, p1, tensors, expected, note, oob = case
+        name, p0, p1, tensors, expected, note, oob = case[:7]
+        extra = case[7] if len(case) > 7 else ()
+        # (name, values) of array parameters (SLICE), or parameters past the second (GATHER_ND1's B)
+        arrays = list(extra) if extra and isinstance(extra[0], tuple) else []
+        more = () if arrays else tuple(extra)
         # the checking option: same bytes when every index is in range, an error (and nothing written) when not
         flags = CHECK_INDICES if rng.integers(0, 2) else 0
         want_status = "DMLREF_ERROR_INDEX_OUT_OF_RANGE" if (oob and flags) else "DMLREF_OK"
         desc = "%s dtype %d index %d dims %d %s%s flags %d" % (name, dt, it, n, note, " OOB" if oob else "", flags)
-        return dict(op=name, p0=p0, p1=p1, tensors=tensors, expected=expected, flags=flags,
+        return dict(op=name, params=(p0, p1) + more, arrays=arrays, tensors=tensors, expected=expected, flags=flags,
                     want_status=want_status, desc=desc)
 
 
@@ -447,11 +576,13 @@ def main():
     for k in ids:
         c = cases[k]
         manifest.append("case %d %s %x %d" % (k, c["op"], FL_6_4, c["flags"]))
-        for name, value in zip(PARAM_NAMES[c["op"]], (c["p0"], c["p1"])):
+        for name, value in zip(PARAM_NAMES[c["op"]], c["params"]):
             if isinstance(value, list):
                 manifest.append("array %s %d %s" % (name, len(value), " ".join(map(str, value))))
             else:
                 manifest.append("param %s %d" % (name, value))
+        for name, values in c["arrays"]:
+            manifest.append("array %s %d %s" % (name, len(values), " ".join(str(int(x)) for x in values)))
         c["offsets"] = []
         for t in c["tensors"]:
             blob += bytes((-len(blob)) % 16)

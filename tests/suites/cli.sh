@@ -75,7 +75,7 @@ expect 4 "run --threads x" "$D" run "$CASES/gather_doc1.json" --threads x
 expect 4 "validate --feature-level 9_9" "$D" validate "$CASES/gather_doc1.json" --feature-level 9_9
 expect 4 "bench --repeat 0" "$D" bench "$CASES/gather_doc1.json" --repeat 0
 expect 4 "gen without --out" "$D" gen --operator GATHER --count 1 --seed 1
-expect 4 "gen unknown operator" "$D" gen --operator GATHER_ND --count 1 --seed 1 --out "$tmp/x"
+expect 4 "gen unknown operator" "$D" gen --operator CAST --count 1 --seed 1 --out "$tmp/x"
 expect 3 "run a missing file" "$D" run "$tmp/nope.json"
 expect 3 "validate a missing file" "$D" validate "$tmp/nope.json"
 expect 3 "run a directory" "$D" run "$CASES"
@@ -259,6 +259,10 @@ contains "$tmp/err" "SCATTER: IndicesTensor[2] repeats the target of IndicesTens
 expect 2 "--strict fails on a SCATTER duplicate" "$D" run --strict "$CASES/scatter_doc1.json"
 expect 0 "no SCATTER warning without a repeat" "$D" run "$CASES/scatter_doc2.json"
 if [ -s "$tmp/err" ]; then no "stderr not empty for scatter_doc2"; else ok; fi
+# ONE_HOT's out-of-range index (the page's example 4: 100) is its documented rule, not a clamp:
+# no warning, and --strict accepts it
+expect 0 "ONE_HOT out-of-range index: --strict accepts it" "$D" run --strict "$CASES/one_hot_doc4.json"
+if [ -s "$tmp/err" ]; then no "stderr not empty for one_hot_doc4"; else ok; fi
 
 # ---- SCATTER and SCATTER_ELEMENTS: two names of one operator (value 94) -------------
 for name in SCATTER SCATTER_ELEMENTS; do
@@ -547,6 +551,46 @@ pin=$(pins $(for op in depth_to_space space_to_depth depth_to_space1 space_to_de
           echo "$tmp/genpin/gen_${op}_1_$i.json"; done; done))
 want=ec57f483561b1ba20c884fdb701c93154e2fa134146a1df165463e8cd259f128
 [ "$pin" = "$want" ] && ok || no "gen DEPTH_TO_SPACE/SPACE_TO_DEPTH(1) --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_slice_1_$i.json"; done))
+want=18d77c32b9312d40cb183921d1ca34d5f0c43ee98a174677acaf8df97d308fbf
+[ "$pin" = "$want" ] && ok || no "gen SLICE --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_slice1_1_$i.json"; done))
+want=d0c2e985790cf250adadb8a99b5c263c585a0457966e7c43a395899365696e14
+[ "$pin" = "$want" ] && ok || no "gen SLICE1 --count 5 --seed 1 files have sha256 $pin, pinned $want"
+# SLICE / SLICE1: the builder's cases through the fast path (the expected outputs are the
+# oracle's) with 1 and 2 threads, a tiny grain splitting even small copies
+expect 0 "gen SLICE SLICE1 40" sh -c "'$D' gen --operator SLICE --count 40 --seed 7 --out '$tmp/gensl' &&
+                                      '$D' gen --operator SLICE1 --count 40 --seed 7 --out '$tmp/gensl'"
+slfail=0
+for f in "$tmp"/gensl/*.json; do
+    for th in 1 2; do
+        DMLREF_PAR_GRAIN=64 "$D" run "$f" --threads $th >/dev/null 2>"$tmp/err" ||
+            { slfail=$((slfail + 1)); echo "FAIL: $f --threads $th"; sed 's/^/    /' "$tmp/err" | head -3; }
+    done
+done
+[ "$slfail" -eq 0 ] && ok || no "$slfail generated SLICE/SLICE1 runs differ from the oracle"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_one_hot_1_$i.json"; done))
+want=66e3faecfe87dce43f22942ba20ccd8814d045326f8517244fed4ba2450ea420
+[ "$pin" = "$want" ] && ok || no "gen ONE_HOT --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_gather_nd_1_$i.json"; done))
+want=68d970c59865d46ce4933fa96354dbb7a93ee452a5b9609c6cce122b61f646f3
+[ "$pin" = "$want" ] && ok || no "gen GATHER_ND --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_gather_nd1_1_$i.json"; done))
+want=5247121d86c6b45ed29ae2e0d6605c828a948a05896c414e1b4bf7c14e7aa771
+[ "$pin" = "$want" ] && ok || no "gen GATHER_ND1 --count 5 --seed 1 files have sha256 $pin, pinned $want"
+# GATHER_ND(1)'s builder cases (expected: the oracle's bytes) through the fast paths with 1 and 2
+# threads, the thread grain and the streaming threshold made tiny so small cases split and stream
+for op in GATHER_ND GATHER_ND1; do
+    expect 0 "gen $op 60" "$D" gen --operator $op --count 60 --seed 4242 --out "$tmp/gennd"
+done
+ndfail=0
+for f in "$tmp"/gennd/*.json; do
+    for t in 1 2; do
+        DMLREF_PAR_GRAIN=16 DMLREF_STREAM_MIN=0 DMLREF_SLAB_MIN=0 "$D" run "$f" --threads $t >/dev/null 2>"$tmp/err" ||
+            { ndfail=$((ndfail + 1)); echo "FAIL: $f --threads $t"; sed 's/^/    /' "$tmp/err" | head -3; }
+    done
+done
+[ "$ndfail" -eq 0 ] && ok || no "$ndfail GATHER_ND(1) builder cases differ on the fast paths"
 # what the suite covers (over all 100 cases)
 if py - "$tmp/gen1" <<'PY' 2>"$tmp/err"
 import json, os, sys
