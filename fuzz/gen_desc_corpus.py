@@ -519,8 +519,11 @@ def variants(enc):
             return False
         e.level = LEVELS.index(e.schema["introduced"]) - 1
 
+    def present(e):  # the first tensor the desc holds (not an absent optional one)
+        return next(t for t in e.tensors if t.ctl == 0)
+
     def total_below_min(e):
-        e.tensors[0].tmode, e.tensors[0].textra = 3, b""
+        present(e).tmode, present(e).textra = 3, b""
 
     def output_overlap(e):
         t = e.outputs[0]
@@ -537,8 +540,8 @@ def variants(enc):
         return False
 
     def dtype_99(e):
-        e.tensors[0].dt = 99
-        e.tensors[0].raw = b""
+        present(e).dt = 99
+        present(e).raw = b""
 
     def output_owned(e):
         e.outputs[0].flags = 1

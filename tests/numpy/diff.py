@@ -19,6 +19,10 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     ONE_HOT          np.where(index == np.arange(depth), on, off) along the axis (out-of-range
                      indices, below -n and huge unsigned ones included: all off, never an error)
     GATHER_ND(1)     fancy indexing with the index tuples' components, per batch
+    DIAGONAL_MATRIX  np.eye(H, W, k=Offset) as a mask (the FLOAT Value converted as
+                     docs/operators.md's decision says: truncated, saturated, NaN -> 0)
+    DIAGONAL_MATRIX1 np.tri masks of [Begin, End) (inverted when Begin > End) over
+                     the input or zeros; the union Value's bits
 
 Every output byte is compared: addressed bytes must equal numpy's, all other
 bytes must keep the random prefill.  Elements are moved as raw unsigned
@@ -47,7 +51,8 @@ SIGNED = {6, 11}
 FL_6_4 = 0x6400
 CHECK_INDICES = 1
 OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "TILE", "SCATTER", "DEPTH_TO_SPACE", "SPACE_TO_DEPTH",
-       "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "SLICE", "SLICE1", "ONE_HOT", "GATHER_ND", "GATHER_ND1"]
+       "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "SLICE", "SLICE1", "ONE_HOT", "GATHER_ND", "GATHER_ND1",
+       "DIAGONAL_MATRIX", "DIAGONAL_MATRIX1"]
 
 
 def set_byte_order(order):
@@ -177,9 +182,10 @@ def read_index_values(t):
     return t.view().astype(np.dtype(t.raw)).astype(object)
 
 
-# The desc's parameters that p0, p1 (and more) stand for, by name (the driver sets them through the
-# library's schema; count fields such as InputCount come from the tensors).  A list value is
-# an array parameter (TILE's Repeats): the driver sets its count field (RepeatsCount) too.
+# The desc's parameters that p0, p1 (and more) stand for, by name (the driver sets them through
+# the library's schema; count fields such as InputCount come from the tensors).  A list value is
+# an array parameter (TILE's Repeats): the driver sets its count field (RepeatsCount) too; a Bits
+# value is a FLOAT's or a SCALAR_UNION's raw bits.
 PARAM_NAMES = {
     "GATHER": ("Axis", "IndexDimensions"),
     "GATHER_ELEMENTS": ("Axis",),
@@ -197,7 +203,13 @@ PARAM_NAMES = {
     "ONE_HOT": ("Axis",),
     "GATHER_ND": ("InputDimensionCount", "IndicesDimensionCount"),
     "GATHER_ND1": ("InputDimensionCount", "IndicesDimensionCount", "BatchDimensionCount"),
+    "DIAGONAL_MATRIX": ("Offset", "Value"),
+    "DIAGONAL_MATRIX1": ("ValueDataType", "Value", "DiagonalFillBegin", "DiagonalFillEnd"),
 }
+
+
+class Bits(int):
+    """A FLOAT parameter's 32-bit pattern, or a SCALAR_UNION's element bits (manifest: bits NAME HEX)."""
 
 # ---- case generators: each returns (op, p0, p1, tensors, expected outputs or None, note, oob[, more params]) ----
 
@@ -364,6 +376,85 @@ def gen_tile(rng, dt, it, n, oob):
     return "TILE", reps, 0, [t_in, t_out], [np.tile(t_in.view(), reps)], "repeats %s" % reps, False
 
 
+INT_RANGE = {3: (0, 2**32 - 1), 4: (0, 2**16 - 1), 5: (0, 2**8 - 1), 6: (-2**31, 2**31 - 1), 7: (-2**15, 2**15 - 1),
+             8: (-2**7, 2**7 - 1), 10: (0, 2**64 - 1), 11: (-2**63, 2**63 - 1)}
+FLOAT_NP = {1: np.float32, 2: np.float16, 9: np.float64}
+
+
+def float_fill_bits(dt, value):
+    """DIAGONAL_MATRIX's FLOAT Value as the element's raw bits (docs/operators.md's decision):
+    floats converted by numpy (float16 rounds to nearest even, float64 exactly), integers
+    truncated toward zero then saturated, NaN giving 0."""
+    v = np.float32(value)
+    if dt in FLOAT_NP:
+        with np.errstate(over="ignore"):
+            x = np.array([v]).astype(FLOAT_NP[dt])
+        return int(x.view(RAW[ESIZE[dt]])[0])
+    lo, hi = INT_RANGE[dt]
+    if v != v:
+        i = 0
+    elif v == np.inf or v >= hi:
+        i = hi
+    elif v == -np.inf or v <= lo:
+        i = lo
+    else:
+        i = min(max(int(v), lo), hi)  # Python's int() truncates toward zero; exact for every float32
+    return i % (1 << (8 * ESIZE[dt]))
+
+
+def band_end(rng, h, w):
+    """A band end: across the matrix mostly, now and then an INT32 extreme."""
+    k = int(rng.integers(0, 10))
+    if k == 0:
+        return [-(2**31), 2**31 - 1][int(rng.integers(0, 2))]
+    return int(rng.integers(-h - 1, w + 2))
+
+
+def gen_diagonal(rng, dt, n, v1):
+    """DIAGONAL_MATRIX: out = Value where x - y == Offset (np.eye's k), else 0.  DIAGONAL_MATRIX1:
+    Value where x - y is in [Begin, End), or (Begin > End) outside [End, Begin), from np.tri masks;
+    else the input's element (np.where over its strided view) or 0."""
+    if n < 2 or n > 4:
+        return None
+    sizes = [int(rng.integers(1, 4)) for _ in range(n - 2)] + [int(rng.integers(1, 9)), int(rng.integers(1, 9))]
+    h, w = sizes[-2], sizes[-1]
+    raw = RAW[ESIZE[dt]]
+    if v1:
+        begin, end = band_end(rng, h, w), band_end(rng, h, w)
+        below_end = np.tri(h, w, k=end - 1, dtype=bool)        # x - y <= End - 1
+        below_begin = np.tri(h, w, k=begin - 1, dtype=bool)    # x - y <= Begin - 1
+        mask = (below_end & ~below_begin) if begin <= end else (below_end | ~below_begin)
+        fill = int(rng.integers(0, 1 << 62)) * 4 + int(rng.integers(0, 4))
+        fill %= 1 << (8 * ESIZE[dt])  # any bits of the element: NaN payloads included
+        t_out = make(rng, dt, sizes, True)
+        tensors, rest = [t_out], np.zeros(sizes, dtype=raw)
+        if rng.integers(0, 2):
+            t_in = make(rng, dt, sizes, False)
+            tensors, rest = [t_in, t_out], np.asarray(t_in.view())
+        res = np.where(mask, np.array(fill, dtype=raw), rest)
+        note = "[%d, %d) %s input" % (begin, end, "with" if len(tensors) == 2 else "no")
+        return "DIAGONAL_MATRIX1", dt, Bits(fill), tensors, [res], note, False, (begin, end)
+    offset = band_end(rng, h, w)
+    k = int(rng.integers(0, 10))
+    value = (np.float32(np.nan) if k == 0 else np.float32(1e30) * (1 if k == 1 else -1) if k <= 2
+             else np.float32(300.7) if k == 3 else np.float32(int(rng.integers(-400, 401)) / 4))
+    fill = float_fill_bits(dt, value)
+    mask = np.eye(h, w, k=offset, dtype=bool)
+    t_out = make(rng, dt, sizes, True)
+    res = np.where(mask, np.array(fill, dtype=raw), np.zeros(sizes, dtype=raw))
+    value_bits = Bits(int(np.array([value], np.float32).view(np.uint32)[0]))
+    return "DIAGONAL_MATRIX", offset, value_bits, [t_out], [res], "Offset %d Value %r" % (offset, value), False
+
+
+def gen_diagonal_matrix(rng, dt, it, n, oob):
+    return gen_diagonal(rng, dt, n, False)
+
+
+def gen_diagonal_matrix1(rng, dt, it, n, oob):
+    return gen_diagonal(rng, dt, n, True)
+
+
+
 def depth_to_space(x, b, dcr):
     """numpy's DepthToSpace: the depth axis split as (B, B, C) (DCR) or (C, B, B) (CRD)."""
     n, c, h, w = x.shape
@@ -483,7 +574,8 @@ def gen_gather_nd1(rng, dt, it, n, oob):
 
 GENERATORS = {"GATHER": gen_gather, "GATHER_ELEMENTS": gen_gather_elements, "SCATTER_ND": gen_scatter_nd,
               "SPLIT": gen_split, "JOIN": gen_join, "TILE": gen_tile, "SCATTER": gen_scatter,
-              "GATHER_ND": gen_gather_nd, "GATHER_ND1": gen_gather_nd1}
+              "GATHER_ND": gen_gather_nd, "GATHER_ND1": gen_gather_nd1,
+              "DIAGONAL_MATRIX": gen_diagonal_matrix, "DIAGONAL_MATRIX1": gen_diagonal_matrix1}
 GENERATORS.update((op, gen_depth_space(op)) for op in ("DEPTH_TO_SPACE", "SPACE_TO_DEPTH", "DEPTH_TO_SPACE1",
                                                        "SPACE_TO_DEPTH1"))
 GENERATORS.update(SLICE=gen_slice, SLICE1=gen_slice1)
@@ -579,6 +671,8 @@ def main():
         for name, value in zip(PARAM_NAMES[c["op"]], c["params"]):
             if isinstance(value, list):
                 manifest.append("array %s %d %s" % (name, len(value), " ".join(map(str, value))))
+            elif isinstance(value, Bits):
+                manifest.append("bits %s %x" % (name, value))
             else:
                 manifest.append("param %s %d" % (name, value))
         for name, values in c["arrays"]:
