@@ -207,6 +207,49 @@ static void rs_run(const rs_plan *p, unsigned char *out, const unsigned char *in
     }
 }
 
+/* Narrow runs of the blocks mode (fewer than RS_WIDE bytes of a row: a column of
+ * single elements, say) are batched, up to RS_TILE neighbouring sequences, and
+ * copied row by row along Axis: each output row of the batch is written in one
+ * pass, and the batch's input columns stay in cache from one row to the next
+ * (copying each run on its own would walk the rows once per run). */
+#define RS_WIDE 64u
+#define RS_TILE 64u
+
+typedef struct rs_batch {
+    uint32_t runs;                      /* runs in the batch                          */
+    uint64_t seqs;                      /* sequences in them                          */
+    uint64_t ob, ib;                    /* offsets of the first one (Axis coordinate 0) */
+    uint64_t r[RS_TILE], L[RS_TILE];    /* each run: its sequences and their length   */
+} rs_batch;
+
+#define RS_BATCH(T)                                                                                     \
+    for (uint64_t k = 0; k < n; ++k) {                                                                  \
+        unsigned char *d = out + b->ob + k * (uint64_t)p->ost;                                          \
+        const unsigned char *s = in + b->ib;                                                            \
+        uint64_t q = 0;                                                                                 \
+        for (uint32_t u = 0; u < b->runs; ++u) {                                                        \
+            const uint64_t L = b->L[u], row = (k < L ? L - 1 - k : k) * (uint64_t)p->ist;                \
+            for (const uint64_t end = q + b->r[u]; q < end; ++q) {                                      \
+                T v;                                                                                    \
+                memcpy(&v, s + q * irs + row, sizeof v);                                                \
+                memcpy(d + q * ors, &v, sizeof v);                                                      \
+            }                                                                                           \
+        }                                                                                               \
+    }
+
+static void rs_flush(const rs_plan *p, unsigned char *out, const unsigned char *in, rs_batch *b) {
+    const uint64_t n = p->n, ors = (uint64_t)p->ors, irs = (uint64_t)p->irs;
+    if (!b->runs) return;
+    switch (p->esize) {
+    case 1: RS_BATCH(uint8_t) break;
+    case 2: RS_BATCH(uint16_t) break;
+    case 4: RS_BATCH(uint32_t) break;
+    default: RS_BATCH(uint64_t) break;
+    }
+    b->runs = 0;
+    b->seqs = 0;
+}
+
 /* The sequences [lo, hi): row segments of the run dim, split into runs of equal length. */
 static void rs_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
     const rs_ctx *c = vc;
@@ -214,8 +257,11 @@ static void rs_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
     unsigned char *out = OUT_DATA(c->x, 0);
     const unsigned char *in = IN_DATA(c->x, 0), *lens = IN_DATA(c->x, 1);
     const uint64_t n = p->n, ors = (uint64_t)p->ors, irs = (uint64_t)p->irs, lrs = p->lrs;
+    rs_batch b;
     nest_it it;
     (void)part;
+    b.runs = 0;
+    b.seqs = 0;
     for (int more = nest_rows_begin(&p->seq, &it, lo, hi); more; more = nest_rows_next(&p->seq, &it)) {
         const unsigned char *lp = lens + it.off[2];
         uint64_t j = 0, L = seq_length(lp, p->ldtype, n);
@@ -227,10 +273,24 @@ static void rs_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
                 if (Le == 1) Le = 0;
                 if (Le == L) continue;
             }
-            rs_run(p, out, in, it.off[0] + j * ors, it.off[1] + j * irs, L, e - j);
+            const uint64_t r = e - j, ob = it.off[0] + j * ors, ib = it.off[1] + j * irs;
+            if (!p->run_after_axis || r * p->esize >= RS_WIDE) {
+                rs_flush(p, out, in, &b);
+                rs_run(p, out, in, ob, ib, L, r);
+            } else { /* narrow: r < RS_WIDE <= RS_TILE, so it fits an empty batch */
+                if (b.seqs + r > RS_TILE) rs_flush(p, out, in, &b);
+                if (!b.runs) {
+                    b.ob = ob;
+                    b.ib = ib;
+                }
+                b.r[b.runs] = r;
+                b.L[b.runs++] = L;
+                b.seqs += r;
+            }
             j = e;
             L = Le;
         }
+        rs_flush(p, out, in, &b); /* the next row segment is elsewhere */
     }
 }
 
