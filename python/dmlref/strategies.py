@@ -473,6 +473,28 @@ def one_hot(draw, feature_level=None, **types):
 
 
 @st.composite
+def reverse_subsequences(draw, feature_level=None, **types):
+    """An input of any layout, an Axis (its size up to 8), and SequenceLengthsTensor shaped
+    like the input with 1 along Axis (UINT32, or UINT64 where the level has it; gapped or
+    broadcast like any input) holding lengths in [0, n], now and then above n (clamped,
+    documented) or the type's largest value."""
+    n, dt, it, rng = draw(_common("REVERSE_SUBSEQUENCES", feature_level, **types))
+    axis = draw(st.integers(0, n - 1))
+    ins = draw(shapes(n, fixed={axis: draw(st.integers(1, 8))}, budget=128))
+    lens = tuple(1 if d == axis else s for d, s in enumerate(ins))
+    x = _input(draw, rng, dt, ins)
+    lengths = _input(draw, rng, it, lens)
+    a_size, count = ins[axis], math.prod(lens)
+    vals = rng.integers(0, a_size + 1, size=count).astype(np.uint64)
+    k = rng.random(count)
+    vals = np.where(k < 0.1, np.uint64(a_size + 1) + rng.integers(0, 3, size=count).astype(np.uint64), vals)
+    vals = np.where(k > 0.95, np.uint64(np.iinfo(it).max), vals)
+    lengths[...] = vals.astype(it).reshape(lens)
+    return Drawn("REVERSE_SUBSEQUENCES", [x, lengths], {"axis": axis}, feature_level,
+                 [(ins, draw(layouts(ins, broadcast=False)))])
+
+
+@st.composite
 def same_shape(draw, operator, feature_level=None, **types):
     """Any operator of one input and one output of the same sizes and no required
     parameter (ELEMENT_WISE_IDENTITY and the element-wise operators to come)."""
@@ -550,6 +572,7 @@ DRAWERS.update((op, depth_space(op)) for op in ("DEPTH_TO_SPACE", "SPACE_TO_DEPT
                                                  "SPACE_TO_DEPTH1"))
 DRAWERS.update(SLICE=slice_, SLICE1=slice1)
 DRAWERS.update(ONE_HOT=one_hot)
+DRAWERS.update(REVERSE_SUBSEQUENCES=reverse_subsequences)
 
 
 def operators():

@@ -24,7 +24,8 @@ For every case file in DIR, from the file's own tensors and data (not from its
 --fast leaves out every check that runs dmlref (the levels, --bits's runs).
 
 Prints one line per problem and "gen-check: N files, N problems"; exits 1 on a problem.
-Index tensors are the slots named *Indices* (IndicesTensor), as in every operator so far.
+Index tensors are the slots named *Indices* (IndicesTensor), and REVERSE_SUBSEQUENCES's
+SequenceLengthsTensor (INDEX_SLOTS): the slots the library's schema marks is_index.
 """
 import argparse
 import itertools
@@ -43,6 +44,7 @@ DATA_ORDER = ["FLOAT64", "FLOAT32", "FLOAT16", "INT64", "INT32", "INT16", "INT8"
 INDEX_ORDER = ["INT64", "INT32", "UINT64", "UINT32"]
 SPECIALS = ["negative_zero", "infinity", "nan", "nan_payload", "signaling_nan", "subnormal", "integer_extremes"]
 FLOATS = {"FLOAT16": (np.float16, 5, 10), "FLOAT32": (np.float32, 8, 23), "FLOAT64": (np.float64, 11, 52)}
+INDEX_SLOTS = {"SequenceLengthsTensor"}  # index slots not named *Indices*
 CANON = {"FLOAT16": 0x7E00, "FLOAT32": 0x7FC00000, "FLOAT64": 0x7FF8000000000000}
 
 
@@ -126,7 +128,7 @@ def features(case, path, problems):
          "strides": False, "broadcast": False, "gaps": False, "padded_total": False, "special_values": set()}
     for name, is_out, t in tensors(case):
         dt, sizes = t["DataType"], ints(t["Sizes"])
-        is_index = "Indices" in name
+        is_index = "Indices" in name or name in INDEX_SLOTS
         f["index_types" if is_index else "data_types"].add(dt)
         f["max_dimension_count"] = max(f["max_dimension_count"], len(sizes))
         f["strides"] |= "Strides" in t

@@ -23,6 +23,7 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
                      docs/operators.md's decision says: truncated, saturated, NaN -> 0)
     DIAGONAL_MATRIX1 np.tri masks of [Begin, End) (inverted when Begin > End) over
                      the input or zeros; the union Value's bits
+    REVERSE_SUBSEQUENCES  np.flip of each sequence's first min(length, n) elements
 
 Every output byte is compared: addressed bytes must equal numpy's, all other
 bytes must keep the random prefill.  Elements are moved as raw unsigned
@@ -52,7 +53,7 @@ FL_6_4 = 0x6400
 CHECK_INDICES = 1
 OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "TILE", "SCATTER", "DEPTH_TO_SPACE", "SPACE_TO_DEPTH",
        "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "SLICE", "SLICE1", "ONE_HOT", "GATHER_ND", "GATHER_ND1",
-       "DIAGONAL_MATRIX", "DIAGONAL_MATRIX1"]
+       "DIAGONAL_MATRIX", "DIAGONAL_MATRIX1", "REVERSE_SUBSEQUENCES"]
 
 
 def set_byte_order(order):
@@ -205,6 +206,7 @@ PARAM_NAMES = {
     "GATHER_ND1": ("InputDimensionCount", "IndicesDimensionCount", "BatchDimensionCount"),
     "DIAGONAL_MATRIX": ("Offset", "Value"),
     "DIAGONAL_MATRIX1": ("ValueDataType", "Value", "DiagonalFillBegin", "DiagonalFillEnd"),
+    "REVERSE_SUBSEQUENCES": ("Axis",),
 }
 
 
@@ -572,6 +574,39 @@ def gen_gather_nd1(rng, dt, it, n, oob):
     return gen_gather_nd(rng, dt, it, n, oob, nd1=True)
 
 
+def gen_reverse_subsequences(rng, dt, it, n, oob):
+    """Lengths (UINT32 or UINT64, gapped or broadcast like any input) shaped like the input
+    with 1 along Axis, in [0, n] and now and then above it (clamped, which the checking
+    option does not report); numpy flips each sequence's first min(length, n) elements."""
+    a = int(rng.integers(0, n))
+    ins = [int(rng.integers(1, 5)) for _ in range(n)]
+    ins[a] = int(rng.integers(1, 9))
+    A = ins[a]
+    lens = [1 if d == a else s for d, s in enumerate(ins)]
+    lt = (3, 10)[int(rng.integers(0, 2))]  # UINT32, UINT64
+    t_in = make(rng, dt, ins, False)
+    t_len = make(rng, lt, lens, False, INDEX_TYPES[lt])
+    t_out = make(rng, dt, ins, True)
+    vals = rng.integers(0, A + 1, size=lens).astype(object)
+    flat = vals.reshape(-1)
+    for i in range(flat.size):
+        k = int(rng.integers(0, 10))
+        if k == 0:
+            flat[i] = A + 1 + int(rng.integers(0, 3))
+        elif k == 1:
+            flat[i] = 2**32 + 1 if lt == 10 and rng.integers(0, 2) else (2**32 - 1 if lt == 3 else 2**64 - 1)
+    write_indices(t_len, vals)
+    got = read_index_values(t_len)  # what is stored: a broadcast lengths tensor keeps one value
+    x = np.moveaxis(np.array(t_in.view()), a, -1)  # a copy, sequences last
+    res = x.copy()
+    lm = np.moveaxis(got, a, -1)[..., 0]
+    for idx in np.ndindex(*lm.shape):
+        L = min(int(lm[idx]), A)
+        res[idx][:L] = np.flip(x[idx][:L])
+    res = np.moveaxis(res, -1, a)
+    return "REVERSE_SUBSEQUENCES", a, 0, [t_in, t_len, t_out], [res], "axis %d n %d lengths %d" % (a, A, lt), False
+
+
 GENERATORS = {"GATHER": gen_gather, "GATHER_ELEMENTS": gen_gather_elements, "SCATTER_ND": gen_scatter_nd,
               "SPLIT": gen_split, "JOIN": gen_join, "TILE": gen_tile, "SCATTER": gen_scatter,
               "GATHER_ND": gen_gather_nd, "GATHER_ND1": gen_gather_nd1,
@@ -610,6 +645,7 @@ def gen_one_hot(rng, dt, it, n, oob):
 
 
 GENERATORS.update(ONE_HOT=gen_one_hot)
+GENERATORS.update(REVERSE_SUBSEQUENCES=gen_reverse_subsequences)
 
 
 def generate(seed, k):

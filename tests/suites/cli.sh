@@ -692,6 +692,22 @@ want=0c120898cf6d79f2a939ef2772b14cc53924fd8f04ed656c5f73cecaa2dde1f7
 pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_diagonal_matrix1_1_$i.json"; done))
 want=d7e0f2b1446cd151d3948151a413b69018b7c7c3c7bb6567e016bcc19ecfe473
 [ "$pin" = "$want" ] && ok || no "gen DIAGONAL_MATRIX1 --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_reverse_subsequences_1_$i.json"; done))
+want=a18d7e263f0694e547b2a932e31a7b6739bc132a340adec9b8e7b7c2bc0f102c
+[ "$pin" = "$want" ] && ok || no "gen REVERSE_SUBSEQUENCES --count 5 --seed 1 files have sha256 $pin, pinned $want"
+# REVERSE_SUBSEQUENCES: the builder's cases (lengths above the axis among them) through the
+# fast path with 1 and 2 threads, a tiny grain splitting even small cases; the larger ones
+# reach the copy plans and the batches of narrow runs
+expect 0 "gen REVERSE_SUBSEQUENCES 40" sh -c "'$D' gen --operator REVERSE_SUBSEQUENCES --count 30 --seed 7 --out '$tmp/genrs' &&
+    '$D' gen --operator REVERSE_SUBSEQUENCES --count 10 --seed 8 --max-elements 20000 --out '$tmp/genrs'"
+rsfail=0
+for f in "$tmp"/genrs/*.json; do
+    for th in 1 2; do
+        DMLREF_PAR_GRAIN=64 "$D" run "$f" --threads $th >/dev/null 2>"$tmp/err" ||
+            { rsfail=$((rsfail + 1)); echo "FAIL: $f --threads $th"; sed 's/^/    /' "$tmp/err" | head -3; }
+    done
+done
+[ "$rsfail" -eq 0 ] && ok || no "$rsfail generated REVERSE_SUBSEQUENCES runs differ from the oracle"
 # what the suite covers (over all 100 cases)
 if py - "$tmp/gen1" <<'PY' 2>"$tmp/err"
 import json, os, sys
@@ -746,7 +762,11 @@ assert sv == {"negative_zero", "infinity", "nan", "integer_extremes"}, sv' "$tmp
 # every filter at once (INT32 only: the index type that would hold negative values)
 filters="--data-types FLOAT16,INT8,UINT64 --index-types INT32 --max-dims 4 --no-negative-indices --packed"  # 4: DEPTH_TO_SPACE is 4-D only
 expect 0 "gen with every filter" "$D" gen --operator ALL --count 25 --seed 5 --out "$tmp/filt" $filters
-gencheck "gen with every filter" "$tmp/filt" $filters --expect-files $((25 * n_ops)) --distinct
+# an operator whose index tensors take no INT32 has no case under these filters, and gen skips
+# it: REVERSE_SUBSEQUENCES (its lengths are UINT32 or UINT64)
+contains "$tmp/err" "skipped REVERSE_SUBSEQUENCES: no case meets the filters" "gen skips an operator no case of which meets the filters"
+nskip=$(grep -c "^dmlref gen: skipped [A-Z_0-9]*: no case meets the filters" "$tmp/err")
+gencheck "gen with every filter" "$tmp/filt" $filters --expect-files $((25 * (n_ops - nskip))) --distinct
 contains "$tmp/filt/gen_gather_5_3.json" "dmlref gen --operator GATHER --seed 5 $filters, case 3" "comment names the filters"
 expect 0 "gen with every filter, a prefix" "$D" gen --operator GATHER,SCATTER_ND --count 3 --seed 5 --out "$tmp/filt3" $filters
 same=1
