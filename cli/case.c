@@ -7,7 +7,6 @@
  */
 #include "case.h"
 #include "draw.h"
-#include "json_out.h"
 #include "jsonin.h"
 #include "npy.h"
 #include "prng.h"
@@ -832,44 +831,4 @@ uint64_t case_compare(const dmlref_case *c, FILE *report, unsigned max_report) {
         total += diff;
     }
     return total;
-}
-
-static void print_tensor(const case_tensor *t, FILE *f, unsigned indent) {
-    fprintf(f, "{\"DataType\": \"%s\", \"Sizes\": ", dmlref_data_type_name(t->buf.DataType));
-    jout_u32_list(f, t->sizes, t->buf.DimensionCount);
-    if (t->strides) {
-        fputs(", \"Strides\": ", f);
-        jout_u32_list(f, t->strides, t->buf.DimensionCount);
-    }
-    if (t->total_given) fprintf(f, ", \"TotalTensorSizeInBytes\": %" PRIu64, t->buf.TotalTensorSizeInBytes);
-    fprintf(f, ",\n%*s\"data\": ", (int)indent + 2, "");
-    jout_values(f, t->data, t->total_slots, t->buf.DataType, 16, indent + 11);
-    fputc('}', f);
-}
-
-void case_print_outputs(const dmlref_case *c, FILE *f) {
-    fprintf(f, "{\n  \"operator\": \"%s\",\n  \"feature_level\": \"%s\",\n", c->op_name,
-            dmlref_feature_level_name(c->feature_level));
-    /* the outputs by slot: "Name": tensor, or "Name": [tensor, ...] for an array slot */
-    for (uint32_t k = 0; k < c->n_outputs;) {
-        const case_tensor *t = &c->outputs[k];
-        if (k) fputs(",\n", f);
-        if (t->index < 0) {
-            fprintf(f, "  \"%s\": ", t->slot);
-            print_tensor(t, f, 2);
-            ++k;
-            continue;
-        }
-        fprintf(f, "  \"%s\": [\n", t->slot);
-        for (;;) {
-            fputs("    ", f);
-            print_tensor(&c->outputs[k], f, 4);
-            ++k;
-            const int more = k < c->n_outputs && c->outputs[k].slot == t->slot;
-            fputs(more ? ",\n" : "\n", f);
-            if (!more) break;
-        }
-        fputs("  ]", f);
-    }
-    fputs("\n}\n", f);
 }

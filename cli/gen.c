@@ -25,6 +25,7 @@
 #include "case.h"
 #include "fields.h"
 #include "cli.h"
+#include "dirs.h"
 #include "file_atomic.h"
 #include "json_out.h"
 #include "prng.h"
@@ -561,25 +562,6 @@ static int make_case(DMLREF_OPERATOR_TYPE type, uint64_t seed, uint64_t i, const
 
 /* ---- the command line ---------------------------------------------------------------------- */
 
-/* mkdir -p: 0, or -1 with errno set. */
-static int make_dirs(const char *path) {
-    char *p = strdup(path);
-    if (!p) return -1;
-    for (char *s = p + 1;; ++s) {
-        const char c = *s;
-        if (c != '/' && c != '\0') continue;
-        *s = '\0';
-        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-            free(p);
-            return -1;
-        }
-        *s = c;
-        if (!c) break;
-    }
-    free(p);
-    return 0;
-}
-
 /* A comma-separated list of data type names into a mask (index_only: INT32/INT64/UINT32/UINT64
  * only); 0, or -1 with a message on stderr. */
 static int parse_types(const char *opt, const char *v, int index_only, uint32_t *mask) {
@@ -653,8 +635,9 @@ static void cfg_args(gen_cfg *cfg) {
  * case cannot meet the filters.  *written: operators with files. */
 static int gen_dir(const DMLREF_OPERATOR_TYPE *ops, int n_ops, int all, uint64_t count, uint64_t seed,
                    const gen_cfg *cfg, const char *dir, int *written) {
-    if (make_dirs(dir) != 0) {
-        fprintf(stderr, "dmlref gen: cannot create %s: %s\n", dir, strerror(errno));
+    char derr[1024];
+    if (dir_create_path(dir, derr, sizeof derr)) {
+        fprintf(stderr, "dmlref gen: %s\n", derr);
         return CASE_SYSTEM;
     }
     const size_t dl = strlen(dir);

@@ -294,7 +294,7 @@ static void put_ptr(fcase *c, uint32_t offset, const void *p) { memcpy(c->u.byte
 
 /* The parameters, in schema order: the i-th takes header value p[i] (i < 3) or a u32
  * read after the header; kinds with more to them read it next (arrays: value % 9
- * u32 entries; a union's high word; a struct, present when value bit 0 is set, its
+ * u32 entries, in a block of 8 so that arrays sharing the count stay in bounds; a union's high word; a struct, present when value bit 0 is set, its
  * floats as u32 bit patterns).  A tensor array's count is its parameter's value. */
 static void decode_params(reader *r, fcase *c, const uint32_t *p) {
     const dmlref_schema *s = c->schema;
@@ -304,8 +304,10 @@ static void decode_params(reader *r, fcase *c, const uint32_t *p) {
         switch (q->kind) {
         case DMLREF_PARAM_UINT_ARRAY:
         case DMLREF_PARAM_INT_ARRAY: {
+            /* 8 entries always (zero past n): arrays sharing one count field (SLICE's
+             * Offsets/Sizes/Strides) each hold as many values as the count says */
             const uint32_t n = v % 9;
-            uint32_t *a = block(c, n * sizeof *a);
+            uint32_t *a = block(c, 8 * sizeof *a);
             for (uint32_t k = 0; k < n; ++k) {
                 const uint32_t x = rd_u32(r);
                 if (a) a[k] = x;

@@ -90,9 +90,21 @@ def join(level, axis, ins, out, count=None, **kw):
     return case("JOIN", level, [len(ins) if count is None else count, axis], [out] + ins, ins, **kw)
 
 
-# ELEMENT_WISE_IDENTITY's place in the registry's order (src/operators.def) plus the number of
-# schemas (8 today), so that opsel % 8 picks it and opsel is none of the special values 5..8.
-IDENTITY_OPSEL = 5 + 8
+def registry_opsel(name):
+    """The operator selector of `name`: its place in the registry's order (src/operators.def),
+    plus the number of schemas while that falls on a special selector (5..8), so that
+    opsel % (the number of schemas) picks it.  Seeds made so go stale when operators are added."""
+    import re
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "src", "operators.def")) as f:
+        ops = re.findall(r"^DMLREF_OP\((\w+),", f.read(), re.M)
+    sel = ops.index(name)
+    while 5 <= sel <= 8:
+        sel += len(ops)
+    return sel
+
+
+IDENTITY_OPSEL = registry_opsel("ELEMENT_WISE_IDENTITY")
 
 
 def identity(level, scale_bias, inp, out, payload=None, **kw):

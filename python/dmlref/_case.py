@@ -246,8 +246,12 @@ class Case:
             t = self.doc.get(slot["name"])
             if t is not None:
                 tensors[slot["name"]] = [tensor(x) for x in t] if slot["is_array"] else tensor(t)
-        params = {p["name"]: (int(self.doc[p["name"]]) if p["kind"] in (1, 2, 6) else self.doc[p["name"]])
-                  for p in op.params if p["name"] in self.doc}
+        def param(p, v):
+            if p["kind"] == 6 and isinstance(v, str):  # an enum: case files name its value
+                return p["enum_names"].index(v) if v in p["enum_names"] else -1
+            return int(v) if p["kind"] in (1, 2, 6) else v
+
+        params = {p["name"]: param(p, self.doc[p["name"]]) for p in op.params if p["name"] in self.doc}
         return op.validate(tensors, params, feature_level or self.doc.get("feature_level"))
 
     def _why_invalid(self, e, feature_level):
@@ -358,8 +362,12 @@ class Case:
                 doc[slot["name"]] = _input_json(np.asarray(a))
                 sizes[slot["name"]] = np.shape(a)
         _, params = op.param_values({k: v for k, v in kwargs.items() if k in op.kw}, sizes)
+        kinds = {p["name"]: p for p in op.params}
         for name, v in params.items():  # every parameter, defaults included
             if v is not None:
+                if kinds[name]["kind"] == 6:  # an enum by its name: the command reads no numbers there
+                    names = kinds[name]["enum_names"]
+                    v = names[v] if 0 <= v < len(names) and names[v] else v
                 doc[name] = list(v) if isinstance(v, (list, tuple)) else v
         # outputs: run dmlref into buffers prefilled with 0xCD, in the recorded layout
         if out is None:

@@ -6,8 +6,9 @@ snake case (IndexDimensions -> index_dimensions; counts such as InputCount come
 from the lists), then feature_level, check_indices and out.  Its outputs'
 sizes come from the operator's line in SHAPES below; an operator without one
 either has its outputs shaped like its first input (element-wise operators) or
-needs out=.  A new operator in the registry gets its function without any line
-here unless its output shape needs one.
+needs out=; the outputs take the first input's dtype unless DTYPE_FROM names
+another input (ONE_HOT: ValuesTensor).  A new operator in the registry gets its
+function without any line here unless its output shape needs one.
 """
 import re
 
@@ -54,6 +55,21 @@ def _join_sizes(shapes, axis):
     return _along(shapes[0], axis, sum(s[axis] if 0 <= axis < len(s) else 0 for s in shapes))
 
 
+def depth_to_space_sizes(s, b):
+    """DEPTH_TO_SPACE(1)'s output (rule DS4): {N, C / (B*B), H*B, W*B} (the input's sizes
+    when they are not 4-D or B is 0: the library then names the broken rule)."""
+    if len(s) != 4 or b < 1:
+        return tuple(s)
+    return (s[0], s[1] // (b * b), s[2] * b, s[3] * b)
+
+
+def space_to_depth_sizes(s, b):
+    """SPACE_TO_DEPTH(1)'s output (rule DS5): {N, C*B*B, H / B, W / B}."""
+    if len(s) != 4 or b < 1:
+        return tuple(s)
+    return (s[0], s[1] * b * b, s[2] // b, s[3] // b)
+
+
 # Output sizes per operator: f(sizes of the input slots by name, parameters by
 # name, extra keyword arguments) -> [sizes of each output slot] (a list of sizes
 # for an array slot).  One line per operator whose outputs are not shaped like
@@ -64,9 +80,20 @@ SHAPES = {
     "SPLIT": lambda t, p, x: [[_along(t["InputTensor"], p["Axis"], s) for s in x["sizes"]]],
     "JOIN": lambda t, p, x: [_join_sizes(t["InputTensors"], p["Axis"])],
     "TILE": lambda t, p, x: [tuple(s * r for s, r in zip(t["InputTensor"], p["Repeats"] or ()))],
+    "DEPTH_TO_SPACE": lambda t, p, x: [depth_to_space_sizes(t["InputTensor"], p["BlockSize"])],
+    "DEPTH_TO_SPACE1": lambda t, p, x: [depth_to_space_sizes(t["InputTensor"], p["BlockSize"])],
+    "SPACE_TO_DEPTH": lambda t, p, x: [space_to_depth_sizes(t["InputTensor"], p["BlockSize"])],
+    "SPACE_TO_DEPTH1": lambda t, p, x: [space_to_depth_sizes(t["InputTensor"], p["BlockSize"])],
+    "SLICE": lambda t, p, x: [list(p["Sizes"])],
+    # SLICE1's output may be smaller (give out=); without it, every element the window reaches
+    "SLICE1": lambda t, p, x: [[1 + (s - 1) // abs(st) if s >= 1 and st else 1
+                                for s, st in zip(p["InputWindowSizes"], p["InputWindowStrides"])]],
+    "ONE_HOT": lambda t, p, x: [_along(t["IndicesTensor"], p["Axis"], x["depth"])],
 }
 # Extra keyword arguments an operator's shape line needs (required unless out= is given).
-EXTRA = {"SPLIT": ("sizes",)}
+EXTRA = {"SPLIT": ("sizes",), "ONE_HOT": ("depth",)}
+# The input slot whose dtype the outputs take, where it is not the first input.
+DTYPE_FROM = {"ONE_HOT": "ValuesTensor"}
 # Parameters with a default: f(sizes of the input slots by name) -> value.
 DEFAULTS = {
     "SCATTER_ND": {
@@ -78,6 +105,7 @@ DEFAULTS = {
 
 
 _INTEGER_KINDS = (1, 2, 6)  # DMLREF_PARAM_UINT, INT, ENUM
+_ARRAY_KINDS = (3, 4)  # DMLREF_PARAM_UINT_ARRAY, INT_ARRAY
 
 
 class Operator:
@@ -94,6 +122,8 @@ class Operator:
         self.defaults = DEFAULTS.get(self.name, {})
         self.extra = EXTRA.get(self.name, ())
         self.shape_rule = SHAPES.get(self.name)
+        names = [s["name"] for s in self.in_slots]
+        self.dtype_arg = names.index(DTYPE_FROM[self.name]) if self.name in DTYPE_FROM else 0
 
     def signature(self):
         ins = ", ".join(snake(s["name"].replace("Tensors", "s").replace("Tensor", "")) for s in self.in_slots)
@@ -117,8 +147,22 @@ class Operator:
                 if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
                     raise TypeError(f"{snake(self.name)}(): {k} must be an integer, got {type(v).__name__}")
                 v = int(v)
+            if p["kind"] in _ARRAY_KINDS:
+                if not hasattr(v, "__len__") or isinstance(v, (str, bytes)):
+                    raise TypeError(f"{snake(self.name)}(): {k} must be a sequence of integers")
+                v = [int(e) for e in v]
             values.append(v)
             by_name[p["name"]] = v
+        # arrays sharing one count field (DimensionCount) must have the same length: the
+        # library reads that many values from each
+        counts = {}
+        for p in self.params:
+            if p["kind"] in _ARRAY_KINDS and p.get("count_name"):
+                n = len(by_name[p["name"]])
+                first = counts.setdefault(p["count_name"], (p["name"], n))
+                if first[1] != n:
+                    raise ValueError(f"{snake(self.name)}(): {snake(first[0])} has {first[1]} values but "
+                                     f"{snake(p['name'])} has {n}: both give {p['count_name']}")
         return values, by_name
 
     def __call__(self, *args, feature_level=None, check_indices=False, out=None, threads=0,
@@ -176,7 +220,8 @@ class Operator:
             else:
                 first = self.in_slots[0]["name"]
                 shapes = [sizes[first][0] if self.in_slots[0]["is_array"] else sizes[first]] * len(self.out_slots)
-            first = args[0][0] if self.in_slots[0]["is_array"] and len(args[0]) else args[0]
+            k = self.dtype_arg
+            first = args[k][0] if self.in_slots[k]["is_array"] and len(args[k]) else args[k]
             dtype = first.dtype if type(first) is np.ndarray else np.asarray(first).dtype
             dtype = dtype.newbyteorder("=") if not dtype.isnative else dtype
             for slot, shape in zip(self.out_slots, shapes):

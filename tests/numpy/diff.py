@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Differential test of dmlref against numpy.
 
-Generates seeded random cases of the six operators (every data type, 1-6
+Generates seeded random cases of the operators (every data type, 1-6
 dimensions, strided inputs with gaps, broadcast (zero-stride) inputs, strided
 and transposed outputs, negative indices, SPLIT/JOIN with 1-5 pieces, a few
 out-of-range indices), runs them all through the C driver in one process, and
@@ -14,6 +14,10 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     SCATTER          np.put_along_axis (distinct targets per line)
     SPLIT / JOIN     np.split / np.concatenate
     TILE             np.tile (every data type but FLOAT64, which TILE refuses)
+    DEPTH_TO_SPACE(1), SPACE_TO_DEPTH(1)   reshape + transpose (both orders)
+    SLICE / SLICE1   basic slicing v[off:off+size][::step][:out] per dimension
+    ONE_HOT          np.where(index == np.arange(depth), on, off) along the axis (out-of-range
+                     indices, below -n and huge unsigned ones included: all off, never an error)
     ELEMENT_WISE_IDENTITY  a copy through both views (every data type); with ScaleBias
                      (FLOAT32, FLOAT16) np.multiply then np.add with dtype float32, two
                      separately rounded operations (no fused multiply-add), FLOAT16
@@ -47,7 +51,9 @@ INDEX_TYPES = {}
 SIGNED = {6, 11}
 FL_6_4 = 0x6400
 CHECK_INDICES = 1
-OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "TILE", "SCATTER", "ELEMENT_WISE_IDENTITY"]
+OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "TILE", "SCATTER", "DEPTH_TO_SPACE", "SPACE_TO_DEPTH",
+       "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "SLICE", "SLICE1", "ONE_HOT",
+       "ELEMENT_WISE_IDENTITY"]
 HOST = ["<"]  # the driver's byte order, as a numpy prefix (set_byte_order)
 
 
@@ -190,6 +196,13 @@ PARAM_NAMES = {
     "JOIN": ("Axis",),
     "TILE": ("Repeats",),
     "SCATTER": ("Axis",),
+    "DEPTH_TO_SPACE": ("BlockSize",),
+    "SPACE_TO_DEPTH": ("BlockSize",),
+    "DEPTH_TO_SPACE1": ("BlockSize", "Order"),
+    "SPACE_TO_DEPTH1": ("BlockSize", "Order"),
+    "SLICE": (),
+    "SLICE1": (),
+    "ONE_HOT": ("Axis",),
     "ELEMENT_WISE_IDENTITY": ("ScaleBias",),
 }
 
@@ -403,9 +416,120 @@ def gen_identity(rng, dt, it, n, oob):
             "ScaleBias 0x%08x 0x%08x" % (s_bits, b_bits), False)
 
 
+def depth_to_space(x, b, dcr):
+    """numpy's DepthToSpace: the depth axis split as (B, B, C) (DCR) or (C, B, B) (CRD)."""
+    n, c, h, w = x.shape
+    cs = c // (b * b)
+    if dcr:
+        y = x.reshape(n, b, b, cs, h, w).transpose(0, 3, 4, 1, 5, 2)
+    else:
+        y = x.reshape(n, cs, b, b, h, w).transpose(0, 1, 4, 2, 5, 3)
+    return y.reshape(n, cs, h * b, w * b)
+
+
+def space_to_depth(x, b, dcr):
+    """numpy's SpaceToDepth: each B x B block of space into the depth axis, (B, B, C) or (C, B, B)."""
+    n, c, h, w = x.shape
+    y = x.reshape(n, c, h // b, b, w // b, b)
+    y = y.transpose(0, 3, 5, 1, 2, 4) if dcr else y.transpose(0, 1, 3, 5, 2, 4)
+    return y.reshape(n, c * b * b, h // b, w // b)
+
+
+def gen_depth_space(name):
+    """DEPTH_TO_SPACE / SPACE_TO_DEPTH and the 1 forms (Order): 4-D, B 1-3, a random Order."""
+    to_space, has_order = name.startswith("DEPTH"), name.endswith("1")
+
+    def gen(rng, dt, it, n, oob):
+        b = int(rng.integers(1, 4))
+        order = int(rng.integers(0, 2)) if has_order else 0  # 0 DEPTH_COLUMN_ROW, 1 COLUMN_ROW_DEPTH
+        nb, c, h, w = (int(rng.integers(1, 4)) for _ in range(4))
+        depth, space = [nb, c * b * b, h, w], [nb, c, h * b, w * b]
+        t_in = make(rng, dt, depth if to_space else space, False)
+        t_out = make(rng, dt, space if to_space else depth, True)
+        f = depth_to_space if to_space else space_to_depth
+        return name, b, order, [t_in, t_out], [f(t_in.view(), b, order == 0)], "B %d order %d" % (b, order), False
+    return gen
+
+
+def gen_slice_any(rng, dt, n, v1):
+    """A window per dimension: offset, size, a stride (SLICE: >= 1; SLICE1: either sign), an
+    output of at most the elements it reaches; numpy takes v[off:off+size][::step][:out]."""
+    ins = [int(rng.integers(1, 6)) for _ in range(n)]
+    offs, sizes, steps, outs = [], [], [], []
+    for d in range(n):
+        off = int(rng.integers(0, ins[d]))
+        size = int(rng.integers(1, ins[d] - off + 1))
+        mag = 1 if rng.integers(0, 2) else int(rng.integers(1, size + 1))
+        step = -mag if (v1 and rng.integers(0, 2)) else mag
+        most = 1 + (size - 1) // mag
+        out = most if rng.integers(0, 2) else int(rng.integers(1, most + 1))
+        if out == 1 and rng.integers(0, 6) == 0:  # a stride that is never taken
+            step = (-(2**31) if rng.integers(0, 2) else 2**31 - 1) if v1 else 2**32 - 1
+        offs.append(off), sizes.append(size), steps.append(step), outs.append(out)
+    t_in = make(rng, dt, ins, False)
+    t_out = make(rng, dt, outs, True)
+    v = t_in.view()
+    for d in range(n):  # one dimension at a time, basic slicing only
+        idx = [slice(None)] * n
+        idx[d] = slice(offs[d], offs[d] + sizes[d])
+        v = v[tuple(idx)]
+        idx[d] = slice(None, None, steps[d])
+        v = v[tuple(idx)]
+        idx[d] = slice(0, outs[d])
+        v = v[tuple(idx)]
+    if v1:
+        arrays = [("InputWindowOffsets", offs), ("InputWindowSizes", sizes), ("InputWindowStrides", steps)]
+    else:
+        arrays = [("Offsets", offs), ("Sizes", outs), ("Strides", steps)]
+    note = "in %s offsets %s sizes %s strides %s" % (ins, offs, sizes, steps)
+    return "SLICE1" if v1 else "SLICE", 0, 0, [t_in, t_out], [v], note, False, arrays
+
+
+def gen_slice(rng, dt, it, n, oob):
+    return gen_slice_any(rng, dt, n, False)
+
+
+def gen_slice1(rng, dt, it, n, oob):
+    return gen_slice_any(rng, dt, n, True)
+
+
 GENERATORS = {"GATHER": gen_gather, "GATHER_ELEMENTS": gen_gather_elements, "SCATTER_ND": gen_scatter_nd,
-              "SPLIT": gen_split, "JOIN": gen_join, "TILE": gen_tile, "SCATTER": gen_scatter,
-              "ELEMENT_WISE_IDENTITY": gen_identity}
+              "SPLIT": gen_split, "JOIN": gen_join, "TILE": gen_tile, "SCATTER": gen_scatter}
+GENERATORS.update((op, gen_depth_space(op)) for op in ("DEPTH_TO_SPACE", "SPACE_TO_DEPTH", "DEPTH_TO_SPACE1",
+                                                       "SPACE_TO_DEPTH1"))
+GENERATORS.update(SLICE=gen_slice, SLICE1=gen_slice1)
+def gen_one_hot(rng, dt, it, n, oob):
+    a = int(rng.integers(0, n))
+    outs = [int(rng.integers(1, 5)) for _ in range(n)]
+    outs[a] = int(rng.integers(1, 9))  # the depth
+    ixs = list(outs)
+    ixs[a] = 1
+    vs = [int(rng.integers(1, 3)) for _ in range(n)]
+    if int(np.prod(vs)) < 2:
+        vs[int(rng.integers(0, n))] = 2
+    t_ix = make(rng, it, ixs, False, INDEX_TYPES[it])
+    t_va = make(rng, dt, vs, False)
+    t_out = make(rng, dt, outs, True)
+    depth, signed = outs[a], it in SIGNED
+    vals = random_indices(rng, ixs, depth, signed, rng.integers(0, 3) == 0)
+    if it == 10 and rng.integers(0, 4) == 0:  # UINT64 of 2^63 and more: a large unsigned value, off
+        vals.reshape(-1)[int(rng.integers(0, vals.size))] = 2**63 + int(rng.integers(0, 2))
+    write_indices(t_ix, vals)
+    idx = read_index_values(t_ix)  # what is stored: with broadcast indices a value may be overwritten
+    # ONE_HOT's own rule (docs/operators.md P8): negative values count from the end; anything
+    # else outside [0, depth) matches no position, so its sequence is all off (-1 here)
+    pos = np.vectorize(lambda v: v + depth if signed and -depth <= v < 0 else (v if 0 <= v < depth else -1),
+                       otypes=[object])(idx).astype(np.int64)
+    vd = max(d for d in range(n) if vs[d] > 1)
+    va = t_va.view()
+    off, on = va[(0,) * n], va[tuple(1 if d == vd else 0 for d in range(n))]
+    hit = pos == np.arange(depth).reshape([depth if d == a else 1 for d in range(n)])
+    res = np.where(hit, on, off).astype(t_out.raw)
+    return "ONE_HOT", a, 0, [t_ix, t_va, t_out], [res], "axis %d depth %d values %s" % (a, depth, vs), False
+
+
+GENERATORS.update(ONE_HOT=gen_one_hot)
+GENERATORS.update(ELEMENT_WISE_IDENTITY=gen_identity)
 
 
 def generate(seed, k):
@@ -420,12 +544,13 @@ def generate(seed, k):
         case = GENERATORS[op](rng, dt, it, n, oob)
         if case is None:
             continue
-        name, p0, p1, tensors, expected, note, oob = case
+        name, p0, p1, tensors, expected, note, oob = case[:7]
+        arrays = case[7] if len(case) > 7 else []  # (name, values) of array parameters
         # the checking option: same bytes when every index is in range, an error (and nothing written) when not
         flags = CHECK_INDICES if rng.integers(0, 2) else 0
         want_status = "DMLREF_ERROR_INDEX_OUT_OF_RANGE" if (oob and flags) else "DMLREF_OK"
         desc = "%s dtype %d index %d dims %d %s%s flags %d" % (name, dt, it, n, note, " OOB" if oob else "", flags)
-        return dict(op=name, p0=p0, p1=p1, tensors=tensors, expected=expected, flags=flags,
+        return dict(op=name, p0=p0, p1=p1, arrays=arrays, tensors=tensors, expected=expected, flags=flags,
                     want_status=want_status, desc=desc)
 
 
@@ -468,6 +593,8 @@ def main():
                 manifest.append("array %s %d %s" % (name, len(value), " ".join(map(str, value))))
             else:
                 manifest.append("param %s %d" % (name, value))
+        for name, values in c["arrays"]:
+            manifest.append("array %s %d %s" % (name, len(values), " ".join(str(int(x)) for x in values)))
         c["offsets"] = []
         for t in c["tensors"]:
             blob += bytes((-len(blob)) % 16)

@@ -79,11 +79,11 @@ static const dmlref_schema *op_schema(const char *name) {
     return NULL;
 }
 
-/* Sets the parameter `name` of desc to v (UINT or INT kinds). */
+/* Sets the parameter `name` of desc to v (UINT, INT or ENUM kinds; an ENUM by its value). */
 static void set_param(const dmlref_schema *s, void *desc, const char *name, long long v) {
     const dmlref_param *p = desc_param(s, name);
     if (!p) die("unknown parameter in manifest");
-    if (p->kind == DMLREF_PARAM_UINT) {
+    if (p->kind == DMLREF_PARAM_UINT || p->kind == DMLREF_PARAM_ENUM) {
         if (v < 0 || v > 0xFFFFFFFFLL) die("UINT parameter out of range");
         desc_set_u32(desc, p->offset, (uint32_t)v);
     } else if (p->kind == DMLREF_PARAM_INT) {

@@ -259,6 +259,10 @@ contains "$tmp/err" "SCATTER: IndicesTensor[2] repeats the target of IndicesTens
 expect 2 "--strict fails on a SCATTER duplicate" "$D" run --strict "$CASES/scatter_doc1.json"
 expect 0 "no SCATTER warning without a repeat" "$D" run "$CASES/scatter_doc2.json"
 if [ -s "$tmp/err" ]; then no "stderr not empty for scatter_doc2"; else ok; fi
+# ONE_HOT's out-of-range index (the page's example 4: 100) is its documented rule, not a clamp:
+# no warning, and --strict accepts it
+expect 0 "ONE_HOT out-of-range index: --strict accepts it" "$D" run --strict "$CASES/one_hot_doc4.json"
+if [ -s "$tmp/err" ]; then no "stderr not empty for one_hot_doc4"; else ok; fi
 
 # ---- SCATTER and SCATTER_ELEMENTS: two names of one operator (value 94) -------------
 for name in SCATTER SCATTER_ELEMENTS; do
@@ -543,6 +547,31 @@ want=353325c5837ced36cdeea77925e6023bc52f8d1a29d5a302a09b4991412df601
 pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_scatter_1_$i.json"; done))
 want=431774aa52e265643fbf847ae49ce79b9908d3152dfdf22e1d835fa1c21d8c67
 [ "$pin" = "$want" ] && ok || no "gen SCATTER --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for op in depth_to_space space_to_depth depth_to_space1 space_to_depth1; do for i in 0 1 2 3 4; do
+          echo "$tmp/genpin/gen_${op}_1_$i.json"; done; done))
+want=ec57f483561b1ba20c884fdb701c93154e2fa134146a1df165463e8cd259f128
+[ "$pin" = "$want" ] && ok || no "gen DEPTH_TO_SPACE/SPACE_TO_DEPTH(1) --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_slice_1_$i.json"; done))
+want=18d77c32b9312d40cb183921d1ca34d5f0c43ee98a174677acaf8df97d308fbf
+[ "$pin" = "$want" ] && ok || no "gen SLICE --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_slice1_1_$i.json"; done))
+want=d0c2e985790cf250adadb8a99b5c263c585a0457966e7c43a395899365696e14
+[ "$pin" = "$want" ] && ok || no "gen SLICE1 --count 5 --seed 1 files have sha256 $pin, pinned $want"
+# SLICE / SLICE1: the builder's cases through the fast path (the expected outputs are the
+# oracle's) with 1 and 2 threads, a tiny grain splitting even small copies
+expect 0 "gen SLICE SLICE1 40" sh -c "'$D' gen --operator SLICE --count 40 --seed 7 --out '$tmp/gensl' &&
+                                      '$D' gen --operator SLICE1 --count 40 --seed 7 --out '$tmp/gensl'"
+slfail=0
+for f in "$tmp"/gensl/*.json; do
+    for th in 1 2; do
+        DMLREF_PAR_GRAIN=64 "$D" run "$f" --threads $th >/dev/null 2>"$tmp/err" ||
+            { slfail=$((slfail + 1)); echo "FAIL: $f --threads $th"; sed 's/^/    /' "$tmp/err" | head -3; }
+    done
+done
+[ "$slfail" -eq 0 ] && ok || no "$slfail generated SLICE/SLICE1 runs differ from the oracle"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_one_hot_1_$i.json"; done))
+want=66e3faecfe87dce43f22942ba20ccd8814d045326f8517244fed4ba2450ea420
+[ "$pin" = "$want" ] && ok || no "gen ONE_HOT --count 5 --seed 1 files have sha256 $pin, pinned $want"
 # what the suite covers (over all 100 cases)
 if py - "$tmp/gen1" <<'PY' 2>"$tmp/err"
 import json, os, sys
@@ -595,7 +624,7 @@ assert sv == {"negative_zero", "infinity", "nan", "integer_extremes"}, sv' "$tmp
     ok || no "special values of the plain flavour"
 
 # every filter at once (INT32 only: the index type that would hold negative values)
-filters="--data-types FLOAT16,INT8,UINT64 --index-types INT32 --max-dims 3 --no-negative-indices --packed"
+filters="--data-types FLOAT16,INT8,UINT64 --index-types INT32 --max-dims 4 --no-negative-indices --packed"  # 4: DEPTH_TO_SPACE is 4-D only
 expect 0 "gen with every filter" "$D" gen --operator ALL --count 25 --seed 5 --out "$tmp/filt" $filters
 gencheck "gen with every filter" "$tmp/filt" $filters --expect-files $((25 * n_ops)) --distinct
 contains "$tmp/filt/gen_gather_5_3.json" "dmlref gen --operator GATHER --seed 5 $filters, case 3" "comment names the filters"
