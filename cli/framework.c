@@ -2,9 +2,11 @@
 #include "framework.h"
 
 #include "json_out.h"
+#include "fp16.h"
 #include "npyout.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 /* ---- helpers -------------------------------------------------------------------------- */
@@ -60,6 +62,12 @@ static fw_list *add_list(fw_form *f, const char *name) {
     l->name = name;
     l->n = 0;
     return l;
+}
+
+/* A new scalar integer parameter. */
+static void add_int(fw_form *f, const char *name, int64_t v) {
+    f->ints[f->n_ints].name = name;
+    f->ints[f->n_ints++].v = v;
 }
 
 /* ---- one function per operator ---------------------------------------------------------- */
@@ -183,6 +191,211 @@ static int fw_tile(const dmlref_case *c, fw_form *f) {
     return 0;
 }
 
+/* ONNX DepthToSpace / SpaceToDepth(input, blocksize, mode): both tensors as they are (exactly
+ * 4-D, DS1); mode DCR for Order DEPTH_COLUMN_ROW (the v0 operators' only order), CRD for
+ * COLUMN_ROW_DEPTH.  ONNX SpaceToDepth has no mode attribute (it is DCR): "mode" still says
+ * which one the case is.  PyTorch pixel_shuffle / pixel_unshuffle are CRD. */
+static int fw_depth_space(const dmlref_case *c, fw_form *f, int to_space, uint32_t block, uint32_t order) {
+    if (c->n_inputs != 1 || c->n_outputs != 1) return -1;
+    const int crd = order == DMLREF_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH;
+    if (to_space) names(f, "DepthToSpace", "reshape+transpose", crd ? "pixel_shuffle" : "reshape+permute");
+    else names(f, "SpaceToDepth", "reshape+transpose", crd ? "pixel_unshuffle" : "reshape+permute");
+    take_all(c, f, 0);
+    f->mode = crd ? "CRD" : "DCR";
+    add_int(f, "blocksize", block);
+    return 0;
+}
+static int fw_depth_to_space(const dmlref_case *c, fw_form *f) {
+    const DMLREF_DEPTH_TO_SPACE_OPERATOR_DESC *d = c->desc_mem;
+    return fw_depth_space(c, f, 1, d->BlockSize, DMLREF_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW);
+}
+static int fw_space_to_depth(const dmlref_case *c, fw_form *f) {
+    const DMLREF_SPACE_TO_DEPTH_OPERATOR_DESC *d = c->desc_mem;
+    return fw_depth_space(c, f, 0, d->BlockSize, DMLREF_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW);
+}
+static int fw_depth_to_space1(const dmlref_case *c, fw_form *f) {
+    const DMLREF_DEPTH_TO_SPACE1_OPERATOR_DESC *d = c->desc_mem;
+    return fw_depth_space(c, f, 1, d->BlockSize, d->Order);
+}
+static int fw_space_to_depth1(const dmlref_case *c, fw_form *f) {
+    const DMLREF_SPACE_TO_DEPTH1_OPERATOR_DESC *d = c->desc_mem;
+    return fw_depth_space(c, f, 0, d->BlockSize, d->Order);
+}
+
+/* ONNX Slice(data, starts, ends, axes, steps): both tensors without the input's leading 1s (one
+ * dimension is kept); per remaining dimension, output element o reads start + step*o for the
+ * output's size n: ends = start + step*(n-1) + sign(step), exclusive, and -(size+1) where that
+ * is -1 (a negative step running to the first element: ONNX would read -1 as the last). */
+static int fw_slice_common(const dmlref_case *c, fw_form *f, const uint32_t *offsets, const uint32_t *windows,
+                           const int64_t *steps, uint32_t count) {
+    const case_tensor *in = find(c, "InputTensor", 0), *out = find(c, "OutputTensor", 1);
+    if (!in || !out || !offsets || !steps || count != in->buf.DimensionCount) return -1;
+    const uint32_t p = leading_ones(in, count - 1);
+    names(f, "Slice", "slice", "getitem+flip");
+    take_all(c, f, p);
+    fw_list *st = add_list(f, "starts"), *en = add_list(f, "ends"), *ax = add_list(f, "axes"),
+            *sp = add_list(f, "steps");
+    for (uint32_t k = p; k < count; ++k) {
+        const int64_t s = steps[k], n = out->sizes[k];
+        const int64_t start = s > 0 ? (int64_t)offsets[k] : (int64_t)offsets[k] + (windows ? windows[k] : 1) - 1;
+        int64_t end = start + s * (n - 1) + (s > 0 ? 1 : -1);
+        if (end < 0) end = -(int64_t)in->sizes[k] - 1;
+        st->v[st->n++] = start;
+        en->v[en->n++] = end;
+        ax->v[ax->n++] = k - p;
+        sp->v[sp->n++] = s;
+    }
+    return 0;
+}
+/* SLICE: start = Offsets, step = Strides (>= 1), n = Sizes = Output.Sizes. */
+static int fw_slice(const dmlref_case *c, fw_form *f) {
+    const DMLREF_SLICE_OPERATOR_DESC *d = c->desc_mem;
+    int64_t steps[FW_MAX_DIMS];
+    if (!d->Strides || d->DimensionCount > FW_MAX_DIMS) return -1;
+    for (uint32_t k = 0; k < d->DimensionCount; ++k) steps[k] = d->Strides[k];
+    return fw_slice_common(c, f, d->Offsets, NULL, steps, d->DimensionCount);
+}
+/* SLICE1: a positive stride starts at the window's first element, a negative one at its last. */
+static int fw_slice1(const dmlref_case *c, fw_form *f) {
+    const DMLREF_SLICE1_OPERATOR_DESC *d = c->desc_mem;
+    int64_t steps[FW_MAX_DIMS];
+    if (!d->InputWindowStrides || !d->InputWindowSizes || d->DimensionCount > FW_MAX_DIMS) return -1;
+    for (uint32_t k = 0; k < d->DimensionCount; ++k) steps[k] = d->InputWindowStrides[k];
+    return fw_slice_common(c, f, d->InputWindowOffsets, d->InputWindowSizes, steps, d->DimensionCount);
+}
+
+/* ONNX GatherND(data, indices, batch_dims): data = the InputDimensionCount (R) trailing
+ * dimensions, indices = the IndicesDimensionCount (Q) trailing ones, output = its
+ * M = (Q - 1) + (R - B - T) trailing ones (GN8: indices.shape[:-1] ++ data.shape[B+T:]). */
+static int fw_gather_nd_common(const dmlref_case *c, fw_form *f, uint32_t r, uint32_t q, uint32_t b) {
+    const case_tensor *in = find(c, "InputTensor", 0), *idx = find(c, "IndicesTensor", 0),
+                      *out = find(c, "OutputTensor", 1);
+    if (!in || !idx || !out) return -1;
+    const uint32_t n = in->buf.DimensionCount, t = idx->sizes[n - 1], m = (q - 1) + (r - b - t);
+    names(f, "GatherND", "gatherND", "getitem");
+    take_dims(c, f, in, n - r);
+    take_dims(c, f, idx, n - q);
+    take_dims(c, f, out, n - m);
+    add_int(f, "batch_dims", b);
+    return 0;
+}
+static int fw_gather_nd(const dmlref_case *c, fw_form *f) {
+    const DMLREF_GATHER_ND_OPERATOR_DESC *d = c->desc_mem;
+    return fw_gather_nd_common(c, f, d->InputDimensionCount, d->IndicesDimensionCount, 0);
+}
+static int fw_gather_nd1(const dmlref_case *c, fw_form *f) {
+    const DMLREF_GATHER_ND1_OPERATOR_DESC *d = c->desc_mem;
+    return fw_gather_nd_common(c, f, d->InputDimensionCount, d->IndicesDimensionCount, d->BatchDimensionCount);
+}
+
+/* ONNX OneHot(indices, depth, values, axis): the output without its leading 1s before Axis
+ * (one dimension is kept), the indices the same without Axis (their size-1 dimension there,
+ * OH4: a scalar when nothing is left); depth = Output.Sizes[Axis]; values = Values without its
+ * leading 1s: flattened, its first two elements are [off, on] (OH5's `on` is always the second
+ * element), ONNX's values = values.reshape(-1)[:2]. */
+static int fw_one_hot(const dmlref_case *c, fw_form *f) {
+    const DMLREF_ONE_HOT_OPERATOR_DESC *d = c->desc_mem;
+    const case_tensor *idx = find(c, "IndicesTensor", 0), *val = find(c, "ValuesTensor", 0),
+                      *out = find(c, "OutputTensor", 1);
+    if (!idx || !val || !out || d->Axis >= out->buf.DimensionCount) return -1;
+    const uint32_t n = out->buf.DimensionCount, p = leading_ones(out, d->Axis);
+    names(f, "OneHot", "oneHot", "one_hot");
+    axis(f, d->Axis - p);
+    take_dims(c, f, out, p);
+    fw_shape *is = shape_of(c, f, idx);
+    is->rank = 0;
+    for (uint32_t k = p; k < n; ++k)
+        if (k != d->Axis) is->dims[is->rank++] = idx->sizes[k];
+    take_dims(c, f, val, leading_ones(val, val->buf.DimensionCount - 1));
+    add_int(f, "depth", out->sizes[d->Axis]);
+    return 0;
+}
+
+/* DIAGONAL_MATRIX's FLOAT Value as one element of type dt, bits in the low bytes (the library's
+ * src/scalar.c: FLOAT16 rounded to nearest even, NaN quieted with its payload's top bits;
+ * integers truncated toward zero and saturated, NaN -> 0). */
+static uint64_t float_element(DMLREF_TENSOR_DATA_TYPE dt, float v) {
+    uint32_t x;
+    memcpy(&x, &v, 4);
+    const double d = v;
+    switch (dt) {
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT32: return x;
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT64: { uint64_t b; memcpy(&b, &d, 8); return b; }
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT16:
+        if ((x & 0x7fffffffu) > 0x7f800000u) return ((x >> 16) & 0x8000u) | 0x7e00u | ((x >> 13) & 0x3ffu);
+        return fp16_from_double(d);
+    default: break;
+    }
+    static const struct { DMLREF_TENSOR_DATA_TYPE dt; int is_signed; unsigned bits; } ints[] = {
+        {DMLREF_TENSOR_DATA_TYPE_INT8, 1, 8},    {DMLREF_TENSOR_DATA_TYPE_INT16, 1, 16},
+        {DMLREF_TENSOR_DATA_TYPE_INT32, 1, 32},  {DMLREF_TENSOR_DATA_TYPE_INT64, 1, 64},
+        {DMLREF_TENSOR_DATA_TYPE_UINT8, 0, 8},   {DMLREF_TENSOR_DATA_TYPE_UINT16, 0, 16},
+        {DMLREF_TENSOR_DATA_TYPE_UINT32, 0, 32}, {DMLREF_TENSOR_DATA_TYPE_UINT64, 0, 64}};
+    for (size_t k = 0; k < sizeof ints / sizeof ints[0]; ++k) {
+        if (ints[k].dt != dt) continue;
+        const unsigned b = ints[k].bits;
+        const uint64_t mask = b == 64 ? UINT64_MAX : (UINT64_C(1) << b) - 1;
+        if (isnan(d)) return 0;
+        if (ints[k].is_signed) {
+            const double lim = ldexp(1.0, (int)b - 1);
+            const int64_t i = d <= -lim ? (b == 64 ? INT64_MIN : -(INT64_C(1) << (b - 1)))
+                              : d >= lim ? (int64_t)((UINT64_C(1) << (b - 1)) - 1) : (int64_t)d;
+            return (uint64_t)i & mask;
+        }
+        return d <= 0 ? 0 : d >= ldexp(1.0, (int)b) ? mask : (uint64_t)d;
+    }
+    return 0;
+}
+
+static const char *numpy_type(DMLREF_TENSOR_DATA_TYPE dt) {
+    switch (dt) {
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT32: return "float32";
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT16: return "float16";
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT64: return "float64";
+    case DMLREF_TENSOR_DATA_TYPE_INT8: return "int8";
+    case DMLREF_TENSOR_DATA_TYPE_INT16: return "int16";
+    case DMLREF_TENSOR_DATA_TYPE_INT32: return "int32";
+    case DMLREF_TENSOR_DATA_TYPE_INT64: return "int64";
+    case DMLREF_TENSOR_DATA_TYPE_UINT8: return "uint8";
+    case DMLREF_TENSOR_DATA_TYPE_UINT16: return "uint16";
+    case DMLREF_TENSOR_DATA_TYPE_UINT32: return "uint32";
+    case DMLREF_TENSOR_DATA_TYPE_UINT64: return "uint64";
+    default: return NULL;
+    }
+}
+
+/* ONNX EyeLike / Trilu (a stack of matrices: the last two dimensions): every tensor without the
+ * output's leading 1s before its last two dimensions; the band of diagonals x - y in
+ * [begin, end) (begin > end: everything outside [end, begin)) takes the fill, "value_bits"
+ * (one element of "dtype", as hex), every other element the input's (DIAGONAL_MATRIX1 with an
+ * InputTensor) or 0. */
+static int fw_diagonal_common(const dmlref_case *c, fw_form *f, int64_t begin, int64_t end, uint64_t bits) {
+    const case_tensor *out = find(c, "OutputTensor", 1);
+    if (!out || out->buf.DimensionCount < 2 || !(f->dtype = numpy_type(out->buf.DataType))) return -1;
+    names(f, end == begin + 1 ? "EyeLike" : "Trilu", "triangular", end == begin + 1 ? "eye" : "triu");
+    take_all(c, f, leading_ones(out, out->buf.DimensionCount - 2));
+    add_int(f, "begin", begin);
+    add_int(f, "end", end);
+    f->has_value = 1;
+    f->value_bits = bits;
+    return 0;
+}
+static int fw_diagonal_matrix(const dmlref_case *c, fw_form *f) {
+    const DMLREF_DIAGONAL_MATRIX_OPERATOR_DESC *d = c->desc_mem;
+    const case_tensor *out = find(c, "OutputTensor", 1);
+    if (!out) return -1;
+    return fw_diagonal_common(c, f, d->Offset, (int64_t)d->Offset + 1, float_element(out->buf.DataType, d->Value));
+}
+static int fw_diagonal_matrix1(const dmlref_case *c, fw_form *f) {
+    const DMLREF_DIAGONAL_MATRIX1_OPERATOR_DESC *d = c->desc_mem;
+    const case_tensor *out = find(c, "OutputTensor", 1);
+    if (!out) return -1;
+    uint64_t bits = 0;
+    const uint32_t esize = out->esize <= 8 ? out->esize : 8;
+    for (uint32_t k = 0; k < esize; ++k) bits |= (uint64_t)d->Value.Bytes[k] << (8 * k); /* little-endian host */
+    return fw_diagonal_common(c, f, d->DiagonalFillBegin, d->DiagonalFillEnd, bits);
+}
+
 static const struct {
     const char *op;
     int (*form)(const dmlref_case *, fw_form *);
@@ -195,6 +408,17 @@ static const struct {
     {"ELEMENT_WISE_IDENTITY", fw_identity},
     {"TILE", fw_tile},
     {"SCATTER", fw_scatter},
+    {"DEPTH_TO_SPACE", fw_depth_to_space},
+    {"SPACE_TO_DEPTH", fw_space_to_depth},
+    {"DEPTH_TO_SPACE1", fw_depth_to_space1},
+    {"SPACE_TO_DEPTH1", fw_space_to_depth1},
+    {"SLICE", fw_slice},
+    {"SLICE1", fw_slice1},
+    {"GATHER_ND", fw_gather_nd},
+    {"GATHER_ND1", fw_gather_nd1},
+    {"ONE_HOT", fw_one_hot},
+    {"DIAGONAL_MATRIX", fw_diagonal_matrix},
+    {"DIAGONAL_MATRIX1", fw_diagonal_matrix1},
 };
 
 int framework_form(const dmlref_case *c, fw_form *form) {
@@ -228,6 +452,16 @@ void framework_write(FILE *f, const dmlref_case *c, const fw_form *form, unsigne
         for (uint32_t k = 0; k < c->n_outputs; ++k) fprintf(f, k ? ", %u" : "%u", (unsigned)form->out[k].dims[form->axis]);
         fputc(']', f);
     }
+    if (form->mode) {
+        fputs(", \"mode\": ", f);
+        jout_string(f, form->mode);
+    }
+    if (form->dtype) {
+        fputs(", \"dtype\": ", f);
+        jout_string(f, form->dtype);
+    }
+    if (form->has_value) fprintf(f, ", \"value_bits\": \"0x%" PRIx64 "\"", form->value_bits);
+    for (uint32_t i = 0; i < form->n_ints; ++i) fprintf(f, ", \"%s\": %" PRId64, form->ints[i].name, form->ints[i].v);
     for (uint32_t l = 0; l < form->n_lists; ++l) {
         fprintf(f, ", \"%s\": [", form->lists[l].name);
         for (uint32_t k = 0; k < form->lists[l].n; ++k) fprintf(f, k ? ", %" PRId64 : "%" PRId64, form->lists[l].v[k]);
@@ -235,6 +469,6 @@ void framework_write(FILE *f, const dmlref_case *c, const fw_form *form, unsigne
     }
     fprintf(f, ",\n%*s\"shapes\": {", (int)indent + 2, "");
     for (uint32_t k = 0; k < c->n_inputs; ++k) write_shape(f, &c->inputs[k], &form->in[k], k == 0, indent);
-    for (uint32_t k = 0; k < c->n_outputs; ++k) write_shape(f, &c->outputs[k], &form->out[k], 0, indent);
+    for (uint32_t k = 0; k < c->n_outputs; ++k) write_shape(f, &c->outputs[k], &form->out[k], c->n_inputs == 0 && k == 0, indent);
     fprintf(f, "\n%*s}}", (int)indent + 2, "");
 }

@@ -34,12 +34,25 @@ typedef struct fw_list {
 } fw_list;
 
 #define FW_MAX_LISTS 4
+#define FW_MAX_INTS 3
+
+/* A scalar integer parameter ("blocksize": 2, "batch_dims": 1, "depth": 5). */
+typedef struct fw_int {
+    const char *name;
+    int64_t v;
+} fw_int;
 
 typedef struct fw_form {
     const char *onnx, *webnn, *pytorch; /* the operator's name in each ("Gather", "gather", "index_select") */
     int has_axis;
     uint32_t axis;                      /* in the reduced numbering                                */
     int has_split;                      /* SPLIT: its sizes along axis (from the outputs' shapes)   */
+    const char *mode;                   /* DepthToSpace's "DCR" / "CRD", or NULL                     */
+    const char *dtype;                  /* DIAGONAL_MATRIX(1): the output's numpy type, or NULL      */
+    int has_value;
+    uint64_t value_bits;                /* DIAGONAL_MATRIX(1): the fill as one element's bits        */
+    uint32_t n_ints;
+    fw_int ints[FW_MAX_INTS];           /* DepthToSpace's blocksize, GatherND's batch_dims, ...    */
     uint32_t n_lists;
     fw_list lists[FW_MAX_LISTS];        /* TILE's repeats, ...                                     */
     fw_shape *in, *out;                 /* parallel to the case's inputs and outputs (the caller's) */
@@ -54,7 +67,7 @@ int framework_form(const dmlref_case *c, fw_form *form);
 
 /*
  * The form as one JSON object: {"onnx": ..., "webnn": ..., "pytorch": ...,
- * "axis": A, "split": [...], the lists ("repeats": [...]), "shapes": {"InputTensor": [...], ...}}, tensors
+ * "axis": A, "split": [...], "mode": "DCR", the ints ("blocksize": 2), the lists ("repeats": [...]), "shapes": {"InputTensor": [...], ...}}, tensors
  * named as their files are (npyout_base).  Continuation lines are indented by
  * `indent` spaces.
  */

@@ -7,7 +7,8 @@
 
 Each directory is one case as `dmlref export` writes it: manifest.json (operator,
 parameters, the framework form: ONNX / WebNN / PyTorch shapes and axis) and .npy files.
-Replace run_backend() with calls into your device; numpy stands in for one here.
+Replace run_backend() with calls into your device; numpy stands in for one here
+(backend_numpy.py: every operator's framework form).
 """
 import json
 import os
@@ -15,33 +16,7 @@ import sys
 
 import numpy as np
 
-
-def run_backend(fw, xs):
-    """The operator in its framework form: fw is the manifest's "framework" (the ONNX
-    name, axis, split sizes), xs the inputs in fw's shapes; returns the outputs."""
-    op, axis = fw["onnx"], fw.get("axis")
-    if op == "Gather":
-        return [np.take(xs[0], xs[1].astype(np.int64), axis=axis)]
-    if op == "GatherElements":
-        return [np.take_along_axis(xs[0], xs[1].astype(np.int64), axis=axis)]
-    if op == "ScatterND":
-        out, idx, updates = xs[0].copy(), xs[1].astype(np.int64), xs[2]
-        t = idx.shape[-1]  # coordinates per index tuple
-        out[tuple(idx.reshape(-1, t).T)] = updates.reshape((-1,) + out.shape[t:])
-        return [out]
-    if op == "Split":
-        return np.split(xs[0], np.cumsum(fw["split"])[:-1], axis=axis)
-    if op == "Concat":
-        return [np.concatenate(xs, axis=axis)]
-    if op == "Identity":
-        return [xs[0].copy()]
-    if op == "ScatterElements":
-        out = xs[0].copy()
-        np.put_along_axis(out, xs[1].astype(np.int64), xs[2], axis=axis)
-        return [out]
-    if op == "Tile":
-        return [np.tile(xs[0], fw["repeats"])]
-    raise NotImplementedError(op)
+from backend_numpy import run_backend  # the stand-in: replace it with your device's calls
 
 
 def bits(a):

@@ -232,6 +232,9 @@ void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char 
  * validation succeeded, with the operator's parameters. */
 dmlref_status plan_concat(op_t *op, int split, uint32_t axis, dmlref_error *err);
 dmlref_status plan_gather(op_t *op, int elements, uint32_t axis, uint32_t index_dims, dmlref_error *err);
+/* GATHER_ND and GATHER_ND1 (GATHER_ND: batch_dim_count 0), after validation. */
+dmlref_status plan_gather_nd(op_t *op, uint32_t input_dim_count, uint32_t indices_dim_count, uint32_t batch_dim_count,
+                             dmlref_error *err);
 dmlref_status plan_scatter_nd(op_t *op, uint32_t input_dim_count, uint32_t indices_dim_count, dmlref_error *err);
 
 /* 1 when a dimension of stride `outer` directly encloses one of `size`

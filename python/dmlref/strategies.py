@@ -27,7 +27,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from . import _types
-from ._ops import FUNCTIONS, OPERATORS, gather_sizes, snake
+from ._ops import FUNCTIONS, OPERATORS, _is_data_type_enum, gather_sizes, snake
 
 INDEX_TYPES = ("UINT32", "INT32", "UINT64", "INT64")
 MAX_ELEMENTS = 256
@@ -64,6 +64,8 @@ def support(operator, feature_level=None):
                 for p in op.params:
                     v = _PROBE.get(p["name"], 0)
                     params[p["name"]] = None if p["kind"] == 8 else (v(n) if callable(v) else v)
+                    if _is_data_type_enum(p):  # a union's data type: the tensors' (DIAGONAL_MATRIX1)
+                        params[p["name"]] = _types.CODES[dt]
                 if op.validate(tensors, params, feature_level) is None:
                     if dt not in ok_types:
                         ok_types.append(dt)
@@ -178,6 +180,9 @@ class Drawn:
         self.kwargs = dict(kwargs)
         self.feature_level = feature_level
         self.out_layouts = out_layouts
+        # the outputs' type: dtype= (an operator without inputs), else the first input's
+        self.dtype = (np.dtype(kwargs["dtype"]) if kwargs.get("dtype") is not None
+                      else _first(self.args[OPERATORS[operator].dtype_arg:]).dtype)  # ONE_HOT: the Values
 
     def __repr__(self):
         def desc(a):
@@ -190,7 +195,7 @@ class Drawn:
 
     def out_buffers(self):
         """(whole buffers prefilled with 0xCD, the strided views over them) for out=."""
-        dtype = _first(self.args[OPERATORS[self.operator].dtype_arg:]).dtype  # ONE_HOT: the Values' dtype
+        dtype = self.dtype
         isz = dtype.itemsize
         bufs, views = [], []
         for shape, strides in self.out_layouts:
@@ -321,6 +326,43 @@ def scatter_nd(draw, feature_level=None, **types):
 
 
 @st.composite
+def gather_nd(draw, feature_level=None, *, nd1=False, **types):
+    """GATHER_ND, or GATHER_ND1 (nd1): R, a tuple length T, B (nd1) and Q drawn so that
+    M = (Q-1) + (R-B-T) <= N; every component in range for its own input dimension."""
+    operator = "GATHER_ND1" if nd1 else "GATHER_ND"
+    n, dt, it, rng = draw(_common(operator, feature_level, **types))
+    r = draw(st.integers(1, n))
+    t = draw(st.integers(1, r))
+    b = draw(st.integers(0, r - t)) if nd1 else 0
+    q = draw(st.integers(b + 1, min(n, n - (r - b - t) + 1)))
+    m = (q - 1) + (r - b - t)
+    ins = draw(shapes(n, fixed={d: 1 for d in range(n - r)}, budget=64))
+    big_i = ins[n - r:]
+    grid = draw(shapes(q - 1 - b, high=3, budget=16))
+    ixs = (1,) * (n - q) + tuple(big_i[:b]) + tuple(grid) + (t,)
+    outs = (1,) * (n - m) + ixs[n - q:n - 1] + tuple(big_i[b + t:])
+    x = _input(draw, rng, dt, ins)
+    idx = _input(draw, rng, it, ixs)
+    # components that share a slot (a zero stride on the last dimension) suit the smallest dimension
+    shared = t > 1 and idx.strides[-1] == 0
+    for c in range(t):
+        bound = min(big_i[b:b + t]) if shared else big_i[b + c]
+        idx[..., c] = _index_values(rng, it, bound, math.prod(ixs[:-1])).reshape(ixs[:-1])
+    kw = {}
+    if draw(st.booleans()) or r != n:
+        kw["input_dimension_count"] = r
+    if draw(st.booleans()) or q != n:
+        kw["indices_dimension_count"] = q
+    if nd1 and (draw(st.booleans()) or b != 0):
+        kw["batch_dimension_count"] = b
+    return Drawn(operator, [x, idx], kw, feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+
+
+def gather_nd1(feature_level=None, **types):
+    return gather_nd(feature_level, nd1=True, **types)
+
+
+@st.composite
 def scatter(draw, feature_level=None, **types):
     n, dt, it, rng = draw(_common("SCATTER", feature_level, **types))
     axis = draw(st.integers(0, n - 1))
@@ -440,6 +482,46 @@ def same_shape(draw, operator, feature_level=None, **types):
     return Drawn(operator, [x], {}, feature_level, [(s, draw(layouts(s, broadcast=False)))])
 
 
+def _band_end(draw, h, w):
+    """A band end of DIAGONAL_MATRIX(1): across the matrix, or now and then an INT32 extreme."""
+    return draw(st.one_of(st.integers(-h - 1, w + 1), st.sampled_from([-(2**31), 2**31 - 1])))
+
+
+@st.composite
+def diagonal_matrix(draw, feature_level=None, **types):
+    """DIAGONAL_MATRIX: no input; shape= and dtype= give the output, Offset across the matrix or
+    far off, a Value every data type holds exactly (golden cases leave the FLOAT's conversion out)."""
+    n, dt, _, rng = draw(_common("DIAGONAL_MATRIX", feature_level, **types))
+    s = draw(shapes(n, high=6, budget=128))
+    if dt.kind == "f":
+        value = draw(st.one_of(st.integers(-1000, 1000).map(lambda v: v / 8),
+                               st.sampled_from([1.0, -0.0, float("inf"), float("-inf")])))
+    else:
+        value = float(draw(st.integers(-100 if dt.kind == "i" else 0, 100)))
+    kw = {"offset": _band_end(draw, s[-2], s[-1]), "value": value, "shape": s, "dtype": dt}
+    return Drawn("DIAGONAL_MATRIX", [], kw, feature_level, [(s, draw(layouts(s, broadcast=False)))])
+
+
+@st.composite
+def diagonal_matrix1(draw, feature_level=None, **types):
+    """DIAGONAL_MATRIX1: the input (strided, broadcast) half of the time, shape= and dtype= when
+    there is none; any bits as the union Value (NaN payloads), its data type the output's by
+    default; a band across the matrix, empty, inverted or half-infinite."""
+    n, dt, _, rng = draw(_common("DIAGONAL_MATRIX1", feature_level, **types))
+    s = draw(shapes(n, high=6, budget=128))
+    value = _fill(rng, dt, 1)
+    kw = {"value": value[0] if draw(st.booleans()) else value.tobytes(),
+          "diagonal_fill_begin": _band_end(draw, s[-2], s[-1]), "diagonal_fill_end": _band_end(draw, s[-2], s[-1])}
+    if draw(st.booleans()):
+        kw["value_data_type"] = _types.data_type(dt)
+    args = []
+    if draw(st.booleans()):
+        args = [_input(draw, rng, dt, s)]
+    else:
+        kw.update(shape=s, dtype=dt)
+    return Drawn("DIAGONAL_MATRIX1", args, kw, feature_level, [(s, draw(layouts(s, broadcast=False)))])
+
+
 def depth_space(operator):
     """The drawer of DEPTH_TO_SPACE, SPACE_TO_DEPTH or a 1 form: a 4-D depth tensor
     {N, C*B*B, H, W} and space tensor {N, C, H*B, W*B}, B 1 to 3, either Order."""
@@ -462,7 +544,8 @@ def depth_space(operator):
 
 # One line per operator whose call is not a plain same-shape one.
 DRAWERS = {"GATHER": gather, "GATHER_ELEMENTS": gather_elements, "SCATTER_ND": scatter_nd, "SPLIT": split,
-           "JOIN": join, "TILE": tile, "SCATTER": scatter}
+           "JOIN": join, "TILE": tile, "SCATTER": scatter, "GATHER_ND": gather_nd, "GATHER_ND1": gather_nd1,
+           "DIAGONAL_MATRIX": diagonal_matrix, "DIAGONAL_MATRIX1": diagonal_matrix1}
 DRAWERS.update((op, depth_space(op)) for op in ("DEPTH_TO_SPACE", "SPACE_TO_DEPTH", "DEPTH_TO_SPACE1",
                                                  "SPACE_TO_DEPTH1"))
 DRAWERS.update(SLICE=slice_, SLICE1=slice1)

@@ -18,6 +18,11 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     SLICE / SLICE1   basic slicing v[off:off+size][::step][:out] per dimension
     ONE_HOT          np.where(index == np.arange(depth), on, off) along the axis (out-of-range
                      indices, below -n and huge unsigned ones included: all off, never an error)
+    GATHER_ND(1)     fancy indexing with the index tuples' components, per batch
+    DIAGONAL_MATRIX  np.eye(H, W, k=Offset) as a mask (the FLOAT Value converted as
+                     docs/operators.md's decision says: truncated, saturated, NaN -> 0)
+    DIAGONAL_MATRIX1 np.tri masks of [Begin, End) (inverted when Begin > End) over
+                     the input or zeros; the union Value's bits
     ELEMENT_WISE_IDENTITY  a copy through both views (every data type); with ScaleBias
                      (FLOAT32, FLOAT16) np.multiply then np.add with dtype float32, two
                      separately rounded operations (no fused multiply-add), FLOAT16
@@ -52,7 +57,8 @@ SIGNED = {6, 11}
 FL_6_4 = 0x6400
 CHECK_INDICES = 1
 OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "TILE", "SCATTER", "DEPTH_TO_SPACE", "SPACE_TO_DEPTH",
-       "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "SLICE", "SLICE1", "ONE_HOT",
+       "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "SLICE", "SLICE1", "ONE_HOT", "GATHER_ND", "GATHER_ND1",
+       "DIAGONAL_MATRIX", "DIAGONAL_MATRIX1",
        "ELEMENT_WISE_IDENTITY"]
 HOST = ["<"]  # the driver's byte order, as a numpy prefix (set_byte_order)
 
@@ -185,9 +191,10 @@ def read_index_values(t):
     return t.view().astype(np.dtype(t.raw)).astype(object)
 
 
-# The desc's parameters that p0 and p1 stand for, by name (the driver sets them through the
-# library's schema; count fields such as InputCount come from the tensors).  A list value is
-# an array parameter (TILE's Repeats): the driver sets its count field (RepeatsCount) too.
+# The desc's parameters that p0, p1 (and more) stand for, by name (the driver sets them through
+# the library's schema; count fields such as InputCount come from the tensors).  A list value is
+# an array parameter (TILE's Repeats): the driver sets its count field (RepeatsCount) too; a Bits
+# value is a FLOAT's or a SCALAR_UNION's raw bits.
 PARAM_NAMES = {
     "GATHER": ("Axis", "IndexDimensions"),
     "GATHER_ELEMENTS": ("Axis",),
@@ -203,10 +210,18 @@ PARAM_NAMES = {
     "SLICE": (),
     "SLICE1": (),
     "ONE_HOT": ("Axis",),
+    "GATHER_ND": ("InputDimensionCount", "IndicesDimensionCount"),
+    "GATHER_ND1": ("InputDimensionCount", "IndicesDimensionCount", "BatchDimensionCount"),
+    "DIAGONAL_MATRIX": ("Offset", "Value"),
+    "DIAGONAL_MATRIX1": ("ValueDataType", "Value", "DiagonalFillBegin", "DiagonalFillEnd"),
     "ELEMENT_WISE_IDENTITY": ("ScaleBias",),
 }
 
-# ---- case generators: each returns (op, p0, p1, tensors, expected outputs or None, note) ----
+
+class Bits(int):
+    """A FLOAT parameter's 32-bit pattern, or a SCALAR_UNION's element bits (manifest: bits NAME HEX)."""
+
+# ---- case generators: each returns (op, p0, p1, tensors, expected outputs or None, note, oob[, more params]) ----
 
 def gen_gather(rng, dt, it, n, oob):
     a = int(rng.integers(0, n))
@@ -416,6 +431,85 @@ def gen_identity(rng, dt, it, n, oob):
             "ScaleBias 0x%08x 0x%08x" % (s_bits, b_bits), False)
 
 
+INT_RANGE = {3: (0, 2**32 - 1), 4: (0, 2**16 - 1), 5: (0, 2**8 - 1), 6: (-2**31, 2**31 - 1), 7: (-2**15, 2**15 - 1),
+             8: (-2**7, 2**7 - 1), 10: (0, 2**64 - 1), 11: (-2**63, 2**63 - 1)}
+FLOAT_NP = {1: np.float32, 2: np.float16, 9: np.float64}
+
+
+def float_fill_bits(dt, value):
+    """DIAGONAL_MATRIX's FLOAT Value as the element's raw bits (docs/operators.md's decision):
+    floats converted by numpy (float16 rounds to nearest even, float64 exactly), integers
+    truncated toward zero then saturated, NaN giving 0."""
+    v = np.float32(value)
+    if dt in FLOAT_NP:
+        with np.errstate(over="ignore"):
+            x = np.array([v]).astype(FLOAT_NP[dt])
+        return int(x.view(RAW[ESIZE[dt]])[0])
+    lo, hi = INT_RANGE[dt]
+    if v != v:
+        i = 0
+    elif v == np.inf or v >= hi:
+        i = hi
+    elif v == -np.inf or v <= lo:
+        i = lo
+    else:
+        i = min(max(int(v), lo), hi)  # Python's int() truncates toward zero; exact for every float32
+    return i % (1 << (8 * ESIZE[dt]))
+
+
+def band_end(rng, h, w):
+    """A band end: across the matrix mostly, now and then an INT32 extreme."""
+    k = int(rng.integers(0, 10))
+    if k == 0:
+        return [-(2**31), 2**31 - 1][int(rng.integers(0, 2))]
+    return int(rng.integers(-h - 1, w + 2))
+
+
+def gen_diagonal(rng, dt, n, v1):
+    """DIAGONAL_MATRIX: out = Value where x - y == Offset (np.eye's k), else 0.  DIAGONAL_MATRIX1:
+    Value where x - y is in [Begin, End), or (Begin > End) outside [End, Begin), from np.tri masks;
+    else the input's element (np.where over its strided view) or 0."""
+    if n < 2 or n > 4:
+        return None
+    sizes = [int(rng.integers(1, 4)) for _ in range(n - 2)] + [int(rng.integers(1, 9)), int(rng.integers(1, 9))]
+    h, w = sizes[-2], sizes[-1]
+    raw = RAW[ESIZE[dt]]
+    if v1:
+        begin, end = band_end(rng, h, w), band_end(rng, h, w)
+        below_end = np.tri(h, w, k=end - 1, dtype=bool)        # x - y <= End - 1
+        below_begin = np.tri(h, w, k=begin - 1, dtype=bool)    # x - y <= Begin - 1
+        mask = (below_end & ~below_begin) if begin <= end else (below_end | ~below_begin)
+        fill = int(rng.integers(0, 1 << 62)) * 4 + int(rng.integers(0, 4))
+        fill %= 1 << (8 * ESIZE[dt])  # any bits of the element: NaN payloads included
+        t_out = make(rng, dt, sizes, True)
+        tensors, rest = [t_out], np.zeros(sizes, dtype=raw)
+        if rng.integers(0, 2):
+            t_in = make(rng, dt, sizes, False)
+            tensors, rest = [t_in, t_out], np.asarray(t_in.view())
+        res = np.where(mask, np.array(fill, dtype=raw), rest)
+        note = "[%d, %d) %s input" % (begin, end, "with" if len(tensors) == 2 else "no")
+        return "DIAGONAL_MATRIX1", dt, Bits(fill), tensors, [res], note, False, (begin, end)
+    offset = band_end(rng, h, w)
+    k = int(rng.integers(0, 10))
+    value = (np.float32(np.nan) if k == 0 else np.float32(1e30) * (1 if k == 1 else -1) if k <= 2
+             else np.float32(300.7) if k == 3 else np.float32(int(rng.integers(-400, 401)) / 4))
+    fill = float_fill_bits(dt, value)
+    mask = np.eye(h, w, k=offset, dtype=bool)
+    t_out = make(rng, dt, sizes, True)
+    res = np.where(mask, np.array(fill, dtype=raw), np.zeros(sizes, dtype=raw))
+    value_bits = Bits(int(np.array([value], np.float32).view(np.uint32)[0]))
+    return "DIAGONAL_MATRIX", offset, value_bits, [t_out], [res], "Offset %d Value %r" % (offset, value), False
+
+
+def gen_diagonal_matrix(rng, dt, it, n, oob):
+    return gen_diagonal(rng, dt, n, False)
+
+
+def gen_diagonal_matrix1(rng, dt, it, n, oob):
+    return gen_diagonal(rng, dt, n, True)
+
+
+
 def depth_to_space(x, b, dcr):
     """numpy's DepthToSpace: the depth axis split as (B, B, C) (DCR) or (C, B, B) (CRD)."""
     n, c, h, w = x.shape
@@ -493,8 +587,50 @@ def gen_slice1(rng, dt, it, n, oob):
     return gen_slice_any(rng, dt, n, True)
 
 
+def gen_gather_nd(rng, dt, it, n, oob, nd1=False):
+    """GATHER_ND (B 0) or GATHER_ND1: Output = J[0..Q-1) ++ I[B+T..R), right-aligned; for each batch
+    coordinate b, out[b] = data[b][idx[b][..., 0], ..., idx[b][..., T-1]] (numpy's fancy indexing)."""
+    while True:
+        r = int(rng.integers(1, n + 1))
+        q = int(rng.integers(1, n + 1))
+        b = int(rng.integers(0, min(r, q))) if nd1 else 0
+        t = int(rng.integers(1, r - b + 1))
+        m = (q - 1) + (r - b - t)
+        if m <= n:
+            break
+    isz = [int(rng.integers(1, 5)) for _ in range(r)]
+    jsz = isz[:b] + [int(rng.integers(1, 4)) for _ in range(q - 1 - b)] + [t]
+    ins = [1] * (n - r) + isz
+    ixs = [1] * (n - q) + jsz
+    outs = [1] * (n - m) + jsz[:-1] + isz[b + t:]
+    signed = it in SIGNED
+    t_in = make(rng, dt, ins, False)
+    t_ix = make(rng, it, ixs, False, INDEX_TYPES[it])  # broadcast indices too: tuples may repeat
+    t_out = make(rng, dt, outs, True)
+    vals = np.empty(jsz, dtype=object)
+    for c in range(t):  # component c indexes input dimension b + c of the meaningful ones
+        vals[..., c] = random_indices(rng, jsz[:-1], isz[b + c], signed, oob)
+    write_indices(t_ix, vals)
+    idx = read_index_values(t_ix).reshape(jsz)  # what is stored: a broadcast slot keeps its last value
+    oob = any(any_out_of_range(idx[..., c], isz[b + c], signed) for c in range(t))
+    comps = [np.asarray(clamp(idx[..., c], isz[b + c], signed)).astype(np.int64) for c in range(t)]
+    data = t_in.view().reshape(isz)
+    res = np.empty(jsz[:-1] + isz[b + t:], dtype=t_in.raw)
+    for bi in np.ndindex(*isz[:b]):
+        res[bi] = data[bi][tuple(comp[bi] for comp in comps)]
+    name = "GATHER_ND1" if nd1 else "GATHER_ND"
+    return name, r, q, [t_in, t_ix, t_out], [res.reshape(outs)], "R %d Q %d B %d T %d" % (r, q, b, t), oob, \
+        ((b,) if nd1 else ())
+
+
+def gen_gather_nd1(rng, dt, it, n, oob):
+    return gen_gather_nd(rng, dt, it, n, oob, nd1=True)
+
+
 GENERATORS = {"GATHER": gen_gather, "GATHER_ELEMENTS": gen_gather_elements, "SCATTER_ND": gen_scatter_nd,
-              "SPLIT": gen_split, "JOIN": gen_join, "TILE": gen_tile, "SCATTER": gen_scatter}
+              "SPLIT": gen_split, "JOIN": gen_join, "TILE": gen_tile, "SCATTER": gen_scatter,
+              "GATHER_ND": gen_gather_nd, "GATHER_ND1": gen_gather_nd1,
+              "DIAGONAL_MATRIX": gen_diagonal_matrix, "DIAGONAL_MATRIX1": gen_diagonal_matrix1}
 GENERATORS.update((op, gen_depth_space(op)) for op in ("DEPTH_TO_SPACE", "SPACE_TO_DEPTH", "DEPTH_TO_SPACE1",
                                                        "SPACE_TO_DEPTH1"))
 GENERATORS.update(SLICE=gen_slice, SLICE1=gen_slice1)
@@ -540,17 +676,21 @@ def generate(seed, k):
         dt = DATA_TYPES[int(rng.integers(0, len(DATA_TYPES)))]
         it = list(INDEX_TYPES)[int(rng.integers(0, 4))]
         n = int(rng.integers(1, 7))
-        oob = op in ("GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SCATTER") and rng.integers(0, 10) == 0
+        oob = op in ("GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SCATTER", "GATHER_ND", "GATHER_ND1") and \
+            rng.integers(0, 10) == 0
         case = GENERATORS[op](rng, dt, it, n, oob)
         if case is None:
             continue
         name, p0, p1, tensors, expected, note, oob = case[:7]
-        arrays = case[7] if len(case) > 7 else []  # (name, values) of array parameters
+        extra = case[7] if len(case) > 7 else ()
+        # (name, values) of array parameters (SLICE), or parameters past the second (GATHER_ND1's B)
+        arrays = list(extra) if extra and isinstance(extra[0], tuple) else []
+        more = () if arrays else tuple(extra)
         # the checking option: same bytes when every index is in range, an error (and nothing written) when not
         flags = CHECK_INDICES if rng.integers(0, 2) else 0
         want_status = "DMLREF_ERROR_INDEX_OUT_OF_RANGE" if (oob and flags) else "DMLREF_OK"
         desc = "%s dtype %d index %d dims %d %s%s flags %d" % (name, dt, it, n, note, " OOB" if oob else "", flags)
-        return dict(op=name, p0=p0, p1=p1, arrays=arrays, tensors=tensors, expected=expected, flags=flags,
+        return dict(op=name, params=(p0, p1) + more, arrays=arrays, tensors=tensors, expected=expected, flags=flags,
                     want_status=want_status, desc=desc)
 
 
@@ -584,13 +724,15 @@ def main():
     for k in ids:
         c = cases[k]
         manifest.append("case %d %s %x %d" % (k, c["op"], FL_6_4, c["flags"]))
-        for name, value in zip(PARAM_NAMES[c["op"]], (c["p0"], c["p1"])):
+        for name, value in zip(PARAM_NAMES[c["op"]], c["params"]):
             if value is None:  # an optional struct left NULL
                 continue
             if isinstance(value, tuple):  # a struct of FLOAT fields, as bits
                 manifest.append("struct %s %d %s" % (name, len(value), " ".join("0x%08x" % v for v in value)))
             elif isinstance(value, list):
                 manifest.append("array %s %d %s" % (name, len(value), " ".join(map(str, value))))
+            elif isinstance(value, Bits):
+                manifest.append("bits %s %x" % (name, value))
             else:
                 manifest.append("param %s %d" % (name, value))
         for name, values in c["arrays"]:

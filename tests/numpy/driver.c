@@ -10,8 +10,11 @@
  *   case ID OPERATOR FEATURE_LEVEL FLAGS
  *       OPERATOR: any the library's schema list names (dmlref_operator_schema_at)
  *   param NAME VALUE
- *       a UINT or INT parameter of the operator's desc, by its schema name (Axis, ...);
- *       count fields (InputCount, OutputCount) come from the tensors
+ *       a UINT, INT or ENUM parameter of the operator's desc, by its schema name (Axis,
+ *       ValueDataType, ...); count fields (InputCount, OutputCount) come from the tensors
+ *   bits NAME HEX
+ *       a FLOAT parameter's 32-bit pattern, or a SCALAR_UNION's element bits (the width
+ *       of the type its data-type field holds, set before), stored in host order from byte 0
  *   array NAME COUNT VALUE[COUNT]
  *       a UINT_ARRAY or INT_ARRAY parameter (TILE's Repeats, ...); its count field
  *       (RepeatsCount) is set to COUNT
@@ -20,7 +23,8 @@
  *       its COUNT fields as binary32 bit patterns in hex (0x3f800000), one struct a case;
  *       absent: NULL
  *   in|out DATATYPE N SIZES[N] HAS_STRIDES [STRIDES[N]] TOTAL_BYTES OFFSET
- *       tensors in binding order (dmlref_execute's), inputs and outputs
+ *       tensors in binding order (dmlref_execute's), inputs and outputs; an optional
+ *       input slot with no tensor stays NULL (DIAGONAL_MATRIX1 without its InputTensor)
  *   run
  * The desc is built generically: parameters set by name through the schema, tensor
  * fields bound by desc_bind (cli/descbuf.c: single slots one tensor each, an array
@@ -93,6 +97,30 @@ static void set_param(const dmlref_schema *s, void *desc, const char *name, long
     } else {
         die("the manifest has no form for this parameter's kind");
     }
+}
+
+/* Sets the FLOAT or SCALAR_UNION parameter `name` of desc from raw bits. */
+static void set_bits(const dmlref_schema *s, void *desc, const char *name, unsigned long long v) {
+    const dmlref_param *p = desc_param(s, name);
+    unsigned char *at = p ? (unsigned char *)desc + p->offset : NULL;
+    if (!p) die("unknown parameter in manifest");
+    if (p->kind == DMLREF_PARAM_FLOAT) {
+        const uint32_t x = (uint32_t)v;
+        memcpy(at, &x, 4);
+        return;
+    }
+    if (p->kind != DMLREF_PARAM_SCALAR_UNION) die("bits: not a FLOAT or SCALAR_UNION parameter");
+    const uint32_t es = dmlref_data_type_size((DMLREF_TENSOR_DATA_TYPE)desc_get_u32(desc, p->type_offset));
+    const uint8_t b1 = (uint8_t)v;
+    const uint16_t b2 = (uint16_t)v;
+    const uint32_t b4 = (uint32_t)v;
+    const uint64_t b8 = (uint64_t)v;
+    memset(at, 0, 8);
+    if (es == 1) memcpy(at, &b1, 1);
+    else if (es == 2) memcpy(at, &b2, 2);
+    else if (es == 4) memcpy(at, &b4, 4);
+    else if (es == 8) memcpy(at, &b8, 8);
+    else die("bits: the union's data type has no element size");
 }
 
 /* Reads COUNT values into the next of arrays[] and points the array parameter
@@ -215,6 +243,11 @@ int main(int argc, char **argv) {
             long long v = 0;
             if (!desc || fscanf(m, "%63s %lld", name, &v) != 2) die("bad param line");
             set_param(sc, desc, name, v);
+        } else if (!strcmp(word, "bits")) {
+            char name[64];
+            unsigned long long v = 0;
+            if (!desc || fscanf(m, "%63s %llx", name, &v) != 2) die("bad bits line");
+            set_bits(sc, desc, name, v);
         } else if (!strcmp(word, "array")) {
             char name[64];
             if (!desc || fscanf(m, "%63s", name) != 1) die("bad array line");

@@ -155,6 +155,23 @@ fi
 if [ -f "$CASES/tile_doc.json" ]; then
     fw tile_doc '{"onnx": "Tile", "webnn": "tile", "pytorch": "tile", "repeats": [3, 3], "shapes": {"InputTensor": [2, 3], "OutputTensor": [6, 9]}}'
 fi
+fw depth_to_space1_doc_crd '{"onnx": "DepthToSpace", "webnn": "reshape+transpose", "pytorch": "pixel_shuffle", "mode": "CRD", "blocksize": 2, "shapes": {"InputTensor": [1, 8, 2, 3], "OutputTensor": [1, 2, 4, 6]}}'
+fw space_to_depth_doc '{"onnx": "SpaceToDepth", "webnn": "reshape+transpose", "pytorch": "reshape+permute", "mode": "DCR", "blocksize": 2, "shapes": {"InputTensor": [1, 2, 4, 6], "OutputTensor": [1, 8, 2, 3]}}'
+fw gather_nd1_doc3 '{"onnx": "GatherND", "webnn": "gatherND", "pytorch": "getitem", "batch_dims": 1, "shapes": {"InputTensor": [3, 2, 2], "IndicesTensor": [3, 2, 2], "OutputTensor": [3, 2]}}'
+fw slice1_doc2 '{"onnx": "Slice", "webnn": "slice", "pytorch": "getitem+flip", "starts": [3, 1], "ends": [0, 4], "axes": [0, 1], "steps": [-2, 2], "shapes": {"InputTensor": [4, 4], "OutputTensor": [2, 2]}}'
+fw slice_doc1 '{"onnx": "Slice", "webnn": "slice", "pytorch": "getitem+flip", "starts": [1, 2], "ends": [4, 4], "axes": [0, 1], "steps": [1, 1], "shapes": {"InputTensor": [4, 4], "OutputTensor": [3, 2]}}'
+fw one_hot_doc3 '{"onnx": "OneHot", "webnn": "oneHot", "pytorch": "one_hot", "axis": 1, "depth": 4, "shapes": {"IndicesTensor": [3], "ValuesTensor": [3, 1], "OutputTensor": [3, 4]}}'
+fw diagonal_matrix_doc_offset1 '{"onnx": "EyeLike", "webnn": "triangular", "pytorch": "eye", "dtype": "float32", "value_bits": "0x3f800000", "begin": 1, "end": 2, "shapes": {"OutputTensor": [3, 3]}}'
+fw diagonal_matrix1_doc_inverted '{"onnx": "Trilu", "webnn": "triangular", "pytorch": "triu", "dtype": "float32", "value_bits": "0x0", "begin": 1, "end": 0, "shapes": {"InputTensor": [4, 5], "OutputTensor": [4, 5]}}'
+# a reversal down to the first element: ONNX would read an end of -1 as the last, so -(size + 1)
+cat >"$tmp/reverse.json" <<'JSON'
+{"operator": "SLICE1", "InputTensor": {"DataType": "INT8", "Sizes": [4], "data": [1, 2, 3, 4]},
+ "OutputTensor": {"DataType": "INT8", "Sizes": [4]}, "DimensionCount": 1,
+ "InputWindowOffsets": [0], "InputWindowSizes": [4], "InputWindowStrides": [-1]}
+JSON
+mkdir -p "$tmp/fwcases"
+cp "$tmp/reverse.json" "$tmp/fwcases/"
+CASES="$tmp/fwcases" fw reverse '{"onnx": "Slice", "webnn": "slice", "pytorch": "getitem+flip", "starts": [3], "ends": [-5], "axes": [0], "steps": [-1], "shapes": {"InputTensor": [4], "OutputTensor": [4]}}'
 cat >"$tmp/identity.json" <<'JSON'
 {"operator": "ELEMENT_WISE_IDENTITY", "InputTensor": {"DataType": "UINT16", "Sizes": [1, 1, 2, 3], "Strides": [0, 0, 0, 1], "data": [1, 2, 3]},
  "OutputTensor": {"DataType": "UINT16", "Sizes": [1, 1, 2, 3], "Strides": [6, 6, 1, 2]}}

@@ -1,0 +1,107 @@
+// The plain-JavaScript stand-in backend of backend_harness.mjs: every operator in its framework
+// form (the manifest's "framework": ONNX name, axis, lists; docs/testing-your-backend.md).
+export const prod = (a) => a.reduce((x, y) => x * y, 1);
+const norm = (v, n) => (v < 0 ? v + n : v); // negative indices count from the end
+const coords = (i, shape) => shape.map((n, k) => Math.floor(i / prod(shape.slice(k + 1))) % n); // row-major
+const index = (c, shape) => c.reduce((a, x, k) => a * shape[k] + x, 0);
+// A tensor of `shape` (the type of `like`) whose element at coordinates c is src(c).
+const make = (shape, like, src) => like.constructor.from({ length: prod(shape) }, (_, i) => src(coords(i, shape)));
+const along = (c, ax, v) => c.map((x, k) => (k === ax ? v : x)); // c with coordinate ax replaced
+
+const BITS = { 1: Uint8Array, 2: Uint16Array, 4: Uint32Array, 8: BigUint64Array };
+// The band of diagonals x - y in [begin, end) (begin > end: outside [end, begin)) takes the fill
+// (value_bits: one element of dtype, hex), the rest the input's elements or 0.
+function diagonal(fw, xs) {
+  const os = fw.shapes.OutputTensor, n = os.length, b = fw.begin, e = fw.end, bits = BigInt(fw.value_bits);
+  const like = xs.length ? xs[0].data : new BITS[Number(/\d+/.exec(fw.dtype)[0]) / 8](0);
+  const fill = like instanceof BigUint64Array ? bits : Number(bits), zero = like instanceof BigUint64Array ? 0n : 0;
+  return make(os, like, (c) => {
+    const d = c[n - 1] - c[n - 2];
+    return (e >= b) !== (d >= b) !== (d < e) ? fill : xs.length ? xs[0].data[index(c, os)] : zero;
+  });
+}
+
+// The operator in its framework form (fw: the manifest's "framework") on row-major arrays:
+// xs = [{shape, data}]; returns each output's elements, row-major, as bits (readNpy's types).
+export function runBackend(fw, xs) {
+  if (fw.onnx === 'EyeLike' || fw.onnx === 'Trilu') return [diagonal(fw, xs)];
+  const ax = fw.axis, [x, ix] = xs, s = x.shape, at = (c) => x.data[index(c, s)], b = fw.blocksize;
+  switch (fw.onnx) {
+    case 'Gather': { // output = data[:axis] + indices + data[axis + 1:]
+      const r = ix.shape.length, os = [...s.slice(0, ax), ...ix.shape, ...s.slice(ax + 1)];
+      const pick = (c) => norm(ix.data[index(c.slice(ax, ax + r), ix.shape)], s[ax]);
+      return [make(os, x.data, (c) => at([...c.slice(0, ax), pick(c), ...c.slice(ax + r)]))];
+    }
+    case 'GatherElements':
+      return [make(ix.shape, x.data, (c) => at(along(c, ax, norm(ix.data[index(c, ix.shape)], s[ax]))))];
+    case 'ScatterND': {
+      const out = x.data.slice(), t = ix.shape[ix.shape.length - 1], slice = prod(s.slice(t)), upd = xs[2].data;
+      for (let u = 0; u * t < ix.data.length; u++) {
+        const to = index(ix.data.slice(u * t, u * t + t).map((v, k) => norm(v, s[k])), s.slice(0, t));
+        out.set(upd.subarray(u * slice, (u + 1) * slice), to * slice);
+      }
+      return [out];
+    }
+    case 'Split': // piece k starts where the pieces before it end
+      return fw.split.map((len, k) => {
+        const from = fw.split.slice(0, k).reduce((a, n) => a + n, 0);
+        return make(along(s, ax, len), x.data, (c) => at(along(c, ax, c[ax] + from)));
+      });
+    case 'Concat': { // each output element from the piece its axis coordinate falls in
+      const os = along(s, ax, xs.reduce((a, p) => a + p.shape[ax], 0));
+      return [make(os, x.data, (c) => {
+        let k = 0, v = c[ax];
+        while (v >= xs[k].shape[ax]) v -= xs[k++].shape[ax];
+        return xs[k].data[index(along(c, ax, v), xs[k].shape)];
+      })];
+    }
+    case 'ScatterElements': { // output = data, then output[c with c[axis] = indices[c]] = updates[c]
+      const out = x.data.slice();
+      ix.data.forEach((v, i) => { out[index(along(coords(i, ix.shape), ax, norm(v, s[ax])), s)] = xs[2].data[i]; });
+      return [out];
+    }
+    case 'Tile': return [make(s.map((n, k) => n * fw.repeats[k]), x.data, (c) => at(c.map((v, k) => v % s[k])))];
+    case 'Identity': return [x.data.slice()];
+    case 'DepthToSpace': { // space coordinate (n, c, h*b + i, w*b + j) from depth channel ch
+      const cc = s[1] / (b * b), os = [s[0], cc, s[2] * b, s[3] * b];
+      return [make(os, x.data, ([n, c, y, w]) => {
+        const i = y % b, j = w % b, ch = fw.mode === 'DCR' ? (i * b + j) * cc + c : c * b * b + i * b + j;
+        return at([n, ch, Math.floor(y / b), Math.floor(w / b)]);
+      })];
+    }
+    case 'SpaceToDepth': {
+      const cc = s[1], os = [s[0], cc * b * b, s[2] / b, s[3] / b];
+      return [make(os, x.data, ([n, ch, h, w]) => {
+        const [c, q] = fw.mode === 'DCR' ? [ch % cc, Math.floor(ch / cc)] : [Math.floor(ch / (b * b)), ch % (b * b)];
+        return at([n, c, h * b + Math.floor(q / b), w * b + (q % b)]);
+      })];
+    }
+    case 'Slice': { // ONNX's clamping: negative starts and ends count from the end
+      const from = [...s].fill(0), step = [...s].fill(1), os = [...s];
+      fw.axes.forEach((a, k) => {
+        const d = s[a], st = fw.steps[k], lo = st > 0 ? 0 : -1, hi = st > 0 ? d : d - 1;
+        const cl = (v, l, h) => Math.min(Math.max(v < 0 ? v + d : v, l), h);
+        const b0 = cl(fw.starts[k], 0, hi), e = cl(fw.ends[k], lo, hi);
+        [from[a], step[a], os[a]] = [b0, st, Math.max(0, Math.ceil((e - b0) / st))];
+      });
+      return [make(os, x.data, (c) => at(c.map((v, k) => from[k] + step[k] * v)))];
+    }
+    case 'GatherND': { // output = indices.shape[:-1] + data.shape[batch_dims + t:]
+      const q = ix.shape.length, t = ix.shape[q - 1], bd = fw.batch_dims;
+      const os = [...ix.shape.slice(0, q - 1), ...s.slice(bd + t)];
+      return [make(os, x.data, (c) => {
+        const tup = Array.from({ length: t }, (_, k) => norm(ix.data[index([...c.slice(0, q - 1), k], ix.shape)], s[bd + k]));
+        return at([...c.slice(0, bd), ...tup, ...c.slice(q - 1)]);
+      })];
+    }
+    case 'OneHot': { // out of range (after negative indices count from the end): the whole sequence off
+      const vals = xs[1].data, os = [...s.slice(0, ax), fw.depth, ...s.slice(ax)];
+      return [make(os, vals, (c) => {
+        const i = x.data[index([...c.slice(0, ax), ...c.slice(ax + 1)], s)];
+        return vals[norm(i, fw.depth) === c[ax] ? 1 : 0];
+      })];
+    }
+  }
+  throw new Error(`no stand-in for ${fw.onnx}`);
+}
+

@@ -1,0 +1,92 @@
+"""The numpy stand-in backend of backend_harness.py: every operator in its framework form
+(the manifest's "framework": ONNX name, axis, lists; docs/testing-your-backend.md)."""
+import numpy as np
+
+
+def depth_to_space(x, b, mode):
+    n, c, h, w = x.shape
+    if mode == "DCR":  # channel (i*b + j)*C' + c
+        return x.reshape(n, b, b, c // (b * b), h, w).transpose(0, 3, 4, 1, 5, 2).reshape(n, c // (b * b), h * b, w * b)
+    return x.reshape(n, c // (b * b), b, b, h, w).transpose(0, 1, 4, 2, 5, 3).reshape(n, c // (b * b), h * b, w * b)
+
+
+def space_to_depth(x, b, mode):
+    n, c, h, w = x.shape
+    y = x.reshape(n, c, h // b, b, w // b, b)
+    y = y.transpose(0, 3, 5, 1, 2, 4) if mode == "DCR" else y.transpose(0, 1, 3, 5, 2, 4)
+    return y.reshape(n, c * b * b, h // b, w // b)
+
+
+def gather_nd(x, idx, b):
+    """ONNX GatherND: indices.shape[:-1] ++ data.shape[b+t:]; negative indices count from the end."""
+    t, bs = idx.shape[-1], x.shape[:b]
+    xf = x.reshape((-1,) + x.shape[b:])  # the batch dimensions as one
+    idf = idx.reshape((xf.shape[0], -1, t))
+    idf = np.where(idf < 0, idf + np.array(x.shape[b:b + t], np.int64), idf)
+    out = np.stack([xf[k][tuple(idf[k].T)] for k in range(xf.shape[0])])
+    return out.reshape(idx.shape[:-1] + x.shape[b + t:])
+
+
+def one_hot(idx, vals, depth, axis):
+    """ONNX OneHot: negative indices count from the end; out of range: the whole sequence off."""
+    v = np.where(idx < 0, idx + depth, idx) if idx.dtype.kind == "i" else idx
+    v = np.expand_dims(v, axis)
+    shape = [1] * v.ndim
+    shape[axis] = depth
+    hot = v == np.arange(depth).reshape(shape)
+    return np.where(hot, vals[1], vals[0])
+
+
+def diagonal(fw, xs):
+    """The band of diagonals x - y in [begin, end) (begin > end: outside [end, begin)) takes the
+    fill (value_bits: one element of dtype), the rest the input's elements or 0."""
+    dt = np.dtype(fw["dtype"])
+    shape = fw["shapes"]["OutputTensor"]
+    d = np.arange(shape[-1]) - np.arange(shape[-2])[:, None]  # x - y
+    b, e = fw["begin"], fw["end"]
+    band = (e >= b) ^ (d >= b) ^ (d < e)
+    fill = np.array(int(fw["value_bits"], 16), "u%d" % dt.itemsize).view(dt)
+    return np.where(band, fill, xs[0] if xs else np.zeros(shape, dt))
+
+
+def run_backend(fw, xs):
+    """The operator in its framework form: fw is the manifest's "framework" (the ONNX
+    name, axis, split sizes), xs the inputs in fw's shapes; returns the outputs."""
+    op, axis = fw["onnx"], fw.get("axis")
+    if op == "Gather":
+        return [np.take(xs[0], xs[1].astype(np.int64), axis=axis)]
+    if op == "GatherElements":
+        return [np.take_along_axis(xs[0], xs[1].astype(np.int64), axis=axis)]
+    if op == "ScatterND":
+        out, idx, updates = xs[0].copy(), xs[1].astype(np.int64), xs[2]
+        t = idx.shape[-1]  # coordinates per index tuple
+        out[tuple(idx.reshape(-1, t).T)] = updates.reshape((-1,) + out.shape[t:])
+        return [out]
+    if op == "Split":
+        return np.split(xs[0], np.cumsum(fw["split"])[:-1], axis=axis)
+    if op == "Concat":
+        return [np.concatenate(xs, axis=axis)]
+    if op == "Identity":
+        return [xs[0].copy()]
+    if op == "ScatterElements":
+        out = xs[0].copy()
+        np.put_along_axis(out, xs[1].astype(np.int64), xs[2], axis=axis)
+        return [out]
+    if op == "Tile":
+        return [np.tile(xs[0], fw["repeats"])]
+    if op == "DepthToSpace":
+        return [depth_to_space(xs[0], fw["blocksize"], fw["mode"])]
+    if op == "SpaceToDepth":
+        return [space_to_depth(xs[0], fw["blocksize"], fw["mode"])]
+    if op == "Slice":  # ONNX's rule: a negative start or end counts from the end (ends = -(size+1): before the first)
+        window = [slice(None)] * xs[0].ndim
+        for s, e, a, st in zip(fw["starts"], fw["ends"], fw["axes"], fw["steps"]):
+            window[a] = slice(s, None if e < -xs[0].shape[a] else e, st)
+        return [xs[0][tuple(window)].copy()]
+    if op == "GatherND":
+        return [gather_nd(xs[0], xs[1].astype(np.int64), fw["batch_dims"])]
+    if op == "OneHot":
+        return [one_hot(xs[0], xs[1].reshape(-1), fw["depth"], axis)]
+    if op in ("EyeLike", "Trilu"):
+        return [diagonal(fw, xs)]
+    raise NotImplementedError(op)
