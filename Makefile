@@ -168,6 +168,15 @@ $(BUILD)/src/%.o: src/%.c $(HEADERS) $(STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) -c $< -o $@
 
+# ELEMENT_WISE_IDENTITY's ScaleBias rounds twice, x * Scale then + Bias: no fused
+# multiply-add (docs/operators.md P7, src/simd/scale_bias.h).  gcc ignores
+# `#pragma STDC FP_CONTRACT` and contracts by default outside ISO C modes (on
+# aarch64, or x86-64 with -mfma): -std=c11 already turns that off, and this says
+# it again after every other flag, so that no CFLAGS (-std=gnu11) can undo it.
+$(BUILD)/src/op_element_wise_identity.o: src/op_element_wise_identity.c $(HEADERS) $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) -ffp-contract=off -c $< -o $@
+
 # The registry's list of built operators (src/operators.def, OPS).
 OPS_BUILT = $(BUILD)/ops_built.h
 $(OPS_BUILT): $(STAMP)

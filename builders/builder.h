@@ -20,7 +20,7 @@
  * packed layouts under `packed`, bld_rand_index and bld_is_signed_index no
  * negative indices under `no_negative_indices`, bld_rand_value special bit
  * patterns under `bits`, bld_cap and bld_rand_sizes larger shapes under
- * `max_elements` -- and gen rejects and redraws any case that still breaks a
+ * `max_elements`; `scale_bias` is ELEMENT_WISE_IDENTITY's builder's alone -- and gen rejects and redraws any case that still breaks a
  * filter (a type, DimensionCount, the feature level, a layout, a negative index,
  * an element count), so a builder that draws some of these itself stays correct,
  * only slower to meet a narrow filter.  With bld_opts all zero (no filter, no
@@ -68,6 +68,7 @@ typedef struct gcase {
     DMLREF_OPERATOR_DESC desc;
     uint32_t arrays[GEN_MAX_ARRAYS][8]; /* what the desc's array parameters point to (bld_set_array) */
     uint32_t n_arrays;
+    DMLREF_SCALE_BIAS scale_bias; /* what ELEMENT_WISE_IDENTITY's ScaleBias points at, when it does */
 } gcase;
 
 /* A builder: fills g (g->type and g->schema set, the rest zero) from r; 0, or -1
@@ -102,6 +103,8 @@ typedef struct bld_settings {
     int packed;              /* no Strides, no gaps, no broadcast, minimal TotalTensorSizeInBytes */
     int bits;                /* the bits flavour: special bit patterns in the data               */
     uint64_t max_elements;   /* the large flavour (>= BLD_SMALL_CAP): caps scaled up to it; 0: off */
+    int scale_bias;          /* ELEMENT_WISE_IDENTITY: FLOAT32/FLOAT16 cases with a ScaleBias (x *
+                                Scale + Bias: arithmetic, so only when asked: gen --scale-bias)  */
 } bld_settings;
 extern bld_settings bld_opts;
 

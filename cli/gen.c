@@ -15,8 +15,10 @@
  * subnormals, and small tensors (at most a few hundred elements); --bits and
  * --max-elements are the other flavours, the filters (--data-types ...) narrow
  * what cases hold (builders/builder.h's bld_opts, and a check here that redraws
- * a case that still breaks one).  Each case is written to memory, read back
- * with case_parse, re-executed and compared before its file is written.
+ * a case that still breaks one).  ELEMENT_WISE_IDENTITY's ScaleBias (arithmetic,
+ * not data movement) appears only under --scale-bias.  Each case is written to
+ * memory, read back with case_parse, re-executed and compared before its file
+ * is written.
  */
 #include "args.h"
 #include "../builders/builder.h"
@@ -40,8 +42,9 @@
 
 static const char usage_gen[] =
     "usage: dmlref gen --operator OP --count N --seed S --out DIR [filters] [--bits] [--max-elements M]\n"
+    "                  [--scale-bias]\n"
     "       dmlref gen --suite DIR --seed S [--operator OP] [--count N] [--large-count L]\n"
-    "                  [--bits-count B] [--max-elements M] [filters]\n"
+    "                  [--bits-count B] [--max-elements M] [--scale-bias] [filters]\n"
     "\n"
     "Writes N random valid cases DIR/gen_<op>_<S>_<i>.json (i = 0 .. N-1) with `expected`\n"
     "filled in by the scalar oracle.  OP: %s\n"
@@ -65,6 +68,10 @@ static const char usage_gen[] =
     "                         gen-bits_<op>_<S>_<i>.json\n"
     "  --max-elements M       larger cases: tensors of up to M elements (256 .. 16777216);\n"
     "                         files gen-large_<op>_<S>_<i>.json\n"
+    "  --scale-bias           ELEMENT_WISE_IDENTITY cases are FLOAT32 or FLOAT16 with a ScaleBias\n"
+    "                         (x * Scale + Bias: arithmetic, left out of every suite unless\n"
+    "                         asked for); the other operators' cases are as without it; files\n"
+    "                         gen-scale-bias_<op>_<S>_<i>.json\n"
     "--suite DIR: every operator (or OP) into DIR/small (N cases, default 100), DIR/large\n"
     "(L cases, default 4, --max-elements M, default 65536) and DIR/bits (B cases, default 25);\n"
     "the filters apply to all three.  With ALL (and --suite), an operator no case of which\n"
@@ -241,7 +248,7 @@ typedef struct gen_cfg {
     uint32_t level;    /* --feature-level; 0: none */
     uint32_t max_dims; /* --max-dims; 0: none */
     char args[256];    /* " --data-types ... --bits": "" for the plain flavour */
-    const char *prefix; /* "gen", "gen-bits", "gen-large", "gen-bits-large" */
+    const char *prefix; /* "gen", "gen-bits", "gen-large", "gen-bits-large", each + "-scale-bias" */
 } gen_cfg;
 
 static int cfg_filters(const gen_cfg *cfg) {
@@ -403,7 +410,8 @@ static int make_case(DMLREF_OPERATOR_TYPE type, uint64_t seed, uint64_t i, const
                      size_t *len, char *err, size_t errcap) {
     const int filtered = cfg_filters(cfg);
     /* a stream of its own per (seed, flavour, operator, case), through splitmix64's finaliser,
-     * so no two cases share their draws however often either redraws */
+     * so no two cases share their draws however often either redraws (--scale-bias is no flavour
+     * of its own here: only ELEMENT_WISE_IDENTITY's builder reads it, the others draw as without) */
     const uint64_t flavour = (cfg->b.bits ? 1u : 0u) | (cfg->b.max_elements ? 2u : 0u);
     prng r = {mix64(mix64(mix64(seed ^ (UINT64_C(0x5851F42D4C957F2D) * (flavour + 1))) + (uint64_t)type) + i)};
     (void)prng_next(&r);
@@ -616,10 +624,11 @@ static void cfg_args(gen_cfg *cfg) {
     if (cfg->b.bits && n < cap) n += (size_t)snprintf(a + n, cap - n, " --bits");
     if (cfg->b.max_elements && n < cap)
         n += (size_t)snprintf(a + n, cap - n, " --max-elements %" PRIu64, cfg->b.max_elements);
-    cfg->prefix = cfg->b.bits && cfg->b.max_elements ? "gen-bits-large"
-                  : cfg->b.bits                      ? "gen-bits"
-                  : cfg->b.max_elements              ? "gen-large"
-                                                     : "gen";
+    if (cfg->b.scale_bias && n < cap) n += (size_t)snprintf(a + n, cap - n, " --scale-bias");
+    static const char *const prefixes[8] = {"gen",            "gen-bits",            "gen-large",
+                                            "gen-bits-large", "gen-scale-bias",      "gen-bits-scale-bias",
+                                            "gen-large-scale-bias", "gen-bits-large-scale-bias"};
+    cfg->prefix = prefixes[(cfg->b.bits ? 1 : 0) | (cfg->b.max_elements ? 2 : 0) | (cfg->b.scale_bias ? 4 : 0)];
 }
 
 /* count cases of each operator into dir.  all: skip (with a note) an operator whose first
@@ -679,12 +688,12 @@ static int gen_dir(const DMLREF_OPERATOR_TYPE *ops, int n_ops, int all, uint64_t
 enum {
     O_OPERATOR, O_COUNT, O_SEED, O_OUT, O_SUITE, O_DATA_TYPES, O_INDEX_TYPES, O_LEVEL, O_MAX_DIMS,
     O_MAX_ELEMENTS, O_LARGE_COUNT, O_BITS_COUNT, O_N_VALUED, /* then the flags */
-    O_NO_NEGATIVE = O_N_VALUED, O_PACKED, O_BITS, O_N
+    O_NO_NEGATIVE = O_N_VALUED, O_PACKED, O_BITS, O_SCALE_BIAS, O_N
 };
 static const char *const opt_names[O_N] = {
     "--operator",    "--count",       "--seed",        "--out",        "--suite",
     "--data-types",  "--index-types", "--feature-level", "--max-dims", "--max-elements",
-    "--large-count", "--bits-count",  "--no-negative-indices", "--packed", "--bits"};
+    "--large-count", "--bits-count",  "--no-negative-indices", "--packed", "--bits", "--scale-bias"};
 
 static int usage(const char *fmt, const char *a, const char *b) {
     fputs("dmlref gen: ", stderr);
@@ -750,6 +759,7 @@ int cmd_gen(int argc, char **argv) {
     cfg.b.no_negative_indices = val[O_NO_NEGATIVE] != NULL;
     cfg.b.packed = val[O_PACKED] != NULL;
     cfg.b.bits = val[O_BITS] != NULL;
+    cfg.b.scale_bias = val[O_SCALE_BIAS] != NULL;
 
     /* the operators: ALL (every operator of the schema list, in its order) or a list of names */
     DMLREF_OPERATOR_TYPE ops[64];

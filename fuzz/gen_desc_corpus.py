@@ -170,6 +170,38 @@ def gather_nd(level, r, q, inp, idx, out, b=None, **kw):
                 [inp, idx, out], [inp, idx], **kw)
 
 
+def identity(level, scale_bias, inp, out, payload=None, misc=0):
+    """ELEMENT_WISE_IDENTITY: p0 bit 0 says a ScaleBias follows the header in the parameters'
+    stream (Scale and Bias as u32 bit patterns: a float is packed, an int taken as the bits)."""
+    stream = b"".join(struct.pack("<f", v) if isinstance(v, float) else struct.pack("<I", v)
+                      for v in (scale_bias or ()))
+    body = assemble(OP_INDEX["ELEMENT_WISE_IDENTITY"], LEVELS.index(level), [1 if scale_bias else 0],
+                    [inp, out], [], misc, 0, stream)
+    return body + (inp.payload() if payload is None else payload)
+
+
+def identity_seeds():
+    """ScaleBias (docs/operators.md P7): the arithmetic's edges (the no-FMA values, -0.0, NaNs,
+    subnormals, overflow), broadcast rows long enough for the vector kernel, FLOAT16 at 1_0, a NaN
+    Scale; FLOAT64 refused (ID5; INT32: tests/cases/bad's case, through the schemas)."""
+    F, H = "FLOAT32", "FLOAT16"
+    s = {}
+    special = struct.pack("<8I", 0x80000000, 0x7FC01234, 0x7F800001, 0x00000001, 0x7F800000, 0x3F800800,
+                          0x7F7FFFFF, 0xFF800000)
+    s["identity_scale_bias_f32_transpose"] = identity("6_4", (2.0, -1.0), T(F, [2, 3], strides=[1, 2], data=list(range(6))),
+                                                      T(F, [2, 3], strides=[4, 1]))
+    s["identity_scale_bias_f32_specials"] = identity("6_4", (0x3F800800, 0xBF801000), T(F, [8]), T(F, [8]),
+                                                     payload=special)
+    s["identity_scale_bias_f32_broadcast_rows"] = identity("3_0", (0.5, 0.25), T(F, [3, 37], strides=[0, 1],
+                                                           data=list(range(37))), T(F, [3, 37]), misc=3)
+    s["identity_scale_bias_f16_fl1_0"] = identity("1_0", (1.0, 0.0), T(H, [1, 1, 2, 3], data=[-0.0, 1.5, 65504.0, 3.0, 0.25, -2.0]),
+                                                  T(H, [1, 1, 2, 3], strides=[12, 12, 6, 2]))
+    s["identity_scale_bias_nan"] = identity("6_4", (0x7FA00000, 0x80000000), T(F, [4], data=[1.0, 2.0, 3.0, 4.0]), T(F, [4]))
+    s["bad_identity_scale_bias_float64"] = identity("6_4", (1.0, 0.0), T("FLOAT64", [3], data=[1.0, 2.0, 3.0]),
+                                                    T("FLOAT64", [3]))
+    return s
+
+
 def seeds():
     F, U = "FLOAT32", "UINT32"
     r = lambda n, start=1: list(range(start, start + n))
@@ -291,6 +323,7 @@ def seeds():
     s["bad_null_desc"] = gather("4_1", 0, 1, T(F, [4], ctl=4), T(U, [5]), T(F, [5]))
     s["probe_bindings_options"] = gather("4_1", 0, 1, T(F, [4], data=r(4)), T(U, [5], data=[3, 1, 3, 0, 2]),
                                          T(F, [5]), misc=3)
+    s.update(identity_seeds())
     return s
 
 

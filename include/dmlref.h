@@ -179,8 +179,15 @@ typedef struct DMLREF_SCALE_BIAS {
 } DMLREF_SCALE_BIAS;
 
 /* ELEMENT_WISE_IDENTITY: output = input, a strided copy with the same sizes on both
- * sides.  ScaleBias must be NULL here (x * Scale + Bias is arithmetic, not data
- * movement; it is refused with DMLREF_ERROR_PARAMETER). */
+ * sides (bytes copied, any type).  The output may be bound to the input's very
+ * buffer (in place: every input element is read before any output element is
+ * written).  With a non-NULL ScaleBias, output = x * Scale + Bias: arithmetic, for
+ * FLOAT32 and FLOAT16 only (any other type: DMLREF_ERROR_PARAMETER, rule ID5),
+ * computed as fl32(fl32(x * Scale) + Bias) -- two roundings, no fused multiply-add;
+ * FLOAT16 widened exactly to binary32 first and rounded to nearest even last; every
+ * NaN result the canonical quiet NaN (payloads do not survive); -0.0 becomes +0.0
+ * even with {1, 0} (docs/operators.md P7).
+ *   in  [d0..dn] T,  out [d0..dn] T (same sizes, any strides) */
 typedef struct DMLREF_ELEMENT_WISE_IDENTITY_OPERATOR_DESC {
     const DMLREF_TENSOR_DESC *InputTensor;
     const DMLREF_TENSOR_DESC *OutputTensor;

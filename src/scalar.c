@@ -28,6 +28,16 @@ uint16_t scalar_f32_to_f16(float f) {
     return (uint16_t)(sign | h);
 }
 
+uint32_t scalar_f16_to_f32_bits(uint16_t h) {
+    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 0x1fu) return sign | 0x7f800000u | (m << 13);       /* inf, NaN: payload kept  */
+    if (e != 0) return sign | ((e + 112u) << 23) | (m << 13);      /* normal: rebias 15 -> 127 */
+    if (m == 0) return sign;                                       /* +-0                     */
+    uint32_t k = 0, mm = m;                                        /* subnormal: m * 2^-24    */
+    while (!(mm & 0x400u)) mm <<= 1, ++k;                          /* k = 1..10 shifts        */
+    return sign | ((113u - k) << 23) | ((mm & 0x3ffu) << 13);
+}
+
 /* Truncate toward zero and saturate into [lo, hi] (given as floats exactly
  * representable: -2^k and 2^k, compared with >=); NaN gives 0. */
 static int64_t trunc_sat_signed(float v, float lo, float hi_excl, int64_t min, int64_t max) {

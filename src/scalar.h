@@ -22,4 +22,10 @@ void scalar_from_union(DMLREF_TENSOR_DATA_TYPE dt, const DMLREF_SCALAR_UNION *u,
 /* binary32 -> binary16, round to nearest even (exposed for the tests). */
 uint16_t scalar_f32_to_f16(float f);
 
+/* binary16 -> binary32 bits, exact (every binary16 value is a binary32 value;
+ * subnormals become normals, a NaN keeps its sign and payload, a signalling one
+ * stays signalling).  Bits, not a float: on x87 a float return would quiet a
+ * signalling NaN. */
+uint32_t scalar_f16_to_f32_bits(uint16_t h);
+
 #endif

@@ -236,7 +236,9 @@ def test_argument_errors():
     with pytest.raises(TypeError, match="integer"):
         dmlref.gather(x, np.zeros((1, 1), np.int32), axis=0.5, index_dimensions=1)
     with pytest.raises(dmlref.InvalidDescriptor, match="ScaleBias"):
-        dmlref.element_wise_identity(x, scale_bias=(1.0, 0.0))
+        dmlref.element_wise_identity(x.astype(np.int32), scale_bias=(1.0, 0.0))  # FLOAT32 and FLOAT16 only
+    with pytest.raises(ValueError, match="ScaleBias takes 2 values"):
+        dmlref.element_wise_identity(x, scale_bias=(1.0,))
 
 
 def test_lists_and_scalars_are_arrays():

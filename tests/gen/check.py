@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks `dmlref gen`'s files against the filters and flavours they were drawn with.
 
-    check.py --dmlref build/dmlref DIR [filters as gen takes them] [--bits] [--max-elements N]
+    check.py --dmlref build/dmlref DIR [filters as gen takes them] [--bits] [--max-elements N] [--scale-bias]
              [--expect-files N] [--prefix gen-bits]
 
 For every case file in DIR, from the file's own tensors and data (not from its
@@ -17,7 +17,9 @@ For every case file in DIR, from the file's own tensors and data (not from its
   - --bits: `dmlref run` exits 0 and prints every output exactly as `expected` lists it,
     token for token (the printed form is one-to-one with the bits: "nan" only for the
     canonical quiet NaN, any other NaN as "0x..."), and an ELEMENT_WISE_IDENTITY output
-    holds its input's elements token for token;
+    without a ScaleBias holds its input's elements token for token;
+  - --scale-bias: every ELEMENT_WISE_IDENTITY case has a ScaleBias and FLOAT32 or FLOAT16
+    data; without it, no case has a ScaleBias (arithmetic stays out of golden suites);
   - --max-elements N: no tensor above N elements;
   - --distinct: no two files hold the same case (name and comment aside).
 
@@ -186,6 +188,14 @@ def check_file(path, a, problems):
         biggest = max(math.prod(ints(t["Sizes"])) for _, _, t in tensors(case))
         if biggest > a.max_elements:
             bad(f"a tensor of {biggest} elements above --max-elements {a.max_elements}")
+    has_sb = case.get("ScaleBias") is not None
+    if has_sb and not a.scale_bias:
+        bad("a ScaleBias without --scale-bias")
+    if a.scale_bias and case["operator"] == "ELEMENT_WISE_IDENTITY":
+        if not has_sb:
+            bad("no ScaleBias under --scale-bias")
+        if not want["data_types"] <= {"FLOAT32", "FLOAT16"}:
+            bad(f"a ScaleBias with data types {sorted(want['data_types'])}")
     if a.feature_level and LEVELS.index(case["feature_level"]) > LEVELS.index(a.feature_level):
         bad(f"feature_level {case['feature_level']} above --feature-level {a.feature_level}")
     # the levels: valid at --feature-level, min_feature_level the lowest valid one
@@ -211,7 +221,7 @@ def check_file(path, a, problems):
             printed = [t["data"] for t in out[k]] if isinstance(want_list[0], list) else out[k]["data"]
             if printed != want_list:
                 bad(f"dmlref run prints {k} other than expected (bits differ)")
-        if case["operator"] == "ELEMENT_WISE_IDENTITY":
+        if case["operator"] == "ELEMENT_WISE_IDENTITY" and not has_sb:
             ti, to = case["InputTensor"], case["OutputTensor"]
             di, do = flat(ti["data"]), case["expected"]["OutputTensor"]
             if [di[s] for s in slots(ti)] != [do[s] for s in slots(to)]:
@@ -231,6 +241,7 @@ def main():
     ap.add_argument("--packed", action="store_true")
     ap.add_argument("--bits", action="store_true")
     ap.add_argument("--max-elements", type=int)
+    ap.add_argument("--scale-bias", action="store_true")
     ap.add_argument("--expect-files", type=int)
     ap.add_argument("--distinct", action="store_true")
     ap.add_argument("--fast", action="store_true")

@@ -24,10 +24,16 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     DIAGONAL_MATRIX1 np.tri masks of [Begin, End) (inverted when Begin > End) over
                      the input or zeros; the union Value's bits
     REVERSE_SUBSEQUENCES  np.flip of each sequence's first min(length, n) elements
+    ELEMENT_WISE_IDENTITY  a copy through both views (every data type); with ScaleBias
+                     (FLOAT32, FLOAT16) np.multiply then np.add with dtype float32, two
+                     separately rounded operations (no fused multiply-add), FLOAT16
+                     widened exactly first and rounded to nearest even last, a NaN result
+                     the canonical quiet NaN
 
 Every output byte is compared: addressed bytes must equal numpy's, all other
 bytes must keep the random prefill.  Elements are moved as raw unsigned
-integers of their size, so NaN payloads are compared bit for bit.
+integers of their size, so NaN payloads are compared bit for bit (ScaleBias's
+floats in the driver's byte order, as index tensors are).
 
     diff.py --driver build/numpy_driver [--seed S] [--cases N] [--only K] [-v]
 """
@@ -53,12 +59,15 @@ FL_6_4 = 0x6400
 CHECK_INDICES = 1
 OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "TILE", "SCATTER", "DEPTH_TO_SPACE", "SPACE_TO_DEPTH",
        "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "SLICE", "SLICE1", "ONE_HOT", "GATHER_ND", "GATHER_ND1",
-       "DIAGONAL_MATRIX", "DIAGONAL_MATRIX1", "REVERSE_SUBSEQUENCES"]
+       "DIAGONAL_MATRIX", "DIAGONAL_MATRIX1", "REVERSE_SUBSEQUENCES",
+       "ELEMENT_WISE_IDENTITY"]
+HOST = ["<"]  # the driver's byte order, as a numpy prefix (set_byte_order)
 
 
 def set_byte_order(order):
     """Index tensors are written in the driver's byte order: "little" (<) or "big" (>)."""
     prefix = {"little": "<", "big": ">"}[order]
+    HOST[0] = prefix
     INDEX_TYPES.clear()
     INDEX_TYPES.update((k, prefix + v) for k, v in INDEX_CODES.items())
 
@@ -207,6 +216,7 @@ PARAM_NAMES = {
     "DIAGONAL_MATRIX": ("Offset", "Value"),
     "DIAGONAL_MATRIX1": ("ValueDataType", "Value", "DiagonalFillBegin", "DiagonalFillEnd"),
     "REVERSE_SUBSEQUENCES": ("Axis",),
+    "ELEMENT_WISE_IDENTITY": ("ScaleBias",),
 }
 
 
@@ -376,6 +386,51 @@ def gen_tile(rng, dt, it, n, oob):
     t_in = make(rng, dt, sizes, False)
     t_out = make(rng, dt, [s * r for s, r in zip(sizes, reps)], True)
     return "TILE", reps, 0, [t_in, t_out], [np.tile(t_in.view(), reps)], "repeats %s" % reps, False
+
+
+def f32_bits(rng):
+    """A Scale or Bias: small dyadics and {1, 0}'s parts mostly, any bits (NaN, inf, subnormal) sometimes."""
+    k = int(rng.integers(0, 8))
+    if k < 4:
+        v = np.float32(int(rng.integers(-64, 65)) / 8.0)
+    elif k < 6:
+        v = np.float32(rng.choice([1.0, 0.0, -0.0, -1.0, 0.5, 3.0]))
+    elif k < 7:
+        return int(rng.integers(0, 1 << 32))
+    else:
+        v = np.float32(rng.standard_normal() * 10.0 ** int(rng.integers(-3, 4)))
+    return int(np.array([v], np.float32).view(np.uint32)[0])
+
+
+def scale_bias(x, dt, s_bits, b_bits):
+    """ScaleBias on x (the input's elements as raw unsigned integers in the driver's order)."""
+    s, b = (np.array([v], np.uint32).view(np.float32)[0] for v in (s_bits, b_bits))
+    wide = x.view(HOST[0] + "f4") if dt == 1 else x.view(HOST[0] + "f2").astype(np.float32)  # exact
+    with np.errstate(all="ignore"):
+        y = np.add(np.multiply(wide, s, dtype=np.float32), b, dtype=np.float32)
+        nan = np.isnan(y)
+        if dt == 1:
+            return np.where(nan, np.uint32(0x7FC00000), y.view(np.uint32))
+        return np.where(nan, np.uint16(0x7E00), y.astype(np.float16).view(np.uint16))  # nearest even
+
+
+def gen_identity(rng, dt, it, n, oob):
+    sizes = [int(rng.integers(1, 5)) for _ in range(n)]
+    if int(np.prod(sizes)) < 64 and rng.integers(0, 4) == 0:  # a longer last row: the vector kernel
+        sizes[-1] = int(rng.integers(8, 70))
+    with_sb = rng.integers(0, 2) == 1
+    if with_sb:
+        dt = [1, 2][int(rng.integers(0, 2))]  # FLOAT32, FLOAT16: the types ScaleBias takes
+    raw = (HOST[0] + ("u4" if dt == 1 else "u2")) if with_sb else None
+    t_in = make(rng, dt, sizes, False, raw)
+    t_out = make(rng, dt, sizes, True, raw)
+    x = np.array(t_in.view())  # a copy, in the output's shape
+    if not with_sb:
+        return "ELEMENT_WISE_IDENTITY", None, 0, [t_in, t_out], [x], "copy", False
+    s_bits, b_bits = f32_bits(rng), f32_bits(rng)
+    y = scale_bias(x, dt, s_bits, b_bits)
+    return ("ELEMENT_WISE_IDENTITY", (s_bits, b_bits), 0, [t_in, t_out], [y],
+            "ScaleBias 0x%08x 0x%08x" % (s_bits, b_bits), False)
 
 
 INT_RANGE = {3: (0, 2**32 - 1), 4: (0, 2**16 - 1), 5: (0, 2**8 - 1), 6: (-2**31, 2**31 - 1), 7: (-2**15, 2**15 - 1),
@@ -646,6 +701,7 @@ def gen_one_hot(rng, dt, it, n, oob):
 
 GENERATORS.update(ONE_HOT=gen_one_hot)
 GENERATORS.update(REVERSE_SUBSEQUENCES=gen_reverse_subsequences)
+GENERATORS.update(ELEMENT_WISE_IDENTITY=gen_identity)
 
 
 def generate(seed, k):
@@ -705,7 +761,11 @@ def main():
         c = cases[k]
         manifest.append("case %d %s %x %d" % (k, c["op"], FL_6_4, c["flags"]))
         for name, value in zip(PARAM_NAMES[c["op"]], c["params"]):
-            if isinstance(value, list):
+            if value is None:  # an optional struct left NULL
+                continue
+            if isinstance(value, tuple):  # a struct of FLOAT fields, as bits
+                manifest.append("struct %s %d %s" % (name, len(value), " ".join("0x%08x" % v for v in value)))
+            elif isinstance(value, list):
                 manifest.append("array %s %d %s" % (name, len(value), " ".join(map(str, value))))
             elif isinstance(value, Bits):
                 manifest.append("bits %s %x" % (name, value))

@@ -18,6 +18,10 @@
  *   array NAME COUNT VALUE[COUNT]
  *       a UINT_ARRAY or INT_ARRAY parameter (TILE's Repeats, ...); its count field
  *       (RepeatsCount) is set to COUNT
+ *   struct NAME COUNT BITS[COUNT]
+ *       an optional STRUCT parameter of FLOAT fields (ELEMENT_WISE_IDENTITY's ScaleBias):
+ *       its COUNT fields as binary32 bit patterns in hex (0x3f800000), one struct a case;
+ *       absent: NULL
  *   in|out DATATYPE N SIZES[N] HAS_STRIDES [STRIDES[N]] TOTAL_BYTES OFFSET
  *       tensors in binding order (dmlref_execute's), inputs and outputs; an optional
  *       input slot with no tensor stays NULL (DIAGONAL_MATRIX1 without its InputTensor)
@@ -142,6 +146,25 @@ static void set_array(FILE *m, const dmlref_schema *s, void *desc, const char *n
     if (p->count_name) desc_set_u32(desc, p->count_offset, count);
 }
 
+/* Reads COUNT binary32 bit patterns into st and points the STRUCT parameter `name` of
+ * desc at them. */
+static void set_struct(FILE *m, const dmlref_schema *s, void *desc, const char *name, float *st) {
+    const dmlref_param *p = desc_param(s, name);
+    unsigned count;
+    if (!p) die("unknown parameter in manifest");
+    if (p->kind != DMLREF_PARAM_STRUCT) die("not a struct parameter");
+    if (fscanf(m, "%u", &count) != 1 || count != p->field_count || p->struct_size != count * sizeof(float))
+        die("bad struct field count");
+    for (unsigned i = 0; i < count; ++i) {
+        unsigned bits;
+        if (fscanf(m, "%x", &bits) != 1) die("bad struct field");
+        const uint32_t b = bits;
+        memcpy(&st[i], &b, sizeof b); /* the bits as they are (a NaN's payload too) */
+    }
+    const float *ptr = st;
+    memcpy((unsigned char *)desc + p->offset, &ptr, sizeof ptr);
+}
+
 /* Runs one case; outputs are copied back into out_blob. */
 static void run_case(unsigned long id, const dmlref_schema *sc, void *desc, unsigned fl, unsigned flags, tensor *t,
                      unsigned nt, unsigned char *out_blob) {
@@ -199,6 +222,7 @@ int main(int argc, char **argv) {
 
     static tensor t[MAX_TENSORS];
     static uint32_t arrays[MAX_ARRAYS][MAX_ARRAY_LEN];
+    static float fields[MAX_ARRAY_LEN];
     unsigned nt = 0, fl = 0, flags = 0, n_arrays = 0;
     unsigned long id = 0;
     const dmlref_schema *sc = NULL;
@@ -228,6 +252,10 @@ int main(int argc, char **argv) {
             char name[64];
             if (!desc || fscanf(m, "%63s", name) != 1) die("bad array line");
             set_array(m, sc, desc, name, arrays, &n_arrays);
+        } else if (!strcmp(word, "struct")) {
+            char name[64];
+            if (!desc || fscanf(m, "%63s", name) != 1) die("bad struct line");
+            set_struct(m, sc, desc, name, fields);
         } else if (!strcmp(word, "in") || !strcmp(word, "out")) {
             if (nt == MAX_TENSORS) die("too many tensors");
             tensor *x = &t[nt++];

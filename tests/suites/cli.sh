@@ -825,6 +825,45 @@ assert all(n > 264 for n in large.values()) and max(large.values()) >= 2048, lar
 PY
 then ok; else no "gen --max-elements: larger cases"; fi
 
+# --scale-bias: ELEMENT_WISE_IDENTITY's ScaleBias (arithmetic) only when asked for; FLOAT32 and
+# FLOAT16 cases, each with one; the other operators' cases are the plain ones (name, comment aside)
+expect 0 "gen --scale-bias" "$D" gen --operator ALL --count 6 --seed 11 --out "$tmp/sb" --scale-bias
+gencheck "gen --scale-bias" "$tmp/sb" --scale-bias --expect-files $((6 * n_ops)) --distinct
+[ "$(ls "$tmp/sb" | grep -c '^gen-scale-bias_')" -eq $((6 * n_ops)) ] && ok || no "gen --scale-bias file names"
+contains "$tmp/sb/gen-scale-bias_element_wise_identity_11_2.json" \
+    "dmlref gen --operator ELEMENT_WISE_IDENTITY --seed 11 --scale-bias, case 2" "gen --scale-bias comment"
+expect 0 "gen without --scale-bias" "$D" gen --operator ALL --count 6 --seed 11 --out "$tmp/nosb"
+if py - "$tmp/sb" "$tmp/nosb" <<'PY' 2>"$tmp/err"
+import json, os, sys
+sb, plain = sys.argv[1], sys.argv[2]
+def body(path):
+    c = json.load(open(path))
+    return {k: v for k, v in c.items() if k not in ("name", "comment")}
+n = 0
+for f in os.listdir(plain):
+    other = body(os.path.join(sb, f.replace("gen_", "gen-scale-bias_", 1)))
+    if "_element_wise_identity_" in f:
+        assert "ScaleBias" not in body(os.path.join(plain, f)) and other["ScaleBias"] is not None, f
+    else:
+        assert other == body(os.path.join(plain, f)), f
+        n += 1
+assert n > 0
+PY
+then ok; else no "gen --scale-bias: the other operators' cases are not the plain ones"; fi
+gencheck "the plain files hold no ScaleBias" "$tmp/nosb" --fast
+expect 0 "gen --scale-bias --bits" "$D" gen --operator ELEMENT_WISE_IDENTITY --count 25 --seed 8 --out "$tmp/sbbits" --scale-bias --bits
+gencheck "gen --scale-bias --bits" "$tmp/sbbits" --scale-bias --bits --expect-files 25 --distinct
+# the arithmetic gives the same bits on every host (x87, aarch64's fused multiply-add, big-endian)
+# (subnormals, NaNs and infinities too: the bits flavour's)
+expect 0 "gen ELEMENT_WISE_IDENTITY --scale-bias --count 5 --seed 1" "$D" gen --operator ELEMENT_WISE_IDENTITY --count 5 --seed 1 --out "$tmp/sbpin" --scale-bias
+expect 0 "gen ELEMENT_WISE_IDENTITY --scale-bias --bits --count 5 --seed 1" "$D" gen --operator ELEMENT_WISE_IDENTITY --count 5 --seed 1 --out "$tmp/sbpin" --scale-bias --bits
+pin=$(pins $(for p in gen-scale-bias gen-bits-scale-bias; do for i in 0 1 2 3 4; do
+          echo "$tmp/sbpin/${p}_element_wise_identity_1_$i.json"; done; done))
+want=0cefba11cd32c486ee8749554df3bdb73bc2d6fcfdd323ccbcc6b85f3ac261c1
+[ "$pin" = "$want" ] && ok || no "gen ELEMENT_WISE_IDENTITY --scale-bias [--bits] --count 5 --seed 1 files have sha256 $pin, pinned $want"
+expect 4 "gen --scale-bias --data-types INT8" "$D" gen --operator ELEMENT_WISE_IDENTITY --count 1 --seed 1 --out "$tmp/x" --scale-bias --data-types INT8
+contains "$tmp/err" "a data type outside --data-types" "gen --scale-bias with no float type"
+
 # the suite layout: DIR/small, DIR/large, DIR/bits, the filters in each; each file is what
 # the gen command its comment names writes
 sfilters="--data-types FLOAT32,FLOAT16,INT16 --no-negative-indices --max-dims 5"
