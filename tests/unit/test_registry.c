@@ -39,12 +39,16 @@ TEST(registry_schemas_are_consistent) {
             CHECK(pm->name && pm->name[0]);
             CHECK(pm->kind >= DMLREF_PARAM_UINT && pm->kind <= DMLREF_PARAM_STRUCT);
             CHECK(pm->offset + 4 <= sc->desc_size);
-            /* a count parameter is the count of an array slot */
+            /* a count parameter is the count of an array slot or of array parameters */
             if (pm->is_count) {
                 int found = 0;
                 for (uint32_t j = 0; j < sc->n_slots; ++j)
                     if (sc->slots[j].is_array && sc->slots[j].count_offset == pm->offset &&
                         strcmp(sc->slots[j].count_name, pm->name) == 0)
+                        found = 1;
+                for (uint32_t j = 0; j < sc->n_params; ++j)
+                    if ((sc->params[j].kind == DMLREF_PARAM_UINT_ARRAY || sc->params[j].kind == DMLREF_PARAM_INT_ARRAY) &&
+                        sc->params[j].count_offset == pm->offset && strcmp(sc->params[j].count_name, pm->name) == 0)
                         found = 1;
                 CHECK(found);
             }
