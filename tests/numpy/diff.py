@@ -12,6 +12,9 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     GATHER_ELEMENTS  np.take_along_axis
     SCATTER_ND       fancy-index assignment
     SPLIT / JOIN     np.split / np.concatenate
+    PADDING(1)       np.pad (constant, edge, reflect, symmetric); WRAP by modular
+                     indexing (np.pad's wrap is wrong before numpy 1.25 when a pad
+                     exceeds the size)
 
 Every output byte is compared: addressed bytes must equal numpy's, all other
 bytes must keep the random prefill.  Elements are moved as raw unsigned
@@ -39,7 +42,7 @@ INDEX_TYPES = {}
 SIGNED = {6, 11}
 FL_6_4 = 0x6400
 CHECK_INDICES = 1
-OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN"]
+OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "PADDING", "PADDING1"]
 
 
 def set_byte_order(order):
@@ -295,8 +298,87 @@ def gen_join(rng, dt, it, n, oob):
     return "JOIN", a, 0, ins + [t_out], [res], "axis %d pieces %s" % (a, parts), False
 
 
+PAD_MODES = ["CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC", "WRAP"]
+NP_PAD = {"CONSTANT": "constant", "EDGE": "edge", "REFLECTION": "reflect", "SYMMETRIC": "symmetric", "WRAP": "wrap"}
+INT_RANGE = {3: (0, 2**32 - 1), 4: (0, 2**16 - 1), 5: (0, 2**8 - 1), 6: (-2**31, 2**31 - 1), 7: (-2**15, 2**15 - 1),
+             8: (-2**7, 2**7 - 1), 10: (0, 2**64 - 1), 11: (-2**63, 2**63 - 1)}
+FLOAT_NP = {1: np.float32, 2: np.float16, 9: np.float64}
+
+
+def padding_fill_bits(dt, value):
+    """PADDING's FLOAT PaddingValue as the element's raw bits (docs/operators.md section 0): floats
+    converted by numpy (float16 rounds to nearest even), integers truncated toward zero then
+    saturated, NaN giving 0."""
+    v = np.float32(value)
+    if dt in FLOAT_NP:
+        with np.errstate(over="ignore"):
+            x = np.array([v]).astype(FLOAT_NP[dt])
+        return int(x.view(RAW[ESIZE[dt]])[0])
+    lo, hi = INT_RANGE[dt]
+    if v != v:
+        i = 0
+    elif v == np.inf or v >= hi:
+        i = hi
+    elif v == -np.inf or v <= lo:
+        i = lo
+    else:
+        i = int(v)  # Python truncates toward zero; exact for every float32
+        i = min(max(i, lo), hi)
+    return i % (1 << (8 * ESIZE[dt]))
+
+
+def gen_padding_any(rng, dt, n, v1):
+    mode = PAD_MODES[int(rng.integers(0, 5))]
+    sizes = [int(rng.integers(1, 5)) for _ in range(n)]
+    start, end = [], []
+    for d in range(n):
+        k = int(rng.integers(0, 6))
+        s, e = (0, 0) if k == 0 else (int(rng.integers(0, 4)), int(rng.integers(0, 4)))
+        if k == 5:  # larger than the input: periodic folding (PD6)
+            s, e = s + sizes[d] + int(rng.integers(0, 4)), e + 2 * sizes[d]
+        start.append(s)
+        end.append(e)
+    while int(np.prod([a + b + c for a, b, c in zip(sizes, start, end)], dtype=np.int64)) > 4096:
+        d = int(rng.integers(0, n))
+        start[d], end[d] = start[d] // 2, end[d] // 2
+    outs = [a + b + c for a, b, c in zip(sizes, start, end)]
+    t_in = make(rng, dt, sizes, False)
+    t_out = make(rng, dt, outs, True)
+    lines = ["param PaddingMode %d" % PAD_MODES.index(mode)]
+    if v1:  # any bits of the element, NaN payloads included
+        bits = int(rng.integers(0, 1 << 62)) * 4 + int(rng.integers(0, 4))
+        fill = bits % (1 << (8 * ESIZE[dt]))
+        lines += ["param PaddingValueDataType %d" % dt, "bits PaddingValue %x" % fill]
+    else:  # small integers, quarters, and now and then values to saturate or NaN
+        k = int(rng.integers(0, 10))
+        value = (np.float32(np.nan) if k == 0 else np.float32(1e30) * (1 if k == 1 else -1) if k <= 2
+                 else np.float32(300.7) if k == 3 else np.float32(int(rng.integers(-400, 401)) / 4))
+        fill = padding_fill_bits(dt, value)
+        lines.append("bits PaddingValue %x" % int(np.array([value], np.float32).view(np.uint32)[0]))
+    lines += ["array StartPadding %d %s" % (n, " ".join(map(str, start))),
+              "array EndPadding %d %s" % (n, " ".join(map(str, end)))]
+    pw = list(zip(start, end))
+    src = np.array(t_in.view())
+    if mode == "CONSTANT":
+        res = np.pad(src, pw, mode="constant", constant_values=np.array(fill, dtype=src.dtype))
+    elif mode == "WRAP":  # np.pad's "wrap" before numpy 1.25 is wrong when a pad exceeds the size: index mod n
+        res = src[np.ix_(*[(np.arange(o) - s) % n for o, s, n in zip(outs, start, sizes)])]
+    else:
+        res = np.pad(src, pw, mode=NP_PAD[mode])
+    name = "PADDING1" if v1 else "PADDING"
+    return name, lines, None, [t_in, t_out], [res], "%s start %s end %s" % (mode, start, end), False
+
+
+def gen_padding(rng, dt, it, n, oob):
+    return gen_padding_any(rng, dt, n, False)
+
+
+def gen_padding1(rng, dt, it, n, oob):
+    return gen_padding_any(rng, dt, n, True)
+
+
 GENERATORS = {"GATHER": gen_gather, "GATHER_ELEMENTS": gen_gather_elements, "SCATTER_ND": gen_scatter_nd,
-              "SPLIT": gen_split, "JOIN": gen_join}
+              "SPLIT": gen_split, "JOIN": gen_join, "PADDING": gen_padding, "PADDING1": gen_padding1}
 
 
 def generate(seed, k):
@@ -350,8 +432,11 @@ def main():
     for k in ids:
         c = cases[k]
         manifest.append("case %d %s %x %d" % (k, c["op"], FL_6_4, c["flags"]))
-        for name, value in zip(PARAM_NAMES[c["op"]], (c["p0"], c["p1"])):
-            manifest.append("param %s %d" % (name, value))
+        if isinstance(c["p0"], list):  # the generator's own manifest lines (arrays, enums, bits)
+            manifest.extend(c["p0"])
+        else:
+            for name, value in zip(PARAM_NAMES[c["op"]], (c["p0"], c["p1"])):
+                manifest.append("param %s %d" % (name, value))
         c["offsets"] = []
         for t in c["tensors"]:
             blob += bytes((-len(blob)) % 16)

@@ -10,8 +10,13 @@
  *   case ID OPERATOR FEATURE_LEVEL FLAGS
  *       OPERATOR: any the library's schema list names (dmlref_operator_schema_at)
  *   param NAME VALUE
- *       a UINT or INT parameter of the operator's desc, by its schema name (Axis, ...);
- *       count fields (InputCount, OutputCount) come from the tensors
+ *       a UINT, INT or ENUM parameter of the operator's desc, by its schema name (Axis,
+ *       PaddingMode, ...); count fields (InputCount, OutputCount) come from the tensors
+ *   bits NAME HEX
+ *       a FLOAT parameter's 32-bit pattern, or a SCALAR_UNION's element bits (the width
+ *       of the type its data-type field holds, set before), stored in host order from byte 0
+ *   array NAME COUNT V[COUNT]
+ *       a UINT_ARRAY or INT_ARRAY parameter; its count field is set to COUNT
  *   in|out DATATYPE N SIZES[N] HAS_STRIDES [STRIDES[N]] TOTAL_BYTES OFFSET
  *       tensors in binding order (dmlref_execute's), inputs and outputs
  *   run
@@ -74,7 +79,7 @@ static const dmlref_schema *op_schema(const char *name) {
 static void set_param(const dmlref_schema *s, void *desc, const char *name, long long v) {
     const dmlref_param *p = desc_param(s, name);
     if (!p) die("unknown parameter in manifest");
-    if (p->kind == DMLREF_PARAM_UINT) {
+    if (p->kind == DMLREF_PARAM_UINT || p->kind == DMLREF_PARAM_ENUM) {
         if (v < 0 || v > 0xFFFFFFFFLL) die("UINT parameter out of range");
         desc_set_u32(desc, p->offset, (uint32_t)v);
     } else if (p->kind == DMLREF_PARAM_INT) {
@@ -84,6 +89,30 @@ static void set_param(const dmlref_schema *s, void *desc, const char *name, long
     } else {
         die("the manifest has no form for this parameter's kind");
     }
+}
+
+/* Sets the FLOAT or SCALAR_UNION parameter `name` of desc from raw bits. */
+static void set_bits(const dmlref_schema *s, void *desc, const char *name, unsigned long long v) {
+    const dmlref_param *p = desc_param(s, name);
+    unsigned char *at = p ? (unsigned char *)desc + p->offset : NULL;
+    if (!p) die("unknown parameter in manifest");
+    if (p->kind == DMLREF_PARAM_FLOAT) {
+        const uint32_t x = (uint32_t)v;
+        memcpy(at, &x, 4);
+        return;
+    }
+    if (p->kind != DMLREF_PARAM_SCALAR_UNION) die("bits: not a FLOAT or SCALAR_UNION parameter");
+    const uint32_t es = dmlref_data_type_size((DMLREF_TENSOR_DATA_TYPE)desc_get_u32(desc, p->type_offset));
+    const uint8_t b1 = (uint8_t)v;
+    const uint16_t b2 = (uint16_t)v;
+    const uint32_t b4 = (uint32_t)v;
+    const uint64_t b8 = (uint64_t)v;
+    memset(at, 0, 8);
+    if (es == 1) memcpy(at, &b1, 1);
+    else if (es == 2) memcpy(at, &b2, 2);
+    else if (es == 4) memcpy(at, &b4, 4);
+    else if (es == 8) memcpy(at, &b8, 8);
+    else die("bits: the union's data type has no element size");
 }
 
 /* Runs one case; outputs are copied back into out_blob. */
@@ -146,12 +175,15 @@ int main(int argc, char **argv) {
     unsigned long id = 0;
     const dmlref_schema *sc = NULL;
     void *desc = NULL;
+    uint32_t *arrays[8];
+    unsigned n_arrays = 0;
     char word[64];
     while (fscanf(m, "%63s", word) == 1) {
         if (!strcmp(word, "case")) {
             char name[64];
             if (fscanf(m, "%lu %63s %x %u", &id, name, &fl, &flags) != 4) die("bad case line");
             sc = op_schema(name);
+            while (n_arrays) free(arrays[--n_arrays]);
             free(desc);
             desc = desc_alloc(sc);
             if (!desc) die("out of memory");
@@ -161,6 +193,29 @@ int main(int argc, char **argv) {
             long long v = 0;
             if (!desc || fscanf(m, "%63s %lld", name, &v) != 2) die("bad param line");
             set_param(sc, desc, name, v);
+        } else if (!strcmp(word, "bits")) {
+            char name[64];
+            unsigned long long v = 0;
+            if (!desc || fscanf(m, "%63s %llx", name, &v) != 2) die("bad bits line");
+            set_bits(sc, desc, name, v);
+        } else if (!strcmp(word, "array")) {
+            char name[64];
+            unsigned count;
+            if (!desc || fscanf(m, "%63s %u", name, &count) != 2 || count > 64) die("bad array line");
+            const dmlref_param *p = desc_param(sc, name);
+            if (!p || (p->kind != DMLREF_PARAM_UINT_ARRAY && p->kind != DMLREF_PARAM_INT_ARRAY) || n_arrays == 8)
+                die("array: not an array parameter, or too many");
+            uint32_t *a = calloc(count ? count : 1, sizeof *a);
+            if (!a) die("out of memory");
+            arrays[n_arrays++] = a;
+            for (unsigned i = 0; i < count; ++i) {
+                long long v;
+                if (fscanf(m, "%lld", &v) != 1) die("bad array values");
+                const uint32_t u = (uint32_t)v; /* INT_ARRAY: the two's complement bits */
+                a[i] = u;
+            }
+            memcpy((unsigned char *)desc + p->offset, &a, sizeof a);
+            desc_set_u32(desc, p->count_offset, count);
         } else if (!strcmp(word, "in") || !strcmp(word, "out")) {
             if (nt == MAX_TENSORS) die("too many tensors");
             tensor *x = &t[nt++];
@@ -192,6 +247,7 @@ int main(int argc, char **argv) {
         }
     }
     fclose(m);
+    while (n_arrays) free(arrays[--n_arrays]);
     free(desc);
     FILE *o = fopen(argv[3], "wb");
     if (!o || fwrite(out_blob, 1, blob_len, o) != blob_len || fclose(o) != 0) die("cannot write BLOB_OUT");
