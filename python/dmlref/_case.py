@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _core, _types
 from ._errors import DuplicateIndex, Error, IndexOutOfRange, InvalidDescriptor
-from ._ops import OPERATORS, snake
+from ._ops import OPERATORS, enum_value, snake
 
 
 def command():
@@ -243,8 +243,20 @@ class Case:
             t = self.doc.get(slot["name"])
             if t is not None:
                 tensors[slot["name"]] = [tensor(x) for x in t] if slot["is_array"] else tensor(t)
-        params = {p["name"]: (int(self.doc[p["name"]]) if p["kind"] in (1, 2, 6) else self.doc[p["name"]])
-                  for p in op.params if p["name"] in self.doc}
+        params = {}
+        for p in op.params:
+            if p["name"] not in self.doc:
+                continue
+            v = self.doc[p["name"]]
+            if p["kind"] == 6:
+                v = enum_value(p, v)
+            elif p["kind"] in (1, 2):
+                v = int(v)
+            elif p["kind"] == 5:
+                v = float(v) if not isinstance(v, str) else 0.0  # the value does not decide validity
+            elif p["kind"] == 7:
+                v = bytes(8)
+            params[p["name"]] = v
         return op.validate(tensors, params, feature_level or self.doc.get("feature_level"))
 
     def _why_invalid(self, e, feature_level):
@@ -355,9 +367,22 @@ class Case:
                 doc[slot["name"]] = _input_json(np.asarray(a))
                 sizes[slot["name"]] = np.shape(a)
         _, params = op.param_values({k: v for k, v in kwargs.items() if k in op.kw}, sizes)
+        kinds = {p["name"]: p for p in op.params}
         for name, v in params.items():  # every parameter, defaults included
-            if v is not None:
-                doc[name] = list(v) if isinstance(v, (list, tuple)) else v
+            if v is None:
+                continue
+            p = kinds[name]
+            if p["kind"] == 6 and 0 <= v < len(p["enum_names"]) and p["enum_names"][v]:
+                v = p["enum_names"][v]  # enums by name: case files refuse numbers
+            elif p["kind"] == 5:
+                v = to_values(np.array([v], np.float32))[0]
+            elif p["kind"] == 7:  # the union's value in the type its ...DataType field names
+                code = params.get(name + "DataType")
+                tname = next((n for n, c in _types.CODES.items() if c == code), None)
+                if tname in _types.DTYPES:
+                    dt = np.dtype(_types.DTYPES[tname])
+                    v = to_values(np.frombuffer(bytes(v)[:dt.itemsize], dt))[0]
+            doc[name] = list(v) if isinstance(v, (list, tuple)) else v
         # outputs: run dmlref into buffers prefilled with 0xCD, in the recorded layout
         if out is None:
             res = fn(*args, feature_level=feature_level, **kwargs)

@@ -48,6 +48,13 @@ def _along(shape, axis, size):
     return tuple(s)
 
 
+def _padded(shape, start, end):
+    """PADDING's output shape (rule PD3): In + StartPadding + EndPadding per dimension."""
+    if len(start) != len(shape) or len(end) != len(shape):
+        return tuple(shape)  # the library reports the mismatch (PD1)
+    return tuple(int(s) + int(a) + int(b) for s, a, b in zip(shape, start, end))
+
+
 def _join_sizes(shapes, axis):
     if not shapes:
         return ()
@@ -63,6 +70,8 @@ SHAPES = {
     "GATHER_ELEMENTS": lambda t, p, x: [t["IndicesTensor"]],
     "SPLIT": lambda t, p, x: [[_along(t["InputTensor"], p["Axis"], s) for s in x["sizes"]]],
     "JOIN": lambda t, p, x: [_join_sizes(t["InputTensors"], p["Axis"])],
+    "PADDING": lambda t, p, x: [_padded(t["InputTensor"], p["StartPadding"], p["EndPadding"])],
+    "PADDING1": lambda t, p, x: [_padded(t["InputTensor"], p["StartPadding"], p["EndPadding"])],
 }
 # Extra keyword arguments an operator's shape line needs (required unless out= is given).
 EXTRA = {"SPLIT": ("sizes",)}
@@ -77,6 +86,37 @@ DEFAULTS = {
 
 
 _INTEGER_KINDS = (1, 2, 6)  # DMLREF_PARAM_UINT, INT, ENUM
+_ENUM, _UNION = 6, 7         # DMLREF_PARAM_ENUM, DMLREF_PARAM_SCALAR_UNION
+
+
+def enum_value(p, v):
+    """An ENUM parameter's value: an integer, the enumerator's name ("REFLECTION"), or for a
+    data-type field (PaddingValueDataType) a name or a numpy dtype."""
+    if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+        return int(v)
+    names = p["enum_names"]
+    if isinstance(v, str) and v in names:
+        return names.index(v)
+    if "FLOAT32" in names and not isinstance(v, str):
+        try:
+            return _types.CODES[_types.data_type(v)]
+        except TypeError:
+            pass
+    known = ", ".join(n for n in names if n)
+    raise TypeError(f"{p['name']} must be an integer or one of {known}, got {v!r}")
+
+
+def union_bytes(p, v, by_name):
+    """A SCALAR_UNION parameter's 8 bytes: given as such, or a number stored in the type its
+    ...DataType field names (set before it), from byte 0 in host order."""
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        return bytes(v)
+    code = by_name.get(p["name"] + "DataType")
+    name = next((n for n, c in _types.CODES.items() if c == code), None)
+    if name not in _types.DTYPES:
+        raise TypeError(f"{p['name']}: give {p['name']}DataType first, or the value as 8 bytes")
+    raw = np.array([v]).astype(_types.DTYPES[name]).tobytes()
+    return raw + bytes(8 - len(raw))
 
 
 class Operator:
@@ -112,6 +152,10 @@ class Operator:
                     v = self.defaults[p["name"]](sizes)
                 elif not p["is_optional"]:
                     raise TypeError(f"{snake(self.name)}() missing keyword argument {k!r}")
+            if p["kind"] == _ENUM and v is not None:
+                v = enum_value(p, v)
+            if p["kind"] == _UNION and v is not None:
+                v = union_bytes(p, v, by_name)
             if p["kind"] in _INTEGER_KINDS:
                 if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
                     raise TypeError(f"{snake(self.name)}(): {k} must be an integer, got {type(v).__name__}")

@@ -53,6 +53,12 @@ def support(operator, feature_level=None):
                 params = {}
                 for p in op.params:
                     v = _PROBE.get(p["name"], 0)
+                    if p["kind"] in (3, 4):  # arrays (StartPadding, ...): one 0 per dimension
+                        v = [0] * n
+                    elif p["kind"] == 7:  # a scalar union: its value does not decide validity
+                        v = bytes(8)
+                    elif p["kind"] == 6 and "FLOAT32" in p["enum_names"]:  # a data-type field: the tensors'
+                        v = _types.CODES[dt]
                     params[p["name"]] = None if p["kind"] == 8 else (v(n) if callable(v) else v)
                 if op.validate(tensors, params, feature_level) is None:
                     if dt not in ok_types:
@@ -344,9 +350,46 @@ def same_shape(draw, operator, feature_level=None, **types):
     return Drawn(operator, [x], {}, feature_level, [(s, draw(layouts(s, broadcast=False)))])
 
 
+_PAD_MODES = ("CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC", "WRAP")
+
+
+def _pad_modes(feature_level):
+    """The padding modes defined at the level (rule PD4): SYMMETRIC from 3_0, WRAP from 6_4."""
+    fl = _types.level(feature_level)
+    return [m for m, since in zip(_PAD_MODES, ("1_0", "1_0", "1_0", "3_0", "6_4")) if fl >= _types.LEVELS[since]]
+
+
+def _padding(operator):
+    @st.composite
+    def draw_padding(draw, feature_level=None, **types):
+        n, dt, _, rng = draw(_common(operator, feature_level, **types))
+        ins = draw(shapes(n, budget=32))
+        start = [draw(st.integers(0, 3)) if draw(st.booleans()) else 0 for _ in range(n)]
+        end = [draw(st.integers(0, 3)) if draw(st.booleans()) else 0 for _ in range(n)]
+        if draw(st.integers(0, 4)) == 0:  # a pad larger than the input (PD6)
+            d = draw(st.integers(0, n - 1))
+            start[d] += 2 * ins[d] + 1
+        outs = tuple(s + a + b for s, a, b in zip(ins, start, end))
+        while math.prod(outs) > MAX_ELEMENTS:
+            pads = [a + b for a, b in zip(start, end)]
+            d = pads.index(max(pads))  # halve the largest padding (the input alone is <= 32)
+            start[d], end[d] = start[d] // 2, end[d] // 2
+            outs = tuple(s + a + b for s, a, b in zip(ins, start, end))
+        x = _input(draw, rng, dt, ins)
+        kw = {"padding_mode": draw(st.sampled_from(_pad_modes(feature_level))), "start_padding": start,
+              "end_padding": end}
+        if operator == "PADDING1":  # any bits of the element type
+            kw["padding_value_data_type"] = _types.data_type(dt)
+            kw["padding_value"] = _fill(rng, dt, 1).tobytes() + bytes(8 - np.dtype(dt).itemsize)
+        else:  # values every type represents exactly (the conversion: tests/test_padding.py)
+            kw["padding_value"] = float(draw(st.integers(0 if np.dtype(dt).kind == "u" else -100, 100)))
+        return Drawn(operator, [x], kw, feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+    return draw_padding
+
+
 # One line per operator whose call is not a plain same-shape one.
 DRAWERS = {"GATHER": gather, "GATHER_ELEMENTS": gather_elements, "SCATTER_ND": scatter_nd, "SPLIT": split,
-           "JOIN": join}
+           "JOIN": join, "PADDING": _padding("PADDING"), "PADDING1": _padding("PADDING1")}
 
 
 def operators():
