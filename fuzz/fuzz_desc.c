@@ -295,7 +295,8 @@ static void put_ptr(fcase *c, uint32_t offset, const void *p) { memcpy(c->u.byte
 /* The parameters, in schema order: the i-th takes header value p[i] (i < 3) or a u32
  * read after the header; kinds with more to them read it next (arrays: value % 9
  * u32 entries; a union's high word; a struct, present when value bit 0 is set, its
- * floats as u32 bit patterns).  A tensor array's count is its parameter's value. */
+ * floats as u32 bit patterns; arrays sharing a count field take the first's length).
+ * A tensor array's count is its parameter's value. */
 static void decode_params(reader *r, fcase *c, const uint32_t *p) {
     const dmlref_schema *s = c->schema;
     for (uint32_t i = 0; i < s->n_params; ++i) {
@@ -304,7 +305,13 @@ static void decode_params(reader *r, fcase *c, const uint32_t *p) {
         switch (q->kind) {
         case DMLREF_PARAM_UINT_ARRAY:
         case DMLREF_PARAM_INT_ARRAY: {
-            const uint32_t n = v % 9;
+            uint32_t n = v % 9;
+            /* arrays that share a count field (PADDING's StartPadding and EndPadding:
+             * DimensionCount) have the first one's length, as a caller's must */
+            for (const dmlref_param *e = s->params; e < q; ++e)
+                if ((e->kind == DMLREF_PARAM_UINT_ARRAY || e->kind == DMLREF_PARAM_INT_ARRAY) && q->count_name &&
+                    e->count_name && e->count_offset == q->count_offset)
+                    n = get_u32(c, q->count_offset);
             uint32_t *a = block(c, n * sizeof *a);
             for (uint32_t k = 0; k < n; ++k) {
                 const uint32_t x = rd_u32(r);

@@ -12,6 +12,10 @@ import struct
 import sys
 
 OPS = {"GATHER": 0, "GATHER_ELEMENTS": 1, "SCATTER_ND": 2, "SPLIT": 3, "JOIN": 4}
+# op selects schema op % (the number of schemas), but 5..8 are special (INVALID, GATHER_ND, ...):
+# with the 8 schemas of GATHER ... ELEMENT_WISE_IDENTITY, PADDING, PADDING1, these reach the last two.
+# (The registry's order decides: regenerate when operators are added.)
+OPS.update({"PADDING": 14, "PADDING1": 15})
 LEVELS = ["1_0", "2_0", "2_1", "3_0", "3_1", "4_0", "4_1", "5_0", "5_1", "5_2",
           "6_0", "6_1", "6_2", "6_3", "6_4"]
 DT = {"FLOAT32": 1, "FLOAT16": 2, "UINT32": 3, "UINT16": 4, "UINT8": 5, "INT32": 6,
@@ -61,10 +65,10 @@ class T:
         return raw + bytes(self.total() - len(raw))
 
 
-def case(op, level, params, tensors, inputs, misc=0, fill=0, opsel=None):
+def case(op, level, params, tensors, inputs, misc=0, fill=0, opsel=None, extra=b""):
     head = struct.pack("<4B", OPS[op] if opsel is None else opsel,
                        LEVELS.index(level) if isinstance(level, str) else level, misc, fill)
-    head += struct.pack("<3I", *(list(params) + [0] * (3 - len(params))))
+    head += struct.pack("<3I", *(list(params) + [0] * (3 - len(params)))) + extra
     body = b"".join(t.encode() for t in tensors)
     payload = b"".join(t.payload() for t in inputs)
     return head + body + payload
@@ -88,6 +92,59 @@ def split(level, axis, inp, outs, count=None, **kw):
 
 def join(level, axis, ins, out, count=None, **kw):
     return case("JOIN", level, [len(ins) if count is None else count, axis], [out] + ins, ins, **kw)
+
+
+def u32s(*v):
+    return b"".join(struct.pack("<I", x & 0xFFFFFFFF) for x in v)
+
+
+def padding(level, mode, value_bits, start, end, inp, out, count=None, **kw):
+    """PADDING: PaddingMode, PaddingValue (float bits), DimensionCount in the header; then
+    StartPadding and EndPadding (their length, then the entries)."""
+    n = len(start) if count is None else count
+    extra = u32s(len(start), *start) + u32s(len(end), *end)
+    return case("PADDING", level, [mode, value_bits, n], [inp, out], [inp], extra=extra, **kw)
+
+
+def padding1(level, mode, dtype, value, start, end, inp, out, count=None, **kw):
+    """PADDING1: PaddingMode, PaddingValueDataType, the union's low word in the header; its high
+    word, DimensionCount, then the arrays."""
+    n = len(start) if count is None else count
+    extra = u32s(value >> 32, n, len(start), *start) + u32s(len(end), *end)
+    return case("PADDING1", level, [mode, DT[dtype] if isinstance(dtype, str) else dtype, value & 0xFFFFFFFF],
+                [inp, out], [inp], extra=extra, **kw)
+
+
+def padding_seeds():
+    """PADDING and PADDING1 (operators.md P5.4): the page's examples in every mode, 1-D
+    periodic folding, strided and broadcast layouts, 64-bit fills, and the rejections."""
+    F = "FLOAT32"
+    x = [1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8]
+    s = {}
+    for m, name in enumerate(["constant", "edge", "reflection", "symmetric", "wrap"]):
+        lvl = "6_4" if m == 4 else "3_0" if m == 3 else "1_0"
+        s["padding_doc_" + name] = padding(lvl, m, 0x41100000, [0, 0, 1, 2], [0, 0, 3, 4],
+                                           T(F, [1, 1, 4, 4], data=x), T(F, [1, 1, 8, 10]))
+        s["padding1_doc_" + name] = padding1("6_4" if m == 4 else "5_0", m, F, 0x41100000, [0, 0, 1, 2],
+                                             [0, 0, 3, 4], T(F, [1, 1, 4, 4], data=x), T(F, [1, 1, 8, 10]))
+        s["padding1_1d_fold_" + name] = padding1("6_4", m, "INT32", 7, [7], [7], T("INT32", [3], data=[1, 2, 3]),
+                                                 T("INT32", [17]))
+    s["padding1_int64_min_strided"] = padding1("6_4", 0, "INT64", 1 << 63, [1, 0, 2], [0, 3, 1],
+                                               T("INT64", [2, 1, 3], strides=[0, 5, 1], data=[1, 2, 3, 4]),
+                                               T("INT64", [3, 4, 6], strides=[1, 3, 12]))
+    s["padding1_uint8_reflect_size1"] = padding1("6_4", 2, "UINT8", 0, [5, 0], [2, 9],
+                                                 T("UINT8", [1, 4], data=[9, 8, 7, 6]), T("UINT8", [8, 13]))
+    s["padding_int8_saturate"] = padding("6_4", 0, 0x43968000, [2], [2], T("INT8", [3], data=[1, 2, 3]),
+                                         T("INT8", [7]))
+    s["padding_float16_symmetric_8d"] = padding("5_0", 3, 0, [0, 1, 0, 2, 0, 0, 1, 0], [0, 0, 1, 0, 0, 1, 0, 3],
+                                                T("FLOAT16", [1, 2, 1, 2, 1, 1, 2, 3], data=list(range(24))),
+                                                T("FLOAT16", [1, 3, 2, 4, 1, 2, 3, 6]))
+    s["bad_padding_mode_5"] = padding("6_4", 5, 0, [1], [1], T(F, [2]), T(F, [4]))
+    s["bad_padding_wrap_6_3"] = padding("6_3", 4, 0, [1], [1], T(F, [2]), T(F, [4]))
+    s["bad_padding1_value_type"] = padding1("6_4", 0, "INT32", 0, [1], [1], T(F, [2]), T(F, [4]))
+    s["bad_padding_sizes_wrap_32"] = padding("6_4", 1, 0, [0xFFFFFFFF], [3], T(F, [2]), T(F, [4]))
+    s["bad_padding_count"] = padding("6_4", 1, 0, [1, 1], [1, 1], T(F, [2]), T(F, [4]), count=1)
+    return s
 
 
 def seeds():
@@ -181,6 +238,7 @@ def seeds():
     s["bad_null_desc"] = gather("4_1", 0, 1, T(F, [4], ctl=4), T(U, [5]), T(F, [5]))
     s["probe_bindings_options"] = gather("4_1", 0, 1, T(F, [4], data=r(4)), T(U, [5], data=[3, 1, 3, 0, 2]),
                                          T(F, [5]), misc=3)
+    s.update(padding_seeds())
     return s
 
 
