@@ -29,9 +29,6 @@ static const struct {
 #undef DMLREF_OP
 };
 
-const char *const data_type_enum_names[N_DATA_TYPE_NAMES] = {
-    NULL, "FLOAT32", "FLOAT16", "UINT32", "UINT16", "UINT8", "INT32", "INT16", "INT8", "FLOAT64", "UINT64", "INT64"};
-
 #define N_CLASSES (sizeof classes / sizeof classes[0] - 1)
 #define N_KNOWN (sizeof known / sizeof known[0])
 

@@ -7,6 +7,11 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+/* The names of PARAM_DATA_TYPE fields (registry.h).  Here, not in registry.c: the
+ * operator files that use it are what registry.c lists, so that would be a cycle. */
+const char *const data_type_enum_names[N_DATA_TYPE_NAMES] = {
+    NULL, "FLOAT32", "FLOAT16", "UINT32", "UINT16", "UINT8", "INT32", "INT16", "INT8", "FLOAT64", "UINT64", "INT64"};
+
 int support_lookup(const op_class *cls, uint32_t fl, support_t *s) {
     int found = 0;
     for (uint32_t i = 0; i < cls->n_support; ++i)
