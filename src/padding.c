@@ -147,7 +147,9 @@ dmlref_status padding_compile_pads(op_t *op, const char *name, const padding_fie
  * The maps are plan-owned tables of source byte offsets for the border
  * coordinates only (StartPadding + EndPadding entries per padded dim); the fill
  * is a plan-owned pattern of fill elements, written like memset.  Rows are split
- * into chunks when there are too few of them for the threads.
+ * into chunks when there are too few of them for the threads.  A packed output
+ * too large to stay cached (plan_stream) is written through streaming stores
+ * (the writer below), each thread's range being one contiguous run of bytes.
  */
 
 #define PAD_TAB_MAX (UINT64_C(1) << 22)   /* map entries a plan may hold (8 bytes each); more: the oracle */
@@ -166,6 +168,7 @@ typedef struct pad_dim {
 typedef struct pad_plan {
     uint32_t m, nth;
     int constant;
+    int stream;                    /* the output is one contiguous run: streaming stores */
     uint64_t w;                    /* element bytes: esize, or a folded block          */
     uint64_t rows, chunks, units;  /* rows of the last dim, units per row, in all     */
     pad_dim d[MAX_DIMS];
@@ -240,7 +243,7 @@ static void gather_elems(unsigned char *d, uint64_t ds, const unsigned char *row
 
 /* len fill elements at stride ds: contiguous ones like memset, from the pattern. */
 static void pad_fill(const pad_plan *p, unsigned char *d, uint64_t ds, uint64_t len) {
-    if (ds != p->w) {
+    if (ds != p->w || len <= 8) { /* strided, or a few elements: stored one by one */
         put_elems(d, ds, p->pattern, p->w, len);
         return;
     }
@@ -288,6 +291,102 @@ static void pad_row(const pad_plan *p, unsigned char *orow, const unsigned char 
     }
 }
 
+/* ---- streaming writes (a contiguous output larger than a cache: plan_stream) ----
+ *
+ * A thread's units then cover one contiguous byte range of the output, written in
+ * order: bytes are staged per 64-byte line and whole lines go out with streaming
+ * stores (no read for ownership), directly from the source when a piece covers
+ * whole lines; the partial lines at the two ends of the range are written with
+ * ordinary stores, so no byte outside the range is touched. */
+
+#define SW_LINE 64u
+
+typedef struct swriter {
+    unsigned char *out;          /* the output buffer                           */
+    uint64_t pos, from;          /* the next byte; the first staged one (offsets) */
+    unsigned char buf[SW_LINE];  /* the staged bytes, at their offset in the line */
+    unsigned char tmp[PAD_FOLD_MAX]; /* gathered elements on their way out     */
+} swriter;
+
+static void sw_flush(swriter *w) {
+    const uint64_t n = w->pos - w->from;
+    if (n == SW_LINE) simd_copy_stream(w->out + w->from, w->buf, SW_LINE); /* a whole line: aligned */
+    else if (n) memcpy(w->out + w->from, w->buf + ((uintptr_t)(w->out + w->from) & (SW_LINE - 1)), (size_t)n);
+    w->from = w->pos;
+}
+
+/* The next n output bytes are s[0, n). */
+static void sw_put(swriter *w, const unsigned char *s, uint64_t n) {
+    while (n) {
+        const uint64_t off = (uintptr_t)(w->out + w->pos) & (SW_LINE - 1);
+        if (off == 0 && n >= SW_LINE) { /* whole lines, nothing staged */
+            const uint64_t full = n & ~(uint64_t)(SW_LINE - 1);
+            simd_copy_stream(w->out + w->pos, s, (size_t)full);
+            w->pos += full;
+            w->from = w->pos;
+            s += full;
+            n -= full;
+            continue;
+        }
+        const uint64_t k = SW_LINE - off < n ? SW_LINE - off : n;
+        memcpy(w->buf + off, s, (size_t)k);
+        w->pos += k;
+        s += k;
+        n -= k;
+        if (off + k == SW_LINE) sw_flush(w);
+    }
+}
+
+/* The next len elements are the fill. */
+static void sw_fill(const pad_plan *p, swriter *w, uint64_t len) {
+    for (uint64_t bytes = len * p->w; bytes;) {
+        const uint64_t k = bytes < p->pattern_bytes ? bytes : p->pattern_bytes;
+        sw_put(w, p->pattern, k);
+        bytes -= k;
+    }
+}
+
+/* The next len elements: row[tab[k]] (tab) or s[k * ss] (else), through tmp. */
+static void sw_elems(const pad_plan *p, swriter *w, const unsigned char *row, const uint64_t *tab, uint64_t ss,
+                     uint64_t len) {
+    const uint64_t per = PAD_FOLD_MAX / p->w; /* >= 1: a folded element is at most PAD_FOLD_MAX bytes */
+    for (uint64_t k = 0; k < len; k += per) {
+        const uint64_t c = len - k < per ? len - k : per;
+        if (tab) gather_elems(w->tmp, p->w, row, tab + k, p->w, c);
+        else if (ss == 0) put_elems(w->tmp, p->w, row, p->w, c);
+        else copy_elems(w->tmp, p->w, row + k * ss, ss, p->w, c);
+        sw_put(w, w->tmp, c * p->w);
+    }
+}
+
+/* pad_row's elements [j0, j1) through the writer. */
+static void pad_row_stream(const pad_plan *p, swriter *w, const unsigned char *srow, uint64_t j0, uint64_t j1) {
+    const pad_dim *pd = &p->d[p->m - 1];
+    const uint64_t s = pd->s, n = pd->in_n;
+    if (!srow) {
+        sw_fill(p, w, j1 - j0);
+        return;
+    }
+    uint64_t a = j0, b = j1 < s ? j1 : s;
+    if (a < b) {
+        if (p->constant) sw_fill(p, w, b - a);
+        else sw_elems(p, w, srow, pd->tab + a, 0, b - a);
+    }
+    a = j0 > s ? j0 : s;
+    b = j1 < s + n ? j1 : s + n;
+    if (a < b) {
+        const unsigned char *from = srow + (a - s) * pd->ibs;
+        if (pd->ibs == p->w) sw_put(w, from, (b - a) * p->w);
+        else sw_elems(p, w, from, NULL, pd->ibs, b - a);
+    }
+    a = j0 > s + n ? j0 : s + n;
+    b = j1;
+    if (a < b) {
+        if (p->constant) sw_fill(p, w, b - a);
+        else sw_elems(p, w, srow, pd->tab + (a - n), 0, b - a);
+    }
+}
+
 /* The source byte offset of output coordinate o along pd (PAD_OUTSIDE: the fill). */
 static uint64_t coord_src(const pad_plan *p, const pad_dim *pd, uint64_t o) {
     if (o >= pd->s && o - pd->s < pd->in_n) return (o - pd->s) * pd->ibs;
@@ -316,6 +415,13 @@ static void pad_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
         ooff += co[d] * p->d[d].obs;
         src[d] = coord_src(p, &p->d[d], co[d]);
     }
+    swriter *w = NULL;
+    swriter sw;
+    if (p->stream) { /* the range is contiguous: it starts at this unit's first byte */
+        sw.out = c->out;
+        sw.pos = sw.from = ooff + ch * row_n / chunks * p->w;
+        w = &sw;
+    }
     uint64_t u = lo;
     for (;;) {
         uint64_t soff = 0;
@@ -325,9 +431,18 @@ static void pad_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
             else soff += src[d];
         }
         const unsigned char *srow = outside ? NULL : c->in + soff;
-        for (; ch < chunks && u < hi; ++ch, ++u)
-            pad_row(p, c->out + ooff, srow, ch * row_n / chunks, (ch + 1) * row_n / chunks);
-        if (u >= hi) return;
+        for (; ch < chunks && u < hi; ++ch, ++u) {
+            const uint64_t j0 = ch * row_n / chunks, j1 = (ch + 1) * row_n / chunks;
+            if (w) pad_row_stream(p, w, srow, j0, j1);
+            else pad_row(p, c->out + ooff, srow, j0, j1);
+        }
+        if (u >= hi) {
+            if (w) {
+                sw_flush(w);
+                simd_stream_fence();
+            }
+            return;
+        }
         ch = 0;
         for (uint32_t d = rd; d-- > 0;) { /* the next row */
             const pad_dim *pd = &p->d[d];
@@ -449,10 +564,17 @@ dmlref_status padding_plan(op_t *op, dmlref_error *err) {
         p->chunks = want < row_n ? want : row_n;
     }
     p->units = p->rows * p->chunks;
+    /* one contiguous output (packed, in the normalized dims) too large to stay cached:
+     * stream it (only with SIMD: plan_stream) */
+    int packed = p->d[m - 1].obs == w;
+    for (uint32_t d = 0; d + 1 < m; ++d)
+        if (!stride_adjacent(p->d[d].obs, p->d[d + 1].obs, p->d[d + 1].out_n)) packed = 0;
+    p->stream = packed && plan_stream(out->elements * out->esize);
 
     op->plan = p;
     op->plan_free = pad_plan_free;
     op->kernel = pad_kernel;
-    op->kernel_name = constant ? "padding.constant." DMLREF_ISA : "padding.map." DMLREF_ISA;
+    op->kernel_name = constant ? (p->stream ? "padding.constant_stream." DMLREF_ISA : "padding.constant." DMLREF_ISA)
+                               : (p->stream ? "padding.map_stream." DMLREF_ISA : "padding.map." DMLREF_ISA);
     return DMLREF_OK;
 }

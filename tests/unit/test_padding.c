@@ -703,13 +703,15 @@ TEST(padding_fast_path_matches_oracle) {
         for (uint32_t threads = 1; threads <= 2; ++threads) {
             const dmlref_options fast = {0, threads};
             dmlref_operator *op = NULL;
-            if (tiny) {
+            if (tiny) { /* small tensors take the paths of large ones: thread parts, chunks, streaming */
                 setenv("DMLREF_PAR_GRAIN", "16", 1);
+                setenv("DMLREF_STREAM_MIN", "0", 1);
                 env_reload();
             }
             CHECK_STATUS(dmlref_compile(&f.d, FL, &fast, &op, &err), err, DMLREF_OK, NULL);
             if (tiny) {
                 unsetenv("DMLREF_PAR_GRAIN");
+                unsetenv("DMLREF_STREAM_MIN");
                 env_reload();
             }
             if (!op) continue;
@@ -738,12 +740,18 @@ TEST(padding_fast_path_matches_oracle) {
     }
     CHECK(saw("padding.constant."));
     CHECK(saw("padding.map."));
+#if DMLREF_SIMD /* streaming stores exist only with SIMD */
+    CHECK(saw("padding.constant_stream."));
+    CHECK(saw("padding.map_stream."));
+#endif
 }
 
 /* Large enough for the default grain: rows split over threads, and a single
- * row split into chunks (1-D); FORCE_ORACLE names the oracle. */
+ * row split into chunks (1-D), with ordinary and (stream) streaming stores;
+ * FORCE_ORACLE names the oracle. */
 TEST(padding_fast_path_threads_and_chunks) {
     static const uint32_t shapes[3][2] = {{1, 300000}, {200, 700}, {3, 50000}};
+    for (int stream = 0; stream <= 1; ++stream)
     for (int s = 0; s < 3; ++s)
         for (uint32_t m = CONSTANT; m <= WRAP; ++m) {
             pfix f;
@@ -769,9 +777,18 @@ TEST(padding_fast_path_threads_and_chunks) {
             for (uint32_t threads = 1; threads <= 2; ++threads) {
                 const dmlref_options fo = {0, threads};
                 memset(got, 0xCD, ob);
+                if (stream) {
+                    setenv("DMLREF_STREAM_MIN", "0", 1);
+                    env_reload();
+                }
                 CHECK_STATUS(dmlref_compile(&f.d, FL, &fo, &op, &err), err, DMLREF_OK, NULL);
+                if (stream) {
+                    unsetenv("DMLREF_STREAM_MIN");
+                    env_reload();
+                }
                 if (!op) continue;
                 CHECK(strncmp(dmlref_kernel_name(op), "padding.", 8) == 0);
+                CHECK((strstr(dmlref_kernel_name(op), "_stream.") != NULL) == (stream && DMLREF_SIMD));
                 dmlref_cbuffer ins[1] = {{in, ib}};
                 dmlref_buffer outs[1] = {{got, ob}};
                 CHECK_STATUS(dmlref_execute(op, ins, 1, outs, 1, &err), err, DMLREF_OK, NULL);
