@@ -247,6 +247,12 @@ FIELDS_TEST = $(BUILD)/test_fields
 $(FIELDS_TEST): tests/fields/test_fields.c $(BUILD)/libdmlref_cli.a $(INTERNAL) $(HEADERS) $(STAMP)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -Icli -o $@ $< $(BUILD)/libdmlref_cli.a $(INTERNAL) $(LDLIBS_LIB) -ljson-c -lm
 
+# The builders' shared helpers under gen's filters and flavours (tests/builders/test_builders.c,
+# tests/suites/builders.sh), linked with the builders and the command's objects.
+BUILDERS_TEST = $(BUILD)/test_builders
+$(BUILDERS_TEST): tests/builders/test_builders.c $(BUILDERS) $(BUILD)/libdmlref_cli.a $(INTERNAL) $(HEADERS) $(STAMP)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -Icli -o $@ $< $(BUILDERS) $(BUILD)/libdmlref_cli.a $(INTERNAL) $(LDLIBS_LIB) -ljson-c -lm
+
 # The README's C example (examples/gather.c), built against the shipped static library.
 EXAMPLE = $(BUILD)/example_gather
 $(EXAMPLE): examples/gather.c $(STATIC) $(STAMP)
@@ -260,7 +266,7 @@ examples: $(CLI) $(EXAMPLE)
 	@echo "== $(EXAMPLE)"; $(EXAMPLE)
 
 # The README's test command.  Runs every suite and ends with "N passed, N failed".
-test: $(UNIT) $(NUMPY_DRIVER) $(EXAMPLE) $(if $(CLI_SRC),$(CLI) $(FIELDS_TEST)) $(BUILD)/bench
+test: $(UNIT) $(NUMPY_DRIVER) $(EXAMPLE) $(if $(CLI_SRC),$(CLI) $(FIELDS_TEST) $(BUILDERS_TEST)) $(BUILD)/bench
 	BUILD=$(BUILD) PYTHON=$(PYTHON) sh tests/run.sh
 
 test-asan:

@@ -1,5 +1,6 @@
 /*
- * dmlref benchmark: the 12 workloads of docs/performance.md plus a 64 MiB
+ * dmlref benchmark: the 12 workloads of docs/performance.md, the 13 of its
+ * phase-2 table (a line says "not in this build" for an operator left out), plus a 64 MiB
  * memcpy, each with 1 thread and with all threads, in one run.
  *
  *   bench [--repeat N] [--oracle] [--no-hugepages] [FILTER]
@@ -119,6 +120,20 @@ typedef struct work {
     DMLREF_SCATTER_ND_OPERATOR_DESC s;
     DMLREF_SPLIT_OPERATOR_DESC sp;
     DMLREF_JOIN_OPERATOR_DESC j;
+    union { /* the phase-2 workloads' descs */
+        DMLREF_SLICE1_OPERATOR_DESC slice1;
+        DMLREF_TILE_OPERATOR_DESC tile;
+        DMLREF_PADDING1_OPERATOR_DESC pad1;
+        DMLREF_GATHER_ND1_OPERATOR_DESC gnd1;
+        DMLREF_SCATTER_OPERATOR_DESC sc;
+        DMLREF_DEPTH_TO_SPACE1_OPERATOR_DESC d2s;
+        DMLREF_SPACE_TO_DEPTH1_OPERATOR_DESC s2d;
+        DMLREF_ELEMENT_WISE_IDENTITY_OPERATOR_DESC id;
+        DMLREF_ONE_HOT_OPERATOR_DESC oh;
+    } p2;
+    uint32_t arr[3][8];   /* their arrays (offsets, sizes, repeats, paddings)          */
+    int32_t iarr[8];      /* SLICE1's InputWindowStrides                               */
+    uint32_t strides[8];  /* identity_transpose's input strides                        */
     tdesc t[8];
     DMLREF_TENSOR_DESC pieces[4];
     uint32_t n_in, n_out;
@@ -229,6 +244,143 @@ static void setup_scatter(work *w, int rows) {
     }
     /* bytes moved: 2 x output + indices (overwritten input not counted) */
     w->moved = 2.0 * (double)w->out[0].size + (double)w->in[1].size;
+}
+
+/* ---- phase-2 workloads (docs/performance.md, "Phase 2") ------------------ */
+
+static const char *const p2_ids[] = {"slice_window", "slice_reverse", "tile_outer", "tile_inner", "pad_constant",
+                                     "pad_reflect",  "pad_edge",      "gather_nd_rows", "scatter_elements",
+                                     "depth_to_space", "space_to_depth", "identity_transpose", "one_hot"};
+#define N_P2 (sizeof p2_ids / sizeof p2_ids[0])
+
+static void io2(work *w, uint32_t n_in, double moved_extra) {
+    const tdesc *in[3] = {&w->t[0], &w->t[1], &w->t[2]}, *out[1] = {&w->t[n_in]};
+    w->n_in = n_in;
+    w->n_out = 1;
+    alloc_io(w, in, out);
+    /* bytes an ideal implementation reads and writes: the output once, plus what
+     * it must read (moved_extra, given per workload) */
+    w->moved = (double)w->out[0].size + moved_extra;
+}
+
+/* Sets up phase-2 workload k; 0, or -1 when this build lacks the operator. */
+static int setup_p2(work *w, size_t k) {
+    const DMLREF_TENSOR_DATA_TYPE F32 = DMLREF_TENSOR_DATA_TYPE_FLOAT32, I64 = DMLREF_TENSOR_DATA_TYPE_INT64;
+    const double MiB = (double)(1u << 20);
+    switch (k) {
+    case 0: case 1: { /* SLICE1: a window, or the whole of [4096,4096] read backwards along dim 1 */
+        const int rev = k == 1;
+        const uint32_t n = rev ? 2 : 4;
+        td(&w->t[0], F32, n, rev ? SZ(4096, 4096) : SZ(64, 64, 64, 64));
+        td(&w->t[1], F32, n, rev ? SZ(4096, 4096) : SZ(64, 48, 48, 48));
+        memcpy(w->arr[0], rev ? SZ(0, 0) : SZ(0, 8, 8, 8), n * 4);
+        memcpy(w->arr[1], rev ? SZ(4096, 4096) : SZ(64, 48, 48, 48), n * 4);
+        for (uint32_t i = 0; i < n; ++i) w->iarr[i] = rev && i == 1 ? -1 : 1;
+        w->p2.slice1 = (DMLREF_SLICE1_OPERATOR_DESC){&w->t[0].desc, &w->t[1].desc, n, w->arr[0], w->arr[1], w->iarr};
+        w->desc = (DMLREF_OPERATOR_DESC){DMLREF_OPERATOR_SLICE1, &w->p2.slice1};
+        io2(w, 1, 0);
+        w->moved = 2.0 * (double)w->out[0].size;
+        break;
+    }
+    case 2: case 3: { /* TILE */
+        const int inner = k == 3;
+        td(&w->t[0], F32, 2, inner ? SZ(4096, 1024) : SZ(1024, 4096));
+        td(&w->t[1], F32, 2, SZ(4096, 4096));
+        memcpy(w->arr[0], inner ? SZ(1, 4) : SZ(4, 1), 8);
+        w->p2.tile = (DMLREF_TILE_OPERATOR_DESC){&w->t[0].desc, &w->t[1].desc, 2, w->arr[0]};
+        w->desc = (DMLREF_OPERATOR_DESC){DMLREF_OPERATOR_TILE, &w->p2.tile};
+        io2(w, 1, 16 * MiB);
+        break;
+    }
+    case 4: case 5: case 6: { /* PADDING1 */
+        const int c = k == 4;
+        const uint32_t n = c ? 4 : 2;
+        td(&w->t[0], F32, n, c ? SZ(16, 64, 128, 128) : SZ(4096, 4096));
+        td(&w->t[1], F32, n, c ? SZ(16, 64, 130, 130) : SZ(4112, 4112));
+        memcpy(w->arr[0], c ? SZ(0, 0, 1, 1) : SZ(8, 8), n * 4);
+        memcpy(w->arr[1], c ? SZ(0, 0, 1, 1) : SZ(8, 8), n * 4);
+        DMLREF_SCALAR_UNION zero;
+        memset(&zero, 0, sizeof zero);
+        w->p2.pad1 = (DMLREF_PADDING1_OPERATOR_DESC){&w->t[0].desc, &w->t[1].desc,
+                                                     k == 4 ? DMLREF_PADDING_MODE_CONSTANT
+                                                     : k == 5 ? DMLREF_PADDING_MODE_REFLECTION
+                                                              : DMLREF_PADDING_MODE_EDGE,
+                                                     F32, zero, n, w->arr[0], w->arr[1]};
+        w->desc = (DMLREF_OPERATOR_DESC){DMLREF_OPERATOR_PADDING1, &w->p2.pad1};
+        io2(w, 1, (double)w->t[0].buf.TotalTensorSizeInBytes);
+        break;
+    }
+    case 7: { /* GATHER_ND1: rows of 256 by (i, j) pairs */
+        td(&w->t[0], F32, 3, SZ(256, 256, 256));
+        td(&w->t[1], I64, 3, SZ(1, 65536, 2));
+        td(&w->t[2], F32, 3, SZ(1, 65536, 256));
+        w->p2.gnd1 = (DMLREF_GATHER_ND1_OPERATOR_DESC){&w->t[0].desc, &w->t[1].desc, &w->t[2].desc, 3, 2, 0};
+        w->desc = (DMLREF_OPERATOR_DESC){DMLREF_OPERATOR_GATHER_ND1, &w->p2.gnd1};
+        io2(w, 2, 0);
+        fill_idx((void *)(uintptr_t)w->in[1].data, 2 * 65536, 1, 256);
+        w->moved = 2.0 * (double)w->out[0].size + (double)w->in[1].size;
+        break;
+    }
+    case 8: { /* SCATTER axis 1: 1024 distinct columns per row */
+        td(&w->t[0], F32, 2, SZ(4096, 4096));
+        td(&w->t[1], I64, 2, SZ(4096, 1024));
+        td(&w->t[2], F32, 2, SZ(4096, 1024));
+        td(&w->t[3], F32, 2, SZ(4096, 4096));
+        w->p2.sc = (DMLREF_SCATTER_OPERATOR_DESC){&w->t[0].desc, &w->t[1].desc, &w->t[2].desc, &w->t[3].desc, 1};
+        w->desc = (DMLREF_OPERATOR_DESC){DMLREF_OPERATOR_SCATTER, &w->p2.sc};
+        io2(w, 3, 0);
+        int64_t *ix = (int64_t *)(uintptr_t)w->in[1].data;
+        for (uint32_t r = 0; r < 4096; ++r) { /* i -> (a i + b) mod 4096, a odd: distinct in a row */
+            const uint64_t a = (rnd() | 1) & 4095, b = rnd() & 4095;
+            for (uint32_t i = 0; i < 1024; ++i) ix[(size_t)r * 1024 + i] = (int64_t)((a * i + b) & 4095);
+        }
+        w->moved = 2.0 * (double)w->out[0].size + (double)w->in[1].size + (double)w->in[2].size;
+        break;
+    }
+    case 9: case 10: { /* DEPTH_TO_SPACE1 / SPACE_TO_DEPTH1, DEPTH_COLUMN_ROW, B 2 */
+        const int d2s = k == 9;
+        td(&w->t[0], F32, 4, d2s ? SZ(16, 256, 64, 64) : SZ(16, 64, 128, 128));
+        td(&w->t[1], F32, 4, d2s ? SZ(16, 64, 128, 128) : SZ(16, 256, 64, 64));
+        if (d2s) {
+            w->p2.d2s = (DMLREF_DEPTH_TO_SPACE1_OPERATOR_DESC){&w->t[0].desc, &w->t[1].desc, 2,
+                                                               DMLREF_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW};
+            w->desc = (DMLREF_OPERATOR_DESC){DMLREF_OPERATOR_DEPTH_TO_SPACE1, &w->p2.d2s};
+        } else {
+            w->p2.s2d = (DMLREF_SPACE_TO_DEPTH1_OPERATOR_DESC){&w->t[0].desc, &w->t[1].desc, 2,
+                                                               DMLREF_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW};
+            w->desc = (DMLREF_OPERATOR_DESC){DMLREF_OPERATOR_SPACE_TO_DEPTH1, &w->p2.s2d};
+        }
+        io2(w, 1, 0);
+        w->moved = 2.0 * (double)w->out[0].size;
+        break;
+    }
+    case 11: { /* ELEMENT_WISE_IDENTITY of a transposed view */
+        td(&w->t[0], F32, 2, SZ(4096, 4096));
+        w->strides[0] = 1;
+        w->strides[1] = 4096;
+        w->t[0].buf.Strides = w->strides;
+        td(&w->t[1], F32, 2, SZ(4096, 4096));
+        w->p2.id = (DMLREF_ELEMENT_WISE_IDENTITY_OPERATOR_DESC){&w->t[0].desc, &w->t[1].desc, NULL};
+        w->desc = (DMLREF_OPERATOR_DESC){DMLREF_OPERATOR_ELEMENT_WISE_IDENTITY, &w->p2.id};
+        io2(w, 1, 0);
+        w->moved = 2.0 * (double)w->out[0].size;
+        break;
+    }
+    default: { /* ONE_HOT axis 1, depth 16, values {0, 1} */
+        td(&w->t[0], DMLREF_TENSOR_DATA_TYPE_INT32, 2, SZ(1048576, 1));
+        td(&w->t[1], F32, 2, SZ(1, 2));
+        td(&w->t[2], F32, 2, SZ(1048576, 16));
+        w->p2.oh = (DMLREF_ONE_HOT_OPERATOR_DESC){&w->t[0].desc, &w->t[1].desc, &w->t[2].desc, 1};
+        w->desc = (DMLREF_OPERATOR_DESC){DMLREF_OPERATOR_ONE_HOT, &w->p2.oh};
+        io2(w, 2, 0);
+        fill_idx((void *)(uintptr_t)w->in[0].data, 1048576, 0, 16);
+        const float v[2] = {0.0f, 1.0f};
+        memcpy((void *)(uintptr_t)w->in[1].data, v, sizeof v);
+        w->moved = (double)w->out[0].size + (double)w->in[0].size;
+        break;
+    }
+    }
+    return dmlref_operator_schema(w->desc.Type) ? 0 : -1;
 }
 
 static void work_free(work *w) {
@@ -383,6 +535,27 @@ int main(int argc, char **argv) {
             const double gbs = w->moved / ms * 1e-6;
             printf("%-24s %3d %9.3f %8.1f %6.2f  %s\n", w->id, k ? all : 1, ms, gbs, gbs / best_gbs, kernel);
             fflush(stdout);
+        }
+        work_free(w);
+        free(w);
+    }
+
+    for (size_t i = 0; i < N_P2; ++i) {
+        if (filter && !strstr(p2_ids[i], filter)) continue;
+        work *w = calloc(1, sizeof *w);
+        if (!w) return 2;
+        w->id = p2_ids[i];
+        if (setup_p2(w, i) != 0) {
+            printf("%-24s %3s %9s %8s %6s  %s\n", w->id, "-", "-", "-", "-", "not in this build");
+        } else {
+            const uint32_t thr[2] = {1, 0};
+            for (int k = 0; k < 2; ++k) {
+                const char *kernel = NULL;
+                const double ms = time_op(w, thr[k], oracle ? DMLREF_OPTION_FORCE_ORACLE : 0, &kernel);
+                const double gbs = w->moved / ms * 1e-6;
+                printf("%-24s %3d %9.3f %8.1f %6.2f  %s\n", w->id, k ? all : 1, ms, gbs, gbs / best_gbs, kernel);
+                fflush(stdout);
+            }
         }
         work_free(w);
         free(w);

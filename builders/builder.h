@@ -10,8 +10,21 @@
  * and permuted layouts with gaps between rows, zero-stride (broadcast) inputs,
  * negative indices (signed index types), TotalTensorSizeInBytes sometimes above
  * the minimum, nested data for some packed inputs.  Never: out-of-range indices,
- * duplicate scatter targets, NaN payloads other than the canonical quiet NaN,
- * subnormals.  Tensors are small (at most a few hundred elements).
+ * duplicate scatter targets.  In the plain flavour no NaN payloads other than the
+ * canonical quiet NaN and no subnormals, and tensors are small (at most a few
+ * hundred elements); the bits flavour adds special bit patterns, the large one
+ * larger tensors (bld_opts below).
+ *
+ * Filters and flavours (bld_opts, set by gen): a builder need not look at them.
+ * The helpers honour them -- bld_pick draws only allowed types, bld_layout only
+ * packed layouts under `packed`, bld_rand_index and bld_is_signed_index no
+ * negative indices under `no_negative_indices`, bld_rand_value special bit
+ * patterns under `bits`, bld_cap and bld_rand_sizes larger shapes under
+ * `max_elements` -- and gen rejects and redraws any case that still breaks a
+ * filter (a type, DimensionCount, the feature level, a layout, a negative index,
+ * an element count), so a builder that draws some of these itself stays correct,
+ * only slower to meet a narrow filter.  With bld_opts all zero (no filter, no
+ * flavour) every helper draws exactly as before, so gen's files do not change.
  *
  * Adding an operator: builders/<name>.c defining `const builder <name>_builder`.
  */
@@ -74,6 +87,22 @@ void bld_gcase_free(gcase *g);
 /* Sets the UINT parameter `name` of g's desc (through the schema). */
 void bld_set_param(gcase *g, const char *name, uint32_t v);
 
+/* ---- what gen asks for: filters and flavours (all zero: the plain flavour) ---- */
+
+typedef struct bld_settings {
+    uint32_t data_types;     /* allowed types of non-index tensors, bit (1u << dt); 0: all       */
+    uint32_t index_types;    /* allowed types of index tensors (schema slot is_index); 0: all    */
+    int no_negative_indices; /* index values >= 0 only                                           */
+    int packed;              /* no Strides, no gaps, no broadcast, minimal TotalTensorSizeInBytes */
+    int bits;                /* the bits flavour: special bit patterns in the data               */
+    uint64_t max_elements;   /* the large flavour (>= BLD_SMALL_CAP): caps scaled up to it; 0: off */
+} bld_settings;
+extern bld_settings bld_opts;
+
+/* The largest cap the small cases' builders use (an output's element count):
+ * bld_cap scales caps by max_elements / BLD_SMALL_CAP. */
+#define BLD_SMALL_CAP 256
+
 /* ---- shared helpers ---- */
 
 /* The 11 data types, and the 4 index types, in the order picks draw them. */
@@ -84,26 +113,44 @@ extern const DMLREF_TENSOR_DATA_TYPE bld_index_types[4];
 uint32_t bld_rnd(prng *r, uint32_t n);
 uint64_t bld_product(const uint32_t *s, uint32_t n);
 /* An element-count cap for a builder's shapes: base for the default small cases,
- * scaled up when gen draws large ones.  Every cap a builder uses goes through it. */
+ * scaled up when gen draws large ones (bld_opts.max_elements = M: base * M / 256
+ * for a base up to 256, M for a larger base, never below base).  Every cap a
+ * builder uses goes through it. */
 uint64_t bld_cap(uint64_t base);
-/* Random sizes 1..4 (visiting dims in random order) keeping the product <= cap. */
+/* Random sizes 1..4 (visiting dims in random order) keeping the product <= cap.
+ * Large flavour: sizes of any magnitude, the product aimed at a target drawn in
+ * (cap / 8, cap], never above cap nor below cap / 16. */
 void bld_rand_sizes(prng *r, uint32_t n, uint32_t *s, uint64_t cap);
+/* Sizes 1..maxv in dimension order, each kept while the product stays <= cap (else 1).
+ * Large flavour: as bld_rand_sizes's. */
+void bld_rand_dims(prng *r, uint32_t n, uint32_t *s, uint32_t maxv, uint64_t cap);
 void bld_tensor_init(gtensor *t, DMLREF_TENSOR_DATA_TYPE dt, uint32_t n, const uint32_t *sizes);
 /* Strides and buffer size: packed, explicit packed, or a permuted layout with gaps;
- * broadcast for some inputs when allowed.  Allocates the data. */
+ * broadcast for some inputs when allowed.  Allocates the data.  Under
+ * bld_opts.packed: packed only (no Strides, no broadcast, minimal size). */
 void bld_layout(prng *r, gtensor *t, int allow_broadcast);
-/* One element of type dt at p: edges, small values, exact floats, specials. */
+/* One element of type dt at p: edges, small values, exact floats, specials.  Bits
+ * flavour: also subnormals, signalling NaNs, NaN payloads (either sign), the
+ * float edges (largest finite, smallest normal, ...), integer extremes and bit
+ * patterns, more often. */
 void bld_rand_value(prng *r, DMLREF_TENSOR_DATA_TYPE dt, unsigned char *p);
 /* Every slot of t's buffer: values of its type (edges, small values, specials). */
 void bld_fill_random(prng *r, gtensor *t);
 void bld_store_index(gtensor *t, uint64_t slot, int64_t v);
+/* Whether the case may hold negative values in index tensor t: a signed index type
+ * (INT32, INT64), and not under bld_opts.no_negative_indices. */
 int bld_is_signed_index(const gtensor *t);
-/* An index for a dimension of size n: in [0, n), or in [-n, 0) for signed types now and then. */
+/* An index for a dimension of size n: in [0, n), or in [-n, 0) now and then where
+ * bld_is_signed_index allows. */
 int64_t bld_rand_index(prng *r, const gtensor *idx, uint32_t n);
 /* Slot of logical coordinate c. */
 uint64_t bld_slot_of(const gtensor *t, const uint32_t *c);
 /* The next coordinate in row-major order; 0 after the last. */
 int bld_next_coord(const uint32_t *sizes, uint32_t n, uint32_t *c);
+/* One of v[0..n), uniformly.  Under a type filter only the allowed ones: for
+ * bld_data_types those of bld_opts.data_types, for bld_index_types those of
+ * index_types, for another list those either allows; when none is allowed, any
+ * (gen then rejects the case). */
 DMLREF_TENSOR_DATA_TYPE bld_pick(prng *r, const DMLREF_TENSOR_DATA_TYPE *v, uint32_t n);
 /* Splits total into k >= 1 positive parts, unequal when possible. */
 void bld_partition(prng *r, uint32_t total, uint32_t k, uint32_t *parts);

@@ -22,6 +22,8 @@ const DMLREF_TENSOR_DATA_TYPE bld_index_types[4] = {
     DMLREF_TENSOR_DATA_TYPE_INT64, DMLREF_TENSOR_DATA_TYPE_INT32, DMLREF_TENSOR_DATA_TYPE_UINT64,
     DMLREF_TENSOR_DATA_TYPE_UINT32};
 
+bld_settings bld_opts;
+
 uint32_t bld_rnd(prng *r, uint32_t n) { return (uint32_t)prng_below(r, n); }
 
 uint64_t bld_product(const uint32_t *s, uint32_t n) {
@@ -30,9 +32,49 @@ uint64_t bld_product(const uint32_t *s, uint32_t n) {
     return p;
 }
 
-/* Random sizes 1..4 (visiting dims in random order) keeping the bld_product <= cap. */
 uint64_t bld_cap(uint64_t base) {
-    return base;
+    const uint64_t m = bld_opts.max_elements;
+    if (!m) return base;
+    const uint64_t c = base <= BLD_SMALL_CAP ? base * m / BLD_SMALL_CAP : m;
+    return c > base ? c : base;
+}
+
+/* The largest g >= 1 with g^k <= x (x >= 1, k >= 1), in integers (the same on every host). */
+static uint64_t iroot(uint64_t x, uint32_t k) {
+    uint64_t lo = 1, hi = x;
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo + 1) / 2;
+        uint64_t p = 1;
+        int over = 0;
+        for (uint32_t i = 0; i < k && !over; ++i) {
+            if (p > x / mid) over = 1;
+            else p *= mid;
+        }
+        if (over) hi = mid - 1;
+        else lo = mid;
+    }
+    return lo;
+}
+
+/* The large flavour's sizes: a target product in (cap / 8, cap], shared out over the
+ * dimensions (in the random order) around its k-th root, some dimensions 1. */
+static void large_sizes(prng *r, uint32_t n, uint32_t *s, uint64_t cap, const uint32_t *order) {
+    if (cap > UINT32_MAX) cap = UINT32_MAX;
+    if (cap < 1) cap = 1;
+    const uint64_t target = cap - prng_below(r, cap - cap / 8);
+    uint64_t p = 1;
+    for (uint32_t k = 0; k < n; ++k) {
+        const uint32_t left = n - k;
+        const uint64_t rem = target / p ? target / p : 1;
+        uint64_t v = rem;
+        if (left > 1) {
+            v = bld_rnd(r, 6) == 0 ? 1 : 1 + prng_below(r, 2 * iroot(rem, left));
+        }
+        if (v > cap / p) v = cap / p;
+        if (v < 1) v = 1;
+        s[order[k]] = (uint32_t)v;
+        p *= v;
+    }
 }
 
 void bld_rand_sizes(prng *r, uint32_t n, uint32_t *s, uint64_t cap) {
@@ -43,6 +85,10 @@ void bld_rand_sizes(prng *r, uint32_t n, uint32_t *s, uint64_t cap) {
         order[i - 1] = order[j];
         order[j] = t;
     }
+    if (bld_opts.max_elements) {
+        large_sizes(r, n, s, cap, order);
+        return;
+    }
     uint64_t p = 1;
     for (uint32_t k = 0; k < n; ++k) {
         const uint32_t v = 1 + bld_rnd(r, 4);
@@ -50,6 +96,20 @@ void bld_rand_sizes(prng *r, uint32_t n, uint32_t *s, uint64_t cap) {
             s[order[k]] = v;
             p *= v;
         }
+    }
+}
+
+void bld_rand_dims(prng *r, uint32_t n, uint32_t *s, uint32_t maxv, uint64_t cap) {
+    if (bld_opts.max_elements) {
+        const uint32_t order[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+        large_sizes(r, n, s, cap, order);
+        return;
+    }
+    uint64_t p = 1;
+    for (uint32_t d = 0; d < n; ++d) {
+        const uint32_t v = 1 + bld_rnd(r, maxv);
+        s[d] = 1;
+        if (p * v <= cap) s[d] = v, p *= v;
     }
 }
 
@@ -63,7 +123,8 @@ void bld_tensor_init(gtensor *t, DMLREF_TENSOR_DATA_TYPE dt, uint32_t n, const u
 
 /* Strides and buffer size: packed, explicit packed, or a permuted bld_layout with gaps; broadcast for some inputs. */
 void bld_layout(prng *r, gtensor *t, int allow_broadcast) {
-    const uint32_t mode = bld_rnd(r, 10);
+    const int packed = bld_opts.packed; /* no draw of a non-packed choice: the plain flavour draws as before */
+    const uint32_t mode = packed ? 0 : bld_rnd(r, 10);
     uint32_t order[8];
     for (uint32_t i = 0; i < t->n; ++i) order[i] = i;
     if (mode >= 5)
@@ -79,7 +140,7 @@ void bld_layout(prng *r, gtensor *t, int allow_broadcast) {
         cur = cur * t->sizes[d] + (mode >= 5 && bld_rnd(r, 3) == 0 ? bld_rnd(r, 3) : 0);
     }
     t->has_strides = mode >= 4;
-    if (allow_broadcast && bld_rnd(r, 4) == 0) {
+    if (allow_broadcast && !packed && bld_rnd(r, 4) == 0) {
         for (uint32_t d = 0; d < t->n; ++d)
             if (t->sizes[d] > 1 && bld_rnd(r, 2) == 0) t->strides[d] = 0;
         t->has_strides = 1;
@@ -88,7 +149,7 @@ void bld_layout(prng *r, gtensor *t, int allow_broadcast) {
     for (uint32_t d = 0; d < t->n; ++d) last += (uint64_t)(t->sizes[d] - 1) * t->strides[d];
     t->span_slots = last + 1;
     uint64_t bytes = (t->span_slots * t->es + 3) & ~UINT64_C(3);
-    if (bld_rnd(r, 4) == 0) {
+    if (!packed && bld_rnd(r, 4) == 0) {
         bytes += 4 * bld_rnd(r, 3);
         t->total_given = 1;
     }
@@ -100,7 +161,13 @@ void bld_layout(prng *r, gtensor *t, int allow_broadcast) {
     t->nested = !t->has_strides && t->n > 1 && bld_rnd(r, 3) == 0;
 }
 
+static void bits_value(prng *r, DMLREF_TENSOR_DATA_TYPE dt, unsigned char *p);
+
 void bld_rand_value(prng *r, DMLREF_TENSOR_DATA_TYPE dt, unsigned char *p) {
+    if (bld_opts.bits && bld_rnd(r, 10) >= 3) {
+        bits_value(r, dt, p);
+        return;
+    }
     const uint32_t k = bld_rnd(r, 100);
     uint64_t bits = prng_next(r);
     switch (dt) {
@@ -161,6 +228,56 @@ void bld_rand_value(prng *r, DMLREF_TENSOR_DATA_TYPE dt, unsigned char *p) {
     }
 }
 
+/* The bits flavour's values (70% of its draws; the rest are the plain ones). */
+static void bits_value(prng *r, DMLREF_TENSOR_DATA_TYPE dt, unsigned char *p) {
+    const uint32_t k = bld_rnd(r, 100);
+    const uint64_t bits = prng_next(r);
+    const uint32_t es = dmlref_data_type_size(dt);
+    const int nbits = (int)es * 8;
+    const uint64_t ones = es == 8 ? UINT64_MAX : (UINT64_C(1) << nbits) - 1;
+    if (dt == DMLREF_TENSOR_DATA_TYPE_FLOAT16 || dt == DMLREF_TENSOR_DATA_TYPE_FLOAT32 ||
+        dt == DMLREF_TENSOR_DATA_TYPE_FLOAT64) {
+        const int ebits = es == 2 ? 5 : es == 4 ? 8 : 11, mbits = nbits - 1 - ebits;
+        const uint64_t sign = (bits >> 63) << (nbits - 1), man = (UINT64_C(1) << mbits) - 1,
+                       quiet = UINT64_C(1) << (mbits - 1), emax = (UINT64_C(1) << ebits) - 1,
+                       payload = bits & (quiet - 1); /* below the quiet bit */
+        uint64_t v;
+        if (k < 30) { /* a subnormal: exponent 0, significand not 0 */
+            v = sign | ((bits & man) ? bits & man : 1);
+        } else if (k < 42) { /* the edges: smallest and largest subnormal, smallest normal, largest finite */
+            const uint32_t w = bld_rnd(r, 4);
+            v = sign | (w == 0 ? 1 : w == 1 ? man : w == 2 ? man + 1 : ((emax - 1) << mbits | man));
+        } else if (k < 60) { /* a signalling NaN: quiet bit clear, payload not 0 */
+            v = sign | emax << mbits | (payload ? payload : 1);
+        } else if (k < 76) { /* a quiet NaN with a payload, or the negative canonical one */
+            v = sign | emax << mbits | quiet | payload;
+            if (v == (emax << mbits | quiet)) v |= UINT64_C(1) << (nbits - 1);
+        } else if (k < 88) {
+            v = sign; /* +-0 */
+        } else if (k < 97) {
+            v = sign | emax << mbits; /* +-inf */
+        } else {
+            v = emax << mbits | quiet; /* the canonical quiet NaN */
+        }
+        value_store_bits(p, es, v);
+        return;
+    }
+    const int is_signed = dt == DMLREF_TENSOR_DATA_TYPE_INT8 || dt == DMLREF_TENSOR_DATA_TYPE_INT16 ||
+                          dt == DMLREF_TENSOR_DATA_TYPE_INT32 || dt == DMLREF_TENSOR_DATA_TYPE_INT64;
+    const uint64_t top = UINT64_C(1) << (nbits - 1);
+    uint64_t v;
+    if (k < 70) { /* extremes and their neighbours, 0, +-1, alternating and single-byte patterns */
+        const uint64_t max = is_signed ? top - 1 : ones, min = is_signed ? top : 0;
+        const uint64_t edges[12] = {max, min, max - 1, min + 1, 0, 1, ones, top,
+                                    UINT64_C(0x5555555555555555) & ones, UINT64_C(0xAAAAAAAAAAAAAAAA) & ones,
+                                    UINT64_C(0xFF) << (nbits - 8), 0xFF};
+        v = edges[k % 12];
+    } else {
+        v = bits & ones; /* any pattern */
+    }
+    value_store_bits(p, es, v);
+}
+
 void bld_fill_random(prng *r, gtensor *t) {
     for (uint64_t i = 0; i < t->total_slots; ++i) bld_rand_value(r, t->dt, t->data + i * t->es);
 }
@@ -170,6 +287,7 @@ void bld_store_index(gtensor *t, uint64_t slot, int64_t v) {
 }
 
 int bld_is_signed_index(const gtensor *t) {
+    if (bld_opts.no_negative_indices) return 0;
     return t->dt == DMLREF_TENSOR_DATA_TYPE_INT32 || t->dt == DMLREF_TENSOR_DATA_TYPE_INT64;
 }
 
@@ -196,7 +314,25 @@ int bld_next_coord(const uint32_t *sizes, uint32_t n, uint32_t *c) {
 
 /* ---- per-operator shapes ------------------------------------------------------------ */
 
-DMLREF_TENSOR_DATA_TYPE bld_pick(prng *r, const DMLREF_TENSOR_DATA_TYPE *v, uint32_t n) { return v[bld_rnd(r, n)]; }
+static int type_in(uint32_t mask, DMLREF_TENSOR_DATA_TYPE t) { return mask == 0 || (mask >> (unsigned)t & 1u); }
+
+static int pick_allowed(const DMLREF_TENSOR_DATA_TYPE *v, DMLREF_TENSOR_DATA_TYPE t) {
+    if (v == bld_data_types) return type_in(bld_opts.data_types, t);
+    if (v == bld_index_types) return type_in(bld_opts.index_types, t);
+    const int index_type = t == DMLREF_TENSOR_DATA_TYPE_INT32 || t == DMLREF_TENSOR_DATA_TYPE_INT64 ||
+                           t == DMLREF_TENSOR_DATA_TYPE_UINT32 || t == DMLREF_TENSOR_DATA_TYPE_UINT64;
+    return type_in(bld_opts.data_types, t) || (index_type && type_in(bld_opts.index_types, t));
+}
+
+DMLREF_TENSOR_DATA_TYPE bld_pick(prng *r, const DMLREF_TENSOR_DATA_TYPE *v, uint32_t n) {
+    if (!bld_opts.data_types && !bld_opts.index_types) return v[bld_rnd(r, n)];
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; ++i) m += (uint32_t)pick_allowed(v, v[i]);
+    if (m == 0) return v[bld_rnd(r, n)]; /* nothing allowed: gen rejects the case */
+    uint32_t k = bld_rnd(r, m);
+    for (uint32_t i = 0;; ++i)
+        if (pick_allowed(v, v[i]) && k-- == 0) return v[i];
+}
 
 /* Splits total into k >= 1 positive parts, unequal when possible. */
 void bld_partition(prng *r, uint32_t total, uint32_t k, uint32_t *parts) {
@@ -207,8 +343,13 @@ void bld_partition(prng *r, uint32_t total, uint32_t k, uint32_t *parts) {
 int bld_split_join(prng *r, gcase *g, int is_split) {
     const uint32_t N = 1 + bld_rnd(r, 8), a = bld_rnd(r, N), k = 1 + bld_rnd(r, 6);
     uint32_t whole[8], parts[6];
-    bld_rand_sizes(r, N, whole, bld_cap(24));
-    whole[a] = k + bld_rnd(r, 6);
+    if (!bld_opts.max_elements) {
+        bld_rand_sizes(r, N, whole, bld_cap(24));
+        whole[a] = k + bld_rnd(r, 6);
+    } else { /* large: the axis drawn with the rest (24 * 11: the small cases' largest whole) */
+        bld_rand_sizes(r, N, whole, bld_cap(24 * 11));
+        if (whole[a] < k) whole[a] = k;
+    }
     bld_partition(r, whole[a], k, parts);
     const DMLREF_TENSOR_DATA_TYPE dt = bld_pick(r, bld_data_types, 11);
     bld_set_param(g, "Axis", a);

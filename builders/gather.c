@@ -10,11 +10,7 @@ static int build(prng *r, gcase *g) {
     bld_rand_sizes(r, N, in, bld_cap(48));
     for (uint32_t d = 0; d + 1 < K; ++d) in[d] = 1;
     for (uint32_t d = 0; d < N; ++d) idx[d] = 1;
-    uint64_t p = 1;
-    for (uint32_t d = N - K; d < N; ++d) {
-        const uint32_t v = 1 + bld_rnd(r, 3);
-        if (p * v <= 12) idx[d] = v, p *= v;
-    }
+    bld_rand_dims(r, K, idx + (N - K), 3, bld_cap(12));
     if (dmlref_gather_output_sizes(N, a, K, in, idx, out) != 0 || bld_product(out, N) > bld_cap(256)) return -1;
     const DMLREF_TENSOR_DATA_TYPE dt = bld_pick(r, bld_data_types, 11);
     g->n_in = 2;

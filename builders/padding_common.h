@@ -38,7 +38,7 @@ static int pad_build(prng *r, gcase *g, int is_v1) {
     const uint32_t mode = bld_rnd(r, 5);
     /* pads, dims in a random order, keeping the output within the cap */
     uint64_t total = bld_product(in, N);
-    const uint64_t cap = bld_cap(512);
+    const uint64_t cap = bld_cap(BLD_SMALL_CAP); /* the output's elements */
     for (uint32_t i = 0; i < N; ++i) order[i] = i;
     for (uint32_t i = N; i > 1; --i) {
         const uint32_t j = bld_rnd(r, i), t = order[i - 1];

@@ -7,7 +7,6 @@
  */
 #include "case.h"
 #include "draw.h"
-#include "json_out.h"
 #include "jsonin.h"
 #include "npy.h"
 #include "prng.h"
@@ -574,8 +573,9 @@ static int parse_root(ctx *x, json_object *root, dmlref_case *c) {
     if (!sc) {
         /* one dmlref knows but this build left out (make OPS=...) */
         for (uint32_t t = 1; t < 256; ++t) {
-            const char *known = dmlref_operator_name((DMLREF_OPERATOR_TYPE)t);
-            if (known && strcmp(known, json_object_get_string(op)) == 0)
+            const char *known = dmlref_operator_name((DMLREF_OPERATOR_TYPE)t), *name = json_object_get_string(op);
+            if (known && (strcmp(known, name) == 0 ||
+                          (t == DMLREF_OPERATOR_SCATTER_ELEMENTS && strcmp(name, "SCATTER_ELEMENTS") == 0)))
                 return fail(x, "operator: %s is not built into this dmlref (make OPS=\"...\" left it out; this build has %s)",
                             known, case_operator_names(names, sizeof names));
         }
@@ -594,7 +594,13 @@ static int parse_root(ctx *x, json_object *root, dmlref_case *c) {
         if (strcmp(key, "operator") == 0) known = 1;
         else if (strcmp(key, "feature_level") == 0) fl = val, known = 1;
         else if (strcmp(key, "expected") == 0) expected = val, known = 1;
-        else if (ignorable(key)) known = 1;
+        else if (strcmp(key, "features") == 0) {
+            /* gen's summary of what the case uses: informative, its contents ignored */
+            if (!json_object_is_type(val, json_type_object))
+                return fail(x, "features: expected an object (what the case uses, as gen writes it), got %s",
+                            jsonin_kind(val));
+            known = 1;
+        } else if (ignorable(key)) known = 1;
         for (uint32_t i = 0; i < sc->n_params && !known; ++i)
             if (strcmp(key, sc->params[i].name) == 0) known = 1;
         for (uint32_t i = 0; i < sc->n_slots && !known; ++i)
@@ -825,44 +831,4 @@ uint64_t case_compare(const dmlref_case *c, FILE *report, unsigned max_report) {
         total += diff;
     }
     return total;
-}
-
-static void print_tensor(const case_tensor *t, FILE *f, unsigned indent) {
-    fprintf(f, "{\"DataType\": \"%s\", \"Sizes\": ", dmlref_data_type_name(t->buf.DataType));
-    jout_u32_list(f, t->sizes, t->buf.DimensionCount);
-    if (t->strides) {
-        fputs(", \"Strides\": ", f);
-        jout_u32_list(f, t->strides, t->buf.DimensionCount);
-    }
-    if (t->total_given) fprintf(f, ", \"TotalTensorSizeInBytes\": %" PRIu64, t->buf.TotalTensorSizeInBytes);
-    fprintf(f, ",\n%*s\"data\": ", (int)indent + 2, "");
-    jout_values(f, t->data, t->total_slots, t->buf.DataType, 16, indent + 11);
-    fputc('}', f);
-}
-
-void case_print_outputs(const dmlref_case *c, FILE *f) {
-    fprintf(f, "{\n  \"operator\": \"%s\",\n  \"feature_level\": \"%s\",\n", c->op_name,
-            dmlref_feature_level_name(c->feature_level));
-    /* the outputs by slot: "Name": tensor, or "Name": [tensor, ...] for an array slot */
-    for (uint32_t k = 0; k < c->n_outputs;) {
-        const case_tensor *t = &c->outputs[k];
-        if (k) fputs(",\n", f);
-        if (t->index < 0) {
-            fprintf(f, "  \"%s\": ", t->slot);
-            print_tensor(t, f, 2);
-            ++k;
-            continue;
-        }
-        fprintf(f, "  \"%s\": [\n", t->slot);
-        for (;;) {
-            fputs("    ", f);
-            print_tensor(&c->outputs[k], f, 4);
-            ++k;
-            const int more = k < c->n_outputs && c->outputs[k].slot == t->slot;
-            fputs(more ? ",\n" : "\n", f);
-            if (!more) break;
-        }
-        fputs("  ]", f);
-    }
-    fputs("\n}\n", f);
 }

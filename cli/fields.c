@@ -265,7 +265,7 @@ static void write_float(FILE *f, float v) {
     fputs(value_format(&v, DMLREF_TENSOR_DATA_TYPE_FLOAT32, buf, sizeof buf), f);
 }
 
-static void write_value(FILE *f, const dmlref_param *p, const void *desc) {
+static void write_value(FILE *f, const dmlref_param *p, const void *desc, unsigned value_flags) {
     const unsigned char *at = (const unsigned char *)desc + p->offset;
     char buf[VALUE_TEXT_MAX];
     switch (p->kind) {
@@ -308,7 +308,7 @@ static void write_value(FILE *f, const dmlref_param *p, const void *desc) {
     case DMLREF_PARAM_SCALAR_UNION: {
         const DMLREF_TENSOR_DATA_TYPE dt = (DMLREF_TENSOR_DATA_TYPE)desc_get_u32(desc, p->type_offset);
         if (dmlref_data_type_size(dt) == 0) fputs("0", f);
-        else fputs(value_format(at, dt, buf, sizeof buf), f);
+        else fputs(value_format_ex(at, dt, value_flags, buf, sizeof buf), f);
         return;
     }
     case DMLREF_PARAM_STRUCT: {
@@ -331,15 +331,29 @@ static void write_value(FILE *f, const dmlref_param *p, const void *desc) {
     fputs("null", f);
 }
 
-void fields_write_params(FILE *f, const dmlref_schema *s, const void *desc, unsigned indent) {
+/* Writes each parameter that is written (in schema order, counts last) as
+ * `<before>"Name": value`, before = `first` for the first, `sep` for the others. */
+static void write_params(FILE *f, const dmlref_schema *s, const void *desc, const char *first, const char *sep,
+                         const char *after, unsigned indent, unsigned value_flags) {
+    int n = 0;
     for (int pass = 0; pass < 2; ++pass)
         for (uint32_t i = 0; i < s->n_params; ++i) {
             const dmlref_param *p = &s->params[i];
             const int is_count = p->is_count || desc_is_array_count(s, p->name);
             if (is_count != (pass == 1)) continue;
             if (p->kind == DMLREF_PARAM_STRUCT && p->is_optional && !get_ptr(desc, p->offset)) continue;
-            fprintf(f, "%*s\"%s\": ", (int)indent, "", p->name);
-            write_value(f, p, desc);
-            fputs(",\n", f);
+            fprintf(f, "%s%*s\"%s\": ", n++ ? sep : first, (int)indent, "", p->name);
+            write_value(f, p, desc, value_flags);
+            fputs(after, f);
         }
+}
+
+void fields_write_params(FILE *f, const dmlref_schema *s, const void *desc, unsigned indent) {
+    write_params(f, s, desc, "", "", ",\n", indent, 0);
+}
+
+void fields_write_params_object(FILE *f, const dmlref_schema *s, const void *desc, unsigned value_flags) {
+    fputc('{', f);
+    write_params(f, s, desc, "", ", ", "", 0, value_flags);
+    fputc('}', f);
 }

@@ -59,6 +59,10 @@ int fields_read_params(const dmlref_schema *s, json_object *root, void *desc, fi
  */
 void fields_write_params(FILE *f, const dmlref_schema *s, const void *desc, unsigned indent);
 
+/* The same parameters as one JSON object on one line, {"Axis": 0, "IndexDimensions": 1};
+ * value_flags are value_format_ex's (VALUE_INT64_STRINGS for scalar unions). */
+void fields_write_params_object(FILE *f, const dmlref_schema *s, const void *desc, unsigned value_flags);
+
 /* Reads a JSON integer in [lo, hi] (an exact decimal, "-0" for 0).  0, or -1 with a message. */
 int fields_get_int(json_object *v, const char *path, int64_t lo, int64_t hi, int64_t *out, char *err, size_t errcap);
 

@@ -10,16 +10,20 @@
  * (broadcast) inputs, negative indices (signed index types), JOIN/SPLIT with
  * 1 to 6 pieces of unequal sizes, TotalTensorSizeInBytes sometimes above the
  * minimum, nested data for some packed inputs.  Never: out-of-range indices,
- * duplicate scatter targets, index values beyond the int32 range, NaN payloads
- * other than the canonical quiet NaN, subnormals.  Tensors are small (at most
- * a few hundred elements).  Each case is written to memory, read back with
- * case_parse, re-executed and compared before its file is written.
+ * duplicate scatter targets, index values beyond the int32 range.  The plain
+ * flavour has no NaN payloads other than the canonical quiet NaN and no
+ * subnormals, and small tensors (at most a few hundred elements); --bits and
+ * --max-elements are the other flavours, the filters (--data-types ...) narrow
+ * what cases hold (builders/builder.h's bld_opts, and a check here that redraws
+ * a case that still breaks one).  Each case is written to memory, read back
+ * with case_parse, re-executed and compared before its file is written.
  */
 #include "args.h"
 #include "../builders/builder.h"
 #include "case.h"
 #include "fields.h"
 #include "cli.h"
+#include "dirs.h"
 #include "file_atomic.h"
 #include "json_out.h"
 #include "prng.h"
@@ -35,19 +39,237 @@
 #include <unistd.h>
 
 static const char usage_gen[] =
-    "usage: dmlref gen --operator OP --count N --seed S --out DIR\n"
+    "usage: dmlref gen --operator OP --count N --seed S --out DIR [filters] [--bits] [--max-elements M]\n"
+    "       dmlref gen --suite DIR --seed S [--operator OP] [--count N] [--large-count L]\n"
+    "                  [--bits-count B] [--max-elements M] [filters]\n"
     "\n"
     "Writes N random valid cases DIR/gen_<op>_<S>_<i>.json (i = 0 .. N-1) with `expected`\n"
     "filled in by the scalar oracle.  OP: %s\n"
-    "(or ALL: N cases of each).  S: a 64-bit unsigned seed; the same arguments give the\n"
-    "same files.  DIR is created if missing.  Expected lists cover the whole output\n"
-    "buffer: slots no output element addresses hold 0xCD bytes (a backend's comparer\n"
-    "must mask them: DirectML may write there).\n"
+    "(a comma-separated list of them, or ALL: N cases of each).  S: a 64-bit unsigned seed;\n"
+    "the same arguments give the same files.  DIR is created if missing (with its parents).\n"
+    "Expected lists cover the whole output buffer: slots no output element addresses hold\n"
+    "0xCD bytes (a backend's comparer must mask them: DirectML may write there).  Each file's\n"
+    "\"features\" object says which features the case uses.\n"
     "\n"
-    "exit status: 0 ok, 4 bad command line, 5 a file could not be written\n";
+    "Filters (every case meets them; a case that does not is drawn again):\n"
+    "  --data-types T,T,...   data types of the data tensors (FLOAT64 ... UINT8)\n"
+    "  --index-types T,...    types of the index tensors (INT64 INT32 UINT64 UINT32)\n"
+    "  --feature-level L      cases valid at L (1_0 ... 6_4), their feature_level <= L\n"
+    "  --max-dims N           DimensionCount <= N (1 .. 8)\n"
+    "  --no-negative-indices  index values >= 0 only\n"
+    "  --packed               packed layouts only: no Strides, no gaps, no broadcast,\n"
+    "                         minimal TotalTensorSizeInBytes\n"
+    "Flavours:\n"
+    "  --bits                 special bit patterns in the data (subnormals, signalling NaNs,\n"
+    "                         NaN payloads, -0.0, infinities, integer extremes); files\n"
+    "                         gen-bits_<op>_<S>_<i>.json\n"
+    "  --max-elements M       larger cases: tensors of up to M elements (256 .. 16777216);\n"
+    "                         files gen-large_<op>_<S>_<i>.json\n"
+    "--suite DIR: every operator (or OP) into DIR/small (N cases, default 100), DIR/large\n"
+    "(L cases, default 4, --max-elements M, default 65536) and DIR/bits (B cases, default 25);\n"
+    "the filters apply to all three.  With ALL (and --suite), an operator no case of which\n"
+    "meets the filters is skipped with a note.\n"
+    "\n"
+    "exit status: 0 ok, 4 bad command line or filters no case of an operator can meet,\n"
+    "5 a file could not be written\n";
 
 static const uint32_t all_levels[] = {0x1000, 0x2000, 0x2100, 0x3000, 0x3100, 0x4000, 0x4100, 0x5000,
                                       0x5100, 0x5200, 0x6000, 0x6100, 0x6200, 0x6300, 0x6400};
+
+/* ---- what a case uses: the "features" object, and the filters' check ------------------- */
+
+enum { SV_NEGATIVE_ZERO, SV_INFINITY, SV_NAN, SV_NAN_PAYLOAD, SV_SIGNALING_NAN, SV_SUBNORMAL, SV_INT_EXTREMES, SV_N };
+static const char *const special_names[SV_N] = {"negative_zero", "infinity",  "nan",
+                                                "nan_payload",   "signaling_nan", "subnormal",
+                                                "integer_extremes"};
+
+typedef struct features {
+    uint32_t data_types, index_types; /* bit (1u << dt) */
+    uint32_t max_dims, min_level;
+    int negative_indices, strides, broadcast, gaps, padded_total;
+    uint32_t special; /* bit (1u << SV_*) */
+} features;
+
+/* One tensor of a case with its slot: tensors in slot order (an array slot: each). */
+typedef struct slot_tensor {
+    const dmlref_tensor_slot *sl;
+    const gtensor *t;
+} slot_tensor;
+
+static uint32_t case_tensors(const gcase *g, slot_tensor *out) {
+    const dmlref_schema *s = g->schema;
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < s->n_slots; ++k) {
+        const dmlref_tensor_slot *sl = &s->slots[k];
+        const DMLREF_TENSOR_DESC *first;
+        memcpy(&first, g->u.bytes + sl->offset, sizeof first);
+        if (!first) continue;
+        const uint32_t at = (uint32_t)(first - (sl->is_output ? g->out_desc : g->in_desc));
+        const uint32_t cnt = sl->is_array ? desc_get_u32(g->u.bytes, sl->count_offset) : 1;
+        for (uint32_t j = 0; j < cnt && n < 2 * GEN_MAX_TENSORS; ++j)
+            out[n++] = (slot_tensor){sl, (sl->is_output ? g->out : g->in) + at + j};
+    }
+    return n;
+}
+
+static int is_signed_int(DMLREF_TENSOR_DATA_TYPE dt) {
+    return dt == DMLREF_TENSOR_DATA_TYPE_INT8 || dt == DMLREF_TENSOR_DATA_TYPE_INT16 ||
+           dt == DMLREF_TENSOR_DATA_TYPE_INT32 || dt == DMLREF_TENSOR_DATA_TYPE_INT64;
+}
+
+/* Whether the signed integer at slot is negative: its sign bit. */
+static int negative_at(const gtensor *t, uint64_t slot) {
+    return (int)(value_load_bits(t->data + slot * t->es, t->es) >> (8 * t->es - 1) & 1u);
+}
+
+/* Whether an index tensor's elements (its addressed slots) hold a negative value. */
+static int has_negative(const gtensor *t) {
+    if (!is_signed_int(t->dt)) return 0;
+    uint32_t c[8] = {0};
+    do
+        if (negative_at(t, bld_slot_of(t, c))) return 1;
+    while (bld_next_coord(t->sizes, t->n, c));
+    return 0;
+}
+
+/* The special values among t's elements, as bits (1u << SV_*). */
+static uint32_t special_values(const gtensor *t) {
+    const uint32_t es = t->es, nbits = 8 * es;
+    const int is_float = value_is_float(t->dt);
+    const int ebits = es == 2 ? 5 : es == 4 ? 8 : 11, mbits = (int)nbits - 1 - ebits;
+    const uint64_t ones = es == 8 ? UINT64_MAX : (UINT64_C(1) << nbits) - 1, top = UINT64_C(1) << (nbits - 1);
+    uint32_t sv = 0;
+    uint32_t c[8] = {0};
+    do {
+        const uint64_t v = value_load_bits(t->data + bld_slot_of(t, c) * es, es);
+        if (is_float) {
+            const uint64_t man = v & ((UINT64_C(1) << mbits) - 1), e = (v >> mbits) & ((UINT64_C(1) << ebits) - 1),
+                           emax = (UINT64_C(1) << ebits) - 1, quiet = UINT64_C(1) << (mbits - 1);
+            if (e == emax && man == 0) sv |= 1u << SV_INFINITY;
+            else if (e == emax && v == (emax << mbits | quiet)) sv |= 1u << SV_NAN;
+            else if (e == emax) sv |= 1u << (man & quiet ? SV_NAN_PAYLOAD : SV_SIGNALING_NAN);
+            else if (e == 0 && man != 0) sv |= 1u << SV_SUBNORMAL;
+            else if (e == 0 && v != 0) sv |= 1u << SV_NEGATIVE_ZERO;
+        } else if (is_signed_int(t->dt) ? v == top || v == top - 1 : v == ones) {
+            sv |= 1u << SV_INT_EXTREMES;
+        }
+    } while (bld_next_coord(t->sizes, t->n, c));
+    return sv;
+}
+
+static uint64_t min_total_bytes(const gtensor *t) { return (t->span_slots * t->es + 3) & ~UINT64_C(3); }
+
+/* Whether some slot below IndexOfLastElement is addressed by no element. */
+static int has_gaps(const gtensor *t) {
+    unsigned char *seen = calloc((size_t)t->span_slots, 1);
+    if (!seen) return 0;
+    uint64_t distinct = 0;
+    uint32_t c[8] = {0};
+    do {
+        const uint64_t s = bld_slot_of(t, c);
+        distinct += !seen[s];
+        seen[s] = 1;
+    } while (bld_next_coord(t->sizes, t->n, c));
+    free(seen);
+    return distinct < t->span_slots;
+}
+
+static int has_broadcast(const gtensor *t) {
+    for (uint32_t d = 0; t->has_strides && d < t->n; ++d)
+        if (t->strides[d] == 0 && t->sizes[d] > 1) return 1;
+    return 0;
+}
+
+static void case_features(const gcase *g, features *ft) {
+    slot_tensor ts[2 * GEN_MAX_TENSORS];
+    const uint32_t n = case_tensors(g, ts);
+    memset(ft, 0, sizeof *ft);
+    for (uint32_t k = 0; k < n; ++k) {
+        const gtensor *t = ts[k].t;
+        if (ts[k].sl->is_index) {
+            ft->index_types |= 1u << t->dt;
+            ft->negative_indices |= has_negative(t);
+        } else {
+            ft->data_types |= 1u << t->dt;
+            if (!ts[k].sl->is_output) ft->special |= special_values(t);
+        }
+        if (t->n > ft->max_dims) ft->max_dims = t->n;
+        ft->strides |= t->has_strides;
+        ft->broadcast |= has_broadcast(t);
+        ft->gaps |= has_gaps(t);
+        ft->padded_total |= t->buf.TotalTensorSizeInBytes > min_total_bytes(t);
+    }
+    for (size_t k = 0; k < sizeof all_levels / sizeof all_levels[0] && !ft->min_level; ++k)
+        if (dmlref_validate(&g->desc, (DMLREF_FEATURE_LEVEL)all_levels[k], NULL) == DMLREF_OK) ft->min_level = all_levels[k];
+}
+
+static void write_type_list(FILE *f, uint32_t mask, const DMLREF_TENSOR_DATA_TYPE *order, uint32_t n) {
+    int first = 1;
+    fputc('[', f);
+    for (uint32_t k = 0; k < n; ++k)
+        if (mask >> order[k] & 1u) {
+            fprintf(f, "%s\"%s\"", first ? "" : ", ", dmlref_data_type_name(order[k]));
+            first = 0;
+        }
+    fputc(']', f);
+}
+
+/* `  "features": {...},\n`: one line (docs/case-format.md; readers ignore it). */
+static void write_features(FILE *f, const features *ft) {
+    static const char *const tf[2] = {"false", "true"};
+    fputs("  \"features\": {\"data_types\": ", f);
+    write_type_list(f, ft->data_types, bld_data_types, 11);
+    fputs(", \"index_types\": ", f);
+    write_type_list(f, ft->index_types, bld_index_types, 4);
+    fprintf(f, ", \"max_dimension_count\": %u, \"min_feature_level\": \"%s\", \"negative_indices\": %s, "
+               "\"strides\": %s, \"broadcast\": %s, \"gaps\": %s, \"padded_total\": %s, \"special_values\": [",
+            (unsigned)ft->max_dims, dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)ft->min_level),
+            tf[ft->negative_indices], tf[ft->strides], tf[ft->broadcast], tf[ft->gaps], tf[ft->padded_total]);
+    int first = 1;
+    for (int k = 0; k < SV_N; ++k)
+        if (ft->special >> k & 1u) {
+            fprintf(f, "%s\"%s\"", first ? "" : ", ", special_names[k]);
+            first = 0;
+        }
+    fputs("]},\n", f);
+}
+
+/* What gen was asked for: the helpers' settings, the filters only gen checks, the
+ * options as the comment names them, the file names' prefix. */
+typedef struct gen_cfg {
+    bld_settings b;
+    uint32_t level;    /* --feature-level; 0: none */
+    uint32_t max_dims; /* --max-dims; 0: none */
+    char args[256];    /* " --data-types ... --bits": "" for the plain flavour */
+    const char *prefix; /* "gen", "gen-bits", "gen-large", "gen-bits-large" */
+} gen_cfg;
+
+static int cfg_filters(const gen_cfg *cfg) {
+    return cfg->b.data_types || cfg->b.index_types || cfg->b.no_negative_indices || cfg->b.packed ||
+           cfg->b.max_elements || cfg->level || cfg->max_dims;
+}
+
+enum { R_DATA, R_INDEX, R_DIMS, R_PACKED, R_NEGATIVE, R_ELEMENTS, R_LEVEL, R_N };
+static const char *const reason_text[R_N] = {"a data type outside --data-types", "an index type outside --index-types",
+                                             "a DimensionCount above --max-dims", "a layout that is not packed",
+                                             "a negative index", "a tensor above --max-elements elements",
+                                             "not valid at --feature-level"};
+
+/* The first filter g breaks (R_*), or -1.  (The feature level: the caller.) */
+static int violation(const gcase *g, const gen_cfg *cfg) {
+    slot_tensor ts[2 * GEN_MAX_TENSORS];
+    const uint32_t n = case_tensors(g, ts);
+    for (uint32_t k = 0; k < n; ++k) {
+        const gtensor *t = ts[k].t;
+        const uint32_t mask = ts[k].sl->is_index ? cfg->b.index_types : cfg->b.data_types;
+        if (mask && !(mask >> t->dt & 1u)) return ts[k].sl->is_index ? R_INDEX : R_DATA;
+        if (cfg->max_dims && t->n > cfg->max_dims) return R_DIMS;
+        if (cfg->b.packed && (t->has_strides || t->buf.TotalTensorSizeInBytes != min_total_bytes(t))) return R_PACKED;
+        if (cfg->b.no_negative_indices && ts[k].sl->is_index && has_negative(t)) return R_NEGATIVE;
+        if (cfg->b.max_elements && bld_product(t->sizes, t->n) > cfg->b.max_elements) return R_ELEMENTS;
+    }
+    return -1;
+}
 
 /* ---- writing ---------------------------------------------------------------------------- */
 
@@ -105,15 +327,19 @@ static void write_slot(FILE *f, const dmlref_tensor_slot *sl, const gtensor *t, 
 
 /* The case file: its fields (fields_write_params), its tensors slot by slot (inputs with
  * data, outputs without), then `expected` (whole output buffers). */
-static void write_case(FILE *f, const gcase *g, const char *name, uint64_t seed, uint64_t i) {
+static void write_features(FILE *f, const features *ft);
+
+static void write_case(FILE *f, const gcase *g, const features *ft, const char *name, uint64_t seed, uint64_t i,
+                       const char *args) {
     const dmlref_schema *s = g->schema;
     const char *op = s->name;
     fprintf(f, "{\n  \"name\": \"%s\",\n", name);
-    fprintf(f, "  \"comment\": \"dmlref gen --operator %s --seed %" PRIu64 ", case %" PRIu64 " (dmlref %s); expected "
+    fprintf(f, "  \"comment\": \"dmlref gen --operator %s --seed %" PRIu64 "%s, case %" PRIu64 " (dmlref %s); expected "
                "lists cover whole output buffers: 0xCD slots are bytes no output element addresses\",\n",
-            op, seed, i, DMLREF_VERSION_STRING);
+            op, seed, args, i, DMLREF_VERSION_STRING);
     fprintf(f, "  \"operator\": \"%s\",\n  \"feature_level\": \"%s\",\n", op,
             dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)g->fl));
+    write_features(f, ft);
     fields_write_params(f, s, g->u.bytes, 2);
     for (int out = 0; out < 2; ++out)
         for (uint32_t k = 0; k < s->n_slots; ++k) {
@@ -121,6 +347,7 @@ static void write_case(FILE *f, const gcase *g, const char *name, uint64_t seed,
             if (sl->is_output != out) continue;
             const DMLREF_TENSOR_DESC *first;
             memcpy(&first, g->u.bytes + sl->offset, sizeof first);
+            if (!first) continue; /* an optional slot left NULL */
             const uint32_t at = (uint32_t)(first - (out ? g->out_desc : g->in_desc));
             write_slot(f, sl, (out ? g->out : g->in) + at, sl->is_array ? desc_get_u32(g->u.bytes, sl->count_offset) : 1);
         }
@@ -131,6 +358,7 @@ static void write_case(FILE *f, const gcase *g, const char *name, uint64_t seed,
         if (!sl->is_output) continue;
         const DMLREF_TENSOR_DESC *first;
         memcpy(&first, g->u.bytes + sl->offset, sizeof first);
+        if (!first) continue;
         const gtensor *t = g->out + (first - g->out_desc);
         fprintf(f, "%s\"%s\": ", first_out ? "" : ", ", sl->name);
         first_out = 0;
@@ -152,10 +380,32 @@ static void write_case(FILE *f, const gcase *g, const char *name, uint64_t seed,
 
 /* ---- one case ------------------------------------------------------------------------------- */
 
-static int make_case(DMLREF_OPERATOR_TYPE type, uint64_t seed, uint64_t i, char **text, size_t *len, char *err,
-                     size_t errcap) {
-    prng r = {seed ^ (UINT64_C(0xD1B54A32D192ED03) * ((uint64_t)type + 1))};
-    r.state += UINT64_C(0x9E3779B97F4A7C15) * (i + 1);
+/* Draws a case meeting the filters can take: then make_case gives up (GEN_UNMET). */
+#define GEN_FILTER_DRAWS 100000
+#define GEN_UNMET (-1)
+
+/* splitmix64's output function: a bijection that scatters nearby inputs. */
+static uint64_t mix64(uint64_t z) {
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static void lower_name(const char *op, char *lower, size_t cap) {
+    size_t n = 0;
+    for (; op[n] && n + 1 < cap; ++n) lower[n] = (char)(op[n] >= 'A' && op[n] <= 'Z' ? op[n] - 'A' + 'a' : op[n]);
+    lower[n] = '\0';
+}
+
+/* Case i of the operator: CASE_OK (text, len: the file), CASE_SYSTEM, or GEN_UNMET (no
+ * case met the filters within GEN_FILTER_DRAWS draws; err says what they broke). */
+static int make_case(DMLREF_OPERATOR_TYPE type, uint64_t seed, uint64_t i, const gen_cfg *cfg, char **text,
+                     size_t *len, char *err, size_t errcap) {
+    const int filtered = cfg_filters(cfg);
+    /* a stream of its own per (seed, flavour, operator, case), through splitmix64's finaliser,
+     * so no two cases share their draws however often either redraws */
+    const uint64_t flavour = (cfg->b.bits ? 1u : 0u) | (cfg->b.max_elements ? 2u : 0u);
+    prng r = {mix64(mix64(mix64(seed ^ (UINT64_C(0x5851F42D4C957F2D) * (flavour + 1))) + (uint64_t)type) + i)};
     (void)prng_next(&r);
     const builder *b = builder_find(type);
     const dmlref_schema *schema = dmlref_operator_schema(type);
@@ -163,9 +413,19 @@ static int make_case(DMLREF_OPERATOR_TYPE type, uint64_t seed, uint64_t i, char 
         snprintf(err, errcap, "internal: no case builder for %s", dmlref_operator_name(type));
         return CASE_SYSTEM;
     }
+    uint64_t rejected[R_N] = {0};
+    uint32_t invalid = 0;
+    bld_opts = cfg->b;
     gcase g;
     dmlref_error derr;
-    for (int attempt = 0;; ++attempt) {
+    /* why cases were not valid at --feature-level: up to 4 rules, each with a count and its first message */
+    struct {
+        char key[DMLREF_ERROR_RULE_MAX + DMLREF_ERROR_FIELD_MAX + 2];
+        uint64_t n;
+        char message[sizeof derr.message];
+    } level_why[4];
+    uint32_t n_level_why = 0;
+    for (uint32_t attempt = 0;; ++attempt) {
         memset(&g, 0, sizeof g);
         g.type = type;
         g.schema = schema;
@@ -174,27 +434,73 @@ static int make_case(DMLREF_OPERATOR_TYPE type, uint64_t seed, uint64_t i, char 
         for (uint32_t k = 0; rc == 0 && k < g.n_out; ++k) rc = g.out[k].data ? 0 : -1;
         if (rc == 0) {
             bld_bind(&g);
-            if (dmlref_validate(&g.desc, DMLREF_FEATURE_LEVEL_6_4, &derr) == DMLREF_OK) break;
-            if (attempt > 200) {
+            if (dmlref_validate(&g.desc, DMLREF_FEATURE_LEVEL_6_4, &derr) == DMLREF_OK) {
+                if (!filtered) break;
+                int why = violation(&g, cfg);
+                if (why < 0 && cfg->level && dmlref_validate(&g.desc, (DMLREF_FEATURE_LEVEL)cfg->level, &derr) != DMLREF_OK) {
+                    why = R_LEVEL;
+                    char key[sizeof level_why[0].key];
+                    snprintf(key, sizeof key, "%s %s", derr.rule, derr.field);
+                    uint32_t w = 0;
+                    while (w < n_level_why && strcmp(level_why[w].key, key) != 0) ++w;
+                    if (w == n_level_why && w < 4) {
+                        memcpy(level_why[w].key, key, sizeof key);
+                        memcpy(level_why[w].message, derr.message, sizeof derr.message);
+                        level_why[w].n = 0;
+                        ++n_level_why;
+                    }
+                    if (w < n_level_why) ++level_why[w].n;
+                }
+                if (why < 0) break;
+                ++rejected[why];
+            } else if (++invalid > 200) {
                 snprintf(err, errcap, "internal: generated an invalid case: %s", derr.message);
                 bld_gcase_free(&g);
+                bld_opts = (bld_settings){0};
                 return CASE_SYSTEM;
             }
         }
         bld_gcase_free(&g);
-        if (attempt > 1000) {
+        if (!filtered && attempt > 1000) {
             snprintf(err, errcap, "internal: no valid case after 1000 attempts");
+            bld_opts = (bld_settings){0};
             return CASE_SYSTEM;
         }
+        if (filtered && attempt + 1 >= GEN_FILTER_DRAWS) {
+            size_t n = (size_t)snprintf(err, errcap, "%s: no case meets the filters in %d draws (rejected:",
+                                        schema->name, GEN_FILTER_DRAWS);
+            const char *sep = " ";
+            for (int k = 0; k < R_N && n < errcap; ++k)
+                if (rejected[k]) {
+                    n += (size_t)snprintf(err + n, errcap - n, "%s%" PRIu64 " %s", sep, rejected[k], reason_text[k]);
+                    if (k == R_LEVEL && n < errcap)
+                        n += (size_t)snprintf(err + n, errcap - n, " %s",
+                                              dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)cfg->level));
+                    for (uint32_t w = 0; k == R_LEVEL && w < n_level_why && n < errcap; ++w)
+                        n += (size_t)snprintf(err + n, errcap - n, "%s%" PRIu64 " for \"%s\"", w ? "; " : " (",
+                                              level_why[w].n, level_why[w].message);
+                    if (k == R_LEVEL && n_level_why && n < errcap) n += (size_t)snprintf(err + n, errcap - n, ")");
+                    sep = ", ";
+                }
+            if (n < errcap) snprintf(err + n, errcap - n, "%s)", *sep == ' ' ? " none: the builder drew no valid case" : "");
+            bld_opts = (bld_settings){0};
+            return GEN_UNMET;
+        }
     }
-    /* feature level: the newest half of the time, else any level that accepts the case */
-    g.fl = DMLREF_FEATURE_LEVEL_6_4;
+    bld_opts = (bld_settings){0};
+    /* feature level: the newest (or --feature-level's) half of the time, else any level up to it
+     * that accepts the case */
+    const uint32_t top = cfg->level ? cfg->level : DMLREF_FEATURE_LEVEL_6_4;
+    g.fl = top;
     if (bld_rnd(&r, 2)) {
         uint32_t ok[15], n = 0;
         for (size_t k = 0; k < sizeof all_levels / sizeof all_levels[0]; ++k)
-            if (dmlref_validate(&g.desc, (DMLREF_FEATURE_LEVEL)all_levels[k], NULL) == DMLREF_OK) ok[n++] = all_levels[k];
+            if (all_levels[k] <= top && dmlref_validate(&g.desc, (DMLREF_FEATURE_LEVEL)all_levels[k], NULL) == DMLREF_OK)
+                ok[n++] = all_levels[k];
         g.fl = ok[bld_rnd(&r, n)];
     }
+    features ft;
+    case_features(&g, &ft);
     /* outputs: 0xCD, then the oracle, with index checking as a guard */
     dmlref_cbuffer ib[GEN_MAX_TENSORS];
     dmlref_buffer ob[GEN_MAX_TENSORS];
@@ -209,20 +515,16 @@ static int make_case(DMLREF_OPERATOR_TYPE type, uint64_t seed, uint64_t i, char 
         bld_gcase_free(&g);
         return CASE_SYSTEM;
     }
-    char name[96];
-    char lower[32];
-    const char *op = dmlref_operator_name(type);
-    size_t n = 0;
-    for (; op[n] && n + 1 < sizeof lower; ++n) lower[n] = (char)(op[n] >= 'A' && op[n] <= 'Z' ? op[n] - 'A' + 'a' : op[n]);
-    lower[n] = '\0';
-    snprintf(name, sizeof name, "gen_%s_%" PRIu64 "_%" PRIu64, lower, seed, i);
+    char name[128], lower[32];
+    lower_name(dmlref_operator_name(type), lower, sizeof lower);
+    snprintf(name, sizeof name, "%s_%s_%" PRIu64 "_%" PRIu64, cfg->prefix, lower, seed, i);
     FILE *f = open_memstream(text, len);
     if (!f) {
         bld_gcase_free(&g);
         snprintf(err, errcap, "out of memory");
         return CASE_SYSTEM;
     }
-    write_case(f, &g, name, seed, i);
+    write_case(f, &g, &ft, name, seed, i, cfg->args);
     fclose(f);
     bld_gcase_free(&g);
 
@@ -250,10 +552,149 @@ static int make_case(DMLREF_OPERATOR_TYPE type, uint64_t seed, uint64_t i, char 
     return CASE_OK;
 }
 
+/* ---- the command line ---------------------------------------------------------------------- */
+
+/* A comma-separated list of data type names into a mask (index_only: INT32/INT64/UINT32/UINT64
+ * only); 0, or -1 with a message on stderr. */
+static int parse_types(const char *opt, const char *v, int index_only, uint32_t *mask) {
+    const DMLREF_TENSOR_DATA_TYPE *names = index_only ? bld_index_types : bld_data_types;
+    const uint32_t n_names = index_only ? 4 : 11;
+    char all[160];
+    size_t al = 0;
+    for (uint32_t k = 0; k < n_names; ++k)
+        al += (size_t)snprintf(all + al, sizeof all - al, "%s%s", k ? " " : "", dmlref_data_type_name(names[k]));
+    *mask = 0;
+    const char *p = v;
+    for (;;) {
+        const char *e = strchr(p, ',');
+        const size_t l = e ? (size_t)(e - p) : strlen(p);
+        char name[32];
+        if (l == 0 || l >= sizeof name) {
+            fprintf(stderr, "dmlref gen: %s: an empty or overlong name in '%s' (%s)\n", opt, v, all);
+            return -1;
+        }
+        memcpy(name, p, l);
+        name[l] = '\0';
+        int found = 0;
+        for (uint32_t k = 0; k < n_names && !found; ++k)
+            if (strcmp(dmlref_data_type_name(names[k]), name) == 0) *mask |= 1u << names[k], found = 1;
+        if (!found) {
+            fprintf(stderr, "dmlref gen: %s: unknown %s '%s' (%s)\n", opt, index_only ? "index type" : "data type",
+                    name, all);
+            return -1;
+        }
+        if (!e) return 0;
+        p = e + 1;
+    }
+}
+
+/* " --data-types A,B --index-types ... --bits": the options that shape the files, as the
+ * comment names them. */
+static void cfg_args(gen_cfg *cfg) {
+    size_t n = 0;
+    char *a = cfg->args;
+    const size_t cap = sizeof cfg->args;
+    a[0] = '\0';
+    for (int which = 0; which < 2; ++which) {
+        const uint32_t mask = which ? cfg->b.index_types : cfg->b.data_types;
+        const DMLREF_TENSOR_DATA_TYPE *order = which ? bld_index_types : bld_data_types;
+        if (!mask) continue;
+        n += (size_t)snprintf(a + n, cap - n, " %s", which ? "--index-types" : "--data-types");
+        const char *sep = " ";
+        for (uint32_t k = 0; k < (which ? 4u : 11u) && n < cap; ++k)
+            if (mask >> order[k] & 1u) {
+                n += (size_t)snprintf(a + n, cap - n, "%s%s", sep, dmlref_data_type_name(order[k]));
+                sep = ",";
+            }
+    }
+    if (cfg->level && n < cap)
+        n += (size_t)snprintf(a + n, cap - n, " --feature-level %s",
+                              dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)cfg->level));
+    if (cfg->max_dims && n < cap) n += (size_t)snprintf(a + n, cap - n, " --max-dims %u", (unsigned)cfg->max_dims);
+    if (cfg->b.no_negative_indices && n < cap) n += (size_t)snprintf(a + n, cap - n, " --no-negative-indices");
+    if (cfg->b.packed && n < cap) n += (size_t)snprintf(a + n, cap - n, " --packed");
+    if (cfg->b.bits && n < cap) n += (size_t)snprintf(a + n, cap - n, " --bits");
+    if (cfg->b.max_elements && n < cap)
+        n += (size_t)snprintf(a + n, cap - n, " --max-elements %" PRIu64, cfg->b.max_elements);
+    cfg->prefix = cfg->b.bits && cfg->b.max_elements ? "gen-bits-large"
+                  : cfg->b.bits                      ? "gen-bits"
+                  : cfg->b.max_elements              ? "gen-large"
+                                                     : "gen";
+}
+
+/* count cases of each operator into dir.  all: skip (with a note) an operator whose first
+ * case cannot meet the filters.  *written: operators with files. */
+static int gen_dir(const DMLREF_OPERATOR_TYPE *ops, int n_ops, int all, uint64_t count, uint64_t seed,
+                   const gen_cfg *cfg, const char *dir, int *written) {
+    char derr[1024];
+    if (dir_create_path(dir, derr, sizeof derr)) {
+        fprintf(stderr, "dmlref gen: %s\n", derr);
+        return CASE_SYSTEM;
+    }
+    const size_t dl = strlen(dir);
+    char *path = malloc(dl + 160);
+    if (!path) return CASE_SYSTEM;
+    char err[2048];
+    int rc = CASE_OK;
+    for (int k = 0; k < n_ops && rc == CASE_OK; ++k) {
+        const dmlref_schema *s = dmlref_operator_schema(ops[k]);
+        if (cfg->level && s && (uint32_t)s->introduced > cfg->level) {
+            snprintf(err, sizeof err, "%s: not available at feature level %s (introduced in %s)", s->name,
+                     dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)cfg->level),
+                     dmlref_feature_level_name(s->introduced));
+            if (all) {
+                fprintf(stderr, "dmlref gen: skipped %s\n", err);
+                continue;
+            }
+            fprintf(stderr, "dmlref gen: %s\n", err);
+            rc = CASE_USAGE;
+            break;
+        }
+        char lower[32];
+        lower_name(dmlref_operator_name(ops[k]), lower, sizeof lower);
+        for (uint64_t i = 0; i < count && rc == CASE_OK; ++i) {
+            char *text = NULL;
+            size_t len = 0;
+            rc = make_case(ops[k], seed, i, cfg, &text, &len, err, sizeof err);
+            if (rc == GEN_UNMET && all && i == 0) {
+                fprintf(stderr, "dmlref gen: skipped %s\n", err);
+                rc = CASE_OK;
+                break;
+            }
+            if (rc == GEN_UNMET) rc = CASE_USAGE;
+            if (rc == CASE_OK) {
+                snprintf(path, dl + 160, "%s/%s_%s_%" PRIu64 "_%" PRIu64 ".json", dir, cfg->prefix, lower, seed, i);
+                const file_part part = {text, len};
+                if (file_write_atomic(path, &part, 1, err, sizeof err)) rc = CASE_SYSTEM;
+                else if (i == 0) ++*written;
+            }
+            free(text);
+            if (rc != CASE_OK) fprintf(stderr, "dmlref gen: %s\n", err);
+        }
+    }
+    free(path);
+    return rc;
+}
+
+enum {
+    O_OPERATOR, O_COUNT, O_SEED, O_OUT, O_SUITE, O_DATA_TYPES, O_INDEX_TYPES, O_LEVEL, O_MAX_DIMS,
+    O_MAX_ELEMENTS, O_LARGE_COUNT, O_BITS_COUNT, O_N_VALUED, /* then the flags */
+    O_NO_NEGATIVE = O_N_VALUED, O_PACKED, O_BITS, O_N
+};
+static const char *const opt_names[O_N] = {
+    "--operator",    "--count",       "--seed",        "--out",        "--suite",
+    "--data-types",  "--index-types", "--feature-level", "--max-dims", "--max-elements",
+    "--large-count", "--bits-count",  "--no-negative-indices", "--packed", "--bits"};
+
+static int usage(const char *fmt, const char *a, const char *b) {
+    fputs("dmlref gen: ", stderr);
+    fprintf(stderr, fmt, a, b);
+    fputs(" (dmlref gen --help)\n", stderr);
+    return CASE_USAGE;
+}
+
 int cmd_gen(int argc, char **argv) {
-    const char *opname = NULL, *outdir = NULL;
-    uint64_t count = 0, seed = 0;
-    int have_count = 0, have_seed = 0;
+    const char *val[O_N] = {0};
     for (int i = 0; i < argc; ++i) {
         const char *a = argv[i], *v = NULL;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -261,77 +702,109 @@ int cmd_gen(int argc, char **argv) {
             printf(usage_gen, case_operator_names(names, sizeof names));
             return 0;
         }
-        static const char *const names[] = {"--operator", "--count", "--seed", "--out"};
         int which = -1;
-        for (int k = 0; k < 4; ++k) {
-            const size_t n = strlen(names[k]);
-            if (strncmp(a, names[k], n) == 0 && (a[n] == '\0' || a[n] == '=')) {
+        for (int k = 0; k < O_N; ++k) {
+            const size_t n = strlen(opt_names[k]);
+            if (strncmp(a, opt_names[k], n) == 0 && (a[n] == '\0' || (a[n] == '=' && k < O_N_VALUED))) {
                 which = k;
-                v = a[n] == '=' ? a + n + 1 : (i + 1 < argc ? argv[++i] : NULL);
+                if (k >= O_N_VALUED) v = "";
+                else v = a[n] == '=' ? a + n + 1 : (i + 1 < argc ? argv[++i] : NULL);
             }
         }
-        if (which < 0) {
-            fprintf(stderr, "dmlref gen: unexpected argument '%s' (dmlref gen --help)\n", a);
-            return CASE_USAGE;
-        }
-        if (!v) {
-            fprintf(stderr, "dmlref gen: %s needs a value (dmlref gen --help)\n", names[which]);
-            return CASE_USAGE;
-        }
-        if (which == 0) opname = v;
-        else if (which == 3) outdir = v;
-        else if (cli_parse_u64(v, which == 1 ? 1000000 : UINT64_MAX, which == 1 ? &count : &seed)) {
-            fprintf(stderr, "dmlref gen: %s needs a non-negative integer%s, got '%s'\n", names[which],
-                    which == 1 ? " <= 1000000" : "", v);
-            return CASE_USAGE;
-        } else if (which == 1) have_count = 1;
-        else have_seed = 1;
+        if (which < 0) return usage("unexpected argument '%s'%s", a, "");
+        if (!v) return usage("%s needs a value%s", opt_names[which], "");
+        val[which] = v;
     }
-    if (!opname || !outdir || !have_count || !have_seed) {
-        fprintf(stderr, "dmlref gen: --operator, --count, --seed and --out are required (dmlref gen --help)\n");
-        return CASE_USAGE;
+    uint64_t count = 0, seed = 0, large_count = 4, bits_count = 25, u = 0;
+    gen_cfg cfg;
+    memset(&cfg, 0, sizeof cfg);
+    const int suite = val[O_SUITE] != NULL;
+    if (!val[O_SEED] || suite == (val[O_OUT] != NULL) || (!suite && (!val[O_OPERATOR] || !val[O_COUNT])))
+        return usage("%s%s", "--operator, --count, --seed and --out are required (or --seed and --suite)", "");
+    if (cli_parse_u64(val[O_SEED], UINT64_MAX, &seed))
+        return usage("--seed needs a non-negative integer, got '%s'%s", val[O_SEED], "");
+    count = suite ? 100 : 0;
+    if (val[O_COUNT] && cli_parse_u64(val[O_COUNT], 1000000, &count))
+        return usage("--count needs a non-negative integer <= 1000000, got '%s'%s", val[O_COUNT], "");
+    if (!suite && (val[O_LARGE_COUNT] || val[O_BITS_COUNT]))
+        return usage("%s belongs to --suite%s", val[O_LARGE_COUNT] ? "--large-count" : "--bits-count", "");
+    if (suite && val[O_BITS]) return usage("--suite writes its bits subset itself (its size: --bits-count)%s%s", "", "");
+    if (val[O_LARGE_COUNT] && cli_parse_u64(val[O_LARGE_COUNT], 1000000, &large_count))
+        return usage("--large-count needs a non-negative integer <= 1000000, got '%s'%s", val[O_LARGE_COUNT], "");
+    if (val[O_BITS_COUNT] && cli_parse_u64(val[O_BITS_COUNT], 1000000, &bits_count))
+        return usage("--bits-count needs a non-negative integer <= 1000000, got '%s'%s", val[O_BITS_COUNT], "");
+    if (val[O_DATA_TYPES] && parse_types("--data-types", val[O_DATA_TYPES], 0, &cfg.b.data_types)) return CASE_USAGE;
+    if (val[O_INDEX_TYPES] && parse_types("--index-types", val[O_INDEX_TYPES], 1, &cfg.b.index_types)) return CASE_USAGE;
+    if (val[O_LEVEL] && !(cfg.level = case_feature_level_from_name(val[O_LEVEL])))
+        return usage("unknown feature level '%s' (1_0 2_0 2_1 3_0 3_1 4_0 4_1 5_0 5_1 5_2 6_0 6_1 6_2 6_3 6_4)%s",
+                     val[O_LEVEL], "");
+    if (val[O_MAX_DIMS]) {
+        if (cli_parse_u64(val[O_MAX_DIMS], 8, &u) || u < 1)
+            return usage("--max-dims needs an integer in [1, 8], got '%s'%s", val[O_MAX_DIMS], "");
+        cfg.max_dims = (uint32_t)u;
     }
-    /* ALL: every operator of the schema list, in its order */
+    uint64_t max_elements = suite ? 65536 : 0;
+    if (val[O_MAX_ELEMENTS] &&
+        (cli_parse_u64(val[O_MAX_ELEMENTS], 16777216, &max_elements) || max_elements < BLD_SMALL_CAP))
+        return usage("--max-elements needs an integer in [256, 16777216], got '%s'%s", val[O_MAX_ELEMENTS], "");
+    cfg.b.no_negative_indices = val[O_NO_NEGATIVE] != NULL;
+    cfg.b.packed = val[O_PACKED] != NULL;
+    cfg.b.bits = val[O_BITS] != NULL;
+
+    /* the operators: ALL (every operator of the schema list, in its order) or a list of names */
     DMLREF_OPERATOR_TYPE ops[64];
     int n_ops = 0;
-    if (strcmp(opname, "ALL") == 0) {
+    const char *opname = val[O_OPERATOR] ? val[O_OPERATOR] : "ALL";
+    const int all = strcmp(opname, "ALL") == 0;
+    if (all) {
         const dmlref_schema *sc;
         for (uint32_t k = 0; (sc = dmlref_operator_schema_at(k)) != NULL && n_ops < 64; ++k) ops[n_ops++] = sc->type;
-    } else if ((ops[0] = case_operator_from_name(opname)) != 0) {
-        n_ops = 1;
     } else {
-        char names[512];
-        fprintf(stderr, "dmlref gen: unknown operator '%s' (%s, ALL)\n", opname, case_operator_names(names, sizeof names));
-        return CASE_USAGE;
-    }
-    if (mkdir(outdir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "dmlref gen: cannot create %s: %s\n", outdir, strerror(errno));
-        return CASE_SYSTEM;
-    }
-    const size_t dl = strlen(outdir);
-    char *path = malloc(dl + 128);
-    if (!path) return CASE_SYSTEM;
-    char err[1024];
-    int rc = CASE_OK;
-    for (int k = 0; k < n_ops && rc == CASE_OK; ++k) {
-        const char *op = dmlref_operator_name(ops[k]);
-        char lower[32];
-        size_t n = 0;
-        for (; op[n] && n + 1 < sizeof lower; ++n) lower[n] = (char)(op[n] >= 'A' && op[n] <= 'Z' ? op[n] - 'A' + 'a' : op[n]);
-        lower[n] = '\0';
-        for (uint64_t i = 0; i < count && rc == CASE_OK; ++i) {
-            char *text = NULL;
-            size_t len = 0;
-            rc = make_case(ops[k], seed, i, &text, &len, err, sizeof err);
-            if (rc == CASE_OK) {
-                snprintf(path, dl + 128, "%s/gen_%s_%" PRIu64 "_%" PRIu64 ".json", outdir, lower, seed, i);
-                const file_part part = {text, len};
-                if (file_write_atomic(path, &part, 1, err, sizeof err)) rc = CASE_SYSTEM;
+        for (const char *p = opname;;) {
+            const char *e = strchr(p, ',');
+            const size_t l = e ? (size_t)(e - p) : strlen(p);
+            char one[64];
+            snprintf(one, sizeof one, "%.*s", (int)(l < sizeof one ? l : sizeof one - 1), p);
+            if (n_ops == 64 || (ops[n_ops] = case_operator_from_name(one)) == 0) {
+                char names[512];
+                fprintf(stderr, "dmlref gen: unknown operator '%s' (%s, ALL)\n", one, case_operator_names(names, sizeof names));
+                return CASE_USAGE;
             }
-            free(text);
-            if (rc != CASE_OK) fprintf(stderr, "dmlref gen: %s\n", err);
+            ++n_ops;
+            if (!e) break;
+            p = e + 1;
         }
     }
-    free(path);
+
+    int written = 0, rc;
+    if (!suite) {
+        cfg.b.max_elements = max_elements;
+        cfg_args(&cfg);
+        rc = gen_dir(ops, n_ops, all, count, seed, &cfg, val[O_OUT], &written);
+    } else {
+        /* DIR/small, DIR/large, DIR/bits: the filters in each, a flavour apiece */
+        const char *root = val[O_SUITE];
+        const size_t rl = strlen(root);
+        char *dir = malloc(rl + 16);
+        if (!dir) return CASE_SYSTEM;
+        static const char *const sub[3] = {"small", "large", "bits"};
+        const uint64_t counts[3] = {count, large_count, bits_count};
+        rc = CASE_OK;
+        for (int k = 0; k < 3 && rc == CASE_OK; ++k) {
+            gen_cfg c = cfg;
+            c.b.max_elements = k == 1 ? max_elements : 0;
+            c.b.bits = k == 2;
+            cfg_args(&c);
+            snprintf(dir, rl + 16, "%s/%s", root, sub[k]);
+            int w = 0;
+            rc = gen_dir(ops, n_ops, all, counts[k], seed, &c, dir, &w);
+            if (w > written) written = w;
+        }
+        free(dir);
+    }
+    if (rc == CASE_OK && all && written == 0 && count > 0) {
+        fprintf(stderr, "dmlref gen: no operator has a case that meets the filters\n");
+        return CASE_USAGE;
+    }
     return rc;
 }

@@ -21,4 +21,16 @@ void jout_u32_list(FILE *f, const uint32_t *v, uint32_t n);
 void jout_values(FILE *f, const void *data, uint64_t count, DMLREF_TENSOR_DATA_TYPE dt, unsigned per_line,
                  unsigned indent);
 
+/* jout_values with value_format_ex's flags (VALUE_INT64_STRINGS). */
+void jout_values_ex(FILE *f, const void *data, uint64_t count, DMLREF_TENSOR_DATA_TYPE dt, unsigned flags,
+                    unsigned per_line, unsigned indent);
+
+/*
+ * The elements at data (row-major over sizes[0..ndim)) as nested JSON arrays in
+ * that shape, the innermost ones as jout_values_ex writes them (a line break every
+ * 16 values); continuation lines are indented by `indent` spaces plus the depth.
+ */
+void jout_nested(FILE *f, const void *data, const uint32_t *sizes, uint32_t ndim, DMLREF_TENSOR_DATA_TYPE dt,
+                 unsigned flags, unsigned indent);
+
 #endif

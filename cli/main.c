@@ -1,10 +1,12 @@
 /*
  * dmlref: the command-line face of the library (docs/case-format.md).
  *
- *   dmlref run CASE.json [--npy DIR] [--strict] [--feature-level L] [--threads T]
+ *   dmlref run CASE.json [--npy DIR] [--logical] [--int64-strings] [--strict]
+ *                        [--feature-level L] [--threads T]
  *   dmlref validate CASE.json [--feature-level L]
  *   dmlref bench CASE.json [--repeat N] [--threads T]
  *   dmlref gen --operator OP --count N --seed S --out DIR
+ *   dmlref export CASE.json --out DIR
  *
  * Exit status: 0 ok, 1 outputs differ from `expected`, 2 descriptor invalid
  * (or, with --strict, an index out of range / duplicate scatter target),
@@ -15,27 +17,32 @@
 #include "args.h"
 #include "case.h"
 #include "cli.h"
+#include "dirs.h"
+#include "execute.h"
 #include "load.h"
 #include "npy.h"
+#include "npyout.h"
+#include "print.h"
+#include "value.h"
 
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char usage_main[] =
     "usage: dmlref <command> [options]\n"
     "\n"
     "commands:\n"
-    "  run CASE.json [--npy DIR] [--strict] [--feature-level L] [--threads T]\n"
-    "                     validate, execute, print the outputs, compare with `expected`\n"
+    "  run CASE.json [--npy DIR] [--logical] [--int64-strings] [--strict] [--feature-level L]\n"
+    "      [--threads T]  validate, execute, print the outputs, compare with `expected`\n"
     "  validate CASE.json [--feature-level L] [--json]\n"
     "                     check the descriptor only; prints `valid` or the error\n"
     "  bench CASE.json [--repeat N] [--threads T]\n"
     "                     time dmlref_execute alone; prints JSON\n"
     "  gen --operator OP --count N --seed S --out DIR\n"
     "                     write N random valid cases with `expected` (a golden suite)\n"
+    "  export CASE.json --out DIR\n"
+    "                     the case as .npy files (buffers, slot maps, logical views) and a\n"
+    "                     manifest with the framework form: golden files for any harness\n"
     "\n"
     "  dmlref <command> --help   details of one command\n"
     "  dmlref --version          the library version\n"
@@ -45,7 +52,8 @@ static const char usage_main[] =
     "too large for this host's address space\n";
 
 static const char usage_run[] =
-    "usage: dmlref run CASE.json [--npy DIR] [--strict] [--feature-level L] [--threads T]\n"
+    "usage: dmlref run CASE.json [--npy DIR] [--logical] [--int64-strings] [--strict]\n"
+    "                            [--feature-level L] [--threads T]\n"
     "\n"
     "Validates the case's descriptor, executes it, prints every output buffer whole\n"
     "(TotalTensorSizeInBytes / element size slots, in memory order) as JSON on stdout and\n"
@@ -53,7 +61,12 @@ static const char usage_run[] =
     "as 0xCD bytes unless the case gives them data.\n"
     "\n"
     "  --npy DIR            write DIR/OutputTensor.npy (or DIR/OutputTensors_<i>.npy) instead\n"
-    "                       of printing; each whole buffer as a 1-D array, written atomically\n"
+    "                       of printing; each whole buffer as a 1-D array, written atomically;\n"
+    "                       DIR is created like mkdir -p\n"
+    "  --logical            each output in its logical shape: only the elements, row-major over\n"
+    "                       Sizes (JSON: nested lists, no Strides; --npy: DIR/<T>.logical.npy)\n"
+    "  --int64-strings      INT64 and UINT64 values as \"0x...\" bit patterns (16 hex digits), for\n"
+    "                       JavaScript's JSON.parse, which rounds numbers beyond 2^53\n"
     "  --strict             an out-of-range index or a duplicate scatter target is an error\n"
     "                       (exit 2) instead of a warning (indices are clamped, last update wins)\n"
     "  --feature-level L    validate at level L (e.g. 4_1) instead of the case's\n"
@@ -104,72 +117,34 @@ static int parse_level(const char *cmd, const char *v, uint32_t *fl) {
     return 0;
 }
 
-/* Executes with index checking first; on a clamp or duplicate warns (or fails with --strict) and reruns. */
-static int execute_case(const char *path, dmlref_case *c, uint32_t threads, int strict) {
-    dmlref_options o = {DMLREF_OPTION_CHECK_INDICES, threads};
-    dmlref_operator *op = NULL;
-    dmlref_error err;
-    dmlref_status st = dmlref_compile(&c->desc, c->feature_level, &o, &op, &err);
-    if (st == DMLREF_OK) st = dmlref_execute(op, c->in_bufs, c->n_inputs, c->out_bufs, c->n_outputs, &err);
-    dmlref_release(op);
-    op = NULL;
-    if (st == DMLREF_ERROR_INDEX_OUT_OF_RANGE || st == DMLREF_ERROR_DUPLICATE_INDEX) {
-        if (strict) {
-            fprintf(stderr, "dmlref: %s: %s (--strict)\n", path, err.message);
-            return CASE_INVALID;
-        }
-        fprintf(stderr, "dmlref: warning: %s: %s; %s (--strict makes this an error)\n", path, err.message,
-                st == DMLREF_ERROR_INDEX_OUT_OF_RANGE ? "out-of-range indices are clamped"
-                                                      : "the last update in row-major order wins");
-        o.flags = 0;
-        st = dmlref_compile(&c->desc, c->feature_level, &o, &op, &err);
-        if (st == DMLREF_OK) st = dmlref_execute(op, c->in_bufs, c->n_inputs, c->out_bufs, c->n_outputs, &err);
-        dmlref_release(op);
-    }
-    if (st != DMLREF_OK) {
-        fprintf(stderr, "dmlref: %s: %s\n", path, err.message);
-        if (st == DMLREF_ERROR_HOST_LIMIT) return CASE_HOST_LIMIT;
-        if (st == DMLREF_ERROR_CANNOT_VERIFY) return CASE_CANNOT_VERIFY;
-        if (st == DMLREF_ERROR_OPTIONS) return CASE_USAGE; /* a bad DMLREF_* variable (docs/environment.md) */
-        return st == DMLREF_ERROR_OUT_OF_MEMORY || st == DMLREF_ERROR_BINDING ? CASE_SYSTEM : CASE_INVALID;
-    }
-    return CASE_OK;
-}
-
-static int write_npy_outputs(const char *dir, const dmlref_case *c) {
-    char err[512];
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "dmlref: cannot create %s: %s\n", dir, strerror(errno));
-        return CASE_SYSTEM;
-    }
-    const size_t dl = strlen(dir);
-    char *path = malloc(dl + 64);
-    if (!path) return CASE_SYSTEM;
-    for (uint32_t k = 0; k < c->n_outputs; ++k) {
+/* DIR/<slot>.npy (whole buffers) or DIR/<slot>.logical.npy (logical views) for every output. */
+static int write_npy_outputs(const char *dir, const dmlref_case *c, int logical) {
+    char err[1024];
+    int bad = dir_create_path(dir, err, sizeof err);
+    for (uint32_t k = 0; !bad && k < c->n_outputs; ++k) {
         const case_tensor *t = &c->outputs[k];
-        /* DIR/<slot>.npy, or DIR/<slot>_<i>.npy for a tensor of an array slot */
-        if (t->index >= 0) snprintf(path, dl + 64, "%s/%.40s_%u.npy", dir, t->slot, (unsigned)t->index);
-        else snprintf(path, dl + 64, "%s/%.40s.npy", dir, t->slot);
-        if (npy_write_file(path, t->buf.DataType, t->data, t->total_slots, err, sizeof err)) {
-            fprintf(stderr, "dmlref: %s\n", err);
-            free(path);
-            return CASE_SYSTEM;
-        }
+        bad = logical ? npyout_logical(dir, t, t->data, err, sizeof err)
+                      : npyout_buffer(dir, t, t->data, t->total_slots, err, sizeof err);
     }
-    free(path);
-    return CASE_OK;
+    if (bad) fprintf(stderr, "dmlref: %s\n", err);
+    return bad ? CASE_SYSTEM : CASE_OK;
 }
 
 static int cmd_run(int argc, char **argv) {
     const char *path = NULL, *npy_dir = NULL, *v;
     uint32_t fl = 0, threads = 0;
-    int strict = 0, rc;
+    int strict = 0, logical = 0, rc;
+    unsigned flags = 0;
     for (int i = 0; i < argc; ++i) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(usage_run, stdout);
             return 0;
         } else if (strcmp(argv[i], "--strict") == 0) {
             strict = 1;
+        } else if (strcmp(argv[i], "--logical") == 0) {
+            logical = 1;
+        } else if (strcmp(argv[i], "--int64-strings") == 0) {
+            flags |= VALUE_INT64_STRINGS;
         } else if (opt(argc, argv, &i, "--npy", &v)) {
             if (!v || !*v) return usage_error("run", "--npy needs a directory%s", "");
             npy_dir = v;
@@ -190,10 +165,12 @@ static int cmd_run(int argc, char **argv) {
     if (!path) return usage_error("run", "missing CASE.json%s", "");
     dmlref_case c;
     if ((rc = cli_load_case(path, fl, &c, 0))) return rc;
-    rc = execute_case(path, &c, threads, strict);
-    if (rc == CASE_OK) {
-        if (npy_dir) rc = write_npy_outputs(npy_dir, &c);
-        else case_print_outputs(&c, stdout);
+    rc = cli_execute_case(path, &c, threads, strict);
+    if (rc == CASE_OK && npy_dir) {
+        rc = write_npy_outputs(npy_dir, &c, logical);
+    } else if (rc == CASE_OK && case_print_outputs_ex(&c, stdout, flags | (logical ? PRINT_LOGICAL : 0))) {
+        fprintf(stderr, "dmlref: %s: out of memory for the logical views\n", path);
+        rc = CASE_SYSTEM;
     }
     if (rc == CASE_OK && c.has_expected && case_compare(&c, stderr, 10) != 0) {
         fprintf(stderr, "dmlref: %s: outputs differ from expected\n", path);
@@ -255,6 +232,7 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "validate") == 0) return cmd_validate(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0) return cmd_bench(argc - 2, argv + 2);
     if (strcmp(cmd, "gen") == 0) return cmd_gen(argc - 2, argv + 2);
+    if (strcmp(cmd, "export") == 0) return cmd_export(argc - 2, argv + 2);
     fprintf(stderr, "dmlref: unknown command '%s'\n\n%s", cmd, usage_main);
     return CASE_USAGE;
 }

@@ -236,15 +236,30 @@ bad_header:
 
 int npy_write_file(const char *path, DMLREF_TENSOR_DATA_TYPE dt, const void *data, uint64_t count, char *err,
                    size_t errcap) {
+    return npy_write_file_shaped(path, dt, data, 1, &count, err, errcap);
+}
+
+int npy_write_file_shaped(const char *path, DMLREF_TENSOR_DATA_TYPE dt, const void *data, uint32_t ndim,
+                          const uint64_t *shape, char *err, size_t errcap) {
     const char *descr = npy_descr(dt);
     const uint32_t es = dmlref_data_type_size(dt);
     if (!descr || !es) {
         snprintf(err, errcap, "%s: no .npy dtype for this data type", path);
         return -1;
     }
-    char header[256];
-    int n = snprintf(header, sizeof header, "{'descr': '%s', 'fortran_order': False, 'shape': (%llu,), }", descr,
-                     (unsigned long long)count);
+    if (ndim > NPY_MAX_DIMS) {
+        snprintf(err, errcap, "%s: more than %d dimensions", path, NPY_MAX_DIMS);
+        return -1;
+    }
+    /* the shape as a Python tuple: (), (n,), (a, b, ...) */
+    char header[64 + NPY_MAX_DIMS * 22 + 128]; /* the text, then up to 63 pad bytes and the newline */
+    int n = snprintf(header, sizeof header, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
+    uint64_t count = 1;
+    for (uint32_t d = 0; d < ndim; ++d) {
+        n += snprintf(header + n, sizeof header - (size_t)n, d ? ", %llu" : "%llu", (unsigned long long)shape[d]);
+        count = shape[d] && count > UINT64_MAX / shape[d] ? UINT64_MAX : count * shape[d];
+    }
+    n += snprintf(header + n, sizeof header - (size_t)n, "%s), }", ndim == 1 ? "," : "");
     size_t total = 10 + (size_t)n + 1;
     const size_t pad = (64 - total % 64) % 64;
     memset(header + n, ' ', pad);

@@ -47,6 +47,11 @@ void npy_copy_host(const npy_array *a, void *dst);
 int npy_write_file(const char *path, DMLREF_TENSOR_DATA_TYPE dt, const void *data, uint64_t count, char *err,
                    size_t errcap);
 
+/* npy_write_file with the shape (shape[0], ..., shape[ndim - 1]) (ndim 0: a scalar); data
+ * holds the product of shape elements, row-major. */
+int npy_write_file_shaped(const char *path, DMLREF_TENSOR_DATA_TYPE dt, const void *data, uint32_t ndim,
+                          const uint64_t *shape, char *err, size_t errcap);
+
 /* The descr string for a data type ("<f4"), or NULL. */
 const char *npy_descr(DMLREF_TENSOR_DATA_TYPE dt);
 

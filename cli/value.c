@@ -190,9 +190,17 @@ int value_is_nan(const void *p, DMLREF_TENSOR_DATA_TYPE dt) {
 }
 
 const char *value_format(const void *p, DMLREF_TENSOR_DATA_TYPE dt, char *buf, size_t cap) {
+    return value_format_ex(p, dt, 0, buf, cap);
+}
+
+const char *value_format_ex(const void *p, DMLREF_TENSOR_DATA_TYPE dt, unsigned flags, char *buf, size_t cap) {
     const uint32_t size = dmlref_data_type_size(dt);
     const uint64_t bits = value_load_bits(p, size ? size : 1);
     char why[8];
+    if ((flags & VALUE_INT64_STRINGS) && (dt == DMLREF_TENSOR_DATA_TYPE_INT64 || dt == DMLREF_TENSOR_DATA_TYPE_UINT64)) {
+        snprintf(buf, cap, "\"0x%016" PRIx64 "\"", bits);
+        return buf;
+    }
     switch (dt) {
     case DMLREF_TENSOR_DATA_TYPE_INT8: snprintf(buf, cap, "%d", (int)(int8_t)bits); break;
     case DMLREF_TENSOR_DATA_TYPE_INT16: snprintf(buf, cap, "%d", (int)(int16_t)bits); break;

@@ -36,6 +36,17 @@ int value_from_string(const char *text, DMLREF_TENSOR_DATA_TYPE dt, void *out, i
  */
 const char *value_format(const void *p, DMLREF_TENSOR_DATA_TYPE dt, char *buf, size_t cap);
 
+/* value_format's flags. */
+enum {
+    /* INT64 and UINT64 elements as their "0x..." bit pattern (16 hex digits, two's complement for
+     * INT64), a form every case file accepts: JavaScript's JSON.parse reads it without rounding
+     * (BigInt(s), BigInt.asIntN(64, BigInt(s)) for INT64), where a number beyond 2^53 is rounded */
+    VALUE_INT64_STRINGS = 1
+};
+
+/* value_format with flags (VALUE_*). */
+const char *value_format_ex(const void *p, DMLREF_TENSOR_DATA_TYPE dt, unsigned flags, char *buf, size_t cap);
+
 /*
  * The element of `size` bytes (1, 2, 4 or 8) at p, in host byte order, as an
  * integer of its width (zero-extended): the same number on every host.

@@ -144,6 +144,115 @@ def torch_case(c):
     return run, [out], c["i"].nbytes
 
 
+# ---- phase 2 (docs/performance.md, "Phase 2") ------------------------------------------
+# Each workload: id, bytes an ideal implementation moves (as bench/bench.c counts
+# them), and per peer a setup returning (run, outputs): outputs() is called after
+# timing.  Where the library has an out= form it is used (no allocation timed);
+# where it has none (torch.flip, F.pad, np.pad, fancy indexing) the call a user
+# would write is timed, allocation included.
+
+def p2_workloads(rng):
+    f32 = np.float32
+
+    def rand(shape):
+        return rng.standard_normal(shape).astype(f32)
+
+    def keep(out, fn):
+        def run():
+            fn()
+        return run, (lambda: [out])
+
+    def alloc(fn):
+        res = [None]
+
+        def run():
+            res[0] = fn()
+        return run, (lambda: [res[0]])
+
+    w = []
+    x = rand((64, 64, 64, 64))
+    v = (slice(None), slice(8, 56), slice(8, 56), slice(8, 56))
+    w.append(("slice_window", 2 * 64 * 48 ** 3 * 4, {
+        "numpy": lambda: (lambda o: keep(o, lambda: np.copyto(o, x[v])))(np.zeros((64, 48, 48, 48), f32)),
+        "torch": lambda: (lambda t, o: keep(o, lambda: o.copy_(t[v])))(torch.from_numpy(x),
+                                                                       torch.zeros((64, 48, 48, 48))),
+    }))
+    x2 = rand((4096, 4096))
+    w.append(("slice_reverse", 2 * x2.nbytes, {
+        "numpy": lambda: (lambda o: keep(o, lambda: np.copyto(o, x2[:, ::-1])))(np.zeros_like(x2)),
+        "torch": lambda: (lambda t: alloc(lambda: torch.flip(t, [1])))(torch.from_numpy(x2)),
+    }))
+    xo, xi = rand((1024, 4096)), rand((4096, 1024))
+    w.append(("tile_outer", xo.nbytes + 4 * xo.nbytes, {
+        "numpy": lambda: (lambda o: keep(o, lambda: np.copyto(o.reshape(4, 1024, 4096), xo)))(np.zeros((4096, 4096), f32)),
+        "torch": lambda: (lambda t, o: keep(o, lambda: o.view(4, 1024, 4096).copy_(t.expand(4, 1024, 4096))))(
+            torch.from_numpy(xo), torch.zeros((4096, 4096))),
+    }))
+    w.append(("tile_inner", xi.nbytes + 4 * xi.nbytes, {
+        "numpy": lambda: (lambda o: keep(o, lambda: np.copyto(o.reshape(4096, 4, 1024), xi[:, None, :])))(
+            np.zeros((4096, 4096), f32)),
+        "torch": lambda: (lambda t, o: keep(o, lambda: o.view(4096, 4, 1024).copy_(t[:, None, :].expand(4096, 4, 1024))))(
+            torch.from_numpy(xi), torch.zeros((4096, 4096))),
+    }))
+    xc = rand((16, 64, 128, 128))
+    w.append(("pad_constant", xc.nbytes + 16 * 64 * 130 * 130 * 4, {
+        "numpy": lambda: alloc(lambda: np.pad(xc, ((0, 0), (0, 0), (1, 1), (1, 1)))),
+        "torch": lambda: (lambda t: alloc(lambda: torch.nn.functional.pad(t, (1, 1, 1, 1))))(torch.from_numpy(xc)),
+    }))
+    for wid, npmode, tmode in (("pad_reflect", "reflect", "reflect"), ("pad_edge", "edge", "replicate")):
+        w.append((wid, x2.nbytes + 4112 * 4112 * 4, {
+            "numpy": (lambda m: lambda: alloc(lambda: np.pad(x2, 8, mode=m)))(npmode),
+            "torch": (lambda m: lambda: (lambda t: alloc(lambda: torch.nn.functional.pad(t, (8, 8, 8, 8), mode=m)[0]))(
+                torch.from_numpy(x2)[None]))(tmode),
+        }))
+    xg = rand((256, 256, 256))
+    ig = rng.integers(0, 256, size=(65536, 2), dtype=np.int64)
+    w.append(("gather_nd_rows", 2 * 65536 * 256 * 4 + ig.nbytes, {
+        "numpy": lambda: alloc(lambda: xg[ig[:, 0], ig[:, 1]]),
+        "torch": lambda: (lambda t, i0, i1: alloc(lambda: t[i0, i1]))(
+            torch.from_numpy(xg), torch.from_numpy(ig[:, 0].copy()), torch.from_numpy(ig[:, 1].copy())),
+    }))
+    xs, us = rand((4096, 4096)), rand((4096, 1024))
+    a = (rng.integers(0, 2048, size=(4096, 1)) * 2 + 1)
+    b = rng.integers(0, 4096, size=(4096, 1))
+    isc = ((a * np.arange(1024)[None, :] + b) & 4095).astype(np.int64)  # distinct within each row
+    w.append(("scatter_elements", 2 * xs.nbytes + isc.nbytes + us.nbytes, {
+        "numpy": lambda: (lambda o: keep(o, lambda: (np.copyto(o, xs), np.put_along_axis(o, isc, us, axis=1))))(
+            np.zeros_like(xs)),
+        "torch": lambda: (lambda t, i, u, o: keep(o, lambda: o.copy_(t).scatter_(1, i, u)))(
+            torch.from_numpy(xs), torch.from_numpy(isc), torch.from_numpy(us), torch.zeros((4096, 4096))),
+    }))
+    xd = rand((16, 256, 64, 64))
+    # DEPTH_COLUMN_ROW (ONNX "DCR"): in viewed [n, i, j, c, h, w] -> out [n, c, h, i, w, j]
+    w.append(("depth_to_space", 2 * xd.nbytes, {
+        "numpy": lambda: (lambda o: keep(o, lambda: np.copyto(o.reshape(16, 64, 64, 2, 64, 2),
+                                                              xd.reshape(16, 2, 2, 64, 64, 64).transpose(0, 3, 4, 1, 5, 2))))(
+            np.zeros((16, 64, 128, 128), f32)),
+        "torch": lambda: (lambda t, o: keep(o, lambda: o.view(16, 64, 64, 2, 64, 2).copy_(
+            t.view(16, 2, 2, 64, 64, 64).permute(0, 3, 4, 1, 5, 2))))(torch.from_numpy(xd), torch.zeros((16, 64, 128, 128))),
+    }))
+    xs2 = rand((16, 64, 128, 128))
+    w.append(("space_to_depth", 2 * xs2.nbytes, {
+        "numpy": lambda: (lambda o: keep(o, lambda: np.copyto(o.reshape(16, 2, 2, 64, 64, 64),
+                                                              xs2.reshape(16, 64, 64, 2, 64, 2).transpose(0, 3, 5, 1, 2, 4))))(
+            np.zeros((16, 256, 64, 64), f32)),
+        "torch": lambda: (lambda t, o: keep(o, lambda: o.view(16, 2, 2, 64, 64, 64).copy_(
+            t.view(16, 64, 64, 2, 64, 2).permute(0, 3, 5, 1, 2, 4))))(torch.from_numpy(xs2), torch.zeros((16, 256, 64, 64))),
+    }))
+    w.append(("identity_transpose", 2 * x2.nbytes, {
+        "numpy": lambda: (lambda o: keep(o, lambda: np.copyto(o, x2.T)))(np.zeros_like(x2)),
+        "torch": lambda: (lambda t, o: keep(o, lambda: o.copy_(t.t())))(torch.from_numpy(x2), torch.zeros((4096, 4096))),
+    }))
+    io = rng.integers(0, 16, size=1048576, dtype=np.int64).astype(np.int32)
+    eye = np.eye(16, dtype=f32)
+    w.append(("one_hot", 1048576 * 16 * 4 + io.nbytes, {
+        "numpy": lambda: (lambda o: keep(o, lambda: np.take(eye, io, axis=0, out=o)))(np.zeros((1048576, 16), f32)),
+        "torch": lambda: (lambda e, i, o: keep(o, lambda: torch.index_select(e, 0, i, out=o)))(
+            torch.from_numpy(eye), torch.from_numpy(io.astype(np.int64)), torch.zeros((1048576, 16))),
+    }))
+    return w
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=11)
@@ -186,6 +295,24 @@ def main():
             copy_gbs = 2 * 64 * MIB / copy[pname] / 1e6
             print(f"{wid:24s} {pname:22s} {ms:10.3f} {gbs:7.1f} {gbs / copy_gbs:6.2f}{'' if ok else '  WRONG OUTPUT'}")
         sys.stdout.flush()
+    for wid, moved, setups in p2_workloads(rng):
+        if a.filter and a.filter not in wid:
+            continue
+        ref = None
+        for pname, _ in peers:
+            run, outputs = setups["torch" if pname.startswith("torch") else "numpy"]()
+            ms = median_ms(run, a.repeat)
+            outs_np = [o.numpy() if torch is not None and isinstance(o, torch.Tensor) else o for o in outputs()]
+            if ref is None:
+                ref = [np.ascontiguousarray(o).copy() for o in outs_np]
+                ok = True
+            else:
+                ok = all(np.array_equal(np.ascontiguousarray(x).view(np.uint8), np.ascontiguousarray(y).view(np.uint8))
+                         for x, y in zip(ref, outs_np))
+            gbs = moved / ms / 1e6
+            copy_gbs = 2 * 64 * MIB / copy[pname] / 1e6
+            print(f"{wid:24s} {pname:22s} {ms:10.3f} {gbs:7.1f} {gbs / copy_gbs:6.2f}{'' if ok else '  WRONG OUTPUT'}")
+            sys.stdout.flush()
 
 
 if __name__ == "__main__":

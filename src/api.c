@@ -155,9 +155,31 @@ static int ranges_overlap(const void *a, uint64_t na, const void *b, uint64_t nb
     return pa >= pb ? (uint64_t)(pa - pb) < nb : (uint64_t)(pb - pa) < na;
 }
 
+/* Binding i (inputs first, then outputs) breaks B2, B3 or B4: the error, with
+ * the binding's name (only computed here, off the hot path). */
+static dmlref_status binding_error(const op_t *op, const dmlref_cbuffer *inputs, const dmlref_buffer *outputs,
+                                   uint32_t n_inputs, uint64_t i, dmlref_error *err) {
+    char name[48];
+    const int is_out = i >= n_inputs;
+    const uint32_t k = (uint32_t)(is_out ? i - n_inputs : i);
+    const tensor_t *t = is_out ? &op->outputs[k] : &op->inputs[k];
+    const void *data = is_out ? outputs[k].data : inputs[k].data;
+    const size_t size = is_out ? outputs[k].size : inputs[k].size;
+    binding_name(op, is_out, k, name, sizeof name);
+    if (!data) return set_rule_error(err, DMLREF_ERROR_BINDING, "B2", name, NULL, "%s: the %s buffer is NULL", op->name, name);
+    if ((uint64_t)size < t->total_bytes)
+        return set_rule_error(err, DMLREF_ERROR_BINDING, "B3", name, NULL,
+                              "%s: the %s buffer holds %zu bytes, less than its TotalTensorSizeInBytes (%" PRIu64 ")",
+                              op->name, name, size, t->total_bytes);
+    return set_rule_error(err, DMLREF_ERROR_BINDING, "B4", name, NULL,
+                          "%s: the %s buffer at %p is not a multiple of its GuaranteedBaseOffsetAlignment (%" PRIu32 ")",
+                          op->name, name, data, t->align);
+}
+
+/* Every binding rule (B1-B5), every call: the checks cost a few compares per
+ * buffer; messages (and binding names) are only formatted on failure. */
 static dmlref_status check_bindings(const op_t *op, const dmlref_cbuffer *inputs, uint32_t n_inputs,
                                     const dmlref_buffer *outputs, uint32_t n_outputs, dmlref_error *err) {
-    char name[48], other[48];
     if (n_inputs != op->n_inputs || n_outputs != op->n_outputs)
         return set_rule_error(err, DMLREF_ERROR_BINDING, "B1", NULL, NULL,
                          "%s: execute was given %" PRIu32 " input and %" PRIu32 " output buffers; the operator binds %" PRIu32
@@ -166,37 +188,35 @@ static dmlref_status check_bindings(const op_t *op, const dmlref_cbuffer *inputs
     if ((n_inputs && !inputs) || (n_outputs && !outputs))
         return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "B2", NULL, NULL, "%s: the %s buffer array is NULL", op->name,
                          n_inputs && !inputs ? "input" : "output");
-    for (uint64_t i = 0; i < (uint64_t)n_inputs + n_outputs; ++i) { /* 64-bit: the sum may pass 2^32 - 1 */
-        const int is_out = i >= n_inputs;
-        const uint32_t k = (uint32_t)(is_out ? i - n_inputs : i);
-        const tensor_t *t = is_out ? &op->outputs[k] : &op->inputs[k];
-        const void *data = is_out ? outputs[k].data : inputs[k].data;
-        const size_t size = is_out ? outputs[k].size : inputs[k].size;
-        binding_name(op, is_out, k, name, sizeof name);
-        if (!data) return set_rule_error(err, DMLREF_ERROR_BINDING, "B2", name, NULL, "%s: the %s buffer is NULL", op->name, name);
-        if ((uint64_t)size < t->total_bytes)
-            return set_rule_error(err, DMLREF_ERROR_BINDING, "B3", name, NULL,
-                             "%s: the %s buffer holds %zu bytes, less than its TotalTensorSizeInBytes (%" PRIu64 ")",
-                             op->name, name, size, t->total_bytes);
-        if (t->align && ((uintptr_t)data & (t->align - 1)) != 0)
-            return set_rule_error(err, DMLREF_ERROR_BINDING, "B4", name, NULL,
-                             "%s: the %s buffer at %p is not a multiple of its GuaranteedBaseOffsetAlignment (%" PRIu32 ")",
-                             op->name, name, data, t->align);
+    for (uint32_t k = 0; k < n_inputs; ++k) {
+        const tensor_t *t = &op->inputs[k];
+        const void *data = inputs[k].data;
+        if (!data || (uint64_t)inputs[k].size < t->total_bytes || (t->align && ((uintptr_t)data & (t->align - 1)) != 0))
+            return binding_error(op, inputs, outputs, n_inputs, k, err);
+    }
+    for (uint32_t k = 0; k < n_outputs; ++k) {
+        const tensor_t *t = &op->outputs[k];
+        const void *data = outputs[k].data;
+        if (!data || (uint64_t)outputs[k].size < t->total_bytes || (t->align && ((uintptr_t)data & (t->align - 1)) != 0))
+            return binding_error(op, inputs, outputs, n_inputs, (uint64_t)n_inputs + k, err);
     }
     /* An output may not overlap any input or another output; an in-place
      * operator's output may be its input's very buffer. */
     const int in_place = (op->cls->schema->flags & DMLREF_SCHEMA_IN_PLACE) != 0;
+    char name[48], other[48];
     for (uint32_t k = 0; k < n_outputs; ++k) {
         const uint64_t ok = op->outputs[k].total_bytes;
         for (uint32_t i = 0; i < n_inputs; ++i)
             if (!(in_place && outputs[k].data == inputs[i].data) &&
                 ranges_overlap(outputs[k].data, ok, inputs[i].data, op->inputs[i].total_bytes))
-                return set_rule_error(err, DMLREF_ERROR_BINDING, "B5", name, NULL, "%s: the %s buffer overlaps the %s buffer", op->name,
-                                 binding_name(op, 1, k, name, sizeof name), binding_name(op, 0, i, other, sizeof other));
+                return set_rule_error(err, DMLREF_ERROR_BINDING, "B5", binding_name(op, 1, k, name, sizeof name), NULL,
+                                      "%s: the %s buffer overlaps the %s buffer", op->name, name,
+                                      binding_name(op, 0, i, other, sizeof other));
         for (uint32_t i = 0; i < k; ++i)
             if (ranges_overlap(outputs[k].data, ok, outputs[i].data, op->outputs[i].total_bytes))
-                return set_rule_error(err, DMLREF_ERROR_BINDING, "B5", name, NULL, "%s: the %s buffer overlaps the %s buffer", op->name,
-                                 binding_name(op, 1, k, name, sizeof name), binding_name(op, 1, i, other, sizeof other));
+                return set_rule_error(err, DMLREF_ERROR_BINDING, "B5", binding_name(op, 1, k, name, sizeof name), NULL,
+                                      "%s: the %s buffer overlaps the %s buffer", op->name, name,
+                                      binding_name(op, 1, i, other, sizeof other));
     }
     return DMLREF_OK;
 }

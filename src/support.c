@@ -49,15 +49,18 @@ static void type_list(char *buf, size_t cap, uint32_t mask) {
 
 dmlref_status check_support(const char *op, const char *dims_rule, const char *type_rule, const char *name,
                             const tensor_t *t, const support_t *s, int is_index, uint32_t fl, dmlref_error *err) {
-    const char *level = dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)fl);
-    if (!is_index && (t->n < s->min_dims || t->n > s->max_dims))
+    const char *level; /* named only in a message: looked up off the hot path */
+    if (!is_index && (t->n < s->min_dims || t->n > s->max_dims)) {
+        level = dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)fl);
         return set_rule_error(err, DMLREF_ERROR_DIMENSION_COUNT, dims_rule, name, "DimensionCount",
                          "%s: %s.DimensionCount (%" PRIu32 ") must be in [%" PRIu32 ", %" PRIu32
                          "] at feature level %s",
                          op, name, t->n, s->min_dims, s->max_dims, level);
+    }
     const uint32_t mask = is_index ? s->index_types : s->data_types;
     if (!(mask & (1u << t->dtype))) {
         char buf[160];
+        level = dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)fl);
         type_list(buf, sizeof buf, mask);
         return set_rule_error(err, DMLREF_ERROR_DATA_TYPE, type_rule, name, "DataType",
                          "%s: %s.DataType (%s) is not supported at feature level %s (allowed: %s)", op,

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _core, _types
 from ._errors import DuplicateIndex, Error, IndexOutOfRange, InvalidDescriptor
-from ._ops import OPERATORS, enum_value, snake
+from ._ops import OPERATORS, snake
 
 
 def command():
@@ -167,7 +167,10 @@ class Case:
 
     @property
     def operator(self):
-        return self.doc.get("operator")
+        """The operator's name; SCATTER_ELEMENTS, SCATTER's other name (value 94), reads as SCATTER,
+        as the command reads it."""
+        name = self.doc.get("operator")
+        return "SCATTER" if name == "SCATTER_ELEMENTS" else name
 
     @property
     def feature_level(self):
@@ -243,20 +246,16 @@ class Case:
             t = self.doc.get(slot["name"])
             if t is not None:
                 tensors[slot["name"]] = [tensor(x) for x in t] if slot["is_array"] else tensor(t)
-        params = {}
-        for p in op.params:
-            if p["name"] not in self.doc:
-                continue
-            v = self.doc[p["name"]]
-            if p["kind"] == 6:
-                v = enum_value(p, v)
-            elif p["kind"] in (1, 2):
-                v = int(v)
-            elif p["kind"] == 5:
-                v = float(v) if not isinstance(v, str) else 0.0  # the value does not decide validity
-            elif p["kind"] == 7:
-                v = bytes(8)
-            params[p["name"]] = v
+        def param(p, v):
+            if p["kind"] == 6 and isinstance(v, str):  # an enum: case files name its value
+                return p["enum_names"].index(v) if v in p["enum_names"] else -1
+            if p["kind"] == 5:  # a FLOAT ("nan", "0x..." too): its value does not decide validity
+                return float(v) if not isinstance(v, str) else 0.0
+            if p["kind"] == 7:  # a scalar union: likewise
+                return bytes(8)
+            return int(v) if p["kind"] in (1, 2, 6) else v
+
+        params = {p["name"]: param(p, self.doc[p["name"]]) for p in op.params if p["name"] in self.doc}
         return op.validate(tensors, params, feature_level or self.doc.get("feature_level"))
 
     def _why_invalid(self, e, feature_level):
@@ -372,8 +371,9 @@ class Case:
             if v is None:
                 continue
             p = kinds[name]
-            if p["kind"] == 6 and 0 <= v < len(p["enum_names"]) and p["enum_names"][v]:
-                v = p["enum_names"][v]  # enums by name: case files refuse numbers
+            if p["kind"] == 6:  # an enum by its name: the command reads no numbers there
+                names = p["enum_names"]
+                v = names[v] if 0 <= v < len(names) and names[v] else v
             elif p["kind"] == 5:
                 v = to_values(np.array([v], np.float32))[0]
             elif p["kind"] == 7:  # the union's value in the type its ...DataType field names

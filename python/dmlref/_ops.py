@@ -61,6 +61,21 @@ def _join_sizes(shapes, axis):
     return _along(shapes[0], axis, sum(s[axis] if 0 <= axis < len(s) else 0 for s in shapes))
 
 
+def depth_to_space_sizes(s, b):
+    """DEPTH_TO_SPACE(1)'s output (rule DS4): {N, C / (B*B), H*B, W*B} (the input's sizes
+    when they are not 4-D or B is 0: the library then names the broken rule)."""
+    if len(s) != 4 or b < 1:
+        return tuple(s)
+    return (s[0], s[1] // (b * b), s[2] * b, s[3] * b)
+
+
+def space_to_depth_sizes(s, b):
+    """SPACE_TO_DEPTH(1)'s output (rule DS5): {N, C*B*B, H / B, W / B}."""
+    if len(s) != 4 or b < 1:
+        return tuple(s)
+    return (s[0], s[1] * b * b, s[2] // b, s[3] // b)
+
+
 # Output sizes per operator: f(sizes of the input slots by name, parameters by
 # name, extra keyword arguments) -> [sizes of each output slot] (a list of sizes
 # for an array slot).  One line per operator whose outputs are not shaped like
@@ -70,6 +85,11 @@ SHAPES = {
     "GATHER_ELEMENTS": lambda t, p, x: [t["IndicesTensor"]],
     "SPLIT": lambda t, p, x: [[_along(t["InputTensor"], p["Axis"], s) for s in x["sizes"]]],
     "JOIN": lambda t, p, x: [_join_sizes(t["InputTensors"], p["Axis"])],
+    "TILE": lambda t, p, x: [tuple(s * r for s, r in zip(t["InputTensor"], p["Repeats"] or ()))],
+    "DEPTH_TO_SPACE": lambda t, p, x: [depth_to_space_sizes(t["InputTensor"], p["BlockSize"])],
+    "DEPTH_TO_SPACE1": lambda t, p, x: [depth_to_space_sizes(t["InputTensor"], p["BlockSize"])],
+    "SPACE_TO_DEPTH": lambda t, p, x: [space_to_depth_sizes(t["InputTensor"], p["BlockSize"])],
+    "SPACE_TO_DEPTH1": lambda t, p, x: [space_to_depth_sizes(t["InputTensor"], p["BlockSize"])],
     "PADDING": lambda t, p, x: [_padded(t["InputTensor"], p["StartPadding"], p["EndPadding"])],
     "PADDING1": lambda t, p, x: [_padded(t["InputTensor"], p["StartPadding"], p["EndPadding"])],
 }

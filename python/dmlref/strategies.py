@@ -15,7 +15,7 @@ random bits (NaN payloads, signalling NaNs, subnormals, -0.0 included), with
 gaps between elements, permuted dimensions and zero (broadcast) strides, 1 to 8
 dimensions, every data type and index type the operator has at the feature
 level, negative indices where the index type is signed, and every parameter.
-Indices are never out of range and SCATTER_ND targets never repeat (DirectML
+Indices are never out of range and SCATTER / SCATTER_ND targets never repeat (DirectML
 leaves both open).  The supported data types and dimension counts of a feature
 level are asked of the library (dmlref_validate), not written here.
 """
@@ -32,7 +32,8 @@ INDEX_TYPES = ("UINT32", "INT32", "UINT64", "INT64")
 MAX_ELEMENTS = 256
 
 # Parameter values that make a tensor of all-1 sizes valid (the probe below).
-_PROBE = {"Axis": 0, "IndexDimensions": 1, "InputDimensionCount": lambda n: n, "IndicesDimensionCount": 1}
+_PROBE = {"Axis": 0, "IndexDimensions": 1, "InputDimensionCount": lambda n: n, "IndicesDimensionCount": 1,
+          "Repeats": lambda n: [1] * n, "BlockSize": 1}
 
 
 @functools.lru_cache(maxsize=None)
@@ -53,7 +54,9 @@ def support(operator, feature_level=None):
                 params = {}
                 for p in op.params:
                     v = _PROBE.get(p["name"], 0)
-                    if p["kind"] in (3, 4):  # arrays (StartPadding, ...): one 0 per dimension
+                    if p["name"] in _PROBE:
+                        pass
+                    elif p["kind"] in (3, 4):  # other arrays (StartPadding, ...): one 0 per dimension
                         v = [0] * n
                     elif p["kind"] == 7:  # a scalar union: its value does not decide validity
                         v = bytes(8)
@@ -317,6 +320,26 @@ def scatter_nd(draw, feature_level=None, **types):
 
 
 @st.composite
+def scatter(draw, feature_level=None, **types):
+    n, dt, it, rng = draw(_common("SCATTER", feature_level, **types))
+    axis = draw(st.integers(0, n - 1))
+    ins = draw(shapes(n, budget=64))
+    a_size = ins[axis]
+    ixs = tuple(draw(st.integers(1, a_size)) if d == axis else s for d, s in enumerate(ins))
+    x = _input(draw, rng, dt, ins)
+    # distinct targets on every line (every coordinate but the axis): the first K of a
+    # permutation; no zero strides on the indices (a repeated value would be a duplicate)
+    idx = _input(draw, rng, it, ixs, broadcast=False)
+    order = np.argsort(rng.random([a_size if d == axis else s for d, s in enumerate(ixs)]), axis=axis)
+    vals = np.take(order, np.arange(ixs[axis]), axis=axis)
+    if np.dtype(it).kind == "i":
+        vals = np.where(rng.random(ixs) < 0.5, vals - a_size, vals)
+    idx[...] = vals.astype(it)
+    upd = _input(draw, rng, dt, ixs)
+    return Drawn("SCATTER", [x, idx, upd], {"axis": axis}, feature_level, [(ins, draw(layouts(ins, broadcast=False)))])
+
+
+@st.composite
 def split(draw, feature_level=None, **types):
     n, dt, _, rng = draw(_common("SPLIT", feature_level, **types))
     axis = draw(st.integers(0, n - 1))
@@ -341,6 +364,20 @@ def join(draw, feature_level=None, **types):
 
 
 @st.composite
+def tile(draw, feature_level=None, **types):
+    n, dt, _, rng = draw(_common("TILE", feature_level, **types))
+    ins = draw(shapes(n, budget=48))
+    reps, prod = [], math.prod(ins)
+    for _ in range(n):
+        r = draw(st.integers(1, max(1, min(4, MAX_ELEMENTS // prod))))
+        reps.append(r)
+        prod *= r
+    x = _input(draw, rng, dt, ins)
+    outs = tuple(s * r for s, r in zip(ins, reps))
+    return Drawn("TILE", [x], {"repeats": reps}, feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+
+
+@st.composite
 def same_shape(draw, operator, feature_level=None, **types):
     """Any operator of one input and one output of the same sizes and no required
     parameter (ELEMENT_WISE_IDENTITY and the element-wise operators to come)."""
@@ -348,6 +385,26 @@ def same_shape(draw, operator, feature_level=None, **types):
     s = draw(shapes(n, budget=128))
     x = _input(draw, rng, dt, s)
     return Drawn(operator, [x], {}, feature_level, [(s, draw(layouts(s, broadcast=False)))])
+
+
+def depth_space(operator):
+    """The drawer of DEPTH_TO_SPACE, SPACE_TO_DEPTH or a 1 form: a 4-D depth tensor
+    {N, C*B*B, H, W} and space tensor {N, C, H*B, W*B}, B 1 to 3, either Order."""
+    to_space, has_order = operator.startswith("DEPTH"), operator.endswith("1")
+
+    @st.composite
+    def draw_case(draw, feature_level=None, **types):
+        _, dt, _, rng = draw(_common(operator, feature_level, **types))
+        b = draw(st.integers(1, 3))
+        nb, c, h, w = draw(shapes(4, budget=MAX_ELEMENTS // (b * b)))
+        depth, space = (nb, c * b * b, h, w), (nb, c, h * b, w * b)
+        ins, outs = (depth, space) if to_space else (space, depth)
+        kw = {"block_size": b}
+        if has_order:
+            kw["order"] = draw(st.integers(0, 1))  # DEPTH_COLUMN_ROW, COLUMN_ROW_DEPTH
+        return Drawn(operator, [_input(draw, rng, dt, ins)], kw, feature_level,
+                     [(outs, draw(layouts(outs, broadcast=False)))])
+    return draw_case
 
 
 _PAD_MODES = ("CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC", "WRAP")
@@ -389,7 +446,10 @@ def _padding(operator):
 
 # One line per operator whose call is not a plain same-shape one.
 DRAWERS = {"GATHER": gather, "GATHER_ELEMENTS": gather_elements, "SCATTER_ND": scatter_nd, "SPLIT": split,
-           "JOIN": join, "PADDING": _padding("PADDING"), "PADDING1": _padding("PADDING1")}
+           "JOIN": join, "TILE": tile, "SCATTER": scatter}
+DRAWERS.update((op, depth_space(op)) for op in ("DEPTH_TO_SPACE", "SPACE_TO_DEPTH", "DEPTH_TO_SPACE1",
+                                                 "SPACE_TO_DEPTH1"))
+DRAWERS.update(PADDING=_padding("PADDING"), PADDING1=_padding("PADDING1"))
 
 
 def operators():

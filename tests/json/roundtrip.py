@@ -7,10 +7,11 @@ outputs), then reads the JSON as a test author would:
 
   - Python's `json` module, each number turned into the output's data type with
     numpy (`"nan"` the canonical quiet NaN, `"0x..."` the bits, `"inf"`/`"-inf"`);
-  - JavaScript's `JSON.parse` in node (when node is installed): FLOAT32/FLOAT64 through
-    Float32Array/Float64Array, FLOAT16 through a round-to-nearest-even conversion,
-    integers while exact in a double (|v| <= 2^53; wider 64-bit values need the
-    command's string output and are counted as skipped for JavaScript).
+  - JavaScript's `JSON.parse` in node (when node is installed), reading the output of
+    `dmlref run CASE --int64-strings`: FLOAT32/FLOAT64 through Float32Array/Float64Array,
+    FLOAT16 through a round-to-nearest-even conversion, INT64/UINT64 as "0x..." strings
+    through BigInt, other integers as numbers (a number beyond 2^53, which JSON.parse
+    would round, counts as skipped: --int64-strings leaves none).
 
 and compares each with the .npy file's bytes.  json-c, the command's own reader,
 reads the same text back through `expected` (tests/suites/cli.sh runs gen's cases).
@@ -160,8 +161,9 @@ def main():
                 skipped += 1
                 continue
             jpath, opath = os.path.join(tmp, "out.json"), os.path.join(tmp, "js.json")
+            strings = subprocess.run([args.dmlref, "run", case, "--int64-strings"], capture_output=True, text=True)
             with open(jpath, "w") as f:
-                f.write(text.stdout)
+                f.write(strings.stdout)
             js = subprocess.run([args.node, reader, jpath, opath], capture_output=True, text=True)
             if js.returncode != 0:
                 print("FAIL %s: node: %s" % (case, js.stderr[:300]))

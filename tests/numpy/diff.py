@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Differential test of dmlref against numpy.
 
-Generates seeded random cases of the five operators (every data type, 1-6
+Generates seeded random cases of the operators (every data type, 1-6
 dimensions, strided inputs with gaps, broadcast (zero-stride) inputs, strided
 and transposed outputs, negative indices, SPLIT/JOIN with 1-5 pieces, a few
 out-of-range indices), runs them all through the C driver in one process, and
@@ -11,7 +11,10 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     GATHER           np.take
     GATHER_ELEMENTS  np.take_along_axis
     SCATTER_ND       fancy-index assignment
+    SCATTER          np.put_along_axis (distinct targets per line)
     SPLIT / JOIN     np.split / np.concatenate
+    TILE             np.tile (every data type but FLOAT64, which TILE refuses)
+    DEPTH_TO_SPACE(1), SPACE_TO_DEPTH(1)   reshape + transpose (both orders)
     PADDING(1)       np.pad (constant, edge, reflect, symmetric); WRAP by modular
                      indexing (np.pad's wrap is wrong before numpy 1.25 when a pad
                      exceeds the size)
@@ -42,7 +45,9 @@ INDEX_TYPES = {}
 SIGNED = {6, 11}
 FL_6_4 = 0x6400
 CHECK_INDICES = 1
-OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "PADDING", "PADDING1"]
+OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "TILE", "SCATTER", "DEPTH_TO_SPACE", "SPACE_TO_DEPTH",
+       "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "PADDING",
+       "PADDING1"]
 
 
 def set_byte_order(order):
@@ -173,16 +178,24 @@ def read_index_values(t):
 
 
 # The desc's parameters that p0 and p1 stand for, by name (the driver sets them through the
-# library's schema; count fields such as InputCount come from the tensors).
+# library's schema; count fields such as InputCount come from the tensors).  A list value is
+# an array parameter (TILE's Repeats): the driver sets its count field (RepeatsCount) too.
 PARAM_NAMES = {
     "GATHER": ("Axis", "IndexDimensions"),
     "GATHER_ELEMENTS": ("Axis",),
     "SCATTER_ND": ("InputDimensionCount", "IndicesDimensionCount"),
     "SPLIT": ("Axis",),
     "JOIN": ("Axis",),
+    "TILE": ("Repeats",),
+    "SCATTER": ("Axis",),
+    "DEPTH_TO_SPACE": ("BlockSize",),
+    "SPACE_TO_DEPTH": ("BlockSize",),
+    "DEPTH_TO_SPACE1": ("BlockSize", "Order"),
+    "SPACE_TO_DEPTH1": ("BlockSize", "Order"),
 }
 
 # ---- case generators: each returns (op, p0, p1, tensors, expected outputs or None, note) ----
+# (p0 may instead be {"lines": [...]}: the manifest lines of the parameters, as PADDING(1) gives them)
 
 def gen_gather(rng, dt, it, n, oob):
     a = int(rng.integers(0, n))
@@ -269,6 +282,42 @@ def gen_scatter_nd(rng, dt, it, n, oob):
     return "SCATTER_ND", r, q, [t_in, t_ix, t_up, t_out], [out.reshape(ins)], "R %d Q %d T %d" % (r, q, t), oob
 
 
+def gen_scatter(rng, dt, it, n, oob):
+    a = int(rng.integers(0, n))
+    ins = [int(rng.integers(1, 5)) for _ in range(n)]
+    A = ins[a]
+    ixs = list(ins)
+    ixs[a] = int(rng.integers(1, A + 1))  # room for distinct targets on every line
+    t_in = make(rng, dt, ins, False)
+    # no broadcast indices here: a zero stride on the axis would repeat a target
+    t_ix = make(rng, it, ixs, False, INDEX_TYPES[it], broadcast=False)
+    t_up = make(rng, dt, ixs, False)
+    t_out = make(rng, dt, ins, True)
+    # each line (every coordinate but the axis): the first K of a permutation of [0, A)
+    order = np.argsort(rng.random([A if d == a else s for d, s in enumerate(ixs)]), axis=a)
+    vals = np.take(order, np.arange(ixs[a]), axis=a).astype(object)
+    if it in SIGNED:  # some counted from the end
+        vals = np.where(rng.integers(0, 2, size=ixs).astype(bool), vals - A, vals)
+    if oob:  # one value beyond the axis: clamped, which may repeat a target of its line
+        flat = vals.reshape(-1)
+        flat[int(rng.integers(0, flat.size))] = A + int(rng.integers(0, 3)) if it not in SIGNED or rng.integers(0, 2) \
+            else -A - 1 - int(rng.integers(0, 3))
+    write_indices(t_ix, vals)
+    idx = read_index_values(t_ix)
+    oob = any_out_of_range(idx, A, it in SIGNED)
+    if oob:
+        idx = clamp(idx, A, it in SIGNED)
+    else:
+        idx = np.vectorize(lambda v: v + A if v < 0 else v, otypes=[object])(idx)
+    idx = idx.astype(np.int64)
+    srt = np.sort(idx, axis=a)
+    if np.any(np.diff(srt, axis=a) == 0):  # a repeated target (after the clamp): the unit tests' business
+        return None
+    out = np.array(t_in.view())  # a copy
+    np.put_along_axis(out, idx, t_up.view(), axis=a)
+    return "SCATTER", a, 0, [t_in, t_ix, t_up, t_out], [out], "axis %d K %d" % (a, ixs[a]), oob
+
+
 def pieces(rng, total):
     count = int(rng.integers(1, min(5, total) + 1))
     cuts = sorted(rng.choice(np.arange(1, total), size=count - 1, replace=False)) if count > 1 else []
@@ -296,6 +345,60 @@ def gen_join(rng, dt, it, n, oob):
     t_out = make(rng, dt, sizes, True)
     res = np.concatenate([t.view() for t in ins], axis=a)
     return "JOIN", a, 0, ins + [t_out], [res], "axis %d pieces %s" % (a, parts), False
+
+
+def gen_tile(rng, dt, it, n, oob):
+    if dt == 9:  # FLOAT64: TILE's tables have none (docs/operators.md P4)
+        return None
+    sizes = [int(rng.integers(1, 5)) for _ in range(n)]
+    reps = [int(rng.integers(1, 4)) for _ in range(n)]
+    while int(np.prod([s * r for s, r in zip(sizes, reps)])) > 600:
+        d = int(np.argmax([s * r for s, r in zip(sizes, reps)]))
+        reps[d], sizes[d] = (1, sizes[d]) if reps[d] > 1 else (1, max(1, sizes[d] // 2))
+    t_in = make(rng, dt, sizes, False)
+    t_out = make(rng, dt, [s * r for s, r in zip(sizes, reps)], True)
+    return "TILE", reps, 0, [t_in, t_out], [np.tile(t_in.view(), reps)], "repeats %s" % reps, False
+
+
+def depth_to_space(x, b, dcr):
+    """numpy's DepthToSpace: the depth axis split as (B, B, C) (DCR) or (C, B, B) (CRD)."""
+    n, c, h, w = x.shape
+    cs = c // (b * b)
+    if dcr:
+        y = x.reshape(n, b, b, cs, h, w).transpose(0, 3, 4, 1, 5, 2)
+    else:
+        y = x.reshape(n, cs, b, b, h, w).transpose(0, 1, 4, 2, 5, 3)
+    return y.reshape(n, cs, h * b, w * b)
+
+
+def space_to_depth(x, b, dcr):
+    """numpy's SpaceToDepth: each B x B block of space into the depth axis, (B, B, C) or (C, B, B)."""
+    n, c, h, w = x.shape
+    y = x.reshape(n, c, h // b, b, w // b, b)
+    y = y.transpose(0, 3, 5, 1, 2, 4) if dcr else y.transpose(0, 1, 3, 5, 2, 4)
+    return y.reshape(n, c * b * b, h // b, w // b)
+
+
+def gen_depth_space(name):
+    """DEPTH_TO_SPACE / SPACE_TO_DEPTH and the 1 forms (Order): 4-D, B 1-3, a random Order."""
+    to_space, has_order = name.startswith("DEPTH"), name.endswith("1")
+
+    def gen(rng, dt, it, n, oob):
+        b = int(rng.integers(1, 4))
+        order = int(rng.integers(0, 2)) if has_order else 0  # 0 DEPTH_COLUMN_ROW, 1 COLUMN_ROW_DEPTH
+        nb, c, h, w = (int(rng.integers(1, 4)) for _ in range(4))
+        depth, space = [nb, c * b * b, h, w], [nb, c, h * b, w * b]
+        t_in = make(rng, dt, depth if to_space else space, False)
+        t_out = make(rng, dt, space if to_space else depth, True)
+        f = depth_to_space if to_space else space_to_depth
+        return name, b, order, [t_in, t_out], [f(t_in.view(), b, order == 0)], "B %d order %d" % (b, order), False
+    return gen
+
+
+GENERATORS = {"GATHER": gen_gather, "GATHER_ELEMENTS": gen_gather_elements, "SCATTER_ND": gen_scatter_nd,
+              "SPLIT": gen_split, "JOIN": gen_join, "TILE": gen_tile, "SCATTER": gen_scatter}
+GENERATORS.update((op, gen_depth_space(op)) for op in ("DEPTH_TO_SPACE", "SPACE_TO_DEPTH", "DEPTH_TO_SPACE1",
+                                                       "SPACE_TO_DEPTH1"))
 
 
 PAD_MODES = ["CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC", "WRAP"]
@@ -366,7 +469,7 @@ def gen_padding_any(rng, dt, n, v1):
     else:
         res = np.pad(src, pw, mode=NP_PAD[mode])
     name = "PADDING1" if v1 else "PADDING"
-    return name, lines, None, [t_in, t_out], [res], "%s start %s end %s" % (mode, start, end), False
+    return name, {"lines": lines}, None, [t_in, t_out], [res], "%s start %s end %s" % (mode, start, end), False
 
 
 def gen_padding(rng, dt, it, n, oob):
@@ -377,8 +480,7 @@ def gen_padding1(rng, dt, it, n, oob):
     return gen_padding_any(rng, dt, n, True)
 
 
-GENERATORS = {"GATHER": gen_gather, "GATHER_ELEMENTS": gen_gather_elements, "SCATTER_ND": gen_scatter_nd,
-              "SPLIT": gen_split, "JOIN": gen_join, "PADDING": gen_padding, "PADDING1": gen_padding1}
+GENERATORS.update(PADDING=gen_padding, PADDING1=gen_padding1)
 
 
 def generate(seed, k):
@@ -389,7 +491,7 @@ def generate(seed, k):
         dt = DATA_TYPES[int(rng.integers(0, len(DATA_TYPES)))]
         it = list(INDEX_TYPES)[int(rng.integers(0, 4))]
         n = int(rng.integers(1, 7))
-        oob = op in ("GATHER", "GATHER_ELEMENTS", "SCATTER_ND") and rng.integers(0, 10) == 0
+        oob = op in ("GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SCATTER") and rng.integers(0, 10) == 0
         case = GENERATORS[op](rng, dt, it, n, oob)
         if case is None:
             continue
@@ -432,11 +534,14 @@ def main():
     for k in ids:
         c = cases[k]
         manifest.append("case %d %s %x %d" % (k, c["op"], FL_6_4, c["flags"]))
-        if isinstance(c["p0"], list):  # the generator's own manifest lines (arrays, enums, bits)
-            manifest.extend(c["p0"])
+        if isinstance(c["p0"], dict):  # the generator's own manifest lines (enums, bits, arrays)
+            manifest.extend(c["p0"]["lines"])
         else:
             for name, value in zip(PARAM_NAMES[c["op"]], (c["p0"], c["p1"])):
-                manifest.append("param %s %d" % (name, value))
+                if isinstance(value, list):
+                    manifest.append("array %s %d %s" % (name, len(value), " ".join(map(str, value))))
+                else:
+                    manifest.append("param %s %d" % (name, value))
         c["offsets"] = []
         for t in c["tensors"]:
             blob += bytes((-len(blob)) % 16)

@@ -10,13 +10,14 @@
  *   case ID OPERATOR FEATURE_LEVEL FLAGS
  *       OPERATOR: any the library's schema list names (dmlref_operator_schema_at)
  *   param NAME VALUE
- *       a UINT, INT or ENUM parameter of the operator's desc, by its schema name (Axis,
- *       PaddingMode, ...); count fields (InputCount, OutputCount) come from the tensors
+ *       a UINT or INT parameter of the operator's desc, by its schema name (Axis, ...);
+ *       count fields (InputCount, OutputCount) come from the tensors
  *   bits NAME HEX
  *       a FLOAT parameter's 32-bit pattern, or a SCALAR_UNION's element bits (the width
  *       of the type its data-type field holds, set before), stored in host order from byte 0
- *   array NAME COUNT V[COUNT]
- *       a UINT_ARRAY or INT_ARRAY parameter; its count field is set to COUNT
+ *   array NAME COUNT VALUE[COUNT]
+ *       a UINT_ARRAY or INT_ARRAY parameter (TILE's Repeats, ...); its count field
+ *       (RepeatsCount) is set to COUNT
  *   in|out DATATYPE N SIZES[N] HAS_STRIDES [STRIDES[N]] TOTAL_BYTES OFFSET
  *       tensors in binding order (dmlref_execute's), inputs and outputs
  *   run
@@ -36,6 +37,8 @@
 #include "dmlref.h"
 
 #define MAX_TENSORS 16
+#define MAX_ARRAYS 4   /* array parameters per case          */
+#define MAX_ARRAY_LEN 64 /* entries per array parameter        */
 
 typedef struct tensor {
     int is_output;
@@ -75,7 +78,7 @@ static const dmlref_schema *op_schema(const char *name) {
     return NULL;
 }
 
-/* Sets the parameter `name` of desc to v (UINT or INT kinds). */
+/* Sets the parameter `name` of desc to v (UINT, INT or ENUM kinds; an ENUM by its value). */
 static void set_param(const dmlref_schema *s, void *desc, const char *name, long long v) {
     const dmlref_param *p = desc_param(s, name);
     if (!p) die("unknown parameter in manifest");
@@ -113,6 +116,29 @@ static void set_bits(const dmlref_schema *s, void *desc, const char *name, unsig
     else if (es == 4) memcpy(at, &b4, 4);
     else if (es == 8) memcpy(at, &b8, 8);
     else die("bits: the union's data type has no element size");
+}
+
+/* Reads COUNT values into the next of arrays[] and points the array parameter
+ * `name` of desc at them, its count field set to COUNT. */
+static void set_array(FILE *m, const dmlref_schema *s, void *desc, const char *name, uint32_t arrays[][MAX_ARRAY_LEN],
+                      unsigned *n_arrays) {
+    const dmlref_param *p = desc_param(s, name);
+    unsigned count;
+    if (!p) die("unknown parameter in manifest");
+    if (p->kind != DMLREF_PARAM_UINT_ARRAY && p->kind != DMLREF_PARAM_INT_ARRAY) die("not an array parameter");
+    if (*n_arrays == MAX_ARRAYS) die("too many array parameters");
+    if (fscanf(m, "%u", &count) != 1 || count > MAX_ARRAY_LEN) die("bad array count");
+    uint32_t *a = arrays[(*n_arrays)++];
+    for (unsigned i = 0; i < count; ++i) {
+        long long v;
+        if (fscanf(m, "%lld", &v) != 1) die("bad array value");
+        if (p->kind == DMLREF_PARAM_UINT_ARRAY ? (v < 0 || v > 0xFFFFFFFFLL) : (v < INT32_MIN || v > INT32_MAX))
+            die("array value out of range");
+        a[i] = (uint32_t)v; /* an INT32's two's-complement bits */
+    }
+    const uint32_t *ptr = a;
+    memcpy((unsigned char *)desc + p->offset, &ptr, sizeof ptr);
+    if (p->count_name) desc_set_u32(desc, p->count_offset, count);
 }
 
 /* Runs one case; outputs are copied back into out_blob. */
@@ -171,23 +197,22 @@ int main(int argc, char **argv) {
     if (!m) die("cannot read MANIFEST");
 
     static tensor t[MAX_TENSORS];
-    unsigned nt = 0, fl = 0, flags = 0;
+    static uint32_t arrays[MAX_ARRAYS][MAX_ARRAY_LEN];
+    unsigned nt = 0, fl = 0, flags = 0, n_arrays = 0;
     unsigned long id = 0;
     const dmlref_schema *sc = NULL;
     void *desc = NULL;
-    uint32_t *arrays[8];
-    unsigned n_arrays = 0;
     char word[64];
     while (fscanf(m, "%63s", word) == 1) {
         if (!strcmp(word, "case")) {
             char name[64];
             if (fscanf(m, "%lu %63s %x %u", &id, name, &fl, &flags) != 4) die("bad case line");
             sc = op_schema(name);
-            while (n_arrays) free(arrays[--n_arrays]);
             free(desc);
             desc = desc_alloc(sc);
             if (!desc) die("out of memory");
             nt = 0;
+            n_arrays = 0;
         } else if (!strcmp(word, "param")) {
             char name[64];
             long long v = 0;
@@ -200,22 +225,8 @@ int main(int argc, char **argv) {
             set_bits(sc, desc, name, v);
         } else if (!strcmp(word, "array")) {
             char name[64];
-            unsigned count;
-            if (!desc || fscanf(m, "%63s %u", name, &count) != 2 || count > 64) die("bad array line");
-            const dmlref_param *p = desc_param(sc, name);
-            if (!p || (p->kind != DMLREF_PARAM_UINT_ARRAY && p->kind != DMLREF_PARAM_INT_ARRAY) || n_arrays == 8)
-                die("array: not an array parameter, or too many");
-            uint32_t *a = calloc(count ? count : 1, sizeof *a);
-            if (!a) die("out of memory");
-            arrays[n_arrays++] = a;
-            for (unsigned i = 0; i < count; ++i) {
-                long long v;
-                if (fscanf(m, "%lld", &v) != 1) die("bad array values");
-                const uint32_t u = (uint32_t)v; /* INT_ARRAY: the two's complement bits */
-                a[i] = u;
-            }
-            memcpy((unsigned char *)desc + p->offset, &a, sizeof a);
-            desc_set_u32(desc, p->count_offset, count);
+            if (!desc || fscanf(m, "%63s", name) != 1) die("bad array line");
+            set_array(m, sc, desc, name, arrays, &n_arrays);
         } else if (!strcmp(word, "in") || !strcmp(word, "out")) {
             if (nt == MAX_TENSORS) die("too many tensors");
             tensor *x = &t[nt++];
@@ -247,7 +258,6 @@ int main(int argc, char **argv) {
         }
     }
     fclose(m);
-    while (n_arrays) free(arrays[--n_arrays]);
     free(desc);
     FILE *o = fopen(argv[3], "wb");
     if (!o || fwrite(out_blob, 1, blob_len, o) != blob_len || fclose(o) != 0) die("cannot write BLOB_OUT");

@@ -252,6 +252,29 @@ contains "$tmp/err" "warning" "duplicate warning"
 expect 2 "--strict fails on a duplicate" "$D" run "$tmp/dup.json" --strict
 expect 0 "no warning without clamping" "$D" run "$CASES/scatter_nd_doc.json"
 if [ -s "$tmp/err" ]; then no "stderr not empty for a clean case"; else ok; fi
+# SCATTER's repeated target (the page's example 1): the same warning, --strict refuses it (SC8)
+expect 0 "SCATTER duplicate warns" "$D" run "$CASES/scatter_doc1.json"
+contains "$tmp/err" "SCATTER: IndicesTensor[2] repeats the target of IndicesTensor[0] (both write OutputTensor[3])" \
+    "SCATTER duplicate warning"
+expect 2 "--strict fails on a SCATTER duplicate" "$D" run --strict "$CASES/scatter_doc1.json"
+expect 0 "no SCATTER warning without a repeat" "$D" run "$CASES/scatter_doc2.json"
+if [ -s "$tmp/err" ]; then no "stderr not empty for scatter_doc2"; else ok; fi
+
+# ---- SCATTER and SCATTER_ELEMENTS: two names of one operator (value 94) -------------
+for name in SCATTER SCATTER_ELEMENTS; do
+    sed "s/\"operator\": \"SCATTER_ELEMENTS\"/\"operator\": \"$name\"/" "$CASES/scatter_doc2.json" >"$tmp/sc_$name.json"
+    grep -q "\"operator\": \"$name\"" "$tmp/sc_$name.json" && ok || no "sed did not name the operator $name"
+    expect 0 "run scatter_doc2 named $name" "$D" run "$tmp/sc_$name.json"
+    contains "$tmp/out" '"operator": "SCATTER"' "$name prints as SCATTER"
+    expect 0 "validate scatter_doc2 named $name" "$D" validate "$tmp/sc_$name.json"
+done
+sed 's/"operator": "SCATTER_ELEMENTS"/"operator": "SCATTER_ELEMENT"/' "$CASES/scatter_doc2.json" >"$tmp/sc_typo.json"
+expect 3 "a misspelt SCATTER_ELEMENTS" "$D" run "$tmp/sc_typo.json"
+contains "$tmp/err" 'unknown operator "SCATTER_ELEMENT"' "misspelt operator message"
+expect 0 "gen --operator SCATTER_ELEMENTS" "$D" gen --operator SCATTER_ELEMENTS --count 2 --seed 7 --out "$tmp/gensc1"
+expect 0 "gen --operator SCATTER" "$D" gen --operator SCATTER --count 2 --seed 7 --out "$tmp/gensc2"
+if [ -f "$tmp/gensc1/gen_scatter_7_1.json" ] && cmp -s "$tmp/gensc1/gen_scatter_7_1.json" "$tmp/gensc2/gen_scatter_7_1.json"
+then ok; else no "gen SCATTER_ELEMENTS and gen SCATTER differ (or wrote no gen_scatter_7_1.json)"; fi
 
 # ---- .npy out ----------------------------------------------------------------
 expect 0 "run --npy (SPLIT)" "$D" run "$CASES/split_doc1.json" --npy "$tmp/npy1"
@@ -542,21 +565,29 @@ cmp -s "$tmp/gen1/gen_gather_12345_0.json" "$tmp/gen4/gen_gather_12346_0.json" &
 # (all 11 data types; the version in each file's comment is masked so a release does not move it)
 expect 0 "gen ALL --count 5 --seed 1" "$D" gen --operator ALL --count 5 --seed 1 --out "$tmp/genpin"
 version=$(sed -n 's/^#define DMLREF_VERSION_STRING "\(.*\)"/\1/p' include/dmlref.h)
-pin=$(for op in gather gather_elements scatter_nd split join; do for i in 0 1 2 3 4; do
-          cat "$tmp/genpin/gen_${op}_1_$i.json"; done; done | sed "s/(dmlref $version)/(dmlref VERSION)/" | sha256sum | cut -d' ' -f1)
-want=b004c83d96a75a2fdf40cce84ad90d189070d845c58251d0fbe1ef9232d6737b
+pins() { # FILES...: their digest
+    cat "$@" | sed "s/(dmlref $version)/(dmlref VERSION)/" | sha256sum | cut -d' ' -f1
+}
+pin=$(pins $(for op in gather gather_elements scatter_nd split join; do for i in 0 1 2 3 4; do
+          echo "$tmp/genpin/gen_${op}_1_$i.json"; done; done))
+want=ec45ae2f1a62d758ca1604fdb324791e0cbf3389aca870aac497881daa7c41c2
 [ "$pin" = "$want" ] && ok || no "gen --count 5 --seed 1 files have sha256 $pin, pinned $want (a host-dependent gen?)"
-pin=$(for i in 0 1 2 3 4; do cat "$tmp/genpin/gen_element_wise_identity_1_$i.json"; done |
-      sed "s/(dmlref $version)/(dmlref VERSION)/" | sha256sum | cut -d' ' -f1)
-want=39b10683c8425cafa6b17b5e40796d4fbef7110ae9083f75bd384fd70538f3c8
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_element_wise_identity_1_$i.json"; done))
+want=06862338ac51091fcee7f1c509b72be48e08a3927f9f9b670899ce7896669a7f
 [ "$pin" = "$want" ] && ok || no "gen ELEMENT_WISE_IDENTITY --count 5 --seed 1 files have sha256 $pin, pinned $want"
-for op in padding:09e4b02ff2a3c22c967ebe2e153433fd0f34c4828f83fdb43620e6f27d3d3b22 \
-          padding1:de0b46c87e57445ec642899910ee0b39ee89276935de2befa6ba34f155b8e9d3; do
-    name=${op%%:*} want=${op#*:}
-    pin=$(for i in 0 1 2 3 4; do cat "$tmp/genpin/gen_${name}_1_$i.json"; done |
-          sed "s/(dmlref $version)/(dmlref VERSION)/" | sha256sum | cut -d' ' -f1)
-    [ "$pin" = "$want" ] && ok || no "gen $name --count 5 --seed 1 files have sha256 $pin, pinned $want"
-done
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_tile_1_$i.json"; done))
+want=353325c5837ced36cdeea77925e6023bc52f8d1a29d5a302a09b4991412df601
+[ "$pin" = "$want" ] && ok || no "gen TILE --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_scatter_1_$i.json"; done))
+want=431774aa52e265643fbf847ae49ce79b9908d3152dfdf22e1d835fa1c21d8c67
+[ "$pin" = "$want" ] && ok || no "gen SCATTER --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for op in depth_to_space space_to_depth depth_to_space1 space_to_depth1; do for i in 0 1 2 3 4; do
+          echo "$tmp/genpin/gen_${op}_1_$i.json"; done; done))
+want=ec57f483561b1ba20c884fdb701c93154e2fa134146a1df165463e8cd259f128
+[ "$pin" = "$want" ] && ok || no "gen DEPTH_TO_SPACE/SPACE_TO_DEPTH(1) --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for op in padding padding1; do for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_${op}_1_$i.json"; done; done))
+want=f3eac0f176bd73e0b0f8c3f6fe981cc3e99153e86ed3b1e4739d8de97699a7d6
+[ "$pin" = "$want" ] && ok || no "gen PADDING/PADDING1 --count 5 --seed 1 files have sha256 $pin, pinned $want"
 # PADDING and PADDING1: generated cases run back on the fast path with 1 and 2 threads
 expect 0 "gen PADDING 40" "$D" gen --operator PADDING --count 40 --seed 5 --out "$tmp/genpad"
 expect 0 "gen PADDING1 40" "$D" gen --operator PADDING1 --count 40 --seed 5 --out "$tmp/genpad"
@@ -592,6 +623,165 @@ assert len(pieces) >= 4, pieces
 assert len(levels) >= 3, levels
 PY
 then ok; else no "gen coverage (types, dims 1-8, broadcast, negative indices, pieces, levels)"; fi
+
+# ---- gen: "features", filters, flavours, the suite layout ----------------------------
+# tests/gen/check.py recomputes each file's features from its tensors and data, requires the
+# "features" object to say the same, and checks the filters and flavours it is given.
+gencheck() { # DESCRIPTION DIR CHECK-ARGS...
+    desc=$1 dir=$2
+    shift 2
+    if py tests/gen/check.py --dmlref "$D" "$dir" "$@" >"$tmp/check" 2>&1; then ok; else
+        no "$desc"; sed 's/^/    /' "$tmp/check" | tail -n 12; fi
+}
+gencheck "gen's features of the plain files" "$tmp/gen1" --expect-files $((20 * n_ops)) --distinct
+# the checker fails on the plain files under each filter (so its passes below mean something)
+for f in "--packed:not packed" "--no-negative-indices:negative index" "--max-dims 3:above --max-dims" \
+         "--data-types FLOAT32:outside --data-types" "--index-types UINT32:outside --index-types" \
+         "--feature-level 3_0:above --feature-level 3_0" "--max-elements 32:above --max-elements"; do
+    if py tests/gen/check.py --dmlref "$D" "$tmp/gen1" --fast ${f%%:*} >"$tmp/check" 2>&1; then
+        no "the plain files pass the check of ${f%%:*}"
+    else contains "$tmp/check" "${f#*:}" "check of ${f%%:*} on the plain files"; fi
+done
+# the plain flavour holds no subnormal, signalling NaN or NaN payload
+py -c 'import json, os, sys
+d = sys.argv[1]
+sv = set().union(*(json.load(open(os.path.join(d, f)))["features"]["special_values"] for f in os.listdir(d)))
+assert sv == {"negative_zero", "infinity", "nan", "integer_extremes"}, sv' "$tmp/gen1" 2>"$tmp/err" &&
+    ok || no "special values of the plain flavour"
+
+# every filter at once (INT32 only: the index type that would hold negative values)
+filters="--data-types FLOAT16,INT8,UINT64 --index-types INT32 --max-dims 4 --no-negative-indices --packed"  # 4: DEPTH_TO_SPACE is 4-D only
+expect 0 "gen with every filter" "$D" gen --operator ALL --count 25 --seed 5 --out "$tmp/filt" $filters
+gencheck "gen with every filter" "$tmp/filt" $filters --expect-files $((25 * n_ops)) --distinct
+contains "$tmp/filt/gen_gather_5_3.json" "dmlref gen --operator GATHER --seed 5 $filters, case 3" "comment names the filters"
+expect 0 "gen with every filter, a prefix" "$D" gen --operator GATHER,SCATTER_ND --count 3 --seed 5 --out "$tmp/filt3" $filters
+same=1
+for f in "$tmp"/filt3/*; do cmp -s "$f" "$tmp/filt/$(basename "$f")" || same=0; done
+[ "$same" -eq 1 ] && [ "$(ls "$tmp/filt3" | wc -l)" -eq 6 ] && ok || no "gen with filters: --count 3 of a list is not a prefix"
+# the feature level: valid at L, feature_level <= L; operators newer than L skipped with ALL
+expect 0 "gen --feature-level 3_0" "$D" gen --operator ALL --count 12 --seed 6 --out "$tmp/lvl3" --feature-level 3_0
+newer3=$(grep -c '^dmlref gen: skipped [A-Z_0-9]*: not available at feature level 3_0' "$tmp/err") # PADDING1 (5_0)
+gencheck "gen --feature-level 3_0" "$tmp/lvl3" --feature-level 3_0 --expect-files $((12 * (n_ops - newer3))) --distinct
+expect 0 "gen --feature-level 1_0 --max-dims 4" "$D" gen --operator ALL --count 8 --seed 6 --out "$tmp/lvl1" --feature-level 1_0 --max-dims 4
+contains "$tmp/err" "skipped GATHER_ELEMENTS: not available at feature level 1_0 (introduced in 2_1)" "gen skips an operator newer than the level"
+gencheck "gen --feature-level 1_0" "$tmp/lvl1" --feature-level 1_0 --max-dims 4 --distinct
+newer=$(sed -n 's/^dmlref gen: skipped \([A-Z_]*\): not available at feature level 1_0.*/\1/p' "$tmp/err" | tr 'A-Z' 'a-z')
+[ -n "$newer" ] && ok || no "gen --feature-level 1_0 skipped no operator"
+for op in $newer; do ls "$tmp/lvl1" | grep -q "^gen_${op}_6_" && no "gen wrote $op, newer than 1_0" || ok; done
+
+# the bits flavour: special bit patterns, still bit-exact through dmlref run
+expect 0 "gen --bits" "$D" gen --operator ALL --count 25 --seed 8 --out "$tmp/bits" --bits
+gencheck "gen --bits" "$tmp/bits" --bits --expect-files $((25 * n_ops)) --distinct
+[ "$(ls "$tmp/bits" | grep -c '^gen-bits_')" -eq $((25 * n_ops)) ] && ok || no "gen --bits file names"
+if py - "$tmp/bits" <<'PY' 2>"$tmp/err"
+import json, os, sys
+d = sys.argv[1]
+per = {}
+for f in os.listdir(d):
+    c = json.load(open(os.path.join(d, f)))
+    ft = c["features"]
+    for t in ft["data_types"]:
+        per.setdefault(t, set()).update(ft["special_values"])
+for t in ("FLOAT16", "FLOAT32", "FLOAT64"):
+    want = {"subnormal", "signaling_nan", "nan_payload", "negative_zero", "infinity", "nan"}
+    assert want <= per.get(t, set()), (t, per.get(t))
+for t in ("INT8", "INT16", "INT32", "INT64", "UINT8", "UINT16", "UINT32", "UINT64"):
+    assert "integer_extremes" in per.get(t, set()), (t, per.get(t))
+PY
+then ok; else no "gen --bits: every float type has subnormals, signalling NaNs, payloads, -0.0, inf"; fi
+expect 0 "gen --bits with filters" "$D" gen --operator ELEMENT_WISE_IDENTITY,GATHER --count 15 --seed 8 --out "$tmp/bitsf" --bits --data-types FLOAT16 --packed
+gencheck "gen --bits with filters" "$tmp/bitsf" --bits --data-types FLOAT16 --packed --expect-files 30 --distinct
+
+# the large flavour: tensors well beyond the plain cases' 264 elements, none above M
+expect 0 "gen --max-elements 4096" "$D" gen --operator ALL --count 4 --seed 9 --out "$tmp/large" --max-elements 4096
+gencheck "gen --max-elements 4096" "$tmp/large" --max-elements 4096 --expect-files $((4 * n_ops)) --distinct
+if py - "$tmp/large" "$tmp/gen1" <<'PY' 2>"$tmp/err"
+import json, math, os, sys
+def biggest(d):
+    out = {}
+    for f in os.listdir(d):
+        c = json.load(open(os.path.join(d, f)))
+        n = max(math.prod(t["Sizes"]) for v in c.values() for t in (v if isinstance(v, list) else [v])
+                if isinstance(t, dict) and "Sizes" in t)
+        out[c["operator"]] = max(out.get(c["operator"], 0), n)
+    return out
+large, plain = biggest(sys.argv[1]), biggest(sys.argv[2])
+assert max(plain.values()) <= 264, plain
+assert all(n > 264 for n in large.values()) and max(large.values()) >= 2048, large
+PY
+then ok; else no "gen --max-elements: larger cases"; fi
+
+# the suite layout: DIR/small, DIR/large, DIR/bits, the filters in each; each file is what
+# the gen command its comment names writes
+sfilters="--data-types FLOAT32,FLOAT16,INT16 --no-negative-indices --max-dims 5"
+expect 0 "gen --suite" "$D" gen --suite "$tmp/suite/a" --seed 10 --count 4 --large-count 1 --bits-count 3 --max-elements 2048 $sfilters
+gencheck "gen --suite: small" "$tmp/suite/a/small" $sfilters --expect-files $((4 * n_ops)) --distinct
+gencheck "gen --suite: large" "$tmp/suite/a/large" $sfilters --max-elements 2048 --expect-files "$n_ops"
+gencheck "gen --suite: bits" "$tmp/suite/a/bits" $sfilters --bits --expect-files $((3 * n_ops)) --distinct
+[ "$(ls "$tmp/suite/a" | tr '\n' ' ')" = "bits large small " ] && ok || no "gen --suite folders: $(ls "$tmp/suite/a")"
+expect 0 "gen, the suite's large case" "$D" gen --operator SPLIT --count 1 --seed 10 --max-elements 2048 $sfilters --out "$tmp/suite/l"
+cmp -s "$tmp/suite/l/gen-large_split_10_0.json" "$tmp/suite/a/large/gen-large_split_10_0.json" && ok || no "the suite's large file is not gen --max-elements's"
+expect 0 "gen, the suite's bits cases" "$D" gen --operator JOIN --count 3 --seed 10 --bits $sfilters --out "$tmp/suite/b"
+cmp -s "$tmp/suite/b/gen-bits_join_10_2.json" "$tmp/suite/a/bits/gen-bits_join_10_2.json" && ok || no "the suite's bits file is not gen --bits's"
+expect 0 "gen --suite, no filter" "$D" gen --suite "$tmp/suite/p" --seed 1 --operator GATHER --count 5 --large-count 0 --bits-count 0
+cmp -s "$tmp/suite/p/small/gen_gather_1_4.json" "$tmp/genpin/gen_gather_1_4.json" && ok || no "the suite's small files are not the plain ones"
+
+# filters and flavours on the command line, and filters no case can meet
+expect 4 "gen --data-types BOGUS" "$D" gen --operator GATHER --count 1 --seed 1 --out "$tmp/x" --data-types FLOAT32,BOGUS
+contains "$tmp/err" "unknown data type 'BOGUS' (FLOAT64 FLOAT32" "gen unknown data type message"
+expect 4 "gen --index-types FLOAT32" "$D" gen --operator GATHER --count 1 --seed 1 --out "$tmp/x" --index-types FLOAT32
+contains "$tmp/err" "unknown index type 'FLOAT32' (INT64 INT32 UINT64 UINT32)" "gen unknown index type message"
+expect 4 "gen --data-types ''" "$D" gen --operator GATHER --count 1 --seed 1 --out "$tmp/x" --data-types ""
+expect 4 "gen --max-dims 0" "$D" gen --operator GATHER --count 1 --seed 1 --out "$tmp/x" --max-dims 0
+expect 4 "gen --max-dims 9" "$D" gen --operator GATHER --count 1 --seed 1 --out "$tmp/x" --max-dims 9
+expect 4 "gen --max-elements 255" "$D" gen --operator GATHER --count 1 --seed 1 --out "$tmp/x" --max-elements 255
+expect 4 "gen --feature-level 9_9" "$D" gen --operator GATHER --count 1 --seed 1 --out "$tmp/x" --feature-level 9_9
+expect 4 "gen --packed=1" "$D" gen --operator GATHER --count 1 --seed 1 --out "$tmp/x" --packed=1
+expect 4 "gen --large-count without --suite" "$D" gen --operator GATHER --count 1 --seed 1 --out "$tmp/x" --large-count 2
+expect 4 "gen --suite --bits" "$D" gen --suite "$tmp/x" --seed 1 --bits
+expect 4 "gen --suite and --out" "$D" gen --suite "$tmp/x" --out "$tmp/y" --seed 1
+expect 4 "gen GATHER FLOAT64 at 2_1" "$D" gen --operator GATHER --count 2 --seed 1 --out "$tmp/never" --data-types FLOAT64 --feature-level 2_1
+contains "$tmp/err" "GATHER: no case meets the filters in 100000 draws" "gen impossible filter message"
+contains "$tmp/err" "InputTensor.DataType (FLOAT64) is not supported at feature level 2_1" "gen impossible filter names the rule"
+[ -z "$(ls "$tmp/never" 2>/dev/null)" ] && ok || no "gen wrote files for an impossible filter"
+expect 4 "gen GATHER_ELEMENTS at 1_0" "$D" gen --operator GATHER_ELEMENTS --count 1 --seed 1 --out "$tmp/x" --feature-level 1_0
+contains "$tmp/err" "GATHER_ELEMENTS: not available at feature level 1_0 (introduced in 2_1)" "gen operator newer than the level"
+expect 4 "gen ALL, no operator meets the filters" "$D" gen --operator ALL --count 1 --seed 1 --out "$tmp/x" --max-dims 3 --feature-level 2_1
+contains "$tmp/err" "no operator has a case that meets the filters" "gen ALL impossible message"
+contains "$tmp/err" "skipped JOIN: no case meets the filters" "gen ALL names the operators it skips"
+
+# every FLOAT16 prints as a decimal that, read as a double and rounded to nearest-even FLOAT16,
+# gives back its bits, though most decimals are not the exact value (docs/cli.md, gen's files)
+if py - "$D" "$tmp/allhalf.json" <<'PY' 2>"$tmp/err"
+import json, subprocess, sys
+import numpy as np
+d, path = sys.argv[1:]
+json.dump({"operator": "ELEMENT_WISE_IDENTITY", "InputTensor": {"DataType": "FLOAT16", "Sizes": [65536],
+           "data": [f"0x{b:04x}" for b in range(65536)]}, "OutputTensor": {"DataType": "FLOAT16", "Sizes": [65536]}},
+          open(path, "w"))
+out = json.loads(subprocess.run([d, "run", path], capture_output=True, text=True, check=True).stdout,
+                 parse_float=str, parse_int=str)["OutputTensor"]["data"]
+inexact = 0
+for b, s in enumerate(out):
+    if s in ("nan", "inf", "-inf") or s.startswith("0x"):
+        continue
+    h = np.float16(np.float64(s))
+    assert int(np.array(h).view(np.uint16)) == b, (b, s)
+    inexact += float(h) != float(s)
+assert out[0x533C] == "57.88" and inexact > 40000, (out[0x533C], inexact)
+PY
+then ok; else no "FLOAT16 decimals read back through a double"; fi
+
+# the reader accepts "features" (an object, contents ignored) and refuses any other form
+cat >"$tmp/feat.json" <<'JSON'
+{"operator": "JOIN", "Axis": 0, "features": {"anything": [1, {"x": null}], "data_types": "ignored"},
+ "InputTensors": [{"DataType": "INT8", "Sizes": [2], "data": [1, 2]}],
+ "OutputTensor": {"DataType": "INT8", "Sizes": [2]}, "expected": {"OutputTensor": [1, 2, -51, -51]}}
+JSON
+expect 0 "run a case with features" "$D" run "$tmp/feat.json"
+sed 's/"features": {"anything": \[1, {"x": null}\], "data_types": "ignored"}/"features": ["INT8"]/' "$tmp/feat.json" >"$tmp/feat2.json"
+expect 3 "run a case whose features is a list" "$D" run "$tmp/feat2.json"
+contains "$tmp/err" "features: expected an object" "features message"
 
 # ---- bench -------------------------------------------------------------------------
 cat >"$tmp/bench.json" <<'JSON'

@@ -39,7 +39,7 @@ TEST(registry_schemas_are_consistent) {
             CHECK(pm->name && pm->name[0]);
             CHECK(pm->kind >= DMLREF_PARAM_UINT && pm->kind <= DMLREF_PARAM_STRUCT);
             CHECK(pm->offset + 4 <= sc->desc_size);
-            /* a count parameter is the count of an array slot or of array parameters */
+            /* a count parameter is the count of an array slot or of an array parameter */
             if (pm->is_count) {
                 int found = 0;
                 for (uint32_t j = 0; j < sc->n_slots; ++j)
@@ -48,16 +48,23 @@ TEST(registry_schemas_are_consistent) {
                         found = 1;
                 for (uint32_t j = 0; j < sc->n_params; ++j)
                     if ((sc->params[j].kind == DMLREF_PARAM_UINT_ARRAY || sc->params[j].kind == DMLREF_PARAM_INT_ARRAY) &&
-                        sc->params[j].count_offset == pm->offset && strcmp(sc->params[j].count_name, pm->name) == 0)
+                        sc->params[j].count_offset == pm->offset && sc->params[j].count_name &&
+                        strcmp(sc->params[j].count_name, pm->name) == 0)
                         found = 1;
                 CHECK(found);
+            }
+            /* an array parameter names its count field, inside the desc */
+            if (pm->kind == DMLREF_PARAM_UINT_ARRAY || pm->kind == DMLREF_PARAM_INT_ARRAY) {
+                CHECK(pm->count_name != NULL);
+                CHECK(pm->count_offset + sizeof(uint32_t) <= sc->desc_size);
+                CHECK(pm->offset + sizeof(void *) <= sc->desc_size);
             }
         }
     }
     CHECK(n >= 5);
     CHECK(dmlref_operator_schema_at(n) == NULL);
     CHECK(dmlref_operator_schema_at(UINT32_MAX) == NULL);
-    CHECK(dmlref_operator_schema(DMLREF_OPERATOR_TILE) == NULL);
+    CHECK(dmlref_operator_schema(DMLREF_OPERATOR_CAST) == NULL); /* an operator dmlref does not implement */
     CHECK(dmlref_operator_schema((DMLREF_OPERATOR_TYPE)0) == NULL);
 }
 

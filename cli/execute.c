@@ -1,0 +1,36 @@
+/* Executing a loaded case for a subcommand (execute.h). */
+#include "execute.h"
+
+#include <stdio.h>
+
+/* Executes with index checking first; on a clamp or duplicate warns (or fails with --strict) and reruns. */
+int cli_execute_case(const char *path, dmlref_case *c, uint32_t threads, int strict) {
+    dmlref_options o = {DMLREF_OPTION_CHECK_INDICES, threads};
+    dmlref_operator *op = NULL;
+    dmlref_error err;
+    dmlref_status st = dmlref_compile(&c->desc, c->feature_level, &o, &op, &err);
+    if (st == DMLREF_OK) st = dmlref_execute(op, c->in_bufs, c->n_inputs, c->out_bufs, c->n_outputs, &err);
+    dmlref_release(op);
+    op = NULL;
+    if (st == DMLREF_ERROR_INDEX_OUT_OF_RANGE || st == DMLREF_ERROR_DUPLICATE_INDEX) {
+        if (strict) {
+            fprintf(stderr, "dmlref: %s: %s (--strict)\n", path, err.message);
+            return CASE_INVALID;
+        }
+        fprintf(stderr, "dmlref: warning: %s: %s; %s (--strict makes this an error)\n", path, err.message,
+                st == DMLREF_ERROR_INDEX_OUT_OF_RANGE ? "out-of-range indices are clamped"
+                                                      : "the last update in row-major order wins");
+        o.flags = 0;
+        st = dmlref_compile(&c->desc, c->feature_level, &o, &op, &err);
+        if (st == DMLREF_OK) st = dmlref_execute(op, c->in_bufs, c->n_inputs, c->out_bufs, c->n_outputs, &err);
+        dmlref_release(op);
+    }
+    if (st != DMLREF_OK) {
+        fprintf(stderr, "dmlref: %s: %s\n", path, err.message);
+        if (st == DMLREF_ERROR_HOST_LIMIT) return CASE_HOST_LIMIT;
+        if (st == DMLREF_ERROR_CANNOT_VERIFY) return CASE_CANNOT_VERIFY;
+        if (st == DMLREF_ERROR_OPTIONS) return CASE_USAGE; /* a bad DMLREF_* variable (docs/environment.md) */
+        return st == DMLREF_ERROR_OUT_OF_MEMORY || st == DMLREF_ERROR_BINDING ? CASE_SYSTEM : CASE_INVALID;
+    }
+    return CASE_OK;
+}

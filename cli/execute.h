@@ -1,0 +1,19 @@
+/* Executing a loaded case for a subcommand (run, export). */
+#ifndef DMLREF_CLI_EXECUTE_H
+#define DMLREF_CLI_EXECUTE_H
+
+#include "case.h"
+
+#include <stdint.h>
+
+/*
+ * Executes the case into its output buffers, with index checking first: an
+ * out-of-range index or a duplicate scatter target is a warning on stderr and
+ * the case runs again without the check (indices clamped, the last update
+ * wins), or with `strict` an error (CASE_INVALID).  Messages name `path`.
+ * Returns the exit status (CASE_OK, CASE_INVALID, CASE_SYSTEM, CASE_HOST_LIMIT,
+ * CASE_CANNOT_VERIFY, CASE_USAGE for a bad DMLREF_* variable).
+ */
+int cli_execute_case(const char *path, dmlref_case *c, uint32_t threads, int strict);
+
+#endif

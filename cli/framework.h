@@ -1,0 +1,63 @@
+/*
+ * The "framework form" of a case: the operator as ONNX, WebNN and PyTorch take it,
+ * with DirectML's padding undone.  DirectML descs pad every tensor to one
+ * DimensionCount and crop or pad the index dimensions (GATHER's IndexDimensions,
+ * SCATTER_ND's InputDimensionCount and IndicesDimensionCount); the framework
+ * form gives each tensor its rank-reduced shape (a reshape of its logical view:
+ * only size-1 dimensions are dropped) and the parameters in the reduced
+ * numbering (ONNX Gather's axis, Split's sizes).  docs/testing-your-backend.md
+ * describes the mapping of every operator.
+ *
+ * One function per operator, in the table of framework.c: an operator added to
+ * the library gets its form by adding its function there.
+ */
+#ifndef DMLREF_CLI_FRAMEWORK_H
+#define DMLREF_CLI_FRAMEWORK_H
+
+#include "case.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define FW_MAX_DIMS 8
+
+typedef struct fw_shape {
+    uint32_t rank;
+    uint32_t dims[FW_MAX_DIMS];
+} fw_shape;
+
+/* A per-dimension integer parameter in the reduced numbering ("repeats": [2, 3]). */
+typedef struct fw_list {
+    const char *name;
+    uint32_t n;
+    int64_t v[FW_MAX_DIMS];
+} fw_list;
+
+#define FW_MAX_LISTS 4
+
+typedef struct fw_form {
+    const char *onnx, *webnn, *pytorch; /* the operator's name in each ("Gather", "gather", "index_select") */
+    int has_axis;
+    uint32_t axis;                      /* in the reduced numbering                                */
+    int has_split;                      /* SPLIT: its sizes along axis (from the outputs' shapes)   */
+    uint32_t n_lists;
+    fw_list lists[FW_MAX_LISTS];        /* TILE's repeats, ...                                     */
+    fw_shape *in, *out;                 /* parallel to the case's inputs and outputs (the caller's) */
+} fw_form;
+
+/*
+ * Fills form for the case (form->in and form->out point to n_inputs and
+ * n_outputs shapes).  0, or -1 when this command knows no framework form for
+ * the case's operator.
+ */
+int framework_form(const dmlref_case *c, fw_form *form);
+
+/*
+ * The form as one JSON object: {"onnx": ..., "webnn": ..., "pytorch": ...,
+ * "axis": A, "split": [...], the lists ("repeats": [...]), "shapes": {"InputTensor": [...], ...}}, tensors
+ * named as their files are (npyout_base).  Continuation lines are indented by
+ * `indent` spaces.
+ */
+void framework_write(FILE *f, const dmlref_case *c, const fw_form *form, unsigned indent);
+
+#endif

@@ -1,0 +1,152 @@
+#!/bin/sh
+# The guide's harnesses (docs/testing-your-backend.md) on a generated suite: every
+# operator through `dmlref gen` (fixed seed) plus the hand-made bits cases
+# (tests/harness/bits_cases.sh), each exported with `dmlref export`; then
+#   examples/backend_harness.py   against its numpy stand-in, and
+#   examples/backend_torch.py     the same with PyTorch as the backend (skipped without torch),
+#   examples/backend_harness.mjs  against its JavaScript stand-in (node; skipped without it):
+# every case must pass, and deliberately wrong backends must be caught (a harness that
+# cannot fail proves nothing): one flipped bit, -0.0 made +0.0, NaN payloads made
+# canonical, a wrong output shape.
+# Environment: BUILD (default build), PYTHON (default /usr/bin/python3).
+BUILD=${BUILD:-build}
+PYTHON=${PYTHON:-/usr/bin/python3}
+D="$BUILD/dmlref"
+COUNT=12 # cases per operator
+pass=0
+fail=0
+skipped=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok() { pass=$((pass + 1)); }
+no() {
+    fail=$((fail + 1))
+    echo "FAIL: $*"
+    [ -s "$tmp/log" ] && sed 's/^/    /' "$tmp/log" | head -n 8
+}
+if [ ! -x "$D" ]; then
+    echo "harness: $D is missing (make BUILD=$BUILD cli)"
+    echo "harness: 0 passed, 1 failed"
+    exit 1
+fi
+
+# ---- the suite: gen (every operator) + the bits cases, exported ----------------------
+"$D" gen --operator ALL --count $COUNT --seed 20261201 --out "$tmp/suite" >"$tmp/log" 2>&1 && ok || no "dmlref gen"
+sh tests/harness/bits_cases.sh "$tmp/suite" >"$tmp/log" 2>&1 && ok || no "bits cases"
+n=0
+for f in "$tmp/suite"/*.json; do
+    if "$D" export "$f" --out "$tmp/golden/$(basename "$f" .json)" >"$tmp/log" 2>&1; then n=$((n + 1)); else no "export $f"; fi
+done
+[ "$n" -eq "$(ls "$tmp/suite" | wc -l)" ] && [ "$n" -gt 0 ] && ok || no "exported $n cases of $(ls "$tmp/suite" | wc -l)"
+# an operator export has no framework form for (cli/framework.c) cannot reach a framework
+# backend: its cases are set aside and counted as skipped, by name; the six operators of
+# phase 1 must all be there
+"$PYTHON" - "$tmp/golden" "$tmp/noform" >"$tmp/log" 2>&1 <<'PY'
+import glob, json, os, shutil, sys
+os.makedirs(sys.argv[2])
+ops, without = set(), {}
+for d in sorted(glob.glob(sys.argv[1] + "/*")):
+    m = json.load(open(d + "/manifest.json"))
+    if m["framework"] is None:
+        without[m["operator"]] = without.get(m["operator"], 0) + 1
+        shutil.move(d, sys.argv[2])
+    else:
+        ops.add(m["operator"])
+for op, k in sorted(without.items()):
+    print("harness: no framework form for %s (cli/framework.c): its %d cases are skipped" % (op, k))
+missing = {"GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "ELEMENT_WISE_IDENTITY"} - ops
+print("harness: the suite lacks %s" % sorted(missing) if missing else "harness: operators: " + ", ".join(sorted(ops)))
+sys.exit(1 if missing else 0)
+PY
+rc=$?
+cat "$tmp/log"
+[ $rc -eq 0 ] && ok || no "the suite covers every operator"
+skipped=$((skipped + $(ls "$tmp/noform" | wc -l)))
+total=$(ls "$tmp/golden" | wc -l)
+
+# ---- Python: the numpy stand-in passes everything; wrong backends are caught ---------
+if "$PYTHON" examples/backend_harness.py "$tmp"/golden/* >"$tmp/log" 2>&1 &&
+    grep -q "^harness: $total passed, 0 failed" "$tmp/log"; then ok; else no "backend_harness.py against numpy"; fi
+
+# each wrong backend: how many cases it must fail (all, or at least one)
+"$PYTHON" - "$tmp/golden" >"$tmp/log" 2>&1 <<'PY'
+import glob, io, contextlib, sys
+import numpy as np
+sys.path.insert(0, "examples")
+import backend_harness as h
+
+dirs = sorted(glob.glob(sys.argv[1] + "/*"))
+bits = [d for d in dirs if "/bits_" in d]
+
+def wrong(change):
+    return lambda fw, xs: [change(np.asarray(o)) for o in h.run_backend(fw, xs)]
+
+def flip(o):  # one bit of the first element
+    o = o.copy()
+    o.reshape(-1)[:1].view("u%d" % o.itemsize)[...] ^= 1
+    return o
+
+def plus_zero(o):  # -0.0 becomes +0.0, as an arithmetic copy (x + 0) would make it
+    return np.where(o == 0, np.zeros_like(o), o) if o.dtype.kind == "f" else o
+
+def canonical_nan(o):  # every NaN becomes the canonical quiet NaN
+    return np.where(np.isnan(o), np.array(np.nan, o.dtype), o) if o.dtype.kind == "f" else o
+
+bad = 0
+for name, backend, which, want in [
+        ("a flipped bit", wrong(flip), dirs, "all"),
+        ("-0.0 made +0.0", wrong(plus_zero), bits, "some"),
+        ("NaN payloads made canonical", wrong(canonical_nan), bits, "some"),
+        ("outputs flattened", wrong(lambda o: o.reshape(-1)), dirs, "some")]:
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        rc = h.main(which, backend)
+    failed = {line.split(":")[0] for line in out.getvalue().splitlines() if line.startswith("FAIL")}
+    caught = rc == 1 and (len(failed) == len(which) if want == "all" else len(failed) >= 1)
+    print("%s: %s (%d of %d cases failed, want %s)" % ("caught" if caught else "MISSED", name, len(failed), len(which), want))
+    bad += not caught
+sys.exit(bad)
+PY
+rc=$?
+cat "$tmp/log"
+if [ $rc -eq 0 ]; then pass=$((pass + 4)); else no "wrong backends in Python"; fi
+
+# ---- PyTorch as the backend (the guide's section 5), where torch is installed ---------------
+if "$PYTHON" -c "import torch" >/dev/null 2>&1; then
+    if "$PYTHON" examples/backend_torch.py "$tmp"/golden/* >"$tmp/log" 2>&1 &&
+        grep -q "^harness: $total passed, 0 failed" "$tmp/log"; then ok; else no "backend_torch.py"; fi
+else
+    echo "harness: torch is not installed: examples/backend_torch.py is skipped"
+    skipped=$((skipped + 1))
+fi
+
+# ---- JavaScript: the plain-JS stand-in passes everything; a wrong backend is caught ----
+if command -v node >/dev/null 2>&1; then
+    if node examples/backend_harness.mjs "$tmp"/golden/* >"$tmp/log" 2>&1 &&
+        grep -q "^harness-js: $total passed, 0 failed" "$tmp/log"; then ok; else no "backend_harness.mjs against its stand-in"; fi
+    cat >"$tmp/wrong.mjs" <<'JS'
+// A backend that flips one bit of every output must fail every case.
+import { pathToFileURL } from 'node:url';
+const [example, ...dirs] = process.argv.slice(2);
+const { main, runBackend } = await import(pathToFileURL(example).href);
+const flip = (fw, xs) => runBackend(fw, xs).map((o) => {
+  o = o.slice();
+  o[0] ^= typeof o[0] === 'bigint' ? 1n : 1;
+  return o;
+});
+const lines = [], log = console.log;
+console.log = (s) => lines.push(s);
+const rc = main(dirs, flip);
+console.log = log;
+const failed = new Set(lines.filter((s) => s.startsWith('FAIL')).map((s) => s.split(':')[0])).size;
+console.log(`wrong JS backend (a flipped bit): exit ${rc}, ${failed} of ${dirs.length} cases failed`);
+process.exitCode = rc === 1 && failed === dirs.length ? 0 : 1;
+JS
+    if node "$tmp/wrong.mjs" "$(pwd)/examples/backend_harness.mjs" "$tmp"/golden/* >"$tmp/log" 2>&1; then ok; else no "a wrong JS backend is caught"; fi
+    cat "$tmp/log"
+else
+    echo "harness: node is not installed: the JavaScript harness is skipped"
+    skipped=$((skipped + 2))
+fi
+
+echo "harness: $pass passed, $fail failed, $skipped skipped"
+[ $fail -eq 0 ]
