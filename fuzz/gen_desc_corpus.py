@@ -13,9 +13,9 @@ import sys
 
 OPS = {"GATHER": 0, "GATHER_ELEMENTS": 1, "SCATTER_ND": 2, "SPLIT": 3, "JOIN": 4}
 # op selects schema op % (the number of schemas) (5..8 are special: INVALID, GATHER_ND, ...): PADDING
-# and PADDING1 are the last two of the registry's 13 (after SPACE_TO_DEPTH1).  The registry's order
+# and PADDING1 are the last two of the registry's 14 (after SPACE_TO_DEPTH1).  The registry's order
 # decides: regenerate their seeds when operators are added.
-OPS.update({"PADDING": 11, "PADDING1": 12})
+OPS.update({"PADDING": 12, "PADDING1": 13})
 LEVELS = ["1_0", "2_0", "2_1", "3_0", "3_1", "4_0", "4_1", "5_0", "5_1", "5_2",
           "6_0", "6_1", "6_2", "6_3", "6_4"]
 DT = {"FLOAT32": 1, "FLOAT16": 2, "UINT32": 3, "UINT16": 4, "UINT8": 5, "INT32": 6,
