@@ -351,6 +351,8 @@ test-avx2:
 #   make fuzz                 build the fuzz targets in build-fuzz (clang)
 #   make fuzz-run SECONDS=N   replay the corpus, then fuzz each target N seconds
 #   make fuzz-replay          run each target once over its corpus
+#   make fuzz-campaign RUNS=N replay, N executions per target, merge new
+#                             coverage into fuzz/corpus/
 #   make test-tsan            unit tests under ThreadSanitizer (OPENMP=0)
 #   make valgrind             unit tests under valgrind (OPENMP=0)
 # ---------------------------------------------------------------------------
@@ -358,19 +360,27 @@ FUZZ_CC      ?= clang
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_SAN      = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 SECONDS      ?= 30
+RUNS         ?= 10000000
 FUZZ_RSS_MB  ?= 1024
+# fuzz_desc_valid (validation at every feature level) and fuzz_desc_exec
+# (execution, oracle against the fast paths) read one byte format
+# (fuzz/desc_decode.h) and share fuzz/corpus/fuzz_desc/ and its dictionary;
 # fuzz_case (the case-file reader) links the command's objects but cli/main.o.
-FUZZ_TARGETS  = fuzz_desc $(if $(and $(wildcard fuzz/fuzz_case.c),$(wildcard cli/case.c)),fuzz_case)
+FUZZ_DESC_TARGETS = fuzz_desc_valid fuzz_desc_exec
+FUZZ_TARGETS  = $(FUZZ_DESC_TARGETS) $(if $(and $(wildcard fuzz/fuzz_case.c),$(wildcard cli/case.c)),fuzz_case)
 FUZZ_CLI_OBJ  = $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
 FUZZ_OPTS     = -rss_limit_mb=$(FUZZ_RSS_MB) -timeout=10 -print_final_stats=1
 # Crash, timeout and OOM inputs go outside the source tree.
 FUZZ_ARTIFACTS ?= $(or $(TMPDIR),/tmp)/dmlref-fuzz-artifacts
-# $(call fuzz_step,NAME,ARGS): runs every target with ARGS ($$t is the target)
-# and prints "fuzz-NAME: N passed, N failed"; a target fails when it exits
-# non-zero or writes an artifact (a file that was not in FUZZ_ARTIFACTS before).
+# $(call fuzz_step,NAME,ARGS): runs every target with ARGS ($$t is the target,
+# $$c the name of its corpus and dictionary: fuzz_desc for both descriptor
+# targets) and prints "fuzz-NAME: N passed, N failed"; a target fails when it
+# exits non-zero or writes an artifact (a file that was not in FUZZ_ARTIFACTS
+# before).
 fuzz_step = pass=0; fail=0; \
 	for t in $(FUZZ_TARGETS); do \
-	  dict=; [ -f fuzz/$$t.dict ] && dict=-dict=fuzz/$$t.dict; \
+	  c=$$t; case $$t in fuzz_desc_*) c=fuzz_desc;; esac; \
+	  dict=; [ -f fuzz/$$c.dict ] && dict=-dict=fuzz/$$c.dict; \
 	  maxlen=4096; [ $$t = fuzz_case ] && maxlen=16384; \
 	  mkdir -p $(FUZZ_BUILD)/corpus/$$t '$(FUZZ_ARTIFACTS)'; \
 	  before=$$(ls '$(FUZZ_ARTIFACTS)' | wc -l); \
@@ -381,7 +391,7 @@ fuzz_step = pass=0; fail=0; \
 	  if [ $$rc -eq 0 ]; then pass=$$((pass + 1)); else fail=$$((fail + 1)); fi; \
 	done; echo "fuzz-$(1): $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 
-.PHONY: fuzz fuzz-bins fuzz-run fuzz-replay test-tsan valgrind
+.PHONY: fuzz fuzz-bins fuzz-run fuzz-replay fuzz-campaign test-tsan valgrind
 
 fuzz:
 	$(MAKE) BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) CFLAGS="-O1 -g" \
@@ -389,7 +399,7 @@ fuzz:
 
 fuzz-bins: $(FUZZ_TARGETS:%=$(BUILD)/%)
 
-$(BUILD)/fuzz_desc: fuzz/fuzz_desc.c $(INTERNAL) $(STAMP)
+$(FUZZ_DESC_TARGETS:%=$(BUILD)/%): $(BUILD)/%: fuzz/%.c fuzz/desc_decode.h $(INTERNAL) $(STAMP)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -fsanitize=fuzzer $< $(INTERNAL) $(LDLIBS_LIB) -lm -o $@
 
 # The command's objects in an archive, so only what the reader needs is linked.
@@ -403,13 +413,30 @@ $(BUILD)/fuzz_case: fuzz/fuzz_case.c $(BUILD)/libdmlref_cli.a $(INTERNAL) $(STAM
 
 # Each target over its committed corpus once (-runs=0: no mutation).
 fuzz-replay: fuzz
-	@$(call fuzz_step,replay,-runs=0 fuzz/corpus/$$t)
+	@$(call fuzz_step,replay,-runs=0 fuzz/corpus/$$c)
 
 # The corpus replay, then N seconds of fuzzing per target; new inputs go to
 # build-fuzz/corpus/<target>, crashes to $(FUZZ_ARTIFACTS) (default
 # /tmp/dmlref-fuzz-artifacts), which fails the run.
 fuzz-run: fuzz-replay
-	@$(call fuzz_step,run,-max_total_time=$(SECONDS) $(FUZZ_BUILD)/corpus/$$t fuzz/corpus/$$t)
+	@$(call fuzz_step,run,-max_total_time=$(SECONDS) $(FUZZ_BUILD)/corpus/$$t fuzz/corpus/$$c)
+
+# A long campaign (docs/hardening.md): the replay, then RUNS executions per
+# target (-runs=N; inputs go to build-fuzz/corpus/<target>), then
+# build-fuzz/corpus/<target> merged into fuzz/corpus/<corpus> with -merge=1:
+# only inputs that add coverage are copied, under their SHA-1 names, for
+# committing.  Fails as fuzz-run does, before anything is merged.
+fuzz-campaign: fuzz-replay
+	@$(call fuzz_step,campaign,-runs=$(RUNS) $(FUZZ_BUILD)/corpus/$$t fuzz/corpus/$$c)
+	@for t in $(FUZZ_TARGETS); do \
+	  c=$$t; case $$t in fuzz_desc_*) c=fuzz_desc;; esac; \
+	  before=$$(ls fuzz/corpus/$$c | wc -l); \
+	  echo "== merge $$t into fuzz/corpus/$$c"; \
+	  maxlen=4096; [ $$t = fuzz_case ] && maxlen=16384; \
+	  $(FUZZ_BUILD)/$$t $(FUZZ_OPTS) -max_len=$$maxlen -artifact_prefix='$(FUZZ_ARTIFACTS)'/$$t-merge- \
+	      -merge=1 fuzz/corpus/$$c $(FUZZ_BUILD)/corpus/$$t 2>&1 | grep -E 'MERGE-OUTER: [0-9]+ new files' || exit 1; \
+	  echo "fuzz/corpus/$$c: $$before -> $$(ls fuzz/corpus/$$c | wc -l) files"; \
+	done
 
 # ThreadSanitizer: OpenMP's runtime is not TSan-instrumented and gives false
 # reports, so this build has OPENMP=0 (threads come from test_threads.c).

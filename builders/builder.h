@@ -52,6 +52,7 @@ typedef struct gtensor {
 } gtensor;
 
 #define GEN_MAX_DESC 512
+#define GEN_MAX_ARRAYS 4
 
 typedef struct gcase {
     DMLREF_OPERATOR_TYPE type;
@@ -65,6 +66,8 @@ typedef struct gcase {
         unsigned char bytes[GEN_MAX_DESC];
     } u; /* the operator's desc: parameters set by the builder, tensors by bind() */
     DMLREF_OPERATOR_DESC desc;
+    uint32_t arrays[GEN_MAX_ARRAYS][8]; /* what the desc's array parameters point to (bld_set_array) */
+    uint32_t n_arrays;
 } gcase;
 
 /* A builder: fills g (g->type and g->schema set, the rest zero) from r; 0, or -1
@@ -86,6 +89,9 @@ void bld_bind(gcase *g);
 void bld_gcase_free(gcase *g);
 /* Sets the UINT parameter `name` of g's desc (through the schema). */
 void bld_set_param(gcase *g, const char *name, uint32_t v);
+/* Sets the array parameter `name` (UINT_ARRAY, or INT_ARRAY given as the int32_t
+ * values' bits) to n <= 8 values kept in g, and its count field to n. */
+void bld_set_array(gcase *g, const char *name, const uint32_t *v, uint32_t n);
 
 /* ---- what gen asks for: filters and flavours (all zero: the plain flavour) ---- */
 

@@ -391,3 +391,12 @@ void bld_set_param(gcase *g, const char *name, uint32_t v) {
     const dmlref_param *p = desc_param(g->schema, name);
     if (p) desc_set_u32(g->u.bytes, p->offset, v);
 }
+
+void bld_set_array(gcase *g, const char *name, const uint32_t *v, uint32_t n) {
+    const dmlref_param *p = desc_param(g->schema, name);
+    if (!p || g->n_arrays == GEN_MAX_ARRAYS || n > 8) return; /* validation reports what is missing */
+    uint32_t *a = g->arrays[g->n_arrays++];
+    memcpy(a, v, n * sizeof *v);
+    memcpy(g->u.bytes + p->offset, &a, sizeof a);
+    if (p->count_name) desc_set_u32(g->u.bytes, p->count_offset, n);
+}

@@ -10,9 +10,6 @@
  * represents exactly: PADDING's FLOAT a small integer (a quarter for float
  * types), PADDING1's union any value of the type, but 0 for FLOAT16 (the
  * FLOAT16-in-a-union convention is an open question: docs/operators.md §10).
- *
- * StartPadding and EndPadding live in the case's desc buffer, past the desc
- * itself (g->u holds GEN_MAX_DESC bytes), so they last as long as the case.
  */
 #ifndef DMLREF_BUILDERS_PADDING_COMMON_H
 #define DMLREF_BUILDERS_PADDING_COMMON_H
@@ -21,8 +18,6 @@
 
 #include <string.h>
 
-#define PAD_ARRAYS_AT 256u /* offset of the two arrays in g->u.bytes */
-
 static void pad_set_bytes(gcase *g, const char *name, const void *v, size_t n) {
     const dmlref_param *p = desc_param(g->schema, name);
     if (p) memcpy(g->u.bytes + p->offset, v, n);
@@ -30,10 +25,7 @@ static void pad_set_bytes(gcase *g, const char *name, const void *v, size_t n) {
 
 static int pad_build(prng *r, gcase *g, int is_v1) {
     const uint32_t N = 1 + bld_rnd(r, 8);
-    uint32_t in[8], out[8], order[8];
-    uint32_t *start = (uint32_t *)(void *)(g->u.bytes + PAD_ARRAYS_AT);
-    uint32_t *end = start + 8;
-    if (g->schema->desc_size > PAD_ARRAYS_AT) return -1; /* not reached: the descs are 48 and 56 bytes */
+    uint32_t in[8], out[8], order[8], start[8], end[8];
     bld_rand_sizes(r, N, in, bld_cap(48));
     const uint32_t mode = bld_rnd(r, 5);
     /* pads, dims in a random order, keeping the output within the cap */
@@ -75,8 +67,8 @@ static int pad_build(prng *r, gcase *g, int is_v1) {
 
     bld_set_param(g, "PaddingMode", mode);
     bld_set_param(g, "DimensionCount", N);
-    pad_set_bytes(g, "StartPadding", &start, sizeof start);
-    pad_set_bytes(g, "EndPadding", &end, sizeof end);
+    bld_set_array(g, "StartPadding", start, N);
+    bld_set_array(g, "EndPadding", end, N);
     if (is_v1) {
         unsigned char v[8] = {0};
         if (dt != DMLREF_TENSOR_DATA_TYPE_FLOAT16) bld_rand_value(r, dt, v);

@@ -27,9 +27,11 @@ int desc_is_array_count(const dmlref_schema *s, const char *name);
  * Points the desc's tensor fields at in[0..n_in) and out[0..n_out), given in
  * binding order: each single slot takes one tensor, an array slot (at most one
  * per direction) all that the single slots of its direction leave, and its
- * count field is set.  Optional slots take a tensor like the others.  Returns
- * 0, or -1 when the counts do not fit the schema (too few tensors, or two
- * array slots in one direction).
+ * count field is set.  Optional slots take a tensor like the others; with
+ * fewer tensors than single slots, the last optional single slots of that
+ * direction are left NULL (DIAGONAL_MATRIX1 without its InputTensor: n_in 0).
+ * Returns 0, or -1 when the counts do not fit the schema (too few tensors for
+ * the required slots, or two array slots in one direction).
  */
 int desc_bind(const dmlref_schema *s, void *desc, const DMLREF_TENSOR_DESC *in, uint32_t n_in,
               const DMLREF_TENSOR_DESC *out, uint32_t n_out);

@@ -1,29 +1,79 @@
 #!/usr/bin/env python3
-"""Writes the seed corpus of fuzz_desc (fuzz/corpus/fuzz_desc/): the documented
-DirectML examples of docs/operators.md sections 2.5, 3.4, 4.5, 5.4 and 6.4 encoded in the
-target's byte format (see the comment at the top of fuzz/fuzz_desc.c), plus a
-few strided, typed and deliberately invalid variants.
+"""Writes the seed corpus of the descriptor fuzz targets, fuzz_desc_valid and
+fuzz_desc_exec (fuzz/corpus/fuzz_desc/), in their byte format (the comment at
+the top of fuzz/desc_decode.h):
 
-    python3 fuzz/gen_desc_corpus.py [OUTDIR]
+  - every operator this build implements, through its schema (read from the
+    shared library with ctypes, so a new operator needs no change here): each
+    case file of tests/cases/ (the documented examples) and the descriptor-level
+    ones of tests/cases/bad/ (e1_, e2_, e7_), cases written by `dmlref gen`
+    (strided, broadcast, gapped layouts, every data type, random feature levels),
+    and variants of the operator's first case that take its rejection paths
+    (Desc NULL, an unknown level, a level before the operator's, a size below
+    the minimum, overlapping output, a parameter of 2^32-1, data type 99, an
+    output owned by DML) or probe bindings and options;
+  - hand-written inputs for GATHER, GATHER_ELEMENTS, SCATTER_ND, SPLIT, JOIN and
+    GATHER_ND(1) (docs/operators.md sections 2.5, 3.4, 4.5, 5.4, 6.4, P1.4, and
+    strided, typed and deliberately invalid variants), under their historical
+    names.
+
+    make lib cli && python3 fuzz/gen_desc_corpus.py [--build DIR] [OUTDIR]
+
+A seed's file is NAME-DIGEST (the first 8 hex digits of its SHA-1); an older
+file of the same NAME in OUTDIR is replaced.  The operator byte indexes the
+fixed table OP_TYPES (op_types in fuzz/desc_decode.h, checked against it
+here), so a seed means the same operator in every build.
 """
+import argparse
+import ctypes
+import glob
 import hashlib
+import json
+import math
 import os
+import random
+import re
 import struct
+import subprocess
 import sys
+import tempfile
 
-OPS = {"GATHER": 0, "GATHER_ELEMENTS": 1, "SCATTER_ND": 2, "SPLIT": 3, "JOIN": 4}
-# op selects schema op % (the number of schemas) (5..8 are special: INVALID, GATHER_ND, ...): PADDING
-# and PADDING1 are the last two of the registry's 14 (after SPACE_TO_DEPTH1).  The registry's order
-# decides: regenerate their seeds when operators are added.
-OPS.update({"PADDING": 12, "PADDING1": 13})
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+# op_types of fuzz/desc_decode.h, by index: never reordered (each name a
+# DMLREF_OPERATOR_ name; OP_INDEX adds the invalid values 24-27).
+OP_TYPES = ["INVALID", "ELEMENT_WISE_IDENTITY", "SLICE", "CAST", "SPLIT", "JOIN", "PADDING", "GATHER",
+            "SPACE_TO_DEPTH", "DEPTH_TO_SPACE", "TILE", "DIAGONAL_MATRIX", "SCATTER", "ONE_HOT",
+            "REVERSE_SUBSEQUENCES", "GATHER_ELEMENTS", "GATHER_ND", "SCATTER_ND", "SLICE1", "DEPTH_TO_SPACE1",
+            "SPACE_TO_DEPTH1", "GATHER_ND1", "PADDING1", "DIAGONAL_MATRIX1"]
+OP_INDEX = {name: i for i, name in enumerate(OP_TYPES)}
+OP_INDEX["SCATTER_ELEMENTS"] = OP_INDEX["SCATTER"]
+OP_INDEX["TYPE_0xFFFFFFFF"] = 24
+OP_INDEX["TYPE_0x80000000"] = 25
+OP_INDEX["ELEMENT_WISE_ABS"] = 26  # DirectML's type 2, which dmlref does not know
+OP_INDEX["GATHER_HIGH_BIT"] = 27   # 0x10000 | GATHER
+MISC_DESC_NULL = 0x1C
+
 LEVELS = ["1_0", "2_0", "2_1", "3_0", "3_1", "4_0", "4_1", "5_0", "5_1", "5_2",
           "6_0", "6_1", "6_2", "6_3", "6_4"]
+LEVEL_UNKNOWN = 16  # the level byte for 0x1001
 DT = {"FLOAT32": 1, "FLOAT16": 2, "UINT32": 3, "UINT16": 4, "UINT8": 5, "INT32": 6,
       "INT16": 7, "INT8": 8, "FLOAT64": 9, "UINT64": 10, "INT64": 11, "UINT4": 12,
       "INT4": 13}
 ESIZE = {1: 4, 2: 2, 3: 4, 4: 2, 5: 1, 6: 4, 7: 2, 8: 1, 9: 8, 10: 8, 11: 8}
 PACK = {1: "<f", 2: "<e", 3: "<I", 4: "<H", 5: "<B", 6: "<i", 7: "<h", 8: "<b",
         9: "<d", 10: "<Q", 11: "<q"}
+MAX_LEN = 4096  # the targets' -max_len (Makefile): longer seeds would be cut
+
+
+def check_table():
+    """OP_TYPES must be op_types of fuzz/desc_decode.h, entry for entry."""
+    with open(os.path.join(HERE, "desc_decode.h")) as f:
+        src = f.read()
+    found = re.findall(r"DMLREF_OPERATOR_(\w+),\s*/\*\s*(\d+)\s*\*/", src)
+    if [name for name, _ in found] != OP_TYPES or [int(i) for _, i in found] != list(range(len(OP_TYPES))):
+        raise SystemExit("gen_desc_corpus.py: OP_TYPES differs from op_types in fuzz/desc_decode.h")
 
 
 class T:
@@ -36,6 +86,7 @@ class T:
         self.ctl, self.flags, self.tmode, self.textra, self.align = ctl, flags, tmode, textra, align
         self.ndims = len(self.sizes) if ndims is None else ndims
         self.smode = (0 if strides is None else 1) if smode is None else smode
+        self.raw = None  # buffer bytes given directly (schema-driven seeds)
 
     def encode(self):
         out = struct.pack("<5B", self.ctl, self.dt, self.flags, self.ndims, self.smode)
@@ -47,8 +98,8 @@ class T:
             out += bytes(self.strides[:8])
         return out + bytes([self.tmode]) + self.textra + bytes([self.align])
 
-    def total(self):
-        """The minimum TotalTensorSizeInBytes (what tmode 0 gives)."""
+    def minimum(self):
+        """DMLCalcBufferTensorSize (what tmode 0 gives)."""
         if self.strides is None:
             count = 1
             for s in self.sizes:
@@ -57,21 +108,40 @@ class T:
             count = 1 + sum((s - 1) * st for s, st in zip(self.sizes, self.strides))
         return (count * ESIZE[self.dt] + 3) // 4 * 4
 
+    def total(self):
+        """TotalTensorSizeInBytes as the record gives it (tmode 0, 1 and 2)."""
+        if self.tmode == 1:
+            return self.minimum() + self.textra[0]
+        if self.tmode == 2:
+            return struct.unpack("<Q", self.textra)[0]
+        return self.minimum()
+
     def payload(self):
         """The buffer bytes: the data values, zero-padded to the buffer size."""
         if self.dt not in ESIZE or self.ndims != len(self.sizes) or self.total() > 1 << 16:
             return b""
-        raw = b"".join(struct.pack(PACK[self.dt], v) for v in (self.data or []))[:self.total()]
+        if self.raw is not None:
+            raw = self.raw
+        else:
+            raw = b"".join(struct.pack(PACK[self.dt], v) for v in (self.data or []))
+        raw = raw[:self.total()]
         return raw + bytes(self.total() - len(raw))
 
 
-def case(op, level, params, tensors, inputs, misc=0, fill=0, opsel=None, extra=b""):
-    head = struct.pack("<4B", OPS[op] if opsel is None else opsel,
-                       LEVELS.index(level) if isinstance(level, str) else level, misc, fill)
-    head += struct.pack("<3I", *(list(params) + [0] * (3 - len(params)))) + extra
-    body = b"".join(t.encode() for t in tensors)
+def assemble(opsel, level, params, tensors, inputs, misc=0, fill=0, stream=b""):
+    """Header, the parameters' stream, tensor records, then the inputs' bytes
+    (cut so that the whole stays within MAX_LEN: the targets cycle it)."""
+    head = struct.pack("<4B", opsel, level, misc, fill)
+    head += struct.pack("<3I", *(list(params) + [0] * (3 - len(params))))
+    body = head + stream + b"".join(t.encode() for t in tensors)
     payload = b"".join(t.payload() for t in inputs)
-    return head + body + payload
+    return body + payload[:max(0, MAX_LEN - len(body))]
+
+
+def case(op, level, params, tensors, inputs, misc=0, fill=0, opsel=None):
+    return assemble(OP_INDEX[op] if opsel is None else opsel,
+                    LEVELS.index(level) if isinstance(level, str) else level,
+                    params, tensors, inputs, misc, fill)
 
 
 def gather(level, axis, k, inp, idx, out, **kw):
@@ -94,57 +164,10 @@ def join(level, axis, ins, out, count=None, **kw):
     return case("JOIN", level, [len(ins) if count is None else count, axis], [out] + ins, ins, **kw)
 
 
-def u32s(*v):
-    return b"".join(struct.pack("<I", x & 0xFFFFFFFF) for x in v)
-
-
-def padding(level, mode, value_bits, start, end, inp, out, count=None, **kw):
-    """PADDING: PaddingMode, PaddingValue (float bits), DimensionCount in the header; then
-    StartPadding and EndPadding (their length, then the entries)."""
-    n = len(start) if count is None else count
-    extra = u32s(len(start), *start) + u32s(len(end), *end)
-    return case("PADDING", level, [mode, value_bits, n], [inp, out], [inp], extra=extra, **kw)
-
-
-def padding1(level, mode, dtype, value, start, end, inp, out, count=None, **kw):
-    """PADDING1: PaddingMode, PaddingValueDataType, the union's low word in the header; its high
-    word, DimensionCount, then the arrays."""
-    n = len(start) if count is None else count
-    extra = u32s(value >> 32, n, len(start), *start) + u32s(len(end), *end)
-    return case("PADDING1", level, [mode, DT[dtype] if isinstance(dtype, str) else dtype, value & 0xFFFFFFFF],
-                [inp, out], [inp], extra=extra, **kw)
-
-
-def padding_seeds():
-    """PADDING and PADDING1 (operators.md P5.4): the page's examples in every mode, 1-D
-    periodic folding, strided and broadcast layouts, 64-bit fills, and the rejections."""
-    F = "FLOAT32"
-    x = [1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8]
-    s = {}
-    for m, name in enumerate(["constant", "edge", "reflection", "symmetric", "wrap"]):
-        lvl = "6_4" if m == 4 else "3_0" if m == 3 else "1_0"
-        s["padding_doc_" + name] = padding(lvl, m, 0x41100000, [0, 0, 1, 2], [0, 0, 3, 4],
-                                           T(F, [1, 1, 4, 4], data=x), T(F, [1, 1, 8, 10]))
-        s["padding1_doc_" + name] = padding1("6_4" if m == 4 else "5_0", m, F, 0x41100000, [0, 0, 1, 2],
-                                             [0, 0, 3, 4], T(F, [1, 1, 4, 4], data=x), T(F, [1, 1, 8, 10]))
-        s["padding1_1d_fold_" + name] = padding1("6_4", m, "INT32", 7, [7], [7], T("INT32", [3], data=[1, 2, 3]),
-                                                 T("INT32", [17]))
-    s["padding1_int64_min_strided"] = padding1("6_4", 0, "INT64", 1 << 63, [1, 0, 2], [0, 3, 1],
-                                               T("INT64", [2, 1, 3], strides=[0, 5, 1], data=[1, 2, 3, 4]),
-                                               T("INT64", [3, 4, 6], strides=[1, 3, 12]))
-    s["padding1_uint8_reflect_size1"] = padding1("6_4", 2, "UINT8", 0, [5, 0], [2, 9],
-                                                 T("UINT8", [1, 4], data=[9, 8, 7, 6]), T("UINT8", [8, 13]))
-    s["padding_int8_saturate"] = padding("6_4", 0, 0x43968000, [2], [2], T("INT8", [3], data=[1, 2, 3]),
-                                         T("INT8", [7]))
-    s["padding_float16_symmetric_8d"] = padding("5_0", 3, 0, [0, 1, 0, 2, 0, 0, 1, 0], [0, 0, 1, 0, 0, 1, 0, 3],
-                                                T("FLOAT16", [1, 2, 1, 2, 1, 1, 2, 3], data=list(range(24))),
-                                                T("FLOAT16", [1, 3, 2, 4, 1, 2, 3, 6]))
-    s["bad_padding_mode_5"] = padding("6_4", 5, 0, [1], [1], T(F, [2]), T(F, [4]))
-    s["bad_padding_wrap_6_3"] = padding("6_3", 4, 0, [1], [1], T(F, [2]), T(F, [4]))
-    s["bad_padding1_value_type"] = padding1("6_4", 0, "INT32", 0, [1], [1], T(F, [2]), T(F, [4]))
-    s["bad_padding_sizes_wrap_32"] = padding("6_4", 1, 0, [0xFFFFFFFF], [3], T(F, [2]), T(F, [4]))
-    s["bad_padding_count"] = padding("6_4", 1, 0, [1, 1], [1, 1], T(F, [2]), T(F, [4]), count=1)
-    return s
+def gather_nd(level, r, q, inp, idx, out, b=None, **kw):
+    """GATHER_ND, or GATHER_ND1 when b (BatchDimensionCount) is given."""
+    return case("GATHER_ND" if b is None else "GATHER_ND1", level, [r, q] + ([] if b is None else [b]),
+                [inp, idx, out], [inp, idx], **kw)
 
 
 def seeds():
@@ -215,6 +238,36 @@ def seeds():
     s["join_fl3_0_5d_broadcast"] = join("3_0", 4, [T("INT8", [1, 1, 1, 2, 2], strides=[0, 0, 0, 0, 1], data=[1, 2]),
                                                    T("INT8", [1, 1, 1, 2, 1], data=[3, 4])],
                                         T("INT8", [1, 1, 1, 2, 3]))
+    # blocks above COPY_CHUNK (256 KiB, src/fast_copy.c): the chunked copies, which only
+    # fuzz_desc_exec with FUZZ_DESC_LARGE=1 runs (1 MiB of buffers)
+    s["join_chunked_float64_large"] = join("4_1", 1, [T("FLOAT64", [2, 32800]), T("FLOAT64", [2, 4])],
+                                           T("FLOAT64", [2, 32804]))
+    s["split_chunked_float64_large"] = split("4_1", 1, T("FLOAT64", [2, 32804]),
+                                             [T("FLOAT64", [2, 4]), T("FLOAT64", [2, 32800])])
+    # GATHER_ND / GATHER_ND1 (operators.md P1.4)
+    s["gather_nd_doc1"] = gather_nd("6_4", 2, 2, T(F, [2, 2], data=r(4, 0)), T(U, [2, 1], data=[1, 0]), T(F, [2, 2]))
+    s["gather_nd_doc1_fl2_1"] = gather_nd("2_1", 2, 2, T(F, [1, 1, 2, 2], data=r(4, 0)), T(U, [1, 1, 2, 1], data=[1, 0]),
+                                          T(F, [1, 1, 2, 2]))
+    s["gather_nd_doc2"] = gather_nd("2_1", 3, 2, T(F, [1, 2, 2, 2], data=r(8, 0)),
+                                    T(U, [1, 1, 2, 2], data=[0, 1, 1, 0]), T(F, [1, 1, 2, 2]))
+    s["gather_nd1_doc3_batch"] = gather_nd("3_0", 3, 3, T(F, [1, 3, 2, 2], data=r(12, 0)),
+                                           T(U, [1, 3, 2, 2], data=[0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 1, 0]),
+                                           T(F, [1, 1, 3, 2]), b=1)
+    s["gather_nd_doc4_shapes_uint8"] = gather_nd("4_1", 5, 3, T("UINT8", [3, 4, 5, 6, 7]), T("INT32", [1, 1, 1, 2, 3]),
+                                                 T("UINT8", [1, 1, 2, 6, 7]), fill=1)
+    s["gather_nd_signed_out_of_range"] = gather_nd("4_1", 2, 2, T("FLOAT16", [2, 3], data=r(6)),
+                                                   T("INT64", [3, 2], data=[-1, 5, -9, -3, 1, 2]),
+                                                   T("FLOAT16", [1, 3]))
+    s["gather_nd1_broadcast_indices"] = gather_nd("6_4", 2, 3, T("UINT16", [1, 3, 5], data=r(15)),
+                                                  T(U, [3, 4, 1], strides=[0, 1, 1], data=[4, 0, 9, 2]),
+                                                  T("UINT16", [1, 3, 4], strides=[16, 5, 1]), b=1)
+    s["gather_nd_rows_strided_int64"] = gather_nd("6_4", 3, 2, T("INT64", [4, 3, 5], strides=[20, 6, 1], data=r(80)),
+                                                  T("UINT64", [1, 6, 2], data=[0, 0, 3, 2, 1, 1, 9, 9, 2, 0, 3, 1]),
+                                                  T("INT64", [1, 6, 5], strides=[48, 8, 1]))
+    s["bad_gather_nd1_batch_fields"] = gather_nd("6_4", 5, 5, T(F, [1, 3, 4, 5, 6, 7]), T(U, [1, 3, 4, 5, 6, 7]),
+                                                 T(F, [1, 1, 3, 4, 5, 6]), b=2)
+    s["bad_gather_nd1_counts_max"] = gather_nd("6_4", 0xFFFFFFFF, 0xFFFFFFFF, T(F, [2, 2]), T(U, [2, 1]),
+                                               T(F, [2, 2]), b=0xFFFFFFFF)
     # invalid on purpose: the rejection paths
     s["bad_split_count_max"] = split("4_1", 2, inp, [T(F, [1, 1, 6, 2])], count=0xFFFFFFFF)
     s["bad_join_count_max"] = join("4_1", 3, three, T(F, [1, 1, 2, 6]), count=0xFFFFFFFF)
@@ -238,18 +291,375 @@ def seeds():
     s["bad_null_desc"] = gather("4_1", 0, 1, T(F, [4], ctl=4), T(U, [5]), T(F, [5]))
     s["probe_bindings_options"] = gather("4_1", 0, 1, T(F, [4], data=r(4)), T(U, [5], data=[3, 1, 3, 0, 2]),
                                          T(F, [5]), misc=3)
-    s.update(padding_seeds())
     return s
 
 
+
+# ---- the schemas, from the library (include/dmlref.h: dmlref_schema) ---------------
+
+PARAM_UINT, PARAM_INT, PARAM_UINT_ARRAY, PARAM_INT_ARRAY, PARAM_FLOAT, PARAM_ENUM, PARAM_UNION, PARAM_STRUCT = range(1, 9)
+
+
+class _Slot(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("offset", ctypes.c_uint32), ("is_output", ctypes.c_uint8),
+                ("is_index", ctypes.c_uint8), ("is_array", ctypes.c_uint8), ("is_optional", ctypes.c_uint8),
+                ("count_offset", ctypes.c_uint32), ("count_name", ctypes.c_char_p)]
+
+
+class _Param(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("offset", ctypes.c_uint32), ("kind", ctypes.c_int),
+                ("is_optional", ctypes.c_uint8), ("is_count", ctypes.c_uint8), ("count_offset", ctypes.c_uint32),
+                ("count_name", ctypes.c_char_p), ("enum_names", ctypes.POINTER(ctypes.c_char_p)),
+                ("enum_count", ctypes.c_uint32), ("type_offset", ctypes.c_uint32), ("struct_size", ctypes.c_uint32),
+                ("field_names", ctypes.POINTER(ctypes.c_char_p)), ("field_count", ctypes.c_uint32)]
+
+
+class _Schema(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int), ("name", ctypes.c_char_p), ("desc_size", ctypes.c_uint32),
+                ("introduced", ctypes.c_int), ("flags", ctypes.c_uint32), ("n_slots", ctypes.c_uint32),
+                ("slots", ctypes.POINTER(_Slot)), ("n_params", ctypes.c_uint32), ("params", ctypes.POINTER(_Param))]
+
+
+def _s(b):
+    return None if b is None else b.decode()
+
+
+def load_schemas(lib_path):
+    """{operator name: schema dict} for every operator the library implements."""
+    lib = ctypes.CDLL(lib_path)
+    lib.dmlref_operator_schema_at.restype = ctypes.POINTER(_Schema)
+    lib.dmlref_operator_schema_at.argtypes = [ctypes.c_uint32]
+    lib.dmlref_feature_level_name.restype = ctypes.c_char_p
+    lib.dmlref_feature_level_name.argtypes = [ctypes.c_int]
+    out = {}
+    i = 0
+    while True:
+        p = lib.dmlref_operator_schema_at(i)
+        if not p:
+            return out
+        s = p.contents
+        slots = [dict(name=_s(x.name), is_output=bool(x.is_output), is_index=bool(x.is_index),
+                      is_array=bool(x.is_array), is_optional=bool(x.is_optional), count_name=_s(x.count_name))
+                 for x in (s.slots[k] for k in range(s.n_slots))]
+        params = []
+        for k in range(s.n_params):
+            x = s.params[k]
+            params.append(dict(name=_s(x.name), offset=x.offset, kind=x.kind, is_count=bool(x.is_count),
+                               count_name=_s(x.count_name), type_offset=x.type_offset,
+                               enum_names=[_s(x.enum_names[e]) for e in range(x.enum_count)] if x.enum_names else [],
+                               field_names=[_s(x.field_names[e]) for e in range(x.field_count)]
+                               if x.field_names else []))
+        out[_s(s.name)] = dict(name=_s(s.name), type=s.type, introduced=_s(lib.dmlref_feature_level_name(s.introduced)),
+                               slots=slots, params=params)
+        i += 1
+
+
+# ---- a case file through the schema ------------------------------------------------
+
+
+class Skip(Exception):
+    """A case this byte format cannot hold (npy data, more than 8 array entries, ...)."""
+
+
+def _flatten(v):
+    if isinstance(v, list):
+        for x in v:
+            yield from _flatten(x)
+    else:
+        yield v
+
+
+def pack_value(dt, v):
+    """One element of data type dt, as a case file writes it (docs/case-format.md)."""
+    es = ESIZE[dt]
+    if isinstance(v, str):
+        if v.startswith("0x"):
+            return int(v, 16).to_bytes(es, "little")
+        v = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}[v]
+    fmt = PACK[dt]
+    if fmt[1] in "efd":
+        return struct.pack(fmt, float(v))
+    return (int(v) % (1 << (8 * es))).to_bytes(es, "little")
+
+
+def _float_bits(v):
+    return struct.unpack("<I", pack_value(1, v))[0]
+
+
+def tensor_record(j):
+    """A T from a case file's tensor object."""
+    dt = DT[j["DataType"]]
+    sizes = j["Sizes"]
+    if len(sizes) > 8 and any(s != 1 for s in sizes[8:]):
+        raise Skip("sizes past the eighth dimension")
+    if "DimensionCount" in j and j["DimensionCount"] != len(sizes):
+        raise Skip("DimensionCount")
+    t = T(dt, sizes, strides=j.get("Strides"), flags=j.get("Flags", 0))
+    if dt not in ESIZE:
+        raise Skip("a data type without an element size")
+    if "TotalTensorSizeInBytes" in j:
+        total, m = j["TotalTensorSizeInBytes"], t.minimum()
+        if total == m:
+            pass
+        elif m < total <= m + 255:
+            t.tmode, t.textra = 1, bytes([total - m])
+        else:
+            t.tmode, t.textra = 2, struct.pack("<Q", total)
+    a = j.get("GuaranteedBaseOffsetAlignment", 0)
+    if a and a & (a - 1) == 0 and a <= 1 << 30:
+        t.align = a.bit_length()
+    elif 32 <= a <= 255 or a == 0:
+        t.align = a
+    else:
+        raise Skip("GuaranteedBaseOffsetAlignment")
+    if "npy" in j:
+        raise Skip("npy")
+    if "data" in j:
+        t.raw = b"".join(pack_value(dt, v) for v in _flatten(j["data"]))
+    elif "random" in j:
+        r = j["random"]
+        rng = random.Random(r["seed"])
+        n = min(t.total() // ESIZE[dt], MAX_LEN)
+        if PACK[dt][1] in "efd":
+            t.raw = b"".join(pack_value(dt, rng.uniform(r["low"], r["high"])) for _ in range(n))
+        else:
+            t.raw = b"".join(pack_value(dt, rng.randint(r["low"], r["high"])) for _ in range(n))
+    return t
+
+
+class Encoded:
+    """A case in the byte format's parts, for variants to change before assemble()."""
+
+    def __init__(self, schema, j):
+        self.schema = schema
+        self.opsel = OP_INDEX[schema["name"]]
+        self.level = LEVELS.index(j.get("feature_level", "6_4"))
+        self.misc = self.fill = 0
+        lengths = {}  # count field -> the length of the array it counts
+        for sl in schema["slots"]:
+            if sl["is_array"]:
+                lengths[sl["count_name"]] = len(j.get(sl["name"], []))
+        for p in schema["params"]:
+            if p["kind"] in (PARAM_UINT_ARRAY, PARAM_INT_ARRAY) and p["name"] in j:
+                lengths[p["count_name"]] = len(j[p["name"]])
+        types = {p["offset"]: p for p in schema["params"]}
+        self.values, self.extras = [], []  # per parameter: its value and what follows it
+        for p in schema["params"]:
+            v, extra = 0, b""
+            given = j.get(p["name"])
+            kind = p["kind"]
+            if p["is_count"] or (given is None and p["name"] in lengths):
+                v = lengths.get(p["name"], given or 0)
+            elif kind in (PARAM_UINT, PARAM_INT):
+                if given is None:
+                    raise Skip(f"{p['name']} missing")
+                v = given % (1 << 32)
+            elif kind == PARAM_FLOAT:
+                v = _float_bits(given)
+            elif kind == PARAM_ENUM:
+                v = p["enum_names"].index(given)
+            elif kind in (PARAM_UINT_ARRAY, PARAM_INT_ARRAY):
+                if len(given) > 8:
+                    raise Skip("an array of more than 8 entries")
+                v = len(given)
+                extra = b"".join(struct.pack("<I", x % (1 << 32)) for x in given)
+            elif kind == PARAM_UNION:
+                dt = DT[j[types[p["type_offset"]]["name"]]]
+                b = pack_value(dt, given).ljust(8, b"\0")
+                v, extra = struct.unpack("<I", b[:4])[0], b[4:]
+            elif kind == PARAM_STRUCT:
+                if given is not None:
+                    v = 1
+                    extra = b"".join(struct.pack("<I", _float_bits(given[f])) for f in p["field_names"])
+            self.values.append(v)
+            self.extras.append(extra)
+        self.tensors, self.inputs, self.outputs = [], [], []
+        singles, arrays = [], []
+        for sl in schema["slots"]:
+            if sl["is_array"]:
+                pieces = [tensor_record(x) for x in j.get(sl["name"], [])]
+                if len(pieces) > 16:
+                    raise Skip("more than 16 pieces")
+                arrays.append((sl, pieces))
+            else:
+                t = tensor_record(j[sl["name"]]) if j.get(sl["name"]) is not None else T(1, [1], ctl=1)
+                singles.append((sl, [t]))
+        for sl, ts in singles + arrays:
+            self.tensors += ts
+        for want_out in (False, True):
+            for sl, ts in [(sl, ts) for sl, ts in singles + arrays if sl["is_output"] == want_out]:
+                (self.outputs if want_out else self.inputs).extend(ts)
+
+    def bytes(self):
+        stream = b"".join((struct.pack("<I", v) if i >= 3 else b"") + e
+                          for i, (v, e) in enumerate(zip(self.values, self.extras)))
+        return assemble(self.opsel, self.level, self.values[:3], self.tensors, self.inputs,
+                        self.misc, self.fill, stream)
+
+
+def variants(enc):
+    """(name, bytes) of the operator's first case changed to take rejection paths,
+    and to probe bindings and options; only those that apply to its schema."""
+    import copy
+    out = []
+
+    def v(name, change):
+        e = copy.deepcopy(enc)
+        if change(e) is not False:
+            out.append((name, e.bytes()))
+
+    def desc_null(e):
+        e.misc = MISC_DESC_NULL
+
+    def level_unknown(e):
+        e.level = LEVEL_UNKNOWN
+
+    def level_before(e):
+        if e.schema["introduced"] == "1_0":
+            return False
+        e.level = LEVELS.index(e.schema["introduced"]) - 1
+
+    def present(e):  # the first tensor the desc holds (not an absent optional one)
+        return next(t for t in e.tensors if t.ctl == 0)
+
+    def total_below_min(e):
+        present(e).tmode, present(e).textra = 3, b""
+
+    def output_overlap(e):
+        t = e.outputs[0]
+        if t.ctl or sum(s > 1 for s in t.sizes) == 0:
+            return False
+        t.strides, t.smode = [0] * len(t.sizes), 1
+        t.tmode, t.textra = 0, b""
+
+    def param_max(e):
+        for i, p in enumerate(e.schema["params"]):
+            if p["kind"] == PARAM_UINT and not p["is_count"]:
+                e.values[i] = 0xFFFFFFFF
+                return
+        return False
+
+    def dtype_99(e):
+        present(e).dt = 99
+        present(e).raw = b""
+
+    def output_owned(e):
+        e.outputs[0].flags = 1
+
+    def probes(e):
+        e.misc = 3
+
+    def small_indices(e):
+        if not any(s["is_index"] for s in e.schema["slots"]):
+            return False
+        e.fill = 1
+
+    v("bad_desc_null", desc_null)
+    v("bad_level_unknown", level_unknown)
+    v("bad_level_before_introduced", level_before)
+    v("bad_total_below_min", total_below_min)
+    v("bad_output_overlap", output_overlap)
+    v("bad_param_max", param_max)
+    v("bad_dtype_99", dtype_99)
+    v("bad_output_owned", output_owned)
+    v("probe_bindings_options", probes)
+    v("small_signed_indices", small_indices)
+    return out
+
+
+def schema_seeds(schemas, dmlref, gen_count, gen_seed):
+    """{name: bytes}: the case files of tests/cases (and the descriptor-level
+    ones of tests/cases/bad), `dmlref gen` cases and each operator's variants."""
+    by_type = {}
+    for s in schemas.values():
+        by_type[s["type"]] = s
+    alias = {"SCATTER_ELEMENTS": "SCATTER"}
+    files = sorted(glob.glob(os.path.join(ROOT, "tests", "cases", "*.json")))
+    files += sorted(f for f in glob.glob(os.path.join(ROOT, "tests", "cases", "bad", "*.json"))
+                    if re.match(r"e[127]_", os.path.basename(f)))
+    out, first, first_gen, skipped = {}, {}, {}, []
+    with tempfile.TemporaryDirectory() as tmp:
+        if dmlref:
+            for flavour in ([], ["--bits"]):
+                subprocess.run([dmlref, "gen", "--operator", "ALL", "--count", str(1 if flavour else gen_count),
+                                "--seed", str(gen_seed), "--out", os.path.join(tmp, "bits" if flavour else "plain")]
+                               + flavour, check=True, stdout=subprocess.DEVNULL)
+            files += sorted(glob.glob(os.path.join(tmp, "*", "*.json")))
+        for f in files:
+            is_gen = f.startswith(tmp)
+            try:
+                with open(f) as fh:
+                    j = json.load(fh)
+                op = alias.get(j.get("operator"), j.get("operator"))
+                if op not in schemas:
+                    raise Skip(f"operator {op} not in this build")
+                enc = Encoded(schemas[op], j)
+            except (Skip, KeyError, ValueError, TypeError, OverflowError, struct.error) as e:
+                skipped.append(f"{os.path.relpath(f, tmp if is_gen else ROOT)}: {e!r}")
+                continue
+            stem = os.path.splitext(os.path.basename(f))[0]
+            if is_gen:  # gen_<op>_<seed>_<i> -> gen_plain_<seed>_<i>, gen_bits_<seed>_<i>
+                flavour = os.path.basename(os.path.dirname(f))
+                stem = f"gen_{flavour}_" + "_".join(stem.split("_")[-2:])
+                first_gen.setdefault(op, enc)
+            elif os.path.basename(os.path.dirname(f)) == "bad":
+                stem = "bad_case_" + stem
+            else:
+                stem = "case_" + stem
+                first.setdefault(op, enc)
+            out[f"{op.lower()}__{stem}"] = enc.bytes()
+    for op in schemas:
+        enc = first.get(op) or first_gen.get(op)
+        if not enc:
+            skipped.append(f"{op}: no case to make variants from")
+            continue
+        for name, blob in variants(enc):
+            out[f"{op.lower()}__{name}"] = blob
+    return out, skipped
+
+
 def main():
-    outdir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "corpus", "fuzz_desc")
-    os.makedirs(outdir, exist_ok=True)
-    for name, blob in sorted(seeds().items()):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("outdir", nargs="?", default=os.path.join(HERE, "corpus", "fuzz_desc"))
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"),
+                    help="the build directory holding libdmlref.so and dmlref (default: build)")
+    ap.add_argument("--gen-count", type=int, default=3, help="dmlref gen cases per operator (default 3)")
+    ap.add_argument("--gen-seed", type=int, default=1)
+    ap.add_argument("-v", "--verbose", action="store_true", help="list the case files that were skipped")
+    args = ap.parse_args()
+    check_table()
+    lib = os.path.join(args.build, "libdmlref.so")
+    dmlref = os.path.join(args.build, "dmlref")
+    for path in (lib, dmlref):
+        if not os.path.exists(path):
+            raise SystemExit(f"gen_desc_corpus.py: {path} is missing: run `make lib cli` first")
+    schemas = load_schemas(lib)
+    all_seeds = seeds()
+    generated, skipped = schema_seeds(schemas, dmlref, args.gen_count, args.gen_seed)
+    for name in generated:
+        if name in all_seeds:
+            raise SystemExit(f"gen_desc_corpus.py: two seeds named {name}")
+    all_seeds.update(generated)
+    os.makedirs(args.outdir, exist_ok=True)
+    written = set()
+    for name, blob in sorted(all_seeds.items()):
         digest = hashlib.sha1(blob).hexdigest()[:8]
-        with open(os.path.join(outdir, f"{name}-{digest}"), "wb") as f:
+        path = os.path.join(args.outdir, f"{name}-{digest}")
+        written.add(os.path.basename(path))
+        with open(path, "wb") as f:
             f.write(blob)
-    print(f"{len(seeds())} seeds in {outdir}")
+    replaced = 0
+    for old in os.listdir(args.outdir):  # an older version of a seed written now
+        base = old.rsplit("-", 1)[0]
+        if "-" in old and base in all_seeds and old not in written:
+            os.remove(os.path.join(args.outdir, old))
+            replaced += 1
+    ops = sorted({name.split("__")[0] for name in generated})
+    print(f"{len(all_seeds)} seeds in {args.outdir} ({len(generated)} through the schemas of {len(ops)} operators: "
+          f"{', '.join(ops)}; {replaced} older versions replaced; {len(skipped)} case files skipped)")
+    if args.verbose:
+        for s in skipped:
+            print("  skipped", s)
 
 
 if __name__ == "__main__":

@@ -16,9 +16,32 @@
 
 #define COPY_CHUNK (UINT64_C(256) << 10) /* bytes per unit when a block is split */
 
+/* The nest is filled (st[0] dst, st[1] src, two's complement): collapse, fold,
+ * chunking and the row kernel. */
+static void copy_plan_finish(copy_plan *cp, uint64_t esize) {
+    static const int want[2] = {1, 1};
+    nest_collapse(&cp->nest, 2);
+    cp->block = nest_fold(&cp->nest, 2, esize, want);
+    cp->chunk = cp->block > COPY_CHUNK ? COPY_CHUNK : cp->block;
+    cp->chunks = (cp->block + cp->chunk - 1) / cp->chunk;
+    cp->units = cp->nest.points * cp->chunks;
+    /* Only the source may walk backwards (copy_plan_init_view flips the rest). */
+    const int rev = nest_st_negative(cp->nest.st[1][cp->nest.m - 1]);
+    switch (cp->block) {
+    case 1: cp->kind = rev ? COPY_REV_X1 : COPY_X1; break;
+    case 2: cp->kind = rev ? COPY_REV_X2 : COPY_X2; break;
+    case 4: cp->kind = rev ? COPY_REV_X4 : COPY_X4; break;
+    case 8: cp->kind = rev ? COPY_REV_X8 : COPY_X8; break;
+    case 16: cp->kind = rev ? COPY_REV_X16 : COPY_X16; break;
+    default:
+        if (cp->block >= 256) cp->kind = rev ? COPY_REV_BLOCK : COPY_BLOCK;
+        else cp->kind = rev ? COPY_REV_SMALL : COPY_SMALL;
+        break;
+    }
+}
+
 void copy_plan_init(copy_plan *cp, uint32_t n, const uint64_t *sizes, const uint64_t *dst_bstrides,
                     const uint64_t *src_bstrides, uint64_t esize) {
-    static const int want[2] = {1, 1};
     memset(cp, 0, sizeof *cp);
     cp->nest.m = n;
     for (uint32_t d = 0; d < n; ++d) {
@@ -26,19 +49,68 @@ void copy_plan_init(copy_plan *cp, uint32_t n, const uint64_t *sizes, const uint
         cp->nest.st[0][d] = dst_bstrides[d];
         cp->nest.st[1][d] = src_bstrides[d];
     }
-    nest_collapse(&cp->nest, 2);
-    cp->block = nest_fold(&cp->nest, 2, esize, want);
-    cp->chunk = cp->block > COPY_CHUNK ? COPY_CHUNK : cp->block;
-    cp->chunks = (cp->block + cp->chunk - 1) / cp->chunk;
-    cp->units = cp->nest.points * cp->chunks;
-    switch (cp->block) {
-    case 1: cp->kind = COPY_X1; break;
-    case 2: cp->kind = COPY_X2; break;
-    case 4: cp->kind = COPY_X4; break;
-    case 8: cp->kind = COPY_X8; break;
-    case 16: cp->kind = COPY_X16; break;
-    default: cp->kind = cp->block >= 256 ? COPY_BLOCK : COPY_SMALL; break;
+    copy_plan_finish(cp, esize);
+}
+
+void copy_plan_init_view(copy_plan *cp, uint32_t n, const uint64_t *sizes, const view_t *dst, const view_t *src,
+                         uint64_t esize) {
+    memset(cp, 0, sizeof *cp);
+    cp->nest.m = n;
+    /* Offsets are sums modulo 2^64 (plan.h): base + (size - 1) * st is the true offset of the
+     * dimension's last point, which the view addresses. */
+    uint64_t db = dst->base, sb = src->base;
+    for (uint32_t d = 0; d < n; ++d) {
+        uint64_t ds = (uint64_t)dst->st[d], ss = (uint64_t)src->st[d];
+        if (dst->st[d] < 0 && sizes[d] > 1) { /* walk this dim backwards: dst forwards */
+            db += (sizes[d] - 1) * ds;
+            sb += (sizes[d] - 1) * ss;
+            ds = 0 - ds;
+            ss = 0 - ss;
+        }
+        cp->nest.sizes[d] = sizes[d];
+        cp->nest.st[0][d] = ds;
+        cp->nest.st[1][d] = ss;
     }
+    cp->base[0] = db;
+    cp->base[1] = sb;
+    copy_plan_finish(cp, esize);
+}
+
+const char *copy_kind_part(int kind) {
+    switch (kind) {
+    case COPY_BLOCK: return "block";
+    case COPY_X1: return "x1";
+    case COPY_X2: return "x2";
+    case COPY_X4: return "x4";
+    case COPY_X8: return "x8";
+    case COPY_X16: return "b16";
+    case COPY_SMALL: return "small";
+    case COPY_REV_X1: return "rev_x1";
+    case COPY_REV_X2: return "rev_x2";
+    case COPY_REV_X4: return "rev_x4";
+    case COPY_REV_X8: return "rev_x8";
+    case COPY_REV_X16: return "rev_b16";
+    case COPY_REV_SMALL: return "rev_small";
+    default: return "rev_block";
+    }
+}
+
+void view_of_tensor(view_t *v, const tensor_t *t) {
+    memset(v, 0, sizeof *v);
+    for (uint32_t d = 0; d < t->n; ++d) v->st[d] = (int64_t)t->bstrides[d]; /* < 2^35: uint32 strides x 8 */
+}
+
+int view_window(view_t *v, const tensor_t *t, const uint32_t *sizes, const int64_t *start, const int64_t *step) {
+    memset(v, 0, sizeof *v);
+    for (uint32_t d = 0; d < t->n; ++d) {
+        const uint64_t bs = t->bstrides[d]; /* < 2^35 */
+        v->base += (uint64_t)start[d] * bs; /* start < t->sizes[d]: the sum stays within the span */
+        if (sizes[d] == 1 || step[d] == 0 || bs == 0) continue;
+        const uint64_t mag = step[d] < 0 ? 0 - (uint64_t)step[d] : (uint64_t)step[d];
+        if (mag > (uint64_t)INT64_MAX / bs) return 0; /* |step * stride| >= 2^63 */
+        v->st[d] = step[d] < 0 ? -(int64_t)(mag * bs) : (int64_t)(mag * bs);
+    }
+    return 1;
 }
 
 /* len elements of W bytes, strided on both sides: the width-specialized rows. */
@@ -56,27 +128,49 @@ STRIDED_ROW(2, uint16_t)
 STRIDED_ROW(4, uint32_t)
 STRIDED_ROW(8, uint64_t)
 
+/* The same with the source walking backwards: element i at s - i * ns (ns = -stride > 0); a
+ * run contiguous on both sides is one simd_reverse (its lowest source address first). */
+#define REVERSED_ROW(W, T)                                                                        \
+    static void rrow_x##W(unsigned char *d, uint64_t ds, const unsigned char *s, uint64_t ns,      \
+                          uint64_t len) {                                                         \
+        if (ds == W && ns == W) {                                                                 \
+            simd_reverse_x##W(d, s - (len - 1) * W, (size_t)len);                                 \
+            return;                                                                               \
+        }                                                                                         \
+        for (uint64_t i = 0; i < len; ++i) {                                                      \
+            T v;                                                                                  \
+            memcpy(&v, s - i * ns, sizeof v);                                                     \
+            memcpy(d + i * ds, &v, sizeof v);                                                     \
+        }                                                                                         \
+    }
+REVERSED_ROW(1, uint8_t)
+REVERSED_ROW(2, uint16_t)
+REVERSED_ROW(4, uint32_t)
+REVERSED_ROW(8, uint64_t)
+
 static void row_b16(unsigned char *d, uint64_t ds, const unsigned char *s, uint64_t ss, uint64_t len) {
     for (uint64_t i = 0; i < len; ++i) simd_copy16(d + i * ds, s + i * ss);
 }
 
 void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char *src, uint64_t lo, uint64_t hi) {
     const nest_t *nt = &cp->nest;
+    const uint64_t db = cp->base[0], sb = cp->base[1];
     if (cp->chunks > 1) { /* a few huge blocks, split into chunks */
         for (uint64_t u = lo; u < hi; ++u) {
             uint64_t off[NEST_K];
             const uint64_t ch = u % cp->chunks;
             nest_offsets(nt, u / cp->chunks, off);
             const uint64_t at = ch * cp->chunk, len = cp->block - at < cp->chunk ? cp->block - at : cp->chunk;
-            memcpy(dst + off[0] + at, src + off[1] + at, (size_t)len);
+            memcpy(dst + (db + off[0]) + at, src + (sb + off[1]) + at, (size_t)len);
         }
         return;
     }
-    const uint64_t ds = nt->st[0][nt->m - 1], ss = nt->st[1][nt->m - 1], b = cp->block;
+    /* ns: the magnitude of a negative source stride (COPY_REV_*) */
+    const uint64_t ds = nt->st[0][nt->m - 1], ss = nt->st[1][nt->m - 1], ns = 0 - ss, b = cp->block;
     nest_it it;
     for (int more = nest_rows_begin(nt, &it, lo, hi); more; more = nest_rows_next(nt, &it)) {
-        unsigned char *d = dst + it.off[0];
-        const unsigned char *s = src + it.off[1];
+        unsigned char *d = dst + (db + it.off[0]);
+        const unsigned char *s = src + (sb + it.off[1]);
         switch (cp->kind) {
         case COPY_X1: row_x1(d, ds, s, ss, it.len); break;
         case COPY_X2: row_x2(d, ds, s, ss, it.len); break;
@@ -86,8 +180,21 @@ void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char 
         case COPY_BLOCK:
             for (uint64_t i = 0; i < it.len; ++i) memcpy(d + i * ds, s + i * ss, (size_t)b);
             break;
-        default:
+        case COPY_SMALL:
             for (uint64_t i = 0; i < it.len; ++i) simd_copy_small(d + i * ds, s + i * ss, (size_t)b);
+            break;
+        case COPY_REV_X1: rrow_x1(d, ds, s, ns, it.len); break;
+        case COPY_REV_X2: rrow_x2(d, ds, s, ns, it.len); break;
+        case COPY_REV_X4: rrow_x4(d, ds, s, ns, it.len); break;
+        case COPY_REV_X8: rrow_x8(d, ds, s, ns, it.len); break;
+        case COPY_REV_X16:
+            for (uint64_t i = 0; i < it.len; ++i) simd_copy16(d + i * ds, s - i * ns);
+            break;
+        case COPY_REV_SMALL:
+            for (uint64_t i = 0; i < it.len; ++i) simd_copy_small(d + i * ds, s - i * ns, (size_t)b);
+            break;
+        default: /* COPY_REV_BLOCK */
+            for (uint64_t i = 0; i < it.len; ++i) memcpy(d + i * ds, s - i * ns, (size_t)b);
             break;
         }
     }

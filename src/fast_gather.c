@@ -1,12 +1,17 @@
 /*
- * GATHER and GATHER_ELEMENTS fast paths.
+ * GATHER, GATHER_ELEMENTS and GATHER_ND(1) fast paths.
  *
- * Both are planned as one loop nest over the output's coordinates c with three
+ * All are planned as one loop nest over the output's coordinates c with three
  * byte-stride vectors: out (st[0]), input without its Axis term (st[1]) and
  * indices (st[2]):
  *     out[c . st0] = in[c . st1 + norm(ix[c . st2]) * AxisStride]
  * (GATHER: st1 is zero on the index dims, st2 zero off them; GATHER_ELEMENTS:
- * st1 is zero on Axis.)  After collapsing, the innermost dim decides the kernel:
+ * st1 is zero on Axis; GATHER_ND: batch dims have both, the index grid's dims
+ * only st2, the trailing block's dims only st1, and the index tuple at
+ * c . st2 has T components, one per gathered input dim.)  GATHER_ND with
+ * T = 1 is exactly that form and takes the kernels below; with T >= 2 it takes
+ * `tuples` (the last entry).  After collapsing, the innermost dim decides the
+ * kernel:
  *
  *   rows        a contiguous block of the input per index (Axis not innermost):
  *               one index read, one block copy
@@ -24,6 +29,14 @@
  *               share sets), so in place it never stays cached, while the
  *               contiguous slab does and every random read hits it
  *   generic     anything else: the rows kernel with one element per index
+ *   tuples      GATHER_ND with T >= 2 components per index tuple: the input
+ *               offsets of a chunk of points are computed first (T clamped
+ *               components each, index.h's policy), then the blocks copied,
+ *               row i + ROW_AHEAD prefetched while row i is copied; with a
+ *               large output and blocks of at least 64 bytes the blocks go
+ *               out with streaming stores (tuples_stream: the output lines
+ *               are not read for ownership, blocks this small being below
+ *               memcpy's own non-temporal threshold)
  */
 #include "plan.h"
 #include "simd/simd.h"
@@ -39,7 +52,7 @@
 #define SLAB_MIN_DEFAULT (UINT64_C(1) << 20) /* input planes below this stay cached as is */
 #define SLAB_MAX_PARTS 16u                   /* slabs per plan (8 MiB at most)            */
 
-enum { G_ROWS, G_AXIS_LAST, G_AXIS_LAST_SHARED, G_AXIS_FIRST };
+enum { G_ROWS, G_AXIS_LAST, G_AXIS_LAST_SHARED, G_AXIS_FIRST, G_TUPLES };
 
 typedef struct gather_plan {
     nest_t nest;
@@ -52,6 +65,11 @@ typedef struct gather_plan {
     uint64_t cb;      /* axis_first: columns per block          */
     uint64_t nblocks; /* axis_first: column blocks per row      */
     scratch_t slab;   /* axis_first_slab: one slab per part     */
+    /* tuples (GATHER_ND, T >= 2): component c of the tuple at q is read at
+     * q + c * cs, clamped into [0, bound[c]) and moves the input by ist[c] */
+    uint32_t t;
+    uint64_t cs, bound[MAX_DIMS], ist[MAX_DIMS];
+    int stream;       /* tuples: blocks written with streaming stores */
 } gather_plan;
 
 typedef struct gather_ctx {
@@ -348,8 +366,86 @@ static void plan_slab(gather_plan *p) {
     if (scratch_init(&p->slab, p->nth < SLAB_MAX_PARTS ? p->nth : SLAB_MAX_PARTS, (size_t)(A * cb * es))) p->cb = cb;
 }
 
+/* The input byte offset of the index tuple at q: its T components clamped
+ * (index.h's policy, inlined) and scaled by their input strides. */
+static inline uint64_t tuple_offset(const gather_plan *p, const unsigned char *q) {
+    uint64_t off = 0;
+    if (index_is64(p->ixtype))
+        for (uint32_t c = 0; c < p->t; ++c) off += index_load_clamp64(q + c * p->cs, p->ixtype, p->bound[c]) * p->ist[c];
+    else
+        for (uint32_t c = 0; c < p->t; ++c) off += index_load_clamp(q + c * p->cs, p->ixtype, p->bound[c]) * p->ist[c];
+    return off;
+}
+
+/* n blocks of W bytes (1, 2, 4 or 8): out[i * os] = s[src[i]]. */
+#define TUPLE_ELEMS(W, T)                                                                                   \
+    static void tuple_elems_x##W(unsigned char *o, uint64_t os, const unsigned char *s, const uint64_t *src, \
+                                 uint64_t n) {                                                              \
+        for (uint64_t i = 0; i < n; ++i) {                                                                  \
+            T v;                                                                                            \
+            memcpy(&v, s + src[i], W);                                                                      \
+            memcpy(o + i * os, &v, W);                                                                      \
+        }                                                                                                   \
+    }
+TUPLE_ELEMS(1, uint8_t)
+TUPLE_ELEMS(2, uint16_t)
+TUPLE_ELEMS(4, uint32_t)
+TUPLE_ELEMS(8, uint64_t)
+
+/* Points [lo, hi) of GATHER_ND with T >= 2: per chunk of a row, every point's
+ * input offset first (one tuple each, or one for the whole row when the
+ * tuple does not move along it), then the blocks. */
+static void tuples_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
+    (void)part;
+    const gather_ctx *c = vc;
+    const gather_plan *p = c->p;
+    const nest_t *nt = &p->nest;
+    const uint32_t l = nt->m - 1;
+    const uint64_t os = nt->st[0][l], is = nt->st[1][l], js = nt->st[2][l], b = p->block;
+    unsigned char *out = OUT_DATA(c->x, 0);
+    const unsigned char *in = IN_DATA(c->x, 0), *ix = IN_DATA(c->x, 1);
+    uint64_t src[NORM_CHUNK]; /* input offsets from the chunk's first point */
+    nest_it it;
+    for (int more = nest_rows_begin(nt, &it, lo, hi); more; more = nest_rows_next(nt, &it)) {
+        const uint64_t row_tuple = js == 0 ? tuple_offset(p, ix + it.off[2]) : 0;
+        for (uint64_t i0 = 0; i0 < it.len; i0 += NORM_CHUNK) {
+            const uint64_t n = it.len - i0 < NORM_CHUNK ? it.len - i0 : NORM_CHUNK;
+            const unsigned char *q = ix + it.off[2] + i0 * js;
+            if (js == 0)
+                for (uint64_t i = 0; i < n; ++i) src[i] = row_tuple + i * is;
+            else
+                for (uint64_t i = 0; i < n; ++i) src[i] = tuple_offset(p, q + i * js) + i * is;
+            unsigned char *o = out + it.off[0] + i0 * os;
+            const unsigned char *s = in + it.off[1] + i0 * is;
+            if (b >= 64 && (p->stream || b >= 256)) {
+                /* random rows: start fetching row i + ROW_AHEAD while row i is copied */
+                for (uint64_t i = 0; i < n; ++i) {
+                    if (i + ROW_AHEAD < n && b <= 4096)
+                        for (uint64_t bb = 0; bb < b; bb += 64) PREFETCH_R(s + src[i + ROW_AHEAD] + bb);
+                    if (p->stream) simd_copy_stream(o + i * os, s + src[i], (size_t)b);
+                    else memcpy(o + i * os, s + src[i], (size_t)b);
+                }
+            } else if (b == 16) {
+                for (uint64_t i = 0; i < n; ++i) simd_copy16(o + i * os, s + src[i]);
+            } else if (b == 1) {
+                tuple_elems_x1(o, os, s, src, n);
+            } else if (b == 2) {
+                tuple_elems_x2(o, os, s, src, n);
+            } else if (b == 4) {
+                tuple_elems_x4(o, os, s, src, n);
+            } else if (b == 8) {
+                tuple_elems_x8(o, os, s, src, n);
+            } else {
+                for (uint64_t i = 0; i < n; ++i) simd_copy_small(o + i * os, s + src[i], (size_t)b);
+            }
+        }
+    }
+    if (p->stream) simd_stream_fence();
+}
+
 static dmlref_status gather_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
-    static const range_fn fns[] = {rows_range, axis_last_range, axis_last_shared_range, axis_first_range};
+    static const range_fn fns[] = {rows_range, axis_last_range, axis_last_shared_range, axis_first_range,
+                                   tuples_range};
     const gather_plan *p = op->plan;
     gather_ctx c = {p, x, NULL};
     (void)err;
@@ -365,37 +461,22 @@ static void gather_free(void *vp) {
     free(p);
 }
 
-dmlref_status plan_gather(op_t *op, int elements, uint32_t a, uint32_t k, dmlref_error *err) {
-    const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
-    const uint32_t n = out->n;
-    (void)err;
-    gather_plan *p = calloc(1, sizeof *p);
-    if (!p) return DMLREF_OK;
+/* The operator families whose names the plans carry (the rows of `names` below). */
+enum { FAM_GATHER, FAM_GATHER_ELEMENTS, FAM_GATHER_ND, FAM_N };
+
+/* The common part of the planners: p->nest holds the output's sizes and the
+ * three stride vectors (out, input without the gathered dim, indices), the
+ * gathered dim has size A and byte stride as.  Collapses and folds the nest,
+ * picks the kernel and names it. */
+static dmlref_status gather_finish(op_t *op, gather_plan *p, int fam, uint64_t A, uint64_t as) {
+    const tensor_t *ix = &op->inputs[1], *out = &op->outputs[0];
     nest_t *nt = &p->nest;
-    nt->m = n;
-    for (uint32_t d = 0; d < n; ++d) {
-        nt->sizes[d] = out->sizes[d];
-        nt->st[0][d] = out->bstrides[d];
-    }
-    if (elements) {
-        for (uint32_t d = 0; d < n; ++d) {
-            nt->st[1][d] = d == a ? 0 : in->bstrides[d];
-            nt->st[2][d] = ix->bstrides[d];
-        }
-    } else { /* gather_map of op_gather.c, as strides */
-        for (uint32_t d = a + 1; d < n; ++d) nt->st[1][d] = in->bstrides[d];
-        for (uint32_t t = 0; t < k; ++t) nt->st[2][a + 1 - k + t] = ix->bstrides[n - k + t];
-        for (uint32_t s = 0; s < a; ++s) {
-            const int64_t od = (int64_t)a - (int64_t)k - (int64_t)s;
-            if (od >= 0) nt->st[1][od] = in->bstrides[a - 1 - s];
-        }
-    }
     nest_collapse(nt, 3);
     static const int want[3] = {1, 1, 0};
     p->esize = out->esize;
     p->block = nest_fold(nt, 3, p->esize, want);
-    p->A = in->sizes[a];
-    p->as = in->bstrides[a];
+    p->A = A;
+    p->as = as;
     p->ixtype = ix->dtype;
     p->nth = plan_threads(op, 2 * out->elements * out->esize);
     p->units = nt->points;
@@ -427,21 +508,104 @@ dmlref_status plan_gather(op_t *op, int elements, uint32_t a, uint32_t k, dmlref
 #define W1(o, k) {o "." k "." DMLREF_ISA, o "." k "." DMLREF_ISA, o "." k "." DMLREF_ISA, o "." k "." DMLREF_ISA}
     /* GATHER never takes axis_first: each output dimension comes from either the
      * input or the indices, never both, so the innermost one never varies in both. */
-    static const char *const names[2][K_NAMES][4] = {
+    static const char *const names[FAM_N][K_NAMES][4] = {
         {W1("gather", "rows"), W4("gather", "axis_last"), {NULL, NULL, NULL, NULL}, W4("gather", "generic"),
          {NULL, NULL, NULL, NULL}},
         {W1("gather_elements", "rows"), W4("gather_elements", "axis_last"), W4("gather_elements", "axis_first"),
          W4("gather_elements", "generic"), W4("gather_elements", "axis_first_slab")},
+        {W1("gather_nd", "rows"), W4("gather_nd", "axis_last"), W4("gather_nd", "axis_first"),
+         W4("gather_nd", "generic"), W4("gather_nd", "axis_first_slab")},
     };
 #undef W4
 #undef W1
     const int wi = p->esize == 1 ? 0 : p->esize == 2 ? 1 : p->esize == 4 ? 2 : 3;
-    op->kernel_name = names[elements][ki][wi];
+    op->kernel_name = names[fam][ki][wi];
     if (!op->kernel_name) { /* unreachable (see above); the oracle stays the kernel */
         op->kernel_name = "oracle";
         gather_free(p);
         return DMLREF_OK;
     }
+    op->plan = p;
+    op->plan_free = gather_free;
+    op->kernel = gather_kernel;
+    return DMLREF_OK;
+}
+
+/* The output's sizes and byte strides as the nest, the other two vectors zero. */
+static gather_plan *gather_plan_new(const tensor_t *out) {
+    gather_plan *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    p->nest.m = out->n;
+    for (uint32_t d = 0; d < out->n; ++d) {
+        p->nest.sizes[d] = out->sizes[d];
+        p->nest.st[0][d] = out->bstrides[d];
+    }
+    return p;
+}
+
+dmlref_status plan_gather(op_t *op, int elements, uint32_t a, uint32_t k, dmlref_error *err) {
+    const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
+    const uint32_t n = out->n;
+    (void)err;
+    gather_plan *p = gather_plan_new(out);
+    if (!p) return DMLREF_OK;
+    nest_t *nt = &p->nest;
+    if (elements) {
+        for (uint32_t d = 0; d < n; ++d) {
+            nt->st[1][d] = d == a ? 0 : in->bstrides[d];
+            nt->st[2][d] = ix->bstrides[d];
+        }
+    } else { /* gather_map of op_gather.c, as strides */
+        for (uint32_t d = a + 1; d < n; ++d) nt->st[1][d] = in->bstrides[d];
+        for (uint32_t t = 0; t < k; ++t) nt->st[2][a + 1 - k + t] = ix->bstrides[n - k + t];
+        for (uint32_t s = 0; s < a; ++s) {
+            const int64_t od = (int64_t)a - (int64_t)k - (int64_t)s;
+            if (od >= 0) nt->st[1][od] = in->bstrides[a - 1 - s];
+        }
+    }
+    return gather_finish(op, p, elements ? FAM_GATHER_ELEMENTS : FAM_GATHER, in->sizes[a], in->bstrides[a]);
+}
+
+/*
+ * GATHER_ND / GATHER_ND1 (R = InputDimensionCount, Q = IndicesDimensionCount,
+ * B = BatchDimensionCount, T = Indices.Sizes[N-1], M = (Q-1) + (R-B-T)): the
+ * meaningful output dims [N-M, N) are the batch dims (input and indices move),
+ * the rest of the index grid (indices only) and the trailing block (input
+ * only), as gather_nd_map of src/gather_nd.c says.  The tuple's component c
+ * indexes input dim N-R+B+c.  T = 1 is the form of the kernels above; T >= 2
+ * takes `tuples`.
+ */
+dmlref_status plan_gather_nd(op_t *op, uint32_t r, uint32_t q, uint32_t b, dmlref_error *err) {
+    const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
+    const uint32_t n = out->n, t = ix->sizes[n - 1], m = (q - 1) + (r - b - t);
+    (void)err;
+    gather_plan *p = gather_plan_new(out);
+    if (!p) return DMLREF_OK;
+    nest_t *nt = &p->nest;
+    for (uint32_t k = 0; k < m; ++k) {
+        const uint32_t d = n - m + k;
+        if (k < q - 1) nt->st[2][d] = ix->bstrides[n - q + k];               /* batch and index grid */
+        if (k < b) nt->st[1][d] = in->bstrides[n - r + k];                   /* batch                */
+        if (k >= q - 1) nt->st[1][d] = in->bstrides[n - r + b + t + (k - (q - 1))]; /* trailing block */
+    }
+    if (t == 1) return gather_finish(op, p, FAM_GATHER_ND, in->sizes[n - r + b], in->bstrides[n - r + b]);
+
+    nest_collapse(nt, 3);
+    static const int want[3] = {1, 1, 0};
+    p->esize = out->esize;
+    p->block = nest_fold(nt, 3, p->esize, want);
+    p->ixtype = ix->dtype;
+    p->nth = plan_threads(op, 2 * out->elements * out->esize);
+    p->units = nt->points;
+    p->kind = G_TUPLES;
+    p->t = t;
+    p->cs = ix->bstrides[n - 1];
+    for (uint32_t c = 0; c < t; ++c) {
+        p->bound[c] = in->sizes[n - r + b + c];
+        p->ist[c] = in->bstrides[n - r + b + c];
+    }
+    p->stream = p->block >= 64 && plan_stream(out->elements * out->esize);
+    op->kernel_name = p->stream ? "gather_nd.tuples_stream." DMLREF_ISA : "gather_nd.tuples." DMLREF_ISA;
     op->plan = p;
     op->plan_free = gather_free;
     op->kernel = gather_kernel;

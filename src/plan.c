@@ -29,7 +29,7 @@ void nest_collapse(nest_t *nt, uint32_t k) {
         if (w > 0) {
             int adj = 1;
             for (uint32_t t = 0; t < k; ++t)
-                if (!stride_adjacent(nt->st[t][w - 1], nt->st[t][d], nt->sizes[d])) adj = 0;
+                if (!nest_adjacent(nt->st[t][w - 1], nt->st[t][d], nt->sizes[d])) adj = 0;
             if (adj) {
                 nt->sizes[w - 1] *= nt->sizes[d];
                 for (uint32_t t = 0; t < NEST_K; ++t) nt->st[t][w - 1] = nt->st[t][d];

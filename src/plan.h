@@ -24,6 +24,14 @@
 
 #define NEST_K 3u /* tracked tensors: 0 = destination, 1 = source, 2 = indices */
 
+/*
+ * Strides are byte strides in two's complement: a view that walks its buffer
+ * backwards (a negative stride s, see "views" below) stores (uint64_t)s, and
+ * every offset a nest computes (nest_rows_*, nest_offsets) is a sum taken
+ * modulo 2^64.  Such an offset is only meaningful added to its view's base
+ * offset, as an integer (base + off), never as a pointer step.  Strides below
+ * 2^63, which every tensor's own bstrides are, read the same either way.
+ */
 typedef struct nest {
     uint32_t m;                    /* dimensions, >= 1 (a scalar is {1})     */
     uint64_t sizes[MAX_DIMS];
@@ -31,8 +39,12 @@ typedef struct nest {
     uint64_t points;               /* product of sizes                       */
 } nest_t;
 
+/* 1 when a nest stride is negative (two's complement, above). */
+static inline int nest_st_negative(uint64_t s) { return (s >> 63) != 0; }
+
 /* Drops size-1 dims and merges dim d into d+1 when st[t][d] == st[t][d+1] *
- * sizes[d+1] for every tracked tensor t < k.  Keeps m >= 1. */
+ * sizes[d+1] for every tracked tensor t < k (nest_adjacent: both strides
+ * non-negative, or both negative, and the product exact).  Keeps m >= 1. */
 void nest_collapse(nest_t *nt, uint32_t k);
 
 /* Folds the innermost dim into a block when st[t][m-1] == want[t] * esize for
@@ -134,24 +146,82 @@ void scratch_free(scratch_t *s);
 unsigned char *scratch_claim(const scratch_t *s);
 void scratch_release(const scratch_t *s);
 
+/* ---- views: a tensor seen through a window (signed strides) ---------------- */
+
+/*
+ * A view reads (or writes) a buffer at byte offset
+ *     base + sum_d c[d] * st[d]
+ * for each coordinate c of the view's sizes: a window of a tensor, taken every
+ * step-th element, forwards (st > 0), backwards (st < 0) or broadcast (st = 0).
+ * SLICE and SLICE1 are one view of their input copied to the output;
+ * REVERSE_SUBSEQUENCES' reversed runs, PADDING's reflected borders are views
+ * with negative strides.  Every offset a view addresses must lie inside its
+ * buffer (the operator's rules see to that); base is then itself one of them
+ * (coordinate 0).
+ */
+typedef struct view {
+    uint64_t base;         /* byte offset of coordinate 0                   */
+    int64_t st[MAX_DIMS];  /* byte stride per view dimension, any sign      */
+} view_t;
+
+/* The tensor as it is: base 0, st = t->bstrides. */
+void view_of_tensor(view_t *v, const tensor_t *t);
+
+/* The window of t whose coordinate c is t's element start + step (.) c, for
+ * c < sizes (n = t->n dims): base = sum start[d] * bstrides[d], st[d] =
+ * step[d] * bstrides[d], and st[d] = 0 where sizes[d] == 1 (such a step is
+ * never taken, and may be huge).  The caller has checked that every element
+ * the window reaches exists (start[d] + step[d] * (sizes[d] - 1) in [0,
+ * t->sizes[d])).  Returns 1, or 0 when a byte stride does not fit in int64_t
+ * (a valid but unaddressable tensor: then make no plan, the oracle stays). */
+int view_window(view_t *v, const tensor_t *t, const uint32_t *sizes, const int64_t *start, const int64_t *step);
+
 /* ---- strided copies (fast_copy.c) ----------------------------------------- */
 
 /* dst[point] <- src[point], `block` bytes at every point of the nest
- * (st[0] = dst, st[1] = src).  Blocks larger than chunk are split into
+ * (st[0] = dst, st[1] = src, two's complement), the points at base[0] and
+ * base[1] + the nest's offsets.  Blocks larger than chunk are split into
  * chunk-sized units so that a few huge blocks still spread over threads. */
 typedef struct copy_plan {
     nest_t nest;
+    uint64_t base[2];       /* dst, src: byte offset of the first point (views) */
     uint64_t block;
     uint64_t chunk, chunks; /* bytes per unit of one block, units per block */
     uint64_t units;         /* nest.points * chunks                        */
     int kind;               /* COPY_*                                      */
 } copy_plan;
 
-enum { COPY_BLOCK, COPY_X1, COPY_X2, COPY_X4, COPY_X8, COPY_X16, COPY_SMALL };
+/* The row kernels.  COPY_REV_*: the source's innermost stride is negative (a
+ * reversed row, each block still copied forwards); a row of single elements
+ * contiguous on both sides is reversed with the SIMD primitives
+ * (simd_reverse_xN). */
+enum {
+    COPY_BLOCK, COPY_X1, COPY_X2, COPY_X4, COPY_X8, COPY_X16, COPY_SMALL,
+    COPY_REV_X1, COPY_REV_X2, COPY_REV_X4, COPY_REV_X8, COPY_REV_X16, COPY_REV_SMALL, COPY_REV_BLOCK
+};
 
-/* Builds the plan for a copy over n dims with the given sizes and byte strides. */
+/* "block", "x4", "rev_x4", ...: the kind's part of a kernel name. */
+const char *copy_kind_part(int kind);
+
+/* Builds the plan for a copy over n dims with the given sizes and byte strides
+ * (tensors' own strides: non-negative, base 0). */
 void copy_plan_init(copy_plan *cp, uint32_t n, const uint64_t *sizes, const uint64_t *dst_bstrides,
                     const uint64_t *src_bstrides, uint64_t esize);
+
+/*
+ * The copy dst view <- src view over n dims of the given sizes, for views with
+ * strides of any sign (the API for negative-stride views).  Dimensions whose
+ * destination stride is negative are walked backwards (both views flipped:
+ * base moved to the last point, strides negated), so the plan's destination
+ * strides are all >= 0 and only the source may walk backwards; the points
+ * copied, and so the bytes written, are the same.  (Only the order changes:
+ * destinations must be distinct points, as every output's are.)  Then as
+ * copy_plan_init: size-1 dims dropped, adjacent dims merged (nest_adjacent),
+ * the innermost run folded into one block when contiguous and forwards on both
+ * sides.  copy_plan_run adds the bases.
+ */
+void copy_plan_init_view(copy_plan *cp, uint32_t n, const uint64_t *sizes, const view_t *dst, const view_t *src,
+                         uint64_t esize);
 /* Copies the units [lo, hi). */
 void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char *src, uint64_t lo, uint64_t hi);
 
@@ -162,6 +232,9 @@ void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char 
  * validation succeeded, with the operator's parameters. */
 dmlref_status plan_concat(op_t *op, int split, uint32_t axis, dmlref_error *err);
 dmlref_status plan_gather(op_t *op, int elements, uint32_t axis, uint32_t index_dims, dmlref_error *err);
+/* GATHER_ND and GATHER_ND1 (GATHER_ND: batch_dim_count 0), after validation. */
+dmlref_status plan_gather_nd(op_t *op, uint32_t input_dim_count, uint32_t indices_dim_count, uint32_t batch_dim_count,
+                             dmlref_error *err);
 dmlref_status plan_scatter_nd(op_t *op, uint32_t input_dim_count, uint32_t indices_dim_count, dmlref_error *err);
 
 /* 1 when a dimension of stride `outer` directly encloses one of `size`
@@ -170,6 +243,16 @@ dmlref_status plan_scatter_nd(op_t *op, uint32_t input_dim_count, uint32_t indic
 static inline int stride_adjacent(uint64_t outer, uint64_t inner, uint64_t size) {
     if (size != 0 && inner > UINT64_MAX / size) return 0; /* the product exceeds any stride */
     return outer == inner * size;
+}
+
+/* stride_adjacent on two's complement nest strides: two non-negative strides
+ * as they are (so every tensor's own strides merge exactly as before), two
+ * negative ones by their magnitudes (a view reversed in both dims merges into
+ * one reversed run); a negative and a non-negative stride never. */
+static inline int nest_adjacent(uint64_t outer, uint64_t inner, uint64_t size) {
+    if (!nest_st_negative(outer) && !nest_st_negative(inner)) return stride_adjacent(outer, inner, size);
+    if (nest_st_negative(outer) && nest_st_negative(inner)) return stride_adjacent(0 - outer, 0 - inner, size);
+    return 0;
 }
 
 /* Index values: index_load_clamp() and the policy's one definition are in

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _core, _types
 from ._errors import DuplicateIndex, Error, IndexOutOfRange, InvalidDescriptor
-from ._ops import OPERATORS, snake
+from ._ops import OPERATORS, snake, union_element
 
 
 def command():
@@ -249,10 +249,6 @@ class Case:
         def param(p, v):
             if p["kind"] == 6 and isinstance(v, str):  # an enum: case files name its value
                 return p["enum_names"].index(v) if v in p["enum_names"] else -1
-            if p["kind"] == 5:  # a FLOAT ("nan", "0x..." too): its value does not decide validity
-                return float(v) if not isinstance(v, str) else 0.0
-            if p["kind"] == 7:  # a scalar union: likewise
-                return bytes(8)
             return int(v) if p["kind"] in (1, 2, 6) else v
 
         params = {p["name"]: param(p, self.doc[p["name"]]) for p in op.params if p["name"] in self.doc}
@@ -365,24 +361,6 @@ class Case:
             elif a is not None:
                 doc[slot["name"]] = _input_json(np.asarray(a))
                 sizes[slot["name"]] = np.shape(a)
-        _, params = op.param_values({k: v for k, v in kwargs.items() if k in op.kw}, sizes)
-        kinds = {p["name"]: p for p in op.params}
-        for name, v in params.items():  # every parameter, defaults included
-            if v is None:
-                continue
-            p = kinds[name]
-            if p["kind"] == 6:  # an enum by its name: the command reads no numbers there
-                names = p["enum_names"]
-                v = names[v] if 0 <= v < len(names) and names[v] else v
-            elif p["kind"] == 5:
-                v = to_values(np.array([v], np.float32))[0]
-            elif p["kind"] == 7:  # the union's value in the type its ...DataType field names
-                code = params.get(name + "DataType")
-                tname = next((n for n, c in _types.CODES.items() if c == code), None)
-                if tname in _types.DTYPES:
-                    dt = np.dtype(_types.DTYPES[tname])
-                    v = to_values(np.frombuffer(bytes(v)[:dt.itemsize], dt))[0]
-            doc[name] = list(v) if isinstance(v, (list, tuple)) else v
         # outputs: run dmlref into buffers prefilled with 0xCD, in the recorded layout
         if out is None:
             res = fn(*args, feature_level=feature_level, **kwargs)
@@ -391,6 +369,20 @@ class Case:
         else:
             outs = list(out) if isinstance(out, (list, tuple)) else [out]
             layouts = [(o.dtype, o.shape, _elem_strides(o)) for o in outs]
+        _, params = op.param_values({k: v for k, v in kwargs.items() if k in op.kw}, sizes,
+                                    layouts[0][0] if layouts else None)
+        kinds = {p["name"]: p for p in op.params}
+        for name, v in params.items():  # every parameter, defaults included
+            if v is not None:
+                if kinds[name]["kind"] == 6:  # an enum by its name: the command reads no numbers there
+                    names = kinds[name]["enum_names"]
+                    v = names[v] if 0 <= v < len(names) and names[v] else v
+                elif kinds[name]["kind"] == 7:  # a union: its value as an element of its type
+                    v = to_values(union_element(v, params[op.union_type[name]]))[0]
+                elif kinds[name]["kind"] == 5:  # a FLOAT: as a FLOAT32 element ("inf", "nan", "0x...")
+                    with np.errstate(over="ignore"):
+                        v = to_values(np.array([v], np.float64).astype(np.float32))[0]
+                doc[name] = list(v) if isinstance(v, (list, tuple)) else v
         bufs, views = [], []
         for dtype, shape, strides in layouts:
             isz = np.dtype(dtype).itemsize

@@ -6,9 +6,17 @@ snake case (IndexDimensions -> index_dimensions; counts such as InputCount come
 from the lists), then feature_level, check_indices and out.  Its outputs'
 sizes come from the operator's line in SHAPES below; an operator without one
 either has its outputs shaped like its first input (element-wise operators) or
-needs out=.  A new operator in the registry gets its function without any line
-here unless its output shape needs one.
+needs out=; the outputs take the first input's dtype unless DTYPE_FROM names
+another input (ONE_HOT: ValuesTensor).  A new operator in the registry gets its
+function without any line here unless its output shape needs one.
+
+An operator without an input that gives its output's shape and type (DIAGONAL_MATRIX;
+DIAGONAL_MATRIX1 without its optional input) takes shape= and dtype= (or out=).  A
+DML_SCALAR_UNION parameter (DIAGONAL_MATRIX1's Value) takes a number of the type its
+data-type parameter names (ValueDataType: a DirectML name, a numpy dtype or a code; by
+default the output's type), or its raw bytes.
 """
+import decimal
 import re
 
 import numpy as np
@@ -39,6 +47,20 @@ def gather_sizes(inp, idx, axis, k):
         if 0 <= od < n:
             out[od] = inp[axis - 1 - s]
     return tuple(out)
+
+
+def gather_nd_sizes(inp, idx, r, q, b=0):
+    """GATHER_ND(1)'s output shape (rule GN8): {1 x (N-M)} ++ J[0..Q-1) ++ I[B+T..R), with
+    I = Input.Sizes[N-R..N), J = Indices.Sizes[N-Q..N), T = J[Q-1], M = (Q-1) + (R-B-T).
+    Parameters the library will refuse give all 1s (the library then names the rule)."""
+    n = len(inp)
+    if len(idx) != n or not (1 <= r <= n and 1 <= q <= n and 0 <= b < min(r, q)):
+        return (1,) * n
+    t = idx[-1]
+    m = (q - 1) + (r - b - t)
+    if not 1 <= t <= r - b or m > n:
+        return (1,) * n
+    return (1,) * (n - m) + tuple(idx[n - q:n - 1]) + tuple(inp[n - r + b + t:])
 
 
 def _along(shape, axis, size):
@@ -86,57 +108,113 @@ SHAPES = {
     "SPLIT": lambda t, p, x: [[_along(t["InputTensor"], p["Axis"], s) for s in x["sizes"]]],
     "JOIN": lambda t, p, x: [_join_sizes(t["InputTensors"], p["Axis"])],
     "TILE": lambda t, p, x: [tuple(s * r for s, r in zip(t["InputTensor"], p["Repeats"] or ()))],
+    "DIAGONAL_MATRIX": lambda t, p, x: [tuple(x["shape"])],
+    "DIAGONAL_MATRIX1": lambda t, p, x: [tuple(x["shape"]) if x.get("shape") is not None else t["InputTensor"]],
     "DEPTH_TO_SPACE": lambda t, p, x: [depth_to_space_sizes(t["InputTensor"], p["BlockSize"])],
     "DEPTH_TO_SPACE1": lambda t, p, x: [depth_to_space_sizes(t["InputTensor"], p["BlockSize"])],
     "SPACE_TO_DEPTH": lambda t, p, x: [space_to_depth_sizes(t["InputTensor"], p["BlockSize"])],
     "SPACE_TO_DEPTH1": lambda t, p, x: [space_to_depth_sizes(t["InputTensor"], p["BlockSize"])],
+    "SLICE": lambda t, p, x: [list(p["Sizes"])],
+    # SLICE1's output may be smaller (give out=); without it, every element the window reaches
+    "SLICE1": lambda t, p, x: [[1 + (s - 1) // abs(st) if s >= 1 and st else 1
+                                for s, st in zip(p["InputWindowSizes"], p["InputWindowStrides"])]],
+    "ONE_HOT": lambda t, p, x: [_along(t["IndicesTensor"], p["Axis"], x["depth"])],
+    "GATHER_ND": lambda t, p, x: [gather_nd_sizes(t["InputTensor"], t["IndicesTensor"], p["InputDimensionCount"],
+                                                  p["IndicesDimensionCount"])],
+    "GATHER_ND1": lambda t, p, x: [gather_nd_sizes(t["InputTensor"], t["IndicesTensor"], p["InputDimensionCount"],
+                                                   p["IndicesDimensionCount"], p["BatchDimensionCount"])],
     "PADDING": lambda t, p, x: [_padded(t["InputTensor"], p["StartPadding"], p["EndPadding"])],
     "PADDING1": lambda t, p, x: [_padded(t["InputTensor"], p["StartPadding"], p["EndPadding"])],
 }
 # Extra keyword arguments an operator's shape line needs (required unless out= is given).
-EXTRA = {"SPLIT": ("sizes",)}
+EXTRA = {"SPLIT": ("sizes",), "ONE_HOT": ("depth",), "DIAGONAL_MATRIX": ("shape", "dtype")}
+# Extra keyword arguments needed only when no input is given (then required unless out= is
+# given): the output's shape and type come from the input otherwise.
+EXTRA_WITHOUT_INPUT = {"DIAGONAL_MATRIX1": ("shape", "dtype")}
+# The input slot whose dtype the outputs take, where it is not the first input.
+DTYPE_FROM = {"ONE_HOT": "ValuesTensor"}
 # Parameters with a default: f(sizes of the input slots by name) -> value.
 DEFAULTS = {
     "SCATTER_ND": {
         "InputDimensionCount": lambda t: len(t["InputTensor"]),
         "IndicesDimensionCount": lambda t: len(t["IndicesTensor"]),
     },
+    "GATHER_ND": {
+        "InputDimensionCount": lambda t: len(t["InputTensor"]),
+        "IndicesDimensionCount": lambda t: len(t["IndicesTensor"]),
+    },
+    "GATHER_ND1": {
+        "InputDimensionCount": lambda t: len(t["InputTensor"]),
+        "IndicesDimensionCount": lambda t: len(t["IndicesTensor"]),
+        "BatchDimensionCount": lambda t: 0,
+    },
 }
 # Parameter defaults any operator gets: optional STRUCT parameters default to None.
 
 
 _INTEGER_KINDS = (1, 2, 6)  # DMLREF_PARAM_UINT, INT, ENUM
-_ENUM, _UNION = 6, 7         # DMLREF_PARAM_ENUM, DMLREF_PARAM_SCALAR_UNION
+_ARRAY_KINDS = (3, 4)  # DMLREF_PARAM_UINT_ARRAY, INT_ARRAY
+_ENUM, _UNION = 6, 7  # DMLREF_PARAM_ENUM, DMLREF_PARAM_SCALAR_UNION
 
 
-def enum_value(p, v):
-    """An ENUM parameter's value: an integer, the enumerator's name ("REFLECTION"), or for a
-    data-type field (PaddingValueDataType) a name or a numpy dtype."""
-    if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
-        return int(v)
-    names = p["enum_names"]
-    if isinstance(v, str) and v in names:
-        return names.index(v)
-    if "FLOAT32" in names and not isinstance(v, str):
-        try:
-            return _types.CODES[_types.data_type(v)]
-        except TypeError:
-            pass
-    known = ", ".join(n for n in names if n)
-    raise TypeError(f"{p['name']} must be an integer or one of {known}, got {v!r}")
+def _is_data_type_enum(p):
+    """A DMLREF_TENSOR_DATA_TYPE field (PARAM_DATA_TYPE: PADDING1's, DIAGONAL_MATRIX1's ValueDataType)."""
+    names = p.get("enum_names") or []
+    return p["kind"] == _ENUM and len(names) > 1 and names[1] == "FLOAT32"
 
 
-def union_bytes(p, v, by_name):
-    """A SCALAR_UNION parameter's 8 bytes: given as such, or a number stored in the type its
-    ...DataType field names (set before it), from byte 0 in host order."""
-    if isinstance(v, (bytes, bytearray, memoryview)):
-        return bytes(v)
-    code = by_name.get(p["name"] + "DataType")
-    name = next((n for n, c in _types.CODES.items() if c == code), None)
+def out_dtype_of(dtype):
+    """dtype= as a numpy dtype: a numpy dtype (or anything np.dtype takes) or a DirectML name."""
+    if isinstance(dtype, str) and dtype in _types.DTYPES:
+        return _types.DTYPES[dtype]
+    d = np.dtype(dtype)
+    _types.data_type(d)  # TypeError for a dtype DirectML has not
+    return d.newbyteorder("=") if not d.isnative else d
+
+
+def union_element(value, code):
+    """A DML_SCALAR_UNION's value as a 1-element array of the data type `code`: raw bytes (at
+    least the element's size) kept bit for bit; integers exact and in range; floats rounded
+    to the type (FLOAT16 to nearest even); case-file strings "nan", "inf", "-inf", "0x...";
+    a Decimal as read from a case file."""
+    name = _types.NAMES.get(code)
     if name not in _types.DTYPES:
-        raise TypeError(f"{p['name']}: give {p['name']}DataType first, or the value as 8 bytes")
-    raw = np.array([v]).astype(_types.DTYPES[name]).tobytes()
-    return raw + bytes(8 - len(raw))
+        raise ValueError(f"a union's data type {code!r} is not one of {', '.join(_types.DTYPES)}")
+    dtype = np.dtype(_types.DTYPES[name]).newbyteorder("=")
+    isz = dtype.itemsize
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        raw = bytes(value)
+        if len(raw) < isz:
+            raise ValueError(f"{len(raw)} bytes given for a {name} value")
+        return np.frombuffer(raw[:isz], dtype).copy()
+    if isinstance(value, np.ndarray) and value.size == 1 or isinstance(value, np.generic):
+        a = np.asarray(value).reshape(1)
+        if a.dtype.newbyteorder("=") == dtype:
+            return a.astype(dtype)  # the caller's element, bits kept (NaN payloads)
+        value = a[0].item()
+    if isinstance(value, str):
+        if value.startswith("0x"):
+            bits = int(value, 16)
+            if bits >> (8 * isz):
+                raise ValueError(f"{value} is wider than {name}")
+            return np.array([bits], f"u{isz}").view(dtype)
+        value = float(value)  # "nan", "inf", "-inf"
+    if isinstance(value, decimal.Decimal):
+        value = int(value) if dtype.kind in "iu" and value == value.to_integral_value() else float(value)
+    if dtype.kind in "iu":
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"a {name} value must be an integer, got {value!r}")
+        info = np.iinfo(dtype)
+        if not info.min <= int(value) <= info.max:
+            raise ValueError(f"{value} is not representable in {name} [{info.min}, {info.max}]")
+        return np.array([int(value)], dtype)
+    with np.errstate(over="ignore"):
+        return np.array([value], np.float64).astype(dtype)
+
+
+def union_bytes(value, code):
+    """The 8 bytes of the DML_SCALAR_UNION: the element from byte 0, the rest zero."""
+    return union_element(value, code).tobytes().ljust(8, b"\0")
 
 
 class Operator:
@@ -151,44 +229,90 @@ class Operator:
         self.params = [p for p in schema["params"] if not p["is_count"]]
         self.kw = {snake(p["name"]): p for p in self.params}
         self.defaults = DEFAULTS.get(self.name, {})
-        self.extra = EXTRA.get(self.name, ())
+        self.extra = EXTRA.get(self.name, ()) + EXTRA_WITHOUT_INPUT.get(self.name, ())
+        self.extra_without_input = EXTRA_WITHOUT_INPUT.get(self.name, ())
+        # each union parameter's data-type parameter: the data-type enum listed before it
+        self.union_type = {}
+        for i, p in enumerate(self.params):
+            if p["kind"] == _UNION:
+                types = [q for q in self.params[:i] if _is_data_type_enum(q)]
+                self.union_type[p["name"]] = types[-1]["name"] if types else None
+        self.union_type_params = set(self.union_type.values())
         self.shape_rule = SHAPES.get(self.name)
+        names = [s["name"] for s in self.in_slots]
+        self.dtype_arg = names.index(DTYPE_FROM[self.name]) if self.name in DTYPE_FROM else 0
+
+    def has_default(self, p):
+        return p["is_optional"] or p["name"] in self.defaults or p["name"] in self.union_type_params
 
     def signature(self):
-        ins = ", ".join(snake(s["name"].replace("Tensors", "s").replace("Tensor", "")) for s in self.in_slots)
+        ins = [snake(s["name"].replace("Tensors", "s").replace("Tensor", "")) + ("=None" if s["is_optional"] else "")
+               for s in self.in_slots]
         kws = []
         for k, p in self.kw.items():
-            kws.append(k + ("=None" if p["is_optional"] or p["name"] in self.defaults else ""))
+            kws.append(k + ("=None" if self.has_default(p) else ""))
         kws += list(self.extra) + ["feature_level=None", "check_indices=False", "out=None", "threads=0",
                                    "force_oracle=False"]
-        return f"{snake(self.name)}({ins}, *, {', '.join(kws)})"
+        return f"{snake(self.name)}({', '.join(ins + ['*'] + kws)})"
 
-    def param_values(self, kwargs, sizes):
-        values, by_name = [], {}
+    def encode(self, by_name):
+        """The values _core.run takes, in schema order: a union's value as its 8 bytes (of the
+        type its data-type parameter holds), a data-type parameter given by name as its code."""
+        values = []
+        for p in self.params:
+            v = by_name.get(p["name"])
+            if v is not None and p["kind"] == _UNION:
+                v = union_bytes(v, by_name.get(self.union_type.get(p["name"])))
+            values.append(v)
+        return values
+
+    def param_values(self, kwargs, sizes, out_dtype=None):
+        """(the values _core.run takes, {parameter name: value as given or defaulted}).
+        out_dtype: the output's numpy dtype, the default of a union's data type."""
+        by_name = {}
         for k, p in self.kw.items():
             v = kwargs.get(k)
             if v is None:
                 if p["name"] in self.defaults:
                     v = self.defaults[p["name"]](sizes)
+                elif p["name"] in self.union_type_params and out_dtype is not None:
+                    v = _types.CODES[_types.data_type(out_dtype)]  # a union's type: the output's
                 elif not p["is_optional"]:
                     raise TypeError(f"{snake(self.name)}() missing keyword argument {k!r}")
-            if p["kind"] == _ENUM and v is not None:
-                v = enum_value(p, v)
-            if p["kind"] == _UNION and v is not None:
-                v = union_bytes(p, v, by_name)
+            if v is not None and _is_data_type_enum(p) and not isinstance(v, (int, np.integer)):
+                v = _types.CODES[_types.data_type(out_dtype_of(v))]  # "INT64", np.int64, "int64"
+            if p["kind"] == 6 and isinstance(v, str) and v in p["enum_names"]:
+                v = p["enum_names"].index(v)  # an enum by its name ("REFLECTION")
             if p["kind"] in _INTEGER_KINDS:
                 if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
                     raise TypeError(f"{snake(self.name)}(): {k} must be an integer, got {type(v).__name__}")
                 v = int(v)
-            values.append(v)
+            if p["kind"] in _ARRAY_KINDS:
+                if not hasattr(v, "__len__") or isinstance(v, (str, bytes)):
+                    raise TypeError(f"{snake(self.name)}(): {k} must be a sequence of integers")
+                v = [int(e) for e in v]
             by_name[p["name"]] = v
-        return values, by_name
+        # arrays sharing one count field (DimensionCount) must have the same length: the
+        # library reads that many values from each
+        counts = {}
+        for p in self.params:
+            if p["kind"] in _ARRAY_KINDS and p.get("count_name"):
+                n = len(by_name[p["name"]])
+                first = counts.setdefault(p["count_name"], (p["name"], n))
+                if first[1] != n:
+                    raise ValueError(f"{snake(self.name)}(): {snake(first[0])} has {first[1]} values but "
+                                     f"{snake(p['name'])} has {n}: both give {p['count_name']}")
+        return self.encode(by_name), by_name
 
     def __call__(self, *args, feature_level=None, check_indices=False, out=None, threads=0,
                  force_oracle=False, **kwargs):
         fname = snake(self.name)
-        if len(args) != len(self.in_slots):
+        required = len(self.in_slots)
+        while required and self.in_slots[required - 1]["is_optional"]:
+            required -= 1
+        if not required <= len(args) <= len(self.in_slots):
             raise TypeError(f"{fname}() takes {len(self.in_slots)} positional argument(s): {self.signature()}")
+        args = tuple(args) + (None,) * (len(self.in_slots) - len(args))  # absent optional inputs
         for k in kwargs:
             if k not in self.kw and k not in self.extra:
                 raise TypeError(f"{fname}() got an unexpected keyword argument {k!r}; signature: {self.signature()}")
@@ -212,7 +336,27 @@ class Operator:
                 tensors[slot["name"]] = t
                 buffers.append(b)
                 sizes[slot["name"]] = t[1]
-        values, by_name = self.param_values(kwargs, sizes)
+        # the outputs' type: out='s, dtype='s, else the first input's
+        k0 = self.dtype_arg  # ONE_HOT: the Values' dtype
+        first = next((a for s, a in zip(self.in_slots[k0:], args[k0:]) if a is not None), None)
+        if first is not None and self.in_slots[k0]["is_array"]:
+            first = first[0] if len(first) else None
+        if out is not None:
+            o = out if isinstance(out, np.ndarray) else (out[0] if len(out) else None)
+            o = o[0] if isinstance(o, (list, tuple)) and o else o
+            out_dtype = o.dtype if isinstance(o, np.ndarray) else None
+        elif kwargs.get("dtype") is not None:
+            out_dtype = out_dtype_of(kwargs["dtype"])
+        elif first is not None:
+            out_dtype = first.dtype if type(first) is np.ndarray else np.asarray(first).dtype
+            out_dtype = out_dtype.newbyteorder("=") if not out_dtype.isnative else out_dtype
+        else:
+            out_dtype = None
+        if out is None:
+            for k in self.extra:
+                if kwargs.get(k) is None and (k not in self.extra_without_input or first is None):
+                    raise TypeError(f"{fname}() missing keyword argument {k!r} (or give out=)")
+        values, by_name = self.param_values(kwargs, sizes, out_dtype)
 
         results, writebacks = [], []
         if out is not None:
@@ -231,17 +375,12 @@ class Operator:
                         writebacks.append((e, tmp))
                 tensors[slot["name"]] = ts if slot["is_array"] else ts[0]
         else:
-            for k in self.extra:
-                if kwargs.get(k) is None:
-                    raise TypeError(f"{fname}() missing keyword argument {k!r} (or give out=)")
             if self.shape_rule is not None:
                 shapes = self.shape_rule(sizes, by_name, kwargs)
             else:
-                first = self.in_slots[0]["name"]
-                shapes = [sizes[first][0] if self.in_slots[0]["is_array"] else sizes[first]] * len(self.out_slots)
-            first = args[0][0] if self.in_slots[0]["is_array"] and len(args[0]) else args[0]
-            dtype = first.dtype if type(first) is np.ndarray else np.asarray(first).dtype
-            dtype = dtype.newbyteorder("=") if not dtype.isnative else dtype
+                name0 = self.in_slots[0]["name"]
+                shapes = [sizes[name0][0] if self.in_slots[0]["is_array"] else sizes[name0]] * len(self.out_slots)
+            dtype = out_dtype
             for slot, shape in zip(self.out_slots, shapes):
                 group = shape if slot["is_array"] else [shape]
                 ts = []
@@ -267,7 +406,7 @@ class Operator:
     def validate(self, tensors, params, feature_level=None):
         """dmlref_validate on tensor tuples (code, sizes, strides, total) by slot name and
         parameter values by schema name; None or the exception it would raise."""
-        values = [params.get(p["name"]) for p in self.params]
+        values = self.encode(params)
         err = _core.run(self.type, _types.level(feature_level), 0, 0,
                         [tensors.get(s["name"]) for s in self.schema["slots"]], values, [], True)
         if err is None:
@@ -282,9 +421,10 @@ OPERATORS = {s["name"]: Operator(s) for s in _core.schemas()}
 def _signature(op):
     import inspect
     P = inspect.Parameter
-    ps = [P(snake(s["name"].replace("Tensors", "s").replace("Tensor", "")), P.POSITIONAL_ONLY) for s in op.in_slots]
+    ps = [P(snake(s["name"].replace("Tensors", "s").replace("Tensor", "")), P.POSITIONAL_ONLY,
+            default=None if s["is_optional"] else P.empty) for s in op.in_slots]
     for k, p in op.kw.items():
-        optional = p["is_optional"] or p["name"] in op.defaults
+        optional = op.has_default(p)
         ps.append(P(k, P.KEYWORD_ONLY, default=None if optional else P.empty))
     ps += [P(k, P.KEYWORD_ONLY, default=None) for k in op.extra]
     ps += [P("feature_level", P.KEYWORD_ONLY, default=None), P("check_indices", P.KEYWORD_ONLY, default=False),

@@ -16,7 +16,8 @@ gaps between elements, permuted dimensions and zero (broadcast) strides, 1 to 8
 dimensions, every data type and index type the operator has at the feature
 level, negative indices where the index type is signed, and every parameter.
 Indices are never out of range and SCATTER / SCATTER_ND targets never repeat (DirectML
-leaves both open).  The supported data types and dimension counts of a feature
+leaves both open), except ONE_HOT's, which may pass the depth (up to depth + 1): its page
+documents that case (the whole sequence is the off value).  The supported data types and dimension counts of a feature
 level are asked of the library (dmlref_validate), not written here.
 """
 import functools
@@ -26,14 +27,20 @@ import numpy as np
 from hypothesis import strategies as st
 
 from . import _types
-from ._ops import FUNCTIONS, OPERATORS, gather_sizes, snake
+from ._ops import FUNCTIONS, OPERATORS, _is_data_type_enum, gather_sizes, snake
 
 INDEX_TYPES = ("UINT32", "INT32", "UINT64", "INT64")
 MAX_ELEMENTS = 256
 
 # Parameter values that make a tensor of all-1 sizes valid (the probe below).
 _PROBE = {"Axis": 0, "IndexDimensions": 1, "InputDimensionCount": lambda n: n, "IndicesDimensionCount": 1,
-          "Repeats": lambda n: [1] * n, "BlockSize": 1}
+          "Repeats": lambda n: [1] * n, "BlockSize": 1,
+          "Offsets": lambda n: [0] * n, "Sizes": lambda n: [1] * n, "Strides": lambda n: [1] * n,
+          "InputWindowOffsets": lambda n: [0] * n, "InputWindowSizes": lambda n: [1] * n,
+          "InputWindowStrides": lambda n: [1] * n, "StartPadding": lambda n: [0] * n, "EndPadding": lambda n: [0] * n}
+# Slots whose probe tensor cannot be all 1s: (operator, slot) -> sizes for n dimensions
+# (ONE_HOT's Values must hold two elements at least, rule OH5).
+_PROBE_SIZES = {("ONE_HOT", "ValuesTensor"): lambda n: (1,) * (n - 1) + (2,)}
 
 
 @functools.lru_cache(maxsize=None)
@@ -49,20 +56,16 @@ def support(operator, feature_level=None):
                 tensors = {}
                 for s in op.schema["slots"]:
                     name = it if s["is_index"] else dt
-                    t = (_types.CODES[name], (1,) * n, None, _types.round4(np.dtype(_types.DTYPES[name]).itemsize))
+                    shape = _PROBE_SIZES.get((operator, s["name"]), lambda n: (1,) * n)(n)
+                    t = (_types.CODES[name], shape, None,
+                         _types.round4(math.prod(shape) * np.dtype(_types.DTYPES[name]).itemsize))
                     tensors[s["name"]] = [t] if s["is_array"] else t
                 params = {}
                 for p in op.params:
                     v = _PROBE.get(p["name"], 0)
-                    if p["name"] in _PROBE:
-                        pass
-                    elif p["kind"] in (3, 4):  # other arrays (StartPadding, ...): one 0 per dimension
-                        v = [0] * n
-                    elif p["kind"] == 7:  # a scalar union: its value does not decide validity
-                        v = bytes(8)
-                    elif p["kind"] == 6 and "FLOAT32" in p["enum_names"]:  # a data-type field: the tensors'
-                        v = _types.CODES[dt]
                     params[p["name"]] = None if p["kind"] == 8 else (v(n) if callable(v) else v)
+                    if _is_data_type_enum(p):  # a union's data type: the tensors' (DIAGONAL_MATRIX1)
+                        params[p["name"]] = _types.CODES[dt]
                 if op.validate(tensors, params, feature_level) is None:
                     if dt not in ok_types:
                         ok_types.append(dt)
@@ -177,6 +180,9 @@ class Drawn:
         self.kwargs = dict(kwargs)
         self.feature_level = feature_level
         self.out_layouts = out_layouts
+        # the outputs' type: dtype= (an operator without inputs), else the first input's
+        self.dtype = (np.dtype(kwargs["dtype"]) if kwargs.get("dtype") is not None
+                      else _first(self.args[OPERATORS[operator].dtype_arg:]).dtype)  # ONE_HOT: the Values
 
     def __repr__(self):
         def desc(a):
@@ -189,7 +195,7 @@ class Drawn:
 
     def out_buffers(self):
         """(whole buffers prefilled with 0xCD, the strided views over them) for out=."""
-        dtype = _first(self.args).dtype
+        dtype = self.dtype
         isz = dtype.itemsize
         bufs, views = [], []
         for shape, strides in self.out_layouts:
@@ -320,6 +326,43 @@ def scatter_nd(draw, feature_level=None, **types):
 
 
 @st.composite
+def gather_nd(draw, feature_level=None, *, nd1=False, **types):
+    """GATHER_ND, or GATHER_ND1 (nd1): R, a tuple length T, B (nd1) and Q drawn so that
+    M = (Q-1) + (R-B-T) <= N; every component in range for its own input dimension."""
+    operator = "GATHER_ND1" if nd1 else "GATHER_ND"
+    n, dt, it, rng = draw(_common(operator, feature_level, **types))
+    r = draw(st.integers(1, n))
+    t = draw(st.integers(1, r))
+    b = draw(st.integers(0, r - t)) if nd1 else 0
+    q = draw(st.integers(b + 1, min(n, n - (r - b - t) + 1)))
+    m = (q - 1) + (r - b - t)
+    ins = draw(shapes(n, fixed={d: 1 for d in range(n - r)}, budget=64))
+    big_i = ins[n - r:]
+    grid = draw(shapes(q - 1 - b, high=3, budget=16))
+    ixs = (1,) * (n - q) + tuple(big_i[:b]) + tuple(grid) + (t,)
+    outs = (1,) * (n - m) + ixs[n - q:n - 1] + tuple(big_i[b + t:])
+    x = _input(draw, rng, dt, ins)
+    idx = _input(draw, rng, it, ixs)
+    # components that share a slot (a zero stride on the last dimension) suit the smallest dimension
+    shared = t > 1 and idx.strides[-1] == 0
+    for c in range(t):
+        bound = min(big_i[b:b + t]) if shared else big_i[b + c]
+        idx[..., c] = _index_values(rng, it, bound, math.prod(ixs[:-1])).reshape(ixs[:-1])
+    kw = {}
+    if draw(st.booleans()) or r != n:
+        kw["input_dimension_count"] = r
+    if draw(st.booleans()) or q != n:
+        kw["indices_dimension_count"] = q
+    if nd1 and (draw(st.booleans()) or b != 0):
+        kw["batch_dimension_count"] = b
+    return Drawn(operator, [x, idx], kw, feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+
+
+def gather_nd1(feature_level=None, **types):
+    return gather_nd(feature_level, nd1=True, **types)
+
+
+@st.composite
 def scatter(draw, feature_level=None, **types):
     n, dt, it, rng = draw(_common("SCATTER", feature_level, **types))
     axis = draw(st.integers(0, n - 1))
@@ -378,6 +421,58 @@ def tile(draw, feature_level=None, **types):
 
 
 @st.composite
+def _slice_any(draw, operator, feature_level=None, **types):
+    """A window per dimension (offset, size, stride: SLICE >= 1, SLICE1 either sign) and
+    an output of at most the elements the window reaches."""
+    n, dt, _, rng = draw(_common(operator, feature_level, **types))
+    v1 = operator == "SLICE1"
+    ins = draw(shapes(n, high=5, budget=128))
+    offs, sizes, steps, outs = [], [], [], []
+    for d in range(n):
+        off = draw(st.integers(0, ins[d] - 1))
+        size = draw(st.integers(1, ins[d] - off))
+        mag = draw(st.integers(1, size))
+        step = -mag if v1 and draw(st.booleans()) else mag
+        offs.append(off), sizes.append(size), steps.append(step)
+        outs.append(draw(st.integers(1, 1 + (size - 1) // mag)))
+    x = _input(draw, rng, dt, ins)
+    if v1:
+        kw = {"input_window_offsets": offs, "input_window_sizes": sizes, "input_window_strides": steps}
+    else:
+        kw = {"offsets": offs, "sizes": outs, "strides": steps}
+    outs = tuple(outs)
+    return Drawn(operator, [x], kw, feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+
+
+def slice_(feature_level=None, **types):
+    return _slice_any("SLICE", feature_level, **types)
+
+
+def slice1(feature_level=None, **types):
+    return _slice_any("SLICE1", feature_level, **types)
+
+
+@st.composite
+def one_hot(draw, feature_level=None, **types):
+    n, dt, it, rng = draw(_common("ONE_HOT", feature_level, **types))
+    axis = draw(st.integers(0, n - 1))
+    depth = draw(st.integers(1, 8))
+    outs = draw(shapes(n, fixed={axis: depth}, budget=128))
+    ixs = tuple(1 if d == axis else s for d, s in enumerate(outs))
+    vs = list(draw(shapes(n, high=2, budget=8)))
+    if math.prod(vs) < 2:
+        vs[draw(st.integers(0, n - 1))] = 2
+    vs = tuple(vs)
+    idx = _input(draw, rng, it, ixs)
+    signed = np.dtype(it).kind == "i"
+    # in [0, depth), from the end now and then, and now and then just past the depth (documented: all off)
+    idx[...] = rng.integers(-depth if signed else 0, depth + 2, size=idx.size).astype(it).reshape(ixs)
+    values = _input(draw, rng, dt, vs)
+    return Drawn("ONE_HOT", [idx, values], {"axis": axis, "depth": depth}, feature_level,
+                 [(outs, draw(layouts(outs, broadcast=False)))])
+
+
+@st.composite
 def same_shape(draw, operator, feature_level=None, **types):
     """Any operator of one input and one output of the same sizes and no required
     parameter (ELEMENT_WISE_IDENTITY and the element-wise operators to come)."""
@@ -385,6 +480,46 @@ def same_shape(draw, operator, feature_level=None, **types):
     s = draw(shapes(n, budget=128))
     x = _input(draw, rng, dt, s)
     return Drawn(operator, [x], {}, feature_level, [(s, draw(layouts(s, broadcast=False)))])
+
+
+def _band_end(draw, h, w):
+    """A band end of DIAGONAL_MATRIX(1): across the matrix, or now and then an INT32 extreme."""
+    return draw(st.one_of(st.integers(-h - 1, w + 1), st.sampled_from([-(2**31), 2**31 - 1])))
+
+
+@st.composite
+def diagonal_matrix(draw, feature_level=None, **types):
+    """DIAGONAL_MATRIX: no input; shape= and dtype= give the output, Offset across the matrix or
+    far off, a Value every data type holds exactly (golden cases leave the FLOAT's conversion out)."""
+    n, dt, _, rng = draw(_common("DIAGONAL_MATRIX", feature_level, **types))
+    s = draw(shapes(n, high=6, budget=128))
+    if dt.kind == "f":
+        value = draw(st.one_of(st.integers(-1000, 1000).map(lambda v: v / 8),
+                               st.sampled_from([1.0, -0.0, float("inf"), float("-inf")])))
+    else:
+        value = float(draw(st.integers(-100 if dt.kind == "i" else 0, 100)))
+    kw = {"offset": _band_end(draw, s[-2], s[-1]), "value": value, "shape": s, "dtype": dt}
+    return Drawn("DIAGONAL_MATRIX", [], kw, feature_level, [(s, draw(layouts(s, broadcast=False)))])
+
+
+@st.composite
+def diagonal_matrix1(draw, feature_level=None, **types):
+    """DIAGONAL_MATRIX1: the input (strided, broadcast) half of the time, shape= and dtype= when
+    there is none; any bits as the union Value (NaN payloads), its data type the output's by
+    default; a band across the matrix, empty, inverted or half-infinite."""
+    n, dt, _, rng = draw(_common("DIAGONAL_MATRIX1", feature_level, **types))
+    s = draw(shapes(n, high=6, budget=128))
+    value = _fill(rng, dt, 1)
+    kw = {"value": value[0] if draw(st.booleans()) else value.tobytes(),
+          "diagonal_fill_begin": _band_end(draw, s[-2], s[-1]), "diagonal_fill_end": _band_end(draw, s[-2], s[-1])}
+    if draw(st.booleans()):
+        kw["value_data_type"] = _types.data_type(dt)
+    args = []
+    if draw(st.booleans()):
+        args = [_input(draw, rng, dt, s)]
+    else:
+        kw.update(shape=s, dtype=dt)
+    return Drawn("DIAGONAL_MATRIX1", args, kw, feature_level, [(s, draw(layouts(s, broadcast=False)))])
 
 
 def depth_space(operator):
@@ -433,8 +568,8 @@ def _padding(operator):
             start[d], end[d] = start[d] // 2, end[d] // 2
             outs = tuple(s + a + b for s, a, b in zip(ins, start, end))
         x = _input(draw, rng, dt, ins)
-        kw = {"padding_mode": draw(st.sampled_from(_pad_modes(feature_level))), "start_padding": start,
-              "end_padding": end}
+        kw = {"padding_mode": _PAD_MODES.index(draw(st.sampled_from(_pad_modes(feature_level)))),
+              "start_padding": start, "end_padding": end}
         if operator == "PADDING1":  # any bits of the element type
             kw["padding_value_data_type"] = _types.data_type(dt)
             kw["padding_value"] = _fill(rng, dt, 1).tobytes() + bytes(8 - np.dtype(dt).itemsize)
@@ -446,9 +581,12 @@ def _padding(operator):
 
 # One line per operator whose call is not a plain same-shape one.
 DRAWERS = {"GATHER": gather, "GATHER_ELEMENTS": gather_elements, "SCATTER_ND": scatter_nd, "SPLIT": split,
-           "JOIN": join, "TILE": tile, "SCATTER": scatter}
+           "JOIN": join, "TILE": tile, "SCATTER": scatter, "GATHER_ND": gather_nd, "GATHER_ND1": gather_nd1,
+           "DIAGONAL_MATRIX": diagonal_matrix, "DIAGONAL_MATRIX1": diagonal_matrix1}
 DRAWERS.update((op, depth_space(op)) for op in ("DEPTH_TO_SPACE", "SPACE_TO_DEPTH", "DEPTH_TO_SPACE1",
                                                  "SPACE_TO_DEPTH1"))
+DRAWERS.update(SLICE=slice_, SLICE1=slice1)
+DRAWERS.update(ONE_HOT=one_hot)
 DRAWERS.update(PADDING=_padding("PADDING"), PADDING1=_padding("PADDING1"))
 
 

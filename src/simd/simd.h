@@ -147,6 +147,62 @@ static inline void simd_stream_fence(void) {
 }
 
 /*
+ * Reversed runs: d receives the n elements of W bytes at s in reverse order,
+ * element i of d = element n - 1 - i of s (s is the run's lowest address; the
+ * two do not overlap).  SLICE1's stride -1 rows.  A 128-bit vector at a time
+ * (16 / W elements): loaded from the end of s, its lanes reversed with SSE2
+ * shuffles (W = 1 also swaps the bytes of each 16-bit lane with two shifts),
+ * stored at the start of d; the remaining n mod (16 / W) elements one by one.
+ * Bytes move unchanged, so every build writes the same bytes.
+ */
+#if DMLREF_SIMD
+/* The 4 32-bit lanes of v in reverse order, then (W = 2, 1) each lane's 16-bit halves swapped,
+ * then (W = 1) each 16-bit lane's bytes swapped. */
+static inline simde__m128i simd_rev32_(simde__m128i v) { return simde_mm_shuffle_epi32(v, 0x1B); }
+static inline simde__m128i simd_rev16_(simde__m128i v) {
+    v = simd_rev32_(v);
+    return simde_mm_shufflehi_epi16(simde_mm_shufflelo_epi16(v, 0xB1), 0xB1);
+}
+static inline simde__m128i simd_rev8_(simde__m128i v) {
+    v = simd_rev16_(v);
+    return simde_mm_or_si128(simde_mm_slli_epi16(v, 8), simde_mm_srli_epi16(v, 8));
+}
+#define SIMD_REVERSE_(W, T, REV)                                                                               \
+    static inline void simd_reverse_x##W(unsigned char *d, const unsigned char *s, size_t n) {                 \
+        size_t i = 0;                                                                                          \
+        for (; i + 16 / W <= n; i += 16 / W)                                                                   \
+            simde_mm_storeu_si128((simde__m128i *)(void *)(d + i * W),                                         \
+                                  REV(simde_mm_loadu_si128(                                                    \
+                                      (const simde__m128i *)(const void *)(s + (n - i - 16 / W) * W))));       \
+        for (; i < n; ++i) {                                                                                   \
+            T v;                                                                                               \
+            memcpy(&v, s + (n - 1 - i) * W, W);                                                                \
+            memcpy(d + i * W, &v, W);                                                                          \
+        }                                                                                                      \
+    }
+static inline simde__m128i simd_rev64_(simde__m128i v) { return simde_mm_shuffle_epi32(v, 0x4E); }
+SIMD_REVERSE_(1, uint8_t, simd_rev8_)
+SIMD_REVERSE_(2, uint16_t, simd_rev16_)
+SIMD_REVERSE_(4, uint32_t, simd_rev32_)
+SIMD_REVERSE_(8, uint64_t, simd_rev64_)
+#undef SIMD_REVERSE_
+#else
+#define SIMD_REVERSE_(W, T)                                                                                    \
+    static inline void simd_reverse_x##W(unsigned char *d, const unsigned char *s, size_t n) {                 \
+        for (size_t i = 0; i < n; ++i) {                                                                       \
+            T v;                                                                                               \
+            memcpy(&v, s + (n - 1 - i) * W, W);                                                                \
+            memcpy(d + i * W, &v, W);                                                                          \
+        }                                                                                                      \
+    }
+SIMD_REVERSE_(1, uint8_t)
+SIMD_REVERSE_(2, uint16_t)
+SIMD_REVERSE_(4, uint32_t)
+SIMD_REVERSE_(8, uint64_t)
+#undef SIMD_REVERSE_
+#endif
+
+/*
  * out[i] = norm(index at ix + i * js) for i < n: docs/operators.md 1.8's normalization with
  * the default clamp (index.h's index_norm, INDEX_CLAMP: its one definition),
  * A = the axis size (>= 1).  For contiguous 32-bit indices, groups of lanes (8

@@ -15,9 +15,17 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     SPLIT / JOIN     np.split / np.concatenate
     TILE             np.tile (every data type but FLOAT64, which TILE refuses)
     DEPTH_TO_SPACE(1), SPACE_TO_DEPTH(1)   reshape + transpose (both orders)
+    SLICE / SLICE1   basic slicing v[off:off+size][::step][:out] per dimension
+    ONE_HOT          np.where(index == np.arange(depth), on, off) along the axis (out-of-range
+                     indices, below -n and huge unsigned ones included: all off, never an error)
+    GATHER_ND(1)     fancy indexing with the index tuples' components, per batch
+    DIAGONAL_MATRIX  np.eye(H, W, k=Offset) as a mask (the FLOAT Value converted as
+                     docs/operators.md's decision says: truncated, saturated, NaN -> 0)
+    DIAGONAL_MATRIX1 np.tri masks of [Begin, End) (inverted when Begin > End) over
+                     the input or zeros; the union Value's bits
     PADDING(1)       np.pad (constant, edge, reflect, symmetric); WRAP by modular
                      indexing (np.pad's wrap is wrong before numpy 1.25 when a pad
-                     exceeds the size)
+                     exceeds the size); PADDING's FLOAT converted as DIAGONAL_MATRIX's
 
 Every output byte is compared: addressed bytes must equal numpy's, all other
 bytes must keep the random prefill.  Elements are moved as raw unsigned
@@ -46,8 +54,8 @@ SIGNED = {6, 11}
 FL_6_4 = 0x6400
 CHECK_INDICES = 1
 OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "TILE", "SCATTER", "DEPTH_TO_SPACE", "SPACE_TO_DEPTH",
-       "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "PADDING",
-       "PADDING1"]
+       "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "SLICE", "SLICE1", "ONE_HOT", "GATHER_ND", "GATHER_ND1",
+       "DIAGONAL_MATRIX", "DIAGONAL_MATRIX1", "PADDING", "PADDING1"]
 
 
 def set_byte_order(order):
@@ -177,9 +185,10 @@ def read_index_values(t):
     return t.view().astype(np.dtype(t.raw)).astype(object)
 
 
-# The desc's parameters that p0 and p1 stand for, by name (the driver sets them through the
-# library's schema; count fields such as InputCount come from the tensors).  A list value is
-# an array parameter (TILE's Repeats): the driver sets its count field (RepeatsCount) too.
+# The desc's parameters that p0, p1 (and more) stand for, by name (the driver sets them through
+# the library's schema; count fields such as InputCount come from the tensors).  A list value is
+# an array parameter (TILE's Repeats): the driver sets its count field (RepeatsCount) too; a Bits
+# value is a FLOAT's or a SCALAR_UNION's raw bits.
 PARAM_NAMES = {
     "GATHER": ("Axis", "IndexDimensions"),
     "GATHER_ELEMENTS": ("Axis",),
@@ -192,10 +201,22 @@ PARAM_NAMES = {
     "SPACE_TO_DEPTH": ("BlockSize",),
     "DEPTH_TO_SPACE1": ("BlockSize", "Order"),
     "SPACE_TO_DEPTH1": ("BlockSize", "Order"),
+    "SLICE": (),
+    "SLICE1": (),
+    "ONE_HOT": ("Axis",),
+    "GATHER_ND": ("InputDimensionCount", "IndicesDimensionCount"),
+    "GATHER_ND1": ("InputDimensionCount", "IndicesDimensionCount", "BatchDimensionCount"),
+    "DIAGONAL_MATRIX": ("Offset", "Value"),
+    "DIAGONAL_MATRIX1": ("ValueDataType", "Value", "DiagonalFillBegin", "DiagonalFillEnd"),
+    "PADDING": ("PaddingMode", "PaddingValue"),
+    "PADDING1": ("PaddingMode", "PaddingValueDataType", "PaddingValue"),
 }
 
-# ---- case generators: each returns (op, p0, p1, tensors, expected outputs or None, note) ----
-# (p0 may instead be {"lines": [...]}: the manifest lines of the parameters, as PADDING(1) gives them)
+
+class Bits(int):
+    """A FLOAT parameter's 32-bit pattern, or a SCALAR_UNION's element bits (manifest: bits NAME HEX)."""
+
+# ---- case generators: each returns (op, p0, p1, tensors, expected outputs or None, note, oob[, more params]) ----
 
 def gen_gather(rng, dt, it, n, oob):
     a = int(rng.integers(0, n))
@@ -360,6 +381,85 @@ def gen_tile(rng, dt, it, n, oob):
     return "TILE", reps, 0, [t_in, t_out], [np.tile(t_in.view(), reps)], "repeats %s" % reps, False
 
 
+INT_RANGE = {3: (0, 2**32 - 1), 4: (0, 2**16 - 1), 5: (0, 2**8 - 1), 6: (-2**31, 2**31 - 1), 7: (-2**15, 2**15 - 1),
+             8: (-2**7, 2**7 - 1), 10: (0, 2**64 - 1), 11: (-2**63, 2**63 - 1)}
+FLOAT_NP = {1: np.float32, 2: np.float16, 9: np.float64}
+
+
+def float_fill_bits(dt, value):
+    """DIAGONAL_MATRIX's FLOAT Value as the element's raw bits (docs/operators.md's decision):
+    floats converted by numpy (float16 rounds to nearest even, float64 exactly), integers
+    truncated toward zero then saturated, NaN giving 0."""
+    v = np.float32(value)
+    if dt in FLOAT_NP:
+        with np.errstate(over="ignore"):
+            x = np.array([v]).astype(FLOAT_NP[dt])
+        return int(x.view(RAW[ESIZE[dt]])[0])
+    lo, hi = INT_RANGE[dt]
+    if v != v:
+        i = 0
+    elif v == np.inf or v >= hi:
+        i = hi
+    elif v == -np.inf or v <= lo:
+        i = lo
+    else:
+        i = min(max(int(v), lo), hi)  # Python's int() truncates toward zero; exact for every float32
+    return i % (1 << (8 * ESIZE[dt]))
+
+
+def band_end(rng, h, w):
+    """A band end: across the matrix mostly, now and then an INT32 extreme."""
+    k = int(rng.integers(0, 10))
+    if k == 0:
+        return [-(2**31), 2**31 - 1][int(rng.integers(0, 2))]
+    return int(rng.integers(-h - 1, w + 2))
+
+
+def gen_diagonal(rng, dt, n, v1):
+    """DIAGONAL_MATRIX: out = Value where x - y == Offset (np.eye's k), else 0.  DIAGONAL_MATRIX1:
+    Value where x - y is in [Begin, End), or (Begin > End) outside [End, Begin), from np.tri masks;
+    else the input's element (np.where over its strided view) or 0."""
+    if n < 2 or n > 4:
+        return None
+    sizes = [int(rng.integers(1, 4)) for _ in range(n - 2)] + [int(rng.integers(1, 9)), int(rng.integers(1, 9))]
+    h, w = sizes[-2], sizes[-1]
+    raw = RAW[ESIZE[dt]]
+    if v1:
+        begin, end = band_end(rng, h, w), band_end(rng, h, w)
+        below_end = np.tri(h, w, k=end - 1, dtype=bool)        # x - y <= End - 1
+        below_begin = np.tri(h, w, k=begin - 1, dtype=bool)    # x - y <= Begin - 1
+        mask = (below_end & ~below_begin) if begin <= end else (below_end | ~below_begin)
+        fill = int(rng.integers(0, 1 << 62)) * 4 + int(rng.integers(0, 4))
+        fill %= 1 << (8 * ESIZE[dt])  # any bits of the element: NaN payloads included
+        t_out = make(rng, dt, sizes, True)
+        tensors, rest = [t_out], np.zeros(sizes, dtype=raw)
+        if rng.integers(0, 2):
+            t_in = make(rng, dt, sizes, False)
+            tensors, rest = [t_in, t_out], np.asarray(t_in.view())
+        res = np.where(mask, np.array(fill, dtype=raw), rest)
+        note = "[%d, %d) %s input" % (begin, end, "with" if len(tensors) == 2 else "no")
+        return "DIAGONAL_MATRIX1", dt, Bits(fill), tensors, [res], note, False, (begin, end)
+    offset = band_end(rng, h, w)
+    k = int(rng.integers(0, 10))
+    value = (np.float32(np.nan) if k == 0 else np.float32(1e30) * (1 if k == 1 else -1) if k <= 2
+             else np.float32(300.7) if k == 3 else np.float32(int(rng.integers(-400, 401)) / 4))
+    fill = float_fill_bits(dt, value)
+    mask = np.eye(h, w, k=offset, dtype=bool)
+    t_out = make(rng, dt, sizes, True)
+    res = np.where(mask, np.array(fill, dtype=raw), np.zeros(sizes, dtype=raw))
+    value_bits = Bits(int(np.array([value], np.float32).view(np.uint32)[0]))
+    return "DIAGONAL_MATRIX", offset, value_bits, [t_out], [res], "Offset %d Value %r" % (offset, value), False
+
+
+def gen_diagonal_matrix(rng, dt, it, n, oob):
+    return gen_diagonal(rng, dt, n, False)
+
+
+def gen_diagonal_matrix1(rng, dt, it, n, oob):
+    return gen_diagonal(rng, dt, n, True)
+
+
+
 def depth_to_space(x, b, dcr):
     """numpy's DepthToSpace: the depth axis split as (B, B, C) (DCR) or (C, B, B) (CRD)."""
     n, c, h, w = x.shape
@@ -395,49 +495,141 @@ def gen_depth_space(name):
     return gen
 
 
+def gen_slice_any(rng, dt, n, v1):
+    """A window per dimension: offset, size, a stride (SLICE: >= 1; SLICE1: either sign), an
+    output of at most the elements it reaches; numpy takes v[off:off+size][::step][:out]."""
+    ins = [int(rng.integers(1, 6)) for _ in range(n)]
+    offs, sizes, steps, outs = [], [], [], []
+    for d in range(n):
+        off = int(rng.integers(0, ins[d]))
+        size = int(rng.integers(1, ins[d] - off + 1))
+        mag = 1 if rng.integers(0, 2) else int(rng.integers(1, size + 1))
+        step = -mag if (v1 and rng.integers(0, 2)) else mag
+        most = 1 + (size - 1) // mag
+        out = most if rng.integers(0, 2) else int(rng.integers(1, most + 1))
+        if out == 1 and rng.integers(0, 6) == 0:  # a stride that is never taken
+            step = (-(2**31) if rng.integers(0, 2) else 2**31 - 1) if v1 else 2**32 - 1
+        offs.append(off), sizes.append(size), steps.append(step), outs.append(out)
+    t_in = make(rng, dt, ins, False)
+    t_out = make(rng, dt, outs, True)
+    v = t_in.view()
+    for d in range(n):  # one dimension at a time, basic slicing only
+        idx = [slice(None)] * n
+        idx[d] = slice(offs[d], offs[d] + sizes[d])
+        v = v[tuple(idx)]
+        idx[d] = slice(None, None, steps[d])
+        v = v[tuple(idx)]
+        idx[d] = slice(0, outs[d])
+        v = v[tuple(idx)]
+    if v1:
+        arrays = [("InputWindowOffsets", offs), ("InputWindowSizes", sizes), ("InputWindowStrides", steps)]
+    else:
+        arrays = [("Offsets", offs), ("Sizes", outs), ("Strides", steps)]
+    note = "in %s offsets %s sizes %s strides %s" % (ins, offs, sizes, steps)
+    return "SLICE1" if v1 else "SLICE", 0, 0, [t_in, t_out], [v], note, False, arrays
+
+
+def gen_slice(rng, dt, it, n, oob):
+    return gen_slice_any(rng, dt, n, False)
+
+
+def gen_slice1(rng, dt, it, n, oob):
+    return gen_slice_any(rng, dt, n, True)
+
+
+def gen_gather_nd(rng, dt, it, n, oob, nd1=False):
+    """GATHER_ND (B 0) or GATHER_ND1: Output = J[0..Q-1) ++ I[B+T..R), right-aligned; for each batch
+    coordinate b, out[b] = data[b][idx[b][..., 0], ..., idx[b][..., T-1]] (numpy's fancy indexing)."""
+    while True:
+        r = int(rng.integers(1, n + 1))
+        q = int(rng.integers(1, n + 1))
+        b = int(rng.integers(0, min(r, q))) if nd1 else 0
+        t = int(rng.integers(1, r - b + 1))
+        m = (q - 1) + (r - b - t)
+        if m <= n:
+            break
+    isz = [int(rng.integers(1, 5)) for _ in range(r)]
+    jsz = isz[:b] + [int(rng.integers(1, 4)) for _ in range(q - 1 - b)] + [t]
+    ins = [1] * (n - r) + isz
+    ixs = [1] * (n - q) + jsz
+    outs = [1] * (n - m) + jsz[:-1] + isz[b + t:]
+    signed = it in SIGNED
+    t_in = make(rng, dt, ins, False)
+    t_ix = make(rng, it, ixs, False, INDEX_TYPES[it])  # broadcast indices too: tuples may repeat
+    t_out = make(rng, dt, outs, True)
+    vals = np.empty(jsz, dtype=object)
+    for c in range(t):  # component c indexes input dimension b + c of the meaningful ones
+        vals[..., c] = random_indices(rng, jsz[:-1], isz[b + c], signed, oob)
+    write_indices(t_ix, vals)
+    idx = read_index_values(t_ix).reshape(jsz)  # what is stored: a broadcast slot keeps its last value
+    oob = any(any_out_of_range(idx[..., c], isz[b + c], signed) for c in range(t))
+    comps = [np.asarray(clamp(idx[..., c], isz[b + c], signed)).astype(np.int64) for c in range(t)]
+    data = t_in.view().reshape(isz)
+    res = np.empty(jsz[:-1] + isz[b + t:], dtype=t_in.raw)
+    for bi in np.ndindex(*isz[:b]):
+        res[bi] = data[bi][tuple(comp[bi] for comp in comps)]
+    name = "GATHER_ND1" if nd1 else "GATHER_ND"
+    return name, r, q, [t_in, t_ix, t_out], [res.reshape(outs)], "R %d Q %d B %d T %d" % (r, q, b, t), oob, \
+        ((b,) if nd1 else ())
+
+
+def gen_gather_nd1(rng, dt, it, n, oob):
+    return gen_gather_nd(rng, dt, it, n, oob, nd1=True)
+
+
 GENERATORS = {"GATHER": gen_gather, "GATHER_ELEMENTS": gen_gather_elements, "SCATTER_ND": gen_scatter_nd,
-              "SPLIT": gen_split, "JOIN": gen_join, "TILE": gen_tile, "SCATTER": gen_scatter}
+              "SPLIT": gen_split, "JOIN": gen_join, "TILE": gen_tile, "SCATTER": gen_scatter,
+              "GATHER_ND": gen_gather_nd, "GATHER_ND1": gen_gather_nd1,
+              "DIAGONAL_MATRIX": gen_diagonal_matrix, "DIAGONAL_MATRIX1": gen_diagonal_matrix1}
 GENERATORS.update((op, gen_depth_space(op)) for op in ("DEPTH_TO_SPACE", "SPACE_TO_DEPTH", "DEPTH_TO_SPACE1",
                                                        "SPACE_TO_DEPTH1"))
+GENERATORS.update(SLICE=gen_slice, SLICE1=gen_slice1)
+def gen_one_hot(rng, dt, it, n, oob):
+    a = int(rng.integers(0, n))
+    outs = [int(rng.integers(1, 5)) for _ in range(n)]
+    outs[a] = int(rng.integers(1, 9))  # the depth
+    ixs = list(outs)
+    ixs[a] = 1
+    vs = [int(rng.integers(1, 3)) for _ in range(n)]
+    if int(np.prod(vs)) < 2:
+        vs[int(rng.integers(0, n))] = 2
+    t_ix = make(rng, it, ixs, False, INDEX_TYPES[it])
+    t_va = make(rng, dt, vs, False)
+    t_out = make(rng, dt, outs, True)
+    depth, signed = outs[a], it in SIGNED
+    vals = random_indices(rng, ixs, depth, signed, rng.integers(0, 3) == 0)
+    if it == 10 and rng.integers(0, 4) == 0:  # UINT64 of 2^63 and more: a large unsigned value, off
+        vals.reshape(-1)[int(rng.integers(0, vals.size))] = 2**63 + int(rng.integers(0, 2))
+    write_indices(t_ix, vals)
+    idx = read_index_values(t_ix)  # what is stored: with broadcast indices a value may be overwritten
+    # ONE_HOT's own rule (docs/operators.md P8): negative values count from the end; anything
+    # else outside [0, depth) matches no position, so its sequence is all off (-1 here)
+    pos = np.vectorize(lambda v: v + depth if signed and -depth <= v < 0 else (v if 0 <= v < depth else -1),
+                       otypes=[object])(idx).astype(np.int64)
+    vd = max(d for d in range(n) if vs[d] > 1)
+    va = t_va.view()
+    off, on = va[(0,) * n], va[tuple(1 if d == vd else 0 for d in range(n))]
+    hit = pos == np.arange(depth).reshape([depth if d == a else 1 for d in range(n)])
+    res = np.where(hit, on, off).astype(t_out.raw)
+    return "ONE_HOT", a, 0, [t_ix, t_va, t_out], [res], "axis %d depth %d values %s" % (a, depth, vs), False
+
+
+GENERATORS.update(ONE_HOT=gen_one_hot)
 
 
 PAD_MODES = ["CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC", "WRAP"]
-NP_PAD = {"CONSTANT": "constant", "EDGE": "edge", "REFLECTION": "reflect", "SYMMETRIC": "symmetric", "WRAP": "wrap"}
-INT_RANGE = {3: (0, 2**32 - 1), 4: (0, 2**16 - 1), 5: (0, 2**8 - 1), 6: (-2**31, 2**31 - 1), 7: (-2**15, 2**15 - 1),
-             8: (-2**7, 2**7 - 1), 10: (0, 2**64 - 1), 11: (-2**63, 2**63 - 1)}
-FLOAT_NP = {1: np.float32, 2: np.float16, 9: np.float64}
-
-
-def padding_fill_bits(dt, value):
-    """PADDING's FLOAT PaddingValue as the element's raw bits (docs/operators.md section 0): floats
-    converted by numpy (float16 rounds to nearest even), integers truncated toward zero then
-    saturated, NaN giving 0."""
-    v = np.float32(value)
-    if dt in FLOAT_NP:
-        with np.errstate(over="ignore"):
-            x = np.array([v]).astype(FLOAT_NP[dt])
-        return int(x.view(RAW[ESIZE[dt]])[0])
-    lo, hi = INT_RANGE[dt]
-    if v != v:
-        i = 0
-    elif v == np.inf or v >= hi:
-        i = hi
-    elif v == -np.inf or v <= lo:
-        i = lo
-    else:
-        i = int(v)  # Python truncates toward zero; exact for every float32
-        i = min(max(i, lo), hi)
-    return i % (1 << (8 * ESIZE[dt]))
+NP_PAD = {"CONSTANT": "constant", "EDGE": "edge", "REFLECTION": "reflect", "SYMMETRIC": "symmetric"}
 
 
 def gen_padding_any(rng, dt, n, v1):
+    """PADDING / PADDING1: every mode, pads 0-3 and now and then larger than the input (PD6)."""
     mode = PAD_MODES[int(rng.integers(0, 5))]
     sizes = [int(rng.integers(1, 5)) for _ in range(n)]
     start, end = [], []
     for d in range(n):
         k = int(rng.integers(0, 6))
         s, e = (0, 0) if k == 0 else (int(rng.integers(0, 4)), int(rng.integers(0, 4)))
-        if k == 5:  # larger than the input: periodic folding (PD6)
+        if k == 5:  # larger than the input: periodic folding
             s, e = s + sizes[d] + int(rng.integers(0, 4)), e + 2 * sizes[d]
         start.append(s)
         end.append(e)
@@ -447,40 +639,32 @@ def gen_padding_any(rng, dt, n, v1):
     outs = [a + b + c for a, b, c in zip(sizes, start, end)]
     t_in = make(rng, dt, sizes, False)
     t_out = make(rng, dt, outs, True)
-    lines = ["param PaddingMode %d" % PAD_MODES.index(mode)]
     if v1:  # any bits of the element, NaN payloads included
-        bits = int(rng.integers(0, 1 << 62)) * 4 + int(rng.integers(0, 4))
-        fill = bits % (1 << (8 * ESIZE[dt]))
-        lines += ["param PaddingValueDataType %d" % dt, "bits PaddingValue %x" % fill]
-    else:  # small integers, quarters, and now and then values to saturate or NaN
+        fill = (int(rng.integers(0, 1 << 62)) * 4 + int(rng.integers(0, 4))) % (1 << (8 * ESIZE[dt]))
+        value = Bits(fill)
+    else:  # small integers, quarters, and now and then values to saturate, or NaN
         k = int(rng.integers(0, 10))
-        value = (np.float32(np.nan) if k == 0 else np.float32(1e30) * (1 if k == 1 else -1) if k <= 2
-                 else np.float32(300.7) if k == 3 else np.float32(int(rng.integers(-400, 401)) / 4))
-        fill = padding_fill_bits(dt, value)
-        lines.append("bits PaddingValue %x" % int(np.array([value], np.float32).view(np.uint32)[0]))
-    lines += ["array StartPadding %d %s" % (n, " ".join(map(str, start))),
-              "array EndPadding %d %s" % (n, " ".join(map(str, end)))]
-    pw = list(zip(start, end))
+        v = (np.float32(np.nan) if k == 0 else np.float32(1e30) * (1 if k == 1 else -1) if k <= 2
+             else np.float32(300.7) if k == 3 else np.float32(int(rng.integers(-400, 401)) / 4))
+        fill = float_fill_bits(dt, v)
+        value = Bits(int(np.array([v], np.float32).view(np.uint32)[0]))
     src = np.array(t_in.view())
     if mode == "CONSTANT":
-        res = np.pad(src, pw, mode="constant", constant_values=np.array(fill, dtype=src.dtype))
+        res = np.pad(src, list(zip(start, end)), mode="constant", constant_values=np.array(fill, dtype=src.dtype))
     elif mode == "WRAP":  # np.pad's "wrap" before numpy 1.25 is wrong when a pad exceeds the size: index mod n
         res = src[np.ix_(*[(np.arange(o) - s) % n for o, s, n in zip(outs, start, sizes)])]
     else:
-        res = np.pad(src, pw, mode=NP_PAD[mode])
-    name = "PADDING1" if v1 else "PADDING"
-    return name, {"lines": lines}, None, [t_in, t_out], [res], "%s start %s end %s" % (mode, start, end), False
+        res = np.pad(src, list(zip(start, end)), mode=NP_PAD[mode])
+    note = "%s start %s end %s" % (mode, start, end)
+    arrays = (("StartPadding", start), ("EndPadding", end))
+    m = PAD_MODES.index(mode)
+    if v1:
+        return "PADDING1", m, dt, [t_in, t_out], [res], note, False, (value,) + arrays
+    return "PADDING", m, value, [t_in, t_out], [res], note, False, arrays
 
 
-def gen_padding(rng, dt, it, n, oob):
-    return gen_padding_any(rng, dt, n, False)
-
-
-def gen_padding1(rng, dt, it, n, oob):
-    return gen_padding_any(rng, dt, n, True)
-
-
-GENERATORS.update(PADDING=gen_padding, PADDING1=gen_padding1)
+GENERATORS.update(PADDING=lambda rng, dt, it, n, oob: gen_padding_any(rng, dt, n, False),
+                  PADDING1=lambda rng, dt, it, n, oob: gen_padding_any(rng, dt, n, True))
 
 
 def generate(seed, k):
@@ -491,16 +675,21 @@ def generate(seed, k):
         dt = DATA_TYPES[int(rng.integers(0, len(DATA_TYPES)))]
         it = list(INDEX_TYPES)[int(rng.integers(0, 4))]
         n = int(rng.integers(1, 7))
-        oob = op in ("GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SCATTER") and rng.integers(0, 10) == 0
+        oob = op in ("GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SCATTER", "GATHER_ND", "GATHER_ND1") and \
+            rng.integers(0, 10) == 0
         case = GENERATORS[op](rng, dt, it, n, oob)
         if case is None:
             continue
-        name, p0, p1, tensors, expected, note, oob = case
+        name, p0, p1, tensors, expected, note, oob = case[:7]
+        extra = case[7] if len(case) > 7 else ()
+        # (name, values) of array parameters (SLICE), and parameters past the second (GATHER_ND1's B)
+        arrays = [e for e in extra if isinstance(e, tuple)]
+        more = tuple(e for e in extra if not isinstance(e, tuple))
         # the checking option: same bytes when every index is in range, an error (and nothing written) when not
         flags = CHECK_INDICES if rng.integers(0, 2) else 0
         want_status = "DMLREF_ERROR_INDEX_OUT_OF_RANGE" if (oob and flags) else "DMLREF_OK"
         desc = "%s dtype %d index %d dims %d %s%s flags %d" % (name, dt, it, n, note, " OOB" if oob else "", flags)
-        return dict(op=name, p0=p0, p1=p1, tensors=tensors, expected=expected, flags=flags,
+        return dict(op=name, params=(p0, p1) + more, arrays=arrays, tensors=tensors, expected=expected, flags=flags,
                     want_status=want_status, desc=desc)
 
 
@@ -534,14 +723,15 @@ def main():
     for k in ids:
         c = cases[k]
         manifest.append("case %d %s %x %d" % (k, c["op"], FL_6_4, c["flags"]))
-        if isinstance(c["p0"], dict):  # the generator's own manifest lines (enums, bits, arrays)
-            manifest.extend(c["p0"]["lines"])
-        else:
-            for name, value in zip(PARAM_NAMES[c["op"]], (c["p0"], c["p1"])):
-                if isinstance(value, list):
-                    manifest.append("array %s %d %s" % (name, len(value), " ".join(map(str, value))))
-                else:
-                    manifest.append("param %s %d" % (name, value))
+        for name, value in zip(PARAM_NAMES[c["op"]], c["params"]):
+            if isinstance(value, list):
+                manifest.append("array %s %d %s" % (name, len(value), " ".join(map(str, value))))
+            elif isinstance(value, Bits):
+                manifest.append("bits %s %x" % (name, value))
+            else:
+                manifest.append("param %s %d" % (name, value))
+        for name, values in c["arrays"]:
+            manifest.append("array %s %d %s" % (name, len(values), " ".join(str(int(x)) for x in values)))
         c["offsets"] = []
         for t in c["tensors"]:
             blob += bytes((-len(blob)) % 16)

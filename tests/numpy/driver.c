@@ -10,8 +10,8 @@
  *   case ID OPERATOR FEATURE_LEVEL FLAGS
  *       OPERATOR: any the library's schema list names (dmlref_operator_schema_at)
  *   param NAME VALUE
- *       a UINT or INT parameter of the operator's desc, by its schema name (Axis, ...);
- *       count fields (InputCount, OutputCount) come from the tensors
+ *       a UINT, INT or ENUM parameter of the operator's desc, by its schema name (Axis,
+ *       ValueDataType, ...); count fields (InputCount, OutputCount) come from the tensors
  *   bits NAME HEX
  *       a FLOAT parameter's 32-bit pattern, or a SCALAR_UNION's element bits (the width
  *       of the type its data-type field holds, set before), stored in host order from byte 0
@@ -19,7 +19,8 @@
  *       a UINT_ARRAY or INT_ARRAY parameter (TILE's Repeats, ...); its count field
  *       (RepeatsCount) is set to COUNT
  *   in|out DATATYPE N SIZES[N] HAS_STRIDES [STRIDES[N]] TOTAL_BYTES OFFSET
- *       tensors in binding order (dmlref_execute's), inputs and outputs
+ *       tensors in binding order (dmlref_execute's), inputs and outputs; an optional
+ *       input slot with no tensor stays NULL (DIAGONAL_MATRIX1 without its InputTensor)
  *   run
  * The desc is built generically: parameters set by name through the schema, tensor
  * fields bound by desc_bind (cli/descbuf.c: single slots one tensor each, an array

@@ -75,7 +75,7 @@ expect 4 "run --threads x" "$D" run "$CASES/gather_doc1.json" --threads x
 expect 4 "validate --feature-level 9_9" "$D" validate "$CASES/gather_doc1.json" --feature-level 9_9
 expect 4 "bench --repeat 0" "$D" bench "$CASES/gather_doc1.json" --repeat 0
 expect 4 "gen without --out" "$D" gen --operator GATHER --count 1 --seed 1
-expect 4 "gen unknown operator" "$D" gen --operator GATHER_ND --count 1 --seed 1 --out "$tmp/x"
+expect 4 "gen unknown operator" "$D" gen --operator CAST --count 1 --seed 1 --out "$tmp/x"
 expect 3 "run a missing file" "$D" run "$tmp/nope.json"
 expect 3 "validate a missing file" "$D" validate "$tmp/nope.json"
 expect 3 "run a directory" "$D" run "$CASES"
@@ -259,6 +259,105 @@ contains "$tmp/err" "SCATTER: IndicesTensor[2] repeats the target of IndicesTens
 expect 2 "--strict fails on a SCATTER duplicate" "$D" run --strict "$CASES/scatter_doc1.json"
 expect 0 "no SCATTER warning without a repeat" "$D" run "$CASES/scatter_doc2.json"
 if [ -s "$tmp/err" ]; then no "stderr not empty for scatter_doc2"; else ok; fi
+# ONE_HOT's out-of-range index (the page's example 4: 100) is its documented rule, not a clamp:
+# no warning, and --strict accepts it
+expect 0 "ONE_HOT out-of-range index: --strict accepts it" "$D" run --strict "$CASES/one_hot_doc4.json"
+if [ -s "$tmp/err" ]; then no "stderr not empty for one_hot_doc4"; else ok; fi
+
+# ---- DIAGONAL_MATRIX(1): no input, an optional input, INT, FLOAT, enum and union fields ----
+# DIAGONAL_MATRIX1's union Value in every type, written as a tensor element would be (INT64's
+# extremes, a FLOAT16 given as a decimal and rounded to nearest-even, NaN payloads as "0x..."),
+# no InputTensor: Output {2,2} = [v, 0, 0, v]; the bits checked in the .npy
+dgu() { # NAME TYPE VALUE WANT_HEX
+    cat >"$tmp/dg_$1.json" <<EOF
+{"operator": "DIAGONAL_MATRIX1", "ValueDataType": "$2", "Value": $3, "DiagonalFillBegin": 0, "DiagonalFillEnd": 1,
+ "OutputTensor": {"DataType": "$2", "Sizes": [2, 2]}}
+EOF
+    expect 0 "DIAGONAL_MATRIX1 Value $3 as $2" "$D" run "$tmp/dg_$1.json" --npy "$tmp/dg_$1"
+    if py -c 'import sys, numpy as np
+a = np.load(sys.argv[1]); w = int(sys.argv[2], 16)
+b = a.view("<u%d" % a.dtype.itemsize).reshape(-1).tolist()
+assert b == [w, 0, 0, w], ([hex(x) for x in b], hex(w))' "$tmp/dg_$1/OutputTensor.npy" "$4" 2>"$tmp/err"
+    then ok; else no "DIAGONAL_MATRIX1: Value $3 as $2 is not $4 in the output"; fi
+}
+dgu i64min INT64 -9223372036854775808 8000000000000000
+dgu i64max INT64 9223372036854775807 7fffffffffffffff
+dgu u64max UINT64 18446744073709551615 ffffffffffffffff
+dgu i32min INT32 -2147483648 80000000
+dgu u32max UINT32 4294967295 ffffffff
+dgu i16 INT16 -32768 8000
+dgu u16 UINT16 65535 ffff
+dgu i8 INT8 -1 ff
+dgu u8 UINT8 200 c8
+dgu f16dec FLOAT16 0.1 2e66
+dgu f16max FLOAT16 65504 7bff
+dgu f16neg0 FLOAT16 -0.0 8000
+dgu f16nan FLOAT16 '"0x7e01"' 7e01
+dgu f32 FLOAT32 -1.5 bfc00000
+dgu f32snan FLOAT32 '"0x7f800001"' 7f800001
+dgu f64 FLOAT64 0.1 3fb999999999999a
+dgu f64inf FLOAT64 '"-inf"' fff0000000000000
+# run prints the outputs in their own type (INT64's extreme exactly)
+expect 0 "DIAGONAL_MATRIX1 INT64 printed" "$D" run "$tmp/dg_i64min.json"
+contains "$tmp/out" '"data": [-9223372036854775808, 0, 0, -9223372036854775808]' "DIAGONAL_MATRIX1 INT64 extreme printed"
+# a union value outside its type: malformed (exit 3, naming the field)
+sed 's/"Value": 200/"Value": 256/' "$tmp/dg_u8.json" >"$tmp/dg_bad1.json"
+expect 3 "DIAGONAL_MATRIX1 Value 256 as UINT8" "$D" run "$tmp/dg_bad1.json"
+contains "$tmp/err" "Value: 256 is not representable in UINT8" "union out of range message"
+sed 's/"Value": 65504/"Value": 65520/' "$tmp/dg_f16max.json" >"$tmp/dg_bad2.json"
+expect 3 "DIAGONAL_MATRIX1 Value 65520 as FLOAT16" "$D" run "$tmp/dg_bad2.json"
+# the optional InputTensor: absent above, given in the doc cases; null is absent
+cat >"$tmp/dg_null.json" <<'EOF'
+{"operator": "DIAGONAL_MATRIX1", "ValueDataType": "UINT8", "Value": 9, "DiagonalFillBegin": 0, "DiagonalFillEnd": 1,
+ "InputTensor": null, "OutputTensor": {"DataType": "UINT8", "Sizes": [2, 2]}, "expected": {"OutputTensor": [9, 0, 0, 9]}}
+EOF
+expect 0 "DIAGONAL_MATRIX1 with InputTensor null" "$D" run "$tmp/dg_null.json"
+# DIAGONAL_MATRIX's FLOAT Value: a number, "nan", "-inf" or a 32-bit pattern, converted into the output's type
+dgf() { # NAME TYPE VALUE WANT_HEX
+    cat >"$tmp/dm_$1.json" <<EOF
+{"operator": "DIAGONAL_MATRIX", "Offset": -1, "Value": $3, "OutputTensor": {"DataType": "$2", "Sizes": [2, 2]}}
+EOF
+    expect 0 "DIAGONAL_MATRIX Value $3 into $2" "$D" run "$tmp/dm_$1.json" --npy "$tmp/dm_$1"
+    if py -c 'import sys, numpy as np
+a = np.load(sys.argv[1]); w = int(sys.argv[2], 16)
+b = a.view("<u%d" % a.dtype.itemsize).reshape(-1).tolist()
+assert b == [0, 0, w, 0], ([hex(x) for x in b], hex(w))' "$tmp/dm_$1/OutputTensor.npy" "$4" 2>"$tmp/err"
+    then ok; else no "DIAGONAL_MATRIX: Value $3 into $2 is not $4 in the output"; fi
+}
+dgf trunc INT32 10.6 a
+dgf sat UINT8 300 ff
+dgf neg UINT16 -5 0
+dgf nan INT64 '"nan"' 0
+dgf ninf INT8 '"-inf"' 80
+dgf f16 FLOAT16 0.1 2e66
+dgf payload FLOAT32 '"0x7fc01234"' 7fc01234
+dgf f64 FLOAT64 0.1 3fb99999a0000000
+# builder cases of both through the fast path, 1 and 2 threads (their expected lists are the oracle's)
+expect 0 "gen DIAGONAL_MATRIX" "$D" gen --operator DIAGONAL_MATRIX --count 40 --seed 99 --out "$tmp/gendg"
+expect 0 "gen DIAGONAL_MATRIX1" "$D" gen --operator DIAGONAL_MATRIX1 --count 40 --seed 99 --out "$tmp/gendg"
+dgfail=0
+for f in "$tmp"/gendg/*.json; do
+    for t in 1 2; do "$D" run "$f" --threads $t >/dev/null 2>"$tmp/err" || { dgfail=$((dgfail + 1)); echo "FAIL: $f --threads $t"; }; done
+done
+[ "$dgfail" -eq 0 ] && ok || no "$dgfail DIAGONAL_MATRIX(1) builder cases differ on the fast path"
+if py - "$tmp/gendg" <<'PY' 2>"$tmp/err"
+import json, os, sys
+d = sys.argv[1]
+with_input = without = inverted = 0
+types = set()
+for f in os.listdir(d):
+    c = json.load(open(os.path.join(d, f)))
+    types.add(c["OutputTensor"]["DataType"])
+    if c["operator"] == "DIAGONAL_MATRIX1":
+        assert c["ValueDataType"] == c["OutputTensor"]["DataType"], f
+        assert c["ValueDataType"] != "FLOAT16" or c["Value"] == 0, f  # golden FLOAT16 unions: 0 only
+        if "InputTensor" in c: with_input += 1
+        else: without += 1
+        inverted += c["DiagonalFillBegin"] > c["DiagonalFillEnd"]
+assert with_input and without and inverted, (with_input, without, inverted)
+assert len(types) == 11, types
+PY
+then ok; else no "DIAGONAL_MATRIX(1) builder cases: inputs present and absent, inverted bands, every type"; fi
 
 # ---- SCATTER and SCATTER_ELEMENTS: two names of one operator (value 94) -------------
 for name in SCATTER SCATTER_ELEMENTS; do
@@ -585,6 +684,52 @@ pin=$(pins $(for op in depth_to_space space_to_depth depth_to_space1 space_to_de
           echo "$tmp/genpin/gen_${op}_1_$i.json"; done; done))
 want=ec57f483561b1ba20c884fdb701c93154e2fa134146a1df165463e8cd259f128
 [ "$pin" = "$want" ] && ok || no "gen DEPTH_TO_SPACE/SPACE_TO_DEPTH(1) --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_slice_1_$i.json"; done))
+want=18d77c32b9312d40cb183921d1ca34d5f0c43ee98a174677acaf8df97d308fbf
+[ "$pin" = "$want" ] && ok || no "gen SLICE --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_slice1_1_$i.json"; done))
+want=d0c2e985790cf250adadb8a99b5c263c585a0457966e7c43a395899365696e14
+[ "$pin" = "$want" ] && ok || no "gen SLICE1 --count 5 --seed 1 files have sha256 $pin, pinned $want"
+# SLICE / SLICE1: the builder's cases through the fast path (the expected outputs are the
+# oracle's) with 1 and 2 threads, a tiny grain splitting even small copies
+expect 0 "gen SLICE SLICE1 40" sh -c "'$D' gen --operator SLICE --count 40 --seed 7 --out '$tmp/gensl' &&
+                                      '$D' gen --operator SLICE1 --count 40 --seed 7 --out '$tmp/gensl'"
+slfail=0
+for f in "$tmp"/gensl/*.json; do
+    for th in 1 2; do
+        DMLREF_PAR_GRAIN=64 "$D" run "$f" --threads $th >/dev/null 2>"$tmp/err" ||
+            { slfail=$((slfail + 1)); echo "FAIL: $f --threads $th"; sed 's/^/    /' "$tmp/err" | head -3; }
+    done
+done
+[ "$slfail" -eq 0 ] && ok || no "$slfail generated SLICE/SLICE1 runs differ from the oracle"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_one_hot_1_$i.json"; done))
+want=66e3faecfe87dce43f22942ba20ccd8814d045326f8517244fed4ba2450ea420
+[ "$pin" = "$want" ] && ok || no "gen ONE_HOT --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_gather_nd_1_$i.json"; done))
+want=68d970c59865d46ce4933fa96354dbb7a93ee452a5b9609c6cce122b61f646f3
+[ "$pin" = "$want" ] && ok || no "gen GATHER_ND --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_gather_nd1_1_$i.json"; done))
+want=5247121d86c6b45ed29ae2e0d6605c828a948a05896c414e1b4bf7c14e7aa771
+[ "$pin" = "$want" ] && ok || no "gen GATHER_ND1 --count 5 --seed 1 files have sha256 $pin, pinned $want"
+# GATHER_ND(1)'s builder cases (expected: the oracle's bytes) through the fast paths with 1 and 2
+# threads, the thread grain and the streaming threshold made tiny so small cases split and stream
+for op in GATHER_ND GATHER_ND1; do
+    expect 0 "gen $op 60" "$D" gen --operator $op --count 60 --seed 4242 --out "$tmp/gennd"
+done
+ndfail=0
+for f in "$tmp"/gennd/*.json; do
+    for t in 1 2; do
+        DMLREF_PAR_GRAIN=16 DMLREF_STREAM_MIN=0 DMLREF_SLAB_MIN=0 "$D" run "$f" --threads $t >/dev/null 2>"$tmp/err" ||
+            { ndfail=$((ndfail + 1)); echo "FAIL: $f --threads $t"; sed 's/^/    /' "$tmp/err" | head -3; }
+    done
+done
+[ "$ndfail" -eq 0 ] && ok || no "$ndfail GATHER_ND(1) builder cases differ on the fast paths"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_diagonal_matrix_1_$i.json"; done))
+want=0c120898cf6d79f2a939ef2772b14cc53924fd8f04ed656c5f73cecaa2dde1f7
+[ "$pin" = "$want" ] && ok || no "gen DIAGONAL_MATRIX --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_diagonal_matrix1_1_$i.json"; done))
+want=d7e0f2b1446cd151d3948151a413b69018b7c7c3c7bb6567e016bcc19ecfe473
+[ "$pin" = "$want" ] && ok || no "gen DIAGONAL_MATRIX1 --count 5 --seed 1 files have sha256 $pin, pinned $want"
 pin=$(pins $(for op in padding padding1; do for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_${op}_1_$i.json"; done; done))
 want=f3eac0f176bd73e0b0f8c3f6fe981cc3e99153e86ed3b1e4739d8de97699a7d6
 [ "$pin" = "$want" ] && ok || no "gen PADDING/PADDING1 --count 5 --seed 1 files have sha256 $pin, pinned $want"
@@ -660,7 +805,7 @@ for f in "$tmp"/filt3/*; do cmp -s "$f" "$tmp/filt/$(basename "$f")" || same=0; 
 [ "$same" -eq 1 ] && [ "$(ls "$tmp/filt3" | wc -l)" -eq 6 ] && ok || no "gen with filters: --count 3 of a list is not a prefix"
 # the feature level: valid at L, feature_level <= L; operators newer than L skipped with ALL
 expect 0 "gen --feature-level 3_0" "$D" gen --operator ALL --count 12 --seed 6 --out "$tmp/lvl3" --feature-level 3_0
-newer3=$(grep -c '^dmlref gen: skipped [A-Z_0-9]*: not available at feature level 3_0' "$tmp/err") # PADDING1 (5_0)
+newer3=$(grep -c "^dmlref gen: skipped [A-Z_0-9]*: not available at feature level 3_0" "$tmp/err")  # DIAGONAL_MATRIX1 (5_1), PADDING1 (5_0)
 gencheck "gen --feature-level 3_0" "$tmp/lvl3" --feature-level 3_0 --expect-files $((12 * (n_ops - newer3))) --distinct
 expect 0 "gen --feature-level 1_0 --max-dims 4" "$D" gen --operator ALL --count 8 --seed 6 --out "$tmp/lvl1" --feature-level 1_0 --max-dims 4
 contains "$tmp/err" "skipped GATHER_ELEMENTS: not available at feature level 1_0 (introduced in 2_1)" "gen skips an operator newer than the level"

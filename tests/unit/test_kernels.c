@@ -216,6 +216,189 @@ TEST(kernels_strided_copies_each_width) {
             }
 }
 
+/* ---- negative-stride views (copy_plan_init_view, simd_reverse_xN) --------- */
+
+/* Every reverse primitive against the element-by-element reference, at lengths around the
+ * vector widths, with guard bytes around the destination and unaligned pointers. */
+TEST(kernels_reverse_every_length_to_70) {
+    unsigned char src[70 * 8 + 3], dst[70 * 8 + 2 * GUARD + 3], ref[sizeof dst];
+    for (size_t i = 0; i < sizeof src; ++i) src[i] = (unsigned char)(i * 7 + 1);
+    for (uint32_t w = 1; w <= 8; w *= 2)
+        for (size_t n = 0; n <= 70; ++n)
+            for (size_t mis = 0; mis <= 3; mis += 3) {
+                memset(dst, 0xEE, sizeof dst);
+                memset(ref, 0xEE, sizeof ref);
+                const unsigned char *s = src + mis;
+                unsigned char *d = dst + GUARD + mis, *r = ref + GUARD + mis;
+                for (size_t i = 0; i < n; ++i) memcpy(r + i * w, s + (n - 1 - i) * w, w);
+                switch (w) {
+                case 1: simd_reverse_x1(d, s, n); break;
+                case 2: simd_reverse_x2(d, s, n); break;
+                case 4: simd_reverse_x4(d, s, n); break;
+                default: simd_reverse_x8(d, s, n); break;
+                }
+                if (memcmp(dst, ref, sizeof dst))
+                    test_fail(__FILE__, __LINE__, "simd_reverse_x%u n=%zu offset %zu", w, n, mis);
+            }
+}
+
+/* The reference of a view copy: every coordinate, offsets in signed 64-bit arithmetic. */
+static void view_copy_ref(unsigned char *dst, const view_t *dv, const unsigned char *src, const view_t *sv,
+                          uint32_t n, const uint64_t *sizes, uint64_t es) {
+    uint64_t c[8] = {0}, total = 1;
+    for (uint32_t d = 0; d < n; ++d) total *= sizes[d];
+    for (uint64_t p = 0; p < total; ++p) {
+        int64_t doff = (int64_t)dv->base, soff = (int64_t)sv->base;
+        for (uint32_t d = 0; d < n; ++d) {
+            doff += (int64_t)c[d] * dv->st[d];
+            soff += (int64_t)c[d] * sv->st[d];
+        }
+        memcpy(dst + doff, src + soff, (size_t)es);
+        for (uint32_t d = n; d-- > 0;) {
+            if (++c[d] < sizes[d]) break;
+            c[d] = 0;
+        }
+    }
+}
+
+static uint32_t view_rnd(uint64_t *seed, uint64_t m) {
+    *seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)((*seed >> 33) % m);
+}
+
+/* Random windows of a packed source (steps of either sign, -3..3, mostly +-1) copied into
+ * a destination walked forwards or backwards, with gaps: copy_plan_init_view against the
+ * reference, every byte (guards included), the units run as two ranges; and every kind of
+ * row the planner picks for a reversed source is reached. */
+TEST(kernels_view_copies_negative_strides) {
+    uint64_t seed = 4242;
+#define RND(m) view_rnd(&seed, (m))
+    int seen[COPY_REV_BLOCK + 1] = {0};
+    for (int iter = 0; iter < 3000; ++iter) {
+        const uint64_t es = UINT64_C(1) << RND(4);
+        const uint32_t n = 1 + RND(4);
+        uint64_t sizes[4], ssz[4], sst[4], dst_st[4], acc;
+        int64_t step[4], start[4];
+        for (uint32_t d = 0; d < n; ++d) {
+            sizes[d] = RND(3) == 0 ? 1 : 1 + RND(d + 1 == n && RND(2) ? 40 : 5);
+            const uint32_t k = RND(10);
+            step[d] = k < 4 ? 1 : k < 7 ? -1 : (int64_t)(1 + RND(3)) * (RND(2) ? 1 : -1);
+            const uint64_t reach = (sizes[d] - 1) * (uint64_t)(step[d] < 0 ? -step[d] : step[d]);
+            const uint64_t extra = RND(3);
+            ssz[d] = reach + 1 + extra;
+            start[d] = (int64_t)(step[d] < 0 ? reach + RND((uint32_t)extra + 1) : RND((uint32_t)extra + 1));
+        }
+        acc = es;
+        for (uint32_t d = n; d-- > 0;) {
+            sst[d] = acc;
+            acc *= ssz[d];
+        }
+        const uint64_t sbytes = acc;
+        acc = es;
+        for (uint32_t d = n; d-- > 0;) { /* destination: packed, a gap now and then */
+            dst_st[d] = acc;
+            acc = acc * sizes[d] + (RND(4) == 0 ? es : 0);
+        }
+        const uint64_t dbytes = acc;
+        view_t sv, dv;
+        memset(&sv, 0, sizeof sv);
+        memset(&dv, 0, sizeof dv);
+        for (uint32_t d = 0; d < n; ++d) {
+            sv.base += (uint64_t)start[d] * sst[d];
+            sv.st[d] = step[d] * (int64_t)sst[d];
+            const int back = RND(4) == 0; /* this dim of the destination walked backwards */
+            dv.st[d] = back ? -(int64_t)dst_st[d] : (int64_t)dst_st[d];
+            if (back) dv.base += (sizes[d] - 1) * dst_st[d];
+        }
+        unsigned char *src = malloc((size_t)sbytes), *dst = malloc((size_t)(dbytes + 2 * GUARD)),
+                      *ref = malloc((size_t)(dbytes + 2 * GUARD));
+        if (!src || !dst || !ref) abort();
+        for (uint64_t i = 0; i < sbytes; ++i) src[i] = (unsigned char)RND(256);
+        memset(dst, 0x5A, (size_t)(dbytes + 2 * GUARD));
+        memset(ref, 0x5A, (size_t)(dbytes + 2 * GUARD));
+        view_copy_ref(ref + GUARD, &dv, src, &sv, n, sizes, es);
+        copy_plan cp;
+        copy_plan_init_view(&cp, n, sizes, &dv, &sv, es);
+        for (uint32_t d = 0; d < cp.nest.m; ++d) CHECK(!nest_st_negative(cp.nest.st[0][d])); /* dst forwards */
+        seen[cp.kind] = 1;
+        copy_plan_run(&cp, dst + GUARD, src, 0, cp.units / 2);
+        copy_plan_run(&cp, dst + GUARD, src, cp.units / 2, cp.units);
+        if (memcmp(dst, ref, (size_t)(dbytes + 2 * GUARD)))
+            test_fail(__FILE__, __LINE__, "view copy case %d (n %u, es %llu, kind %s) differs", iter, n,
+                      (unsigned long long)es, copy_kind_part(cp.kind));
+        free(src);
+        free(dst);
+        free(ref);
+    }
+#undef RND
+    for (int k = COPY_BLOCK; k <= COPY_REV_BLOCK; ++k)
+        if (!seen[k]) test_fail(__FILE__, __LINE__, "no random view used kind %s", copy_kind_part(k));
+}
+
+/* A view reversed in every dim of a packed tensor is one reversed run (the two negative dims
+ * merge); a reversed row of 300 KiB blocks takes the chunked path; the views of a tensor. */
+TEST(kernels_view_reversed_merges_and_chunks) {
+    /* {3, 5} int32 reversed in both dims -> one row of 15, rev_x4 */
+    const uint64_t sizes[2] = {3, 5};
+    view_t sv = {.base = 14 * 4, .st = {-20, -4}}, dv = {.base = 0, .st = {20, 4}};
+    copy_plan cp;
+    copy_plan_init_view(&cp, 2, sizes, &dv, &sv, 4);
+    CHECK_EQ_U64(cp.nest.m, 1);
+    CHECK_EQ_U64(cp.nest.sizes[0], 15);
+    CHECK(cp.kind == COPY_REV_X4);
+    uint32_t in[15], out[15];
+    for (uint32_t i = 0; i < 15; ++i) in[i] = i;
+    copy_plan_run(&cp, (unsigned char *)out, (const unsigned char *)in, 0, cp.units);
+    for (uint32_t i = 0; i < 15; ++i) CHECK_EQ_U64(out[i], 14 - i);
+    /* a negative and a positive stride never merge; two negative ones by magnitude */
+    CHECK(nest_adjacent((uint64_t)-20, (uint64_t)-4, 5));
+    CHECK(!nest_adjacent((uint64_t)-20, 4, 5));
+    CHECK(!nest_adjacent(20, (uint64_t)-4, 5));
+    CHECK(nest_adjacent((uint64_t)INT64_MIN, (uint64_t)(INT64_MIN / 2), 2)); /* -2^63 = -2^62 * 2 */
+    CHECK(!nest_adjacent(0, (uint64_t)INT64_MIN, 2));
+
+    /* rows of 300 KiB (76800 int32) in reverse row order: blocks of 300 KiB, chunked */
+    const uint64_t rows = 3, cols = 76800, big[2] = {rows, cols};
+    uint32_t *a = malloc(rows * cols * 4), *b = malloc(rows * cols * 4);
+    if (!a || !b) abort();
+    for (uint64_t i = 0; i < rows * cols; ++i) a[i] = (uint32_t)i;
+    view_t rs = {.base = (rows - 1) * cols * 4, .st = {-(int64_t)(cols * 4), 4}};
+    view_t rd = {.base = 0, .st = {(int64_t)(cols * 4), 4}};
+    copy_plan_init_view(&cp, 2, big, &rd, &rs, 4);
+    CHECK(cp.chunks > 1);
+    copy_plan_run(&cp, (unsigned char *)b, (const unsigned char *)a, 0, cp.units / 3);
+    copy_plan_run(&cp, (unsigned char *)b, (const unsigned char *)a, cp.units / 3, cp.units);
+    int bad = 0;
+    for (uint64_t r = 0; r < rows; ++r)
+        for (uint64_t c = 0; c < cols; ++c) bad |= b[r * cols + c] != (uint32_t)((rows - 1 - r) * cols + c);
+    CHECK(!bad);
+    free(a);
+    free(b);
+
+    /* view_window: size-1 dims get stride 0, a stride past int64 refuses */
+    tensor_t t;
+    memset(&t, 0, sizeof t);
+    t.n = 2;
+    t.esize = 8;
+    t.sizes[0] = 4;
+    t.sizes[1] = 5;
+    t.bstrides[0] = 40;
+    t.bstrides[1] = 8;
+    const uint32_t vs[2] = {2, 1};
+    const int64_t st0[2] = {3, 0}, stp[2] = {-3, INT64_MAX};
+    view_t w;
+    CHECK(view_window(&w, &t, vs, st0, stp));
+    CHECK_EQ_U64(w.base, 120);
+    CHECK_EQ_I64(w.st[0], -120);
+    CHECK_EQ_I64(w.st[1], 0);
+    t.bstrides[0] = UINT64_C(1) << 34;
+    const int64_t huge[2] = {INT64_C(1) << 29, 1};
+    CHECK(!view_window(&w, &t, vs, st0, huge));
+    view_of_tensor(&w, &t);
+    CHECK_EQ_I64(w.st[0], INT64_C(1) << 34);
+    CHECK_EQ_U64(w.base, 0);
+}
+
 /* ---- gather kernels through the API ---------------------------------------- */
 
 static DMLREF_TENSOR_DATA_TYPE type_of_width(uint32_t w) {

@@ -374,8 +374,6 @@ TEST(validation_unknown_or_unsupported_operator_type) {
     EXPECT(&f.d, FL64, DMLREF_ERROR_UNSUPPORTED_OPERATOR, "operator type 0");
     f.d.Type = DMLREF_OPERATOR_CAST; /* out of scope */
     EXPECT(&f.d, FL64, DMLREF_ERROR_UNSUPPORTED_OPERATOR, "operator type 61");
-    f.d.Type = DMLREF_OPERATOR_GATHER_ND;
-    EXPECT(&f.d, FL64, DMLREF_ERROR_UNSUPPORTED_OPERATOR, "operator type 108");
     /* GATHER_ELEMENTS / SCATTER_ND exist from 2_1 on */
     efix e;
     sfix s;
