@@ -70,6 +70,13 @@ def _along(shape, axis, size):
     return tuple(s)
 
 
+def _padded(shape, start, end):
+    """PADDING's output shape (rule PD3): In + StartPadding + EndPadding per dimension."""
+    if len(start) != len(shape) or len(end) != len(shape):
+        return tuple(shape)  # the library reports the mismatch (PD1)
+    return tuple(int(s) + int(a) + int(b) for s, a, b in zip(shape, start, end))
+
+
 def _join_sizes(shapes, axis):
     if not shapes:
         return ()
@@ -116,6 +123,8 @@ SHAPES = {
                                                   p["IndicesDimensionCount"])],
     "GATHER_ND1": lambda t, p, x: [gather_nd_sizes(t["InputTensor"], t["IndicesTensor"], p["InputDimensionCount"],
                                                    p["IndicesDimensionCount"], p["BatchDimensionCount"])],
+    "PADDING": lambda t, p, x: [_padded(t["InputTensor"], p["StartPadding"], p["EndPadding"])],
+    "PADDING1": lambda t, p, x: [_padded(t["InputTensor"], p["StartPadding"], p["EndPadding"])],
 }
 # Extra keyword arguments an operator's shape line needs (required unless out= is given).
 EXTRA = {"SPLIT": ("sizes",), "ONE_HOT": ("depth",), "DIAGONAL_MATRIX": ("shape", "dtype")}
@@ -272,6 +281,8 @@ class Operator:
                     raise TypeError(f"{snake(self.name)}() missing keyword argument {k!r}")
             if v is not None and _is_data_type_enum(p) and not isinstance(v, (int, np.integer)):
                 v = _types.CODES[_types.data_type(out_dtype_of(v))]  # "INT64", np.int64, "int64"
+            if p["kind"] == 6 and isinstance(v, str) and v in p["enum_names"]:
+                v = p["enum_names"].index(v)  # an enum by its name ("REFLECTION")
             if p["kind"] in _INTEGER_KINDS:
                 if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
                     raise TypeError(f"{snake(self.name)}(): {k} must be an integer, got {type(v).__name__}")

@@ -37,7 +37,7 @@ _PROBE = {"Axis": 0, "IndexDimensions": 1, "InputDimensionCount": lambda n: n, "
           "Repeats": lambda n: [1] * n, "BlockSize": 1,
           "Offsets": lambda n: [0] * n, "Sizes": lambda n: [1] * n, "Strides": lambda n: [1] * n,
           "InputWindowOffsets": lambda n: [0] * n, "InputWindowSizes": lambda n: [1] * n,
-          "InputWindowStrides": lambda n: [1] * n}
+          "InputWindowStrides": lambda n: [1] * n, "StartPadding": lambda n: [0] * n, "EndPadding": lambda n: [0] * n}
 # Slots whose probe tensor cannot be all 1s: (operator, slot) -> sizes for n dimensions
 # (ONE_HOT's Values must hold two elements at least, rule OH5).
 _PROBE_SIZES = {("ONE_HOT", "ValuesTensor"): lambda n: (1,) * (n - 1) + (2,)}
@@ -564,6 +564,43 @@ def depth_space(operator):
     return draw_case
 
 
+_PAD_MODES = ("CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC", "WRAP")
+
+
+def _pad_modes(feature_level):
+    """The padding modes defined at the level (rule PD4): SYMMETRIC from 3_0, WRAP from 6_4."""
+    fl = _types.level(feature_level)
+    return [m for m, since in zip(_PAD_MODES, ("1_0", "1_0", "1_0", "3_0", "6_4")) if fl >= _types.LEVELS[since]]
+
+
+def _padding(operator):
+    @st.composite
+    def draw_padding(draw, feature_level=None, **types):
+        n, dt, _, rng = draw(_common(operator, feature_level, **types))
+        ins = draw(shapes(n, budget=32))
+        start = [draw(st.integers(0, 3)) if draw(st.booleans()) else 0 for _ in range(n)]
+        end = [draw(st.integers(0, 3)) if draw(st.booleans()) else 0 for _ in range(n)]
+        if draw(st.integers(0, 4)) == 0:  # a pad larger than the input (PD6)
+            d = draw(st.integers(0, n - 1))
+            start[d] += 2 * ins[d] + 1
+        outs = tuple(s + a + b for s, a, b in zip(ins, start, end))
+        while math.prod(outs) > MAX_ELEMENTS:
+            pads = [a + b for a, b in zip(start, end)]
+            d = pads.index(max(pads))  # halve the largest padding (the input alone is <= 32)
+            start[d], end[d] = start[d] // 2, end[d] // 2
+            outs = tuple(s + a + b for s, a, b in zip(ins, start, end))
+        x = _input(draw, rng, dt, ins)
+        kw = {"padding_mode": _PAD_MODES.index(draw(st.sampled_from(_pad_modes(feature_level)))),
+              "start_padding": start, "end_padding": end}
+        if operator == "PADDING1":  # any bits of the element type
+            kw["padding_value_data_type"] = _types.data_type(dt)
+            kw["padding_value"] = _fill(rng, dt, 1).tobytes() + bytes(8 - np.dtype(dt).itemsize)
+        else:  # values every type represents exactly (the conversion: tests/test_padding.py)
+            kw["padding_value"] = float(draw(st.integers(0 if np.dtype(dt).kind == "u" else -100, 100)))
+        return Drawn(operator, [x], kw, feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+    return draw_padding
+
+
 # One line per operator whose call is not a plain same-shape one.
 DRAWERS = {"GATHER": gather, "GATHER_ELEMENTS": gather_elements, "SCATTER_ND": scatter_nd, "SPLIT": split,
            "JOIN": join, "TILE": tile, "SCATTER": scatter, "GATHER_ND": gather_nd, "GATHER_ND1": gather_nd1,
@@ -573,6 +610,7 @@ DRAWERS.update((op, depth_space(op)) for op in ("DEPTH_TO_SPACE", "SPACE_TO_DEPT
 DRAWERS.update(SLICE=slice_, SLICE1=slice1)
 DRAWERS.update(ONE_HOT=one_hot)
 DRAWERS.update(REVERSE_SUBSEQUENCES=reverse_subsequences)
+DRAWERS.update(PADDING=_padding("PADDING"), PADDING1=_padding("PADDING1"))
 
 
 def operators():

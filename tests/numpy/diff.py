@@ -29,6 +29,9 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
                      separately rounded operations (no fused multiply-add), FLOAT16
                      widened exactly first and rounded to nearest even last, a NaN result
                      the canonical quiet NaN
+    PADDING(1)       np.pad (constant, edge, reflect, symmetric); WRAP by modular
+                     indexing (np.pad's wrap is wrong before numpy 1.25 when a pad
+                     exceeds the size); PADDING's FLOAT converted as DIAGONAL_MATRIX's
 
 Every output byte is compared: addressed bytes must equal numpy's, all other
 bytes must keep the random prefill.  Elements are moved as raw unsigned
@@ -60,7 +63,7 @@ CHECK_INDICES = 1
 OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "TILE", "SCATTER", "DEPTH_TO_SPACE", "SPACE_TO_DEPTH",
        "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "SLICE", "SLICE1", "ONE_HOT", "GATHER_ND", "GATHER_ND1",
        "DIAGONAL_MATRIX", "DIAGONAL_MATRIX1", "REVERSE_SUBSEQUENCES",
-       "ELEMENT_WISE_IDENTITY"]
+       "ELEMENT_WISE_IDENTITY", "PADDING", "PADDING1"]
 HOST = ["<"]  # the driver's byte order, as a numpy prefix (set_byte_order)
 
 
@@ -217,6 +220,8 @@ PARAM_NAMES = {
     "DIAGONAL_MATRIX1": ("ValueDataType", "Value", "DiagonalFillBegin", "DiagonalFillEnd"),
     "REVERSE_SUBSEQUENCES": ("Axis",),
     "ELEMENT_WISE_IDENTITY": ("ScaleBias",),
+    "PADDING": ("PaddingMode", "PaddingValue"),
+    "PADDING1": ("PaddingMode", "PaddingValueDataType", "PaddingValue"),
 }
 
 
@@ -704,6 +709,56 @@ GENERATORS.update(REVERSE_SUBSEQUENCES=gen_reverse_subsequences)
 GENERATORS.update(ELEMENT_WISE_IDENTITY=gen_identity)
 
 
+PAD_MODES = ["CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC", "WRAP"]
+NP_PAD = {"CONSTANT": "constant", "EDGE": "edge", "REFLECTION": "reflect", "SYMMETRIC": "symmetric"}
+
+
+def gen_padding_any(rng, dt, n, v1):
+    """PADDING / PADDING1: every mode, pads 0-3 and now and then larger than the input (PD6)."""
+    mode = PAD_MODES[int(rng.integers(0, 5))]
+    sizes = [int(rng.integers(1, 5)) for _ in range(n)]
+    start, end = [], []
+    for d in range(n):
+        k = int(rng.integers(0, 6))
+        s, e = (0, 0) if k == 0 else (int(rng.integers(0, 4)), int(rng.integers(0, 4)))
+        if k == 5:  # larger than the input: periodic folding
+            s, e = s + sizes[d] + int(rng.integers(0, 4)), e + 2 * sizes[d]
+        start.append(s)
+        end.append(e)
+    while int(np.prod([a + b + c for a, b, c in zip(sizes, start, end)], dtype=np.int64)) > 4096:
+        d = int(rng.integers(0, n))
+        start[d], end[d] = start[d] // 2, end[d] // 2
+    outs = [a + b + c for a, b, c in zip(sizes, start, end)]
+    t_in = make(rng, dt, sizes, False)
+    t_out = make(rng, dt, outs, True)
+    if v1:  # any bits of the element, NaN payloads included
+        fill = (int(rng.integers(0, 1 << 62)) * 4 + int(rng.integers(0, 4))) % (1 << (8 * ESIZE[dt]))
+        value = Bits(fill)
+    else:  # small integers, quarters, and now and then values to saturate, or NaN
+        k = int(rng.integers(0, 10))
+        v = (np.float32(np.nan) if k == 0 else np.float32(1e30) * (1 if k == 1 else -1) if k <= 2
+             else np.float32(300.7) if k == 3 else np.float32(int(rng.integers(-400, 401)) / 4))
+        fill = float_fill_bits(dt, v)
+        value = Bits(int(np.array([v], np.float32).view(np.uint32)[0]))
+    src = np.array(t_in.view())
+    if mode == "CONSTANT":
+        res = np.pad(src, list(zip(start, end)), mode="constant", constant_values=np.array(fill, dtype=src.dtype))
+    elif mode == "WRAP":  # np.pad's "wrap" before numpy 1.25 is wrong when a pad exceeds the size: index mod n
+        res = src[np.ix_(*[(np.arange(o) - s) % n for o, s, n in zip(outs, start, sizes)])]
+    else:
+        res = np.pad(src, list(zip(start, end)), mode=NP_PAD[mode])
+    note = "%s start %s end %s" % (mode, start, end)
+    arrays = (("StartPadding", start), ("EndPadding", end))
+    m = PAD_MODES.index(mode)
+    if v1:
+        return "PADDING1", m, dt, [t_in, t_out], [res], note, False, (value,) + arrays
+    return "PADDING", m, value, [t_in, t_out], [res], note, False, arrays
+
+
+GENERATORS.update(PADDING=lambda rng, dt, it, n, oob: gen_padding_any(rng, dt, n, False),
+                  PADDING1=lambda rng, dt, it, n, oob: gen_padding_any(rng, dt, n, True))
+
+
 def generate(seed, k):
     """Case k of seed: deterministic on its own, so that --only K reproduces it."""
     rng = np.random.default_rng([seed, k])
@@ -719,9 +774,9 @@ def generate(seed, k):
             continue
         name, p0, p1, tensors, expected, note, oob = case[:7]
         extra = case[7] if len(case) > 7 else ()
-        # (name, values) of array parameters (SLICE), or parameters past the second (GATHER_ND1's B)
-        arrays = list(extra) if extra and isinstance(extra[0], tuple) else []
-        more = () if arrays else tuple(extra)
+        # (name, values) of array parameters (SLICE), and parameters past the second (GATHER_ND1's B)
+        arrays = [e for e in extra if isinstance(e, tuple)]
+        more = tuple(e for e in extra if not isinstance(e, tuple))
         # the checking option: same bytes when every index is in range, an error (and nothing written) when not
         flags = CHECK_INDICES if rng.integers(0, 2) else 0
         want_status = "DMLREF_ERROR_INDEX_OUT_OF_RANGE" if (oob and flags) else "DMLREF_OK"

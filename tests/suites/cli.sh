@@ -578,6 +578,44 @@ want=" p_f64:3f19a49a64eceb96 p_f64u:d7099121016e376b p_f32:e6f7d5daabd63e10 p_f
 expect 0 "random FLOAT64 printed" "$D" run "$tmp/rnd_p_f64u.json"
 contains "$tmp/out" '"data": [0.18237946839615882, 0.49829936774764927, 0.19127616280001059, 0.530838308390059, -0.3768226256377718,' "random FLOAT64 first values (seed 2, -1 .. 1)"
 
+# ---- PADDING1's enum and union fields (cli/fields.c): read exactly as written -----
+cat >"$tmp/pad_i64.json" <<'EOF2'
+{"operator": "PADDING1", "feature_level": "5_0", "PaddingMode": "CONSTANT",
+ "PaddingValueDataType": "INT64", "PaddingValue": -9223372036854775808,
+ "StartPadding": [1], "EndPadding": [2],
+ "InputTensor": {"DataType": "INT64", "Sizes": [2], "data": [9223372036854775807, 5]},
+ "OutputTensor": {"DataType": "INT64", "Sizes": [5]},
+ "expected": {"OutputTensor": [-9223372036854775808, 9223372036854775807, 5, -9223372036854775808, -9223372036854775808]}}
+EOF2
+expect 0 "PADDING1 INT64 fill -2^63" "$D" run "$tmp/pad_i64.json"
+contains "$tmp/out" '"data": [-9223372036854775808, 9223372036854775807, 5, -9223372036854775808, -9223372036854775808]' "PADDING1 INT64 fill printed"
+sed 's/"CONSTANT"/"REFLECTION"/; s/"expected": {"OutputTensor": \[.*\]}}/"expected": {"OutputTensor": [5, 9223372036854775807, 5, 9223372036854775807, 5]}}/' \
+    "$tmp/pad_i64.json" >"$tmp/pad_refl.json"
+expect 0 "PADDING1 REFLECTION with an INT64 union" "$D" run "$tmp/pad_refl.json"
+cat >"$tmp/pad_f16.json" <<'EOF2'
+{"operator": "PADDING1", "feature_level": "6_4", "PaddingMode": "CONSTANT",
+ "PaddingValueDataType": "FLOAT16", "PaddingValue": 0.333251953125,
+ "StartPadding": [1], "EndPadding": [1],
+ "InputTensor": {"DataType": "FLOAT16", "Sizes": [1], "data": [-1.5]},
+ "OutputTensor": {"DataType": "FLOAT16", "Sizes": [3]},
+ "expected": {"OutputTensor": ["0x3555", -1.5, 0.333251953125]}}
+EOF2
+expect 0 "PADDING1 FLOAT16 fill (binary16 bits 0x3555)" "$D" run "$tmp/pad_f16.json"
+sed 's/0.333251953125,$/65520,/' "$tmp/pad_f16.json" >"$tmp/pad_f16_big.json"
+expect 3 "PADDING1 FLOAT16 fill beyond its range" "$D" run "$tmp/pad_f16_big.json"
+contains "$tmp/err" "PaddingValue: 65520 is beyond the finite range of FLOAT16" "PADDING1 FLOAT16 range message"
+sed 's/"PaddingMode": "CONSTANT"/"PaddingMode": "MIRROR"/' "$tmp/pad_f16.json" >"$tmp/pad_mode.json"
+expect 3 "PADDING1 unknown PaddingMode" "$D" run "$tmp/pad_mode.json"
+contains "$tmp/err" 'PaddingMode: unknown value "MIRROR" (CONSTANT, EDGE, REFLECTION, SYMMETRIC, WRAP)' "PaddingMode names"
+sed 's/"PaddingMode": "CONSTANT"/"PaddingMode": 2/' "$tmp/pad_f16.json" >"$tmp/pad_mode2.json"
+expect 3 "PADDING1 PaddingMode as a number" "$D" run "$tmp/pad_mode2.json"
+sed 's/"PaddingValueDataType": "FLOAT16"/"PaddingValueDataType": "FLOAT32"/' "$tmp/pad_f16.json" >"$tmp/pad_pd5.json"
+expect 2 "PADDING1 PaddingValueDataType differs (PD5)" "$D" run "$tmp/pad_pd5.json"
+contains "$tmp/err" "PADDING1: PaddingValueDataType (FLOAT32) must equal OutputTensor.DataType (FLOAT16)" "PD5 message"
+sed 's/"feature_level": "6_4", "PaddingMode": "CONSTANT"/"feature_level": "6_3", "PaddingMode": "WRAP"/' "$tmp/pad_f16.json" >"$tmp/pad_wrap.json"
+expect 2 "PADDING1 WRAP below 6_4 (PD4)" "$D" run "$tmp/pad_wrap.json"
+contains "$tmp/err" "PaddingMode WRAP (4) is defined from feature level 6_4, not at 6_3" "PD4 message"
+
 # ---- sizes beyond memory are refused before allocating ----------------------------
 expect 3 "DMLREF_MAX_BYTES caps buffers" env DMLREF_MAX_BYTES=64 "$D" run "$CASES/split_doc1.json"
 contains "$tmp/err" "beyond the limit of 64 bytes" "DMLREF_MAX_BYTES message"
@@ -708,6 +746,19 @@ for f in "$tmp"/genrs/*.json; do
     done
 done
 [ "$rsfail" -eq 0 ] && ok || no "$rsfail generated REVERSE_SUBSEQUENCES runs differ from the oracle"
+pin=$(pins $(for op in padding padding1; do for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_${op}_1_$i.json"; done; done))
+want=f3eac0f176bd73e0b0f8c3f6fe981cc3e99153e86ed3b1e4739d8de97699a7d6
+[ "$pin" = "$want" ] && ok || no "gen PADDING/PADDING1 --count 5 --seed 1 files have sha256 $pin, pinned $want"
+# PADDING and PADDING1: generated cases run back on the fast path with 1 and 2 threads
+expect 0 "gen PADDING 40" "$D" gen --operator PADDING --count 40 --seed 5 --out "$tmp/genpad"
+expect 0 "gen PADDING1 40" "$D" gen --operator PADDING1 --count 40 --seed 5 --out "$tmp/genpad"
+padfail=0
+for f in "$tmp"/genpad/*.json; do
+    for t in 1 2; do
+        DMLREF_PAR_GRAIN=16 "$D" run "$f" --threads $t >/dev/null 2>"$tmp/err" || { padfail=$((padfail + 1)); echo "FAIL: $f --threads $t"; }
+    done
+done
+[ "$padfail" -eq 0 ] && ok || no "$padfail generated PADDING(1) runs differ from the oracle's expected outputs"
 # what the suite covers (over all 100 cases)
 if py - "$tmp/gen1" <<'PY' 2>"$tmp/err"
 import json, os, sys
@@ -774,7 +825,7 @@ for f in "$tmp"/filt3/*; do cmp -s "$f" "$tmp/filt/$(basename "$f")" || same=0; 
 [ "$same" -eq 1 ] && [ "$(ls "$tmp/filt3" | wc -l)" -eq 6 ] && ok || no "gen with filters: --count 3 of a list is not a prefix"
 # the feature level: valid at L, feature_level <= L; operators newer than L skipped with ALL
 expect 0 "gen --feature-level 3_0" "$D" gen --operator ALL --count 12 --seed 6 --out "$tmp/lvl3" --feature-level 3_0
-newer3=$(grep -c "^dmlref gen: skipped [A-Z_0-9]*: not available at feature level 3_0" "$tmp/err")  # DIAGONAL_MATRIX1 (5_1)
+newer3=$(grep -c "^dmlref gen: skipped [A-Z_0-9]*: not available at feature level 3_0" "$tmp/err")  # DIAGONAL_MATRIX1 (5_1), PADDING1 (5_0)
 gencheck "gen --feature-level 3_0" "$tmp/lvl3" --feature-level 3_0 --expect-files $((12 * (n_ops - newer3))) --distinct
 expect 0 "gen --feature-level 1_0 --max-dims 4" "$D" gen --operator ALL --count 8 --seed 6 --out "$tmp/lvl1" --feature-level 1_0 --max-dims 4
 contains "$tmp/err" "skipped GATHER_ELEMENTS: not available at feature level 1_0 (introduced in 2_1)" "gen skips an operator newer than the level"
