@@ -443,6 +443,13 @@ INT_RANGE = {3: (0, 2**32 - 1), 4: (0, 2**16 - 1), 5: (0, 2**8 - 1), 6: (-2**31,
 FLOAT_NP = {1: np.float32, 2: np.float16, 9: np.float64}
 
 
+def host_element(bits, dt):
+    """An element whose bytes are `bits` in the driver's byte order, as a RAW (little-endian) scalar:
+    the library stores parameter values (FLOAT, SCALAR_UNION) in its host's order, while the
+    tensors here are raw bytes."""
+    return np.array(bits, dtype=HOST[0] + RAW[ESIZE[dt]][1:]).view(RAW[ESIZE[dt]])
+
+
 def float_fill_bits(dt, value):
     """DIAGONAL_MATRIX's FLOAT Value as the element's raw bits (docs/operators.md's decision):
     floats converted by numpy (float16 rounds to nearest even, float64 exactly), integers
@@ -493,7 +500,7 @@ def gen_diagonal(rng, dt, n, v1):
         if rng.integers(0, 2):
             t_in = make(rng, dt, sizes, False)
             tensors, rest = [t_in, t_out], np.asarray(t_in.view())
-        res = np.where(mask, np.array(fill, dtype=raw), rest)
+        res = np.where(mask, host_element(fill, dt), rest)
         note = "[%d, %d) %s input" % (begin, end, "with" if len(tensors) == 2 else "no")
         return "DIAGONAL_MATRIX1", dt, Bits(fill), tensors, [res], note, False, (begin, end)
     offset = band_end(rng, h, w)
@@ -503,7 +510,7 @@ def gen_diagonal(rng, dt, n, v1):
     fill = float_fill_bits(dt, value)
     mask = np.eye(h, w, k=offset, dtype=bool)
     t_out = make(rng, dt, sizes, True)
-    res = np.where(mask, np.array(fill, dtype=raw), np.zeros(sizes, dtype=raw))
+    res = np.where(mask, host_element(fill, dt), np.zeros(sizes, dtype=raw))
     value_bits = Bits(int(np.array([value], np.float32).view(np.uint32)[0]))
     return "DIAGONAL_MATRIX", offset, value_bits, [t_out], [res], "Offset %d Value %r" % (offset, value), False
 
@@ -742,7 +749,7 @@ def gen_padding_any(rng, dt, n, v1):
         value = Bits(int(np.array([v], np.float32).view(np.uint32)[0]))
     src = np.array(t_in.view())
     if mode == "CONSTANT":
-        res = np.pad(src, list(zip(start, end)), mode="constant", constant_values=np.array(fill, dtype=src.dtype))
+        res = np.pad(src, list(zip(start, end)), mode="constant", constant_values=host_element(fill, dt))
     elif mode == "WRAP":  # np.pad's "wrap" before numpy 1.25 is wrong when a pad exceeds the size: index mod n
         res = src[np.ix_(*[(np.arange(o) - s) % n for o, s, n in zip(outs, start, sizes)])]
     else:
