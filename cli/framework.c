@@ -390,9 +390,18 @@ static int fw_diagonal_matrix1(const dmlref_case *c, fw_form *f) {
     const DMLREF_DIAGONAL_MATRIX1_OPERATOR_DESC *d = c->desc_mem;
     const case_tensor *out = find(c, "OutputTensor", 1);
     if (!out) return -1;
+    /* the union holds the element in host byte order (include/dmlref.h) */
     uint64_t bits = 0;
-    const uint32_t esize = out->esize <= 8 ? out->esize : 8;
-    for (uint32_t k = 0; k < esize; ++k) bits |= (uint64_t)d->Value.Bytes[k] << (8 * k); /* little-endian host */
+    uint8_t b1;
+    uint16_t b2;
+    uint32_t b4;
+    switch (out->esize) {
+    case 1: memcpy(&b1, d->Value.Bytes, 1); bits = b1; break;
+    case 2: memcpy(&b2, d->Value.Bytes, 2); bits = b2; break;
+    case 4: memcpy(&b4, d->Value.Bytes, 4); bits = b4; break;
+    case 8: memcpy(&bits, d->Value.Bytes, 8); break;
+    default: return -1;
+    }
     return fw_diagonal_common(c, f, d->DiagonalFillBegin, d->DiagonalFillEnd, bits);
 }
 
