@@ -34,7 +34,7 @@ SEED=${CROSS_SEED:-20240611}
 GEN_COUNT=${CROSS_GEN_COUNT:-3}
 GEN_OPS="GATHER GATHER_ELEMENTS SCATTER_ND SPLIT JOIN"
 MARK="# dmlref cross wrapper (scripts/cross.sh)"
-PROGRAMS="test_unit dmlref numpy_driver example_gather bench test_fields"
+PROGRAMS="test_unit dmlref numpy_driver example_gather bench test_fields test_builders"
 export PYTHON
 
 [ $# -gt 0 ] && TARGETS="$*" || TARGETS="armhf i386 aarch64 s390x riscv64 wasm32"
@@ -98,7 +98,7 @@ wrap() {
 build_linux() {
     local t=$1 dir=$2 tr goals
     tr=$(triple "$t")
-    if has_cli "$t"; then goals="all $dir/bench $dir/test_fields"; else goals="lib"; fi
+    if has_cli "$t"; then goals="all $dir/bench $dir/test_fields $dir/test_builders"; else goals="lib"; fi
     make -j"$JOBS" BUILD="$dir" OPENMP=1 CROSS="$tr-" CC="$tr-gcc" AR="$tr-ar" RANLIB="$tr-ranlib" \
         OBJCOPY="$tr-objcopy" NM="$tr-nm" \
         $goals "$dir/test_unit" "$dir/numpy_driver" "$dir/example_gather"
