@@ -81,7 +81,7 @@ wrap() {
     local dir=$1 kind=$2 x
     for x in $PROGRAMS; do
         [ -f "$dir/$x" ] || continue
-        if [ "$(sed -n 2p "$dir/$x" 2>/dev/null)" != "$MARK" ]; then
+        if [ "$(sed -n 2p "$dir/$x" 2>/dev/null | tr -d '\000')" != "$MARK" ]; then
             if [ "$kind" = wasm ]; then mv -f "$dir/$x" "$dir/$x.js"; else mv -f "$dir/$x" "$dir/$x.real"; fi
         fi
         if [ "$kind" = wasm ]; then
