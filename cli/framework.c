@@ -347,6 +347,22 @@ static uint64_t float_element(DMLREF_TENSOR_DATA_TYPE dt, float v) {
     return 0;
 }
 
+/* A DML_SCALAR_UNION's element of esize bytes (DIAGONAL_MATRIX1's Value, PADDING1's PaddingValue)
+ * as an unsigned integer of its width: the union holds it in host byte order (include/dmlref.h),
+ * so it is copied by size, never assembled from bytes.  -1 for a size no type has. */
+static int union_element(const DMLREF_SCALAR_UNION *u, uint32_t esize, uint64_t *bits) {
+    uint8_t b1;
+    uint16_t b2;
+    uint32_t b4;
+    switch (esize) {
+    case 1: memcpy(&b1, u->Bytes, 1); *bits = b1; return 0;
+    case 2: memcpy(&b2, u->Bytes, 2); *bits = b2; return 0;
+    case 4: memcpy(&b4, u->Bytes, 4); *bits = b4; return 0;
+    case 8: memcpy(bits, u->Bytes, 8); return 0;
+    default: return -1;
+    }
+}
+
 static const char *numpy_type(DMLREF_TENSOR_DATA_TYPE dt) {
     switch (dt) {
     case DMLREF_TENSOR_DATA_TYPE_FLOAT32: return "float32";
@@ -389,19 +405,8 @@ static int fw_diagonal_matrix(const dmlref_case *c, fw_form *f) {
 static int fw_diagonal_matrix1(const dmlref_case *c, fw_form *f) {
     const DMLREF_DIAGONAL_MATRIX1_OPERATOR_DESC *d = c->desc_mem;
     const case_tensor *out = find(c, "OutputTensor", 1);
-    if (!out) return -1;
-    /* the union holds the element in host byte order (include/dmlref.h) */
-    uint64_t bits = 0;
-    uint8_t b1;
-    uint16_t b2;
-    uint32_t b4;
-    switch (out->esize) {
-    case 1: memcpy(&b1, d->Value.Bytes, 1); bits = b1; break;
-    case 2: memcpy(&b2, d->Value.Bytes, 2); bits = b2; break;
-    case 4: memcpy(&b4, d->Value.Bytes, 4); bits = b4; break;
-    case 8: memcpy(&bits, d->Value.Bytes, 8); break;
-    default: return -1;
-    }
+    uint64_t bits;
+    if (!out || union_element(&d->Value, out->esize, &bits) != 0) return -1;
     return fw_diagonal_common(c, f, d->DiagonalFillBegin, d->DiagonalFillEnd, bits);
 }
 
