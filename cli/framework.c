@@ -347,6 +347,22 @@ static uint64_t float_element(DMLREF_TENSOR_DATA_TYPE dt, float v) {
     return 0;
 }
 
+/* A DML_SCALAR_UNION's element of esize bytes (DIAGONAL_MATRIX1's Value, PADDING1's PaddingValue)
+ * as an unsigned integer of its width: the union holds it in host byte order (include/dmlref.h),
+ * so it is copied by size, never assembled from bytes.  -1 for a size no type has. */
+static int union_element(const DMLREF_SCALAR_UNION *u, uint32_t esize, uint64_t *bits) {
+    uint8_t b1;
+    uint16_t b2;
+    uint32_t b4;
+    switch (esize) {
+    case 1: memcpy(&b1, u->Bytes, 1); *bits = b1; return 0;
+    case 2: memcpy(&b2, u->Bytes, 2); *bits = b2; return 0;
+    case 4: memcpy(&b4, u->Bytes, 4); *bits = b4; return 0;
+    case 8: memcpy(bits, u->Bytes, 8); return 0;
+    default: return -1;
+    }
+}
+
 static const char *numpy_type(DMLREF_TENSOR_DATA_TYPE dt) {
     switch (dt) {
     case DMLREF_TENSOR_DATA_TYPE_FLOAT32: return "float32";
@@ -389,20 +405,68 @@ static int fw_diagonal_matrix(const dmlref_case *c, fw_form *f) {
 static int fw_diagonal_matrix1(const dmlref_case *c, fw_form *f) {
     const DMLREF_DIAGONAL_MATRIX1_OPERATOR_DESC *d = c->desc_mem;
     const case_tensor *out = find(c, "OutputTensor", 1);
-    if (!out) return -1;
-    /* the union holds the element in host byte order (include/dmlref.h) */
-    uint64_t bits = 0;
-    uint8_t b1;
-    uint16_t b2;
-    uint32_t b4;
-    switch (out->esize) {
-    case 1: memcpy(&b1, d->Value.Bytes, 1); bits = b1; break;
-    case 2: memcpy(&b2, d->Value.Bytes, 2); bits = b2; break;
-    case 4: memcpy(&b4, d->Value.Bytes, 4); bits = b4; break;
-    case 8: memcpy(&bits, d->Value.Bytes, 8); break;
-    default: return -1;
-    }
+    uint64_t bits;
+    if (!out || union_element(&d->Value, out->esize, &bits) != 0) return -1;
     return fw_diagonal_common(c, f, d->DiagonalFillBegin, d->DiagonalFillEnd, bits);
+}
+
+/* ONNX Pad(data, pads, constant_value, mode): both tensors without the leading dimensions where
+ * the input's size is 1 and both pads are 0 (one dimension is kept); pads in ONNX's order
+ * [x1_begin, x2_begin, ..., x1_end, x2_end, ...] from there on; mode = ONNX's name (constant,
+ * edge, reflect, wrap) or, for SYMMETRIC, which ONNX lacks, "symmetric".  CONSTANT gives the fill
+ * as "dtype" and "value_bits", as the diagonal forms do. */
+static int fw_padding_common(const dmlref_case *c, fw_form *f, uint32_t mode, uint32_t count, const uint32_t *start,
+                             const uint32_t *end, uint64_t bits) {
+    static const char *const modes[] = {"constant", "edge", "reflect", "symmetric", "wrap"};
+    const case_tensor *in = find(c, "InputTensor", 0), *out = find(c, "OutputTensor", 1);
+    if (!in || !out || !start || !end || count != in->buf.DimensionCount || count == 0 ||
+        mode >= sizeof modes / sizeof modes[0])
+        return -1;
+    uint32_t p = 0;
+    while (p + 1 < count && in->sizes[p] == 1 && start[p] == 0 && end[p] == 0) ++p;
+    names(f, "Pad", "pad", "pad");
+    take_all(c, f, p);
+    f->mode = modes[mode];
+    fw_list *pads = add_list(f, "pads");
+    for (uint32_t k = p; k < count; ++k) pads->v[pads->n++] = start[k];
+    for (uint32_t k = p; k < count; ++k) pads->v[pads->n++] = end[k];
+    if (mode == DMLREF_PADDING_MODE_CONSTANT) {
+        if (!(f->dtype = numpy_type(out->buf.DataType))) return -1;
+        f->has_value = 1;
+        f->value_bits = bits;
+    }
+    return 0;
+}
+/* PADDING: the FLOAT PaddingValue converted to the element type (float_element). */
+static int fw_padding(const dmlref_case *c, fw_form *f) {
+    const DMLREF_PADDING_OPERATOR_DESC *d = c->desc_mem;
+    const case_tensor *out = find(c, "OutputTensor", 1);
+    if (!out) return -1;
+    return fw_padding_common(c, f, (uint32_t)d->PaddingMode, d->DimensionCount, d->StartPadding, d->EndPadding,
+                             float_element(out->buf.DataType, d->PaddingValue));
+}
+/* PADDING1: the scalar union's element as it is. */
+static int fw_padding1(const dmlref_case *c, fw_form *f) {
+    const DMLREF_PADDING1_OPERATOR_DESC *d = c->desc_mem;
+    const case_tensor *out = find(c, "OutputTensor", 1);
+    uint64_t bits;
+    if (!out || union_element(&d->PaddingValue, out->esize, &bits) != 0) return -1;
+    return fw_padding_common(c, f, (uint32_t)d->PaddingMode, d->DimensionCount, d->StartPadding, d->EndPadding, bits);
+}
+
+/* ONNX ReverseSequence(input, sequence_lens, time_axis): every tensor without the leading 1s of
+ * Input before Axis (RS3: the lengths have them too); axis = the time axis.  The lengths keep
+ * the input's shape with a 1 on the axis: one length per sequence, clamped to the axis's size
+ * (ONNX's one batch axis is the rest flattened, the axis moved first). */
+static int fw_reverse_subsequences(const dmlref_case *c, fw_form *f) {
+    const DMLREF_REVERSE_SUBSEQUENCES_OPERATOR_DESC *d = c->desc_mem;
+    const case_tensor *in = find(c, "InputTensor", 0);
+    if (!in || !find(c, "SequenceLengthsTensor", 0) || d->Axis >= in->buf.DimensionCount) return -1;
+    const uint32_t p = leading_ones(in, d->Axis);
+    names(f, "ReverseSequence", "where+gatherElements", "flip");
+    axis(f, d->Axis - p);
+    take_all(c, f, p);
+    return 0;
 }
 
 static const struct {
@@ -428,6 +492,9 @@ static const struct {
     {"ONE_HOT", fw_one_hot},
     {"DIAGONAL_MATRIX", fw_diagonal_matrix},
     {"DIAGONAL_MATRIX1", fw_diagonal_matrix1},
+    {"PADDING", fw_padding},
+    {"PADDING1", fw_padding1},
+    {"REVERSE_SUBSEQUENCES", fw_reverse_subsequences},
 };
 
 int framework_form(const dmlref_case *c, fw_form *form) {

@@ -26,11 +26,12 @@ typedef struct fw_shape {
     uint32_t dims[FW_MAX_DIMS];
 } fw_shape;
 
-/* A per-dimension integer parameter in the reduced numbering ("repeats": [2, 3]). */
+/* A per-dimension integer parameter in the reduced numbering ("repeats": [2, 3]; Pad's "pads",
+ * two per dimension). */
 typedef struct fw_list {
     const char *name;
     uint32_t n;
-    int64_t v[FW_MAX_DIMS];
+    int64_t v[2 * FW_MAX_DIMS];
 } fw_list;
 
 #define FW_MAX_LISTS 4
@@ -47,10 +48,10 @@ typedef struct fw_form {
     int has_axis;
     uint32_t axis;                      /* in the reduced numbering                                */
     int has_split;                      /* SPLIT: its sizes along axis (from the outputs' shapes)   */
-    const char *mode;                   /* DepthToSpace's "DCR" / "CRD", or NULL                     */
-    const char *dtype;                  /* DIAGONAL_MATRIX(1): the output's numpy type, or NULL      */
+    const char *mode;                   /* DepthToSpace's "DCR" / "CRD", Pad's "reflect", ..., or NULL */
+    const char *dtype;                  /* DIAGONAL_MATRIX(1), PADDING(1) CONSTANT: the output's numpy type */
     int has_value;
-    uint64_t value_bits;                /* DIAGONAL_MATRIX(1): the fill as one element's bits        */
+    uint64_t value_bits;                /* DIAGONAL_MATRIX(1), PADDING(1): the fill as one element's bits */
     uint32_t n_ints;
     fw_int ints[FW_MAX_INTS];           /* DepthToSpace's blocksize, GatherND's batch_dims, ...    */
     uint32_t n_lists;
@@ -67,8 +68,10 @@ int framework_form(const dmlref_case *c, fw_form *form);
 
 /*
  * The form as one JSON object: {"onnx": ..., "webnn": ..., "pytorch": ...,
- * "axis": A, "split": [...], "mode": "DCR", the ints ("blocksize": 2), the lists ("repeats": [...]), "shapes": {"InputTensor": [...], ...}}, tensors
- * named as their files are (npyout_base).  Continuation lines are indented by
+ * "axis": A, "split": [...], "mode": "DCR", "dtype": "float32", "value_bits":
+ * "0x3f800000", the ints ("blocksize": 2), the lists ("repeats": [...]),
+ * "shapes": {"InputTensor": [...], ...}}, tensors named as their files are
+ * (npyout_base).  Continuation lines are indented by
  * `indent` spaces.
  */
 void framework_write(FILE *f, const dmlref_case *c, const fw_form *form, unsigned indent);

@@ -9,16 +9,26 @@ const make = (shape, like, src) => like.constructor.from({ length: prod(shape) }
 const along = (c, ax, v) => c.map((x, k) => (k === ax ? v : x)); // c with coordinate ax replaced
 
 const BITS = { 1: Uint8Array, 2: Uint16Array, 4: Uint32Array, 8: BigUint64Array };
+const fill = (fw, like) => (like instanceof BigUint64Array ? BigInt(fw.value_bits) : Number(fw.value_bits)); // hex bits
 // The band of diagonals x - y in [begin, end) (begin > end: outside [end, begin)) takes the fill
 // (value_bits: one element of dtype, hex), the rest the input's elements or 0.
 function diagonal(fw, xs) {
-  const os = fw.shapes.OutputTensor, n = os.length, b = fw.begin, e = fw.end, bits = BigInt(fw.value_bits);
+  const os = fw.shapes.OutputTensor, n = os.length, b = fw.begin, e = fw.end;
   const like = xs.length ? xs[0].data : new BITS[Number(/\d+/.exec(fw.dtype)[0]) / 8](0);
-  const fill = like instanceof BigUint64Array ? bits : Number(bits), zero = like instanceof BigUint64Array ? 0n : 0;
+  const zero = like instanceof BigUint64Array ? 0n : 0;
   return make(os, like, (c) => {
     const d = c[n - 1] - c[n - 2];
-    return (e >= b) !== (d >= b) !== (d < e) ? fill : xs.length ? xs[0].data[index(c, os)] : zero;
+    return (e >= b) !== (d >= b) !== (d < e) ? fill(fw, like) : xs.length ? xs[0].data[index(c, os)] : zero;
   });
+}
+const mod = (i, p) => ((i % p) + p) % p; // non-negative
+// Pad: the source index of output position i - begin along an axis of size n (pads beyond the size fold
+// periodically), -1 for constant's fill.
+function padSource(mode, i, n) {
+  if ((i >= 0 && i < n) || mode === 'edge') return Math.min(Math.max(i, 0), n - 1);
+  if (mode === 'reflect') return n === 1 ? 0 : ((m) => (m < n ? m : 2 * n - 2 - m))(mod(i, 2 * n - 2));
+  if (mode === 'symmetric') return ((m) => (m < n ? m : 2 * n - 1 - m))(mod(i, 2 * n));
+  return mode === 'wrap' ? mod(i, n) : -1;
 }
 
 // The operator in its framework form (fw: the manifest's "framework") on row-major arrays:
@@ -101,6 +111,18 @@ export function runBackend(fw, xs) {
         return vals[norm(i, fw.depth) === c[ax] ? 1 : 0];
       })];
     }
+    case 'Pad': { // pads: [x1_begin, x2_begin, ..., x1_end, x2_end, ...]
+      const p = fw.pads, r = s.length, os = s.map((n, k) => n + p[k] + p[k + r]);
+      return [make(os, x.data, (c) => {
+        const src = c.map((v, k) => padSource(fw.mode, v - p[k], s[k]));
+        return src.includes(-1) ? fill(fw, x.data) : at(src);
+      })];
+    }
+    case 'ReverseSequence': // the first L = min(length, n) elements of each sequence reversed
+      return [make(s, x.data, (c) => {
+        const L = Math.min(ix.data[index(along(c, ax, 0), ix.shape)], s[ax]);
+        return at(c[ax] < L ? along(c, ax, L - 1 - c[ax]) : c);
+      })];
   }
   throw new Error(`no stand-in for ${fw.onnx}`);
 }

@@ -37,16 +37,30 @@ def one_hot(idx, vals, depth, axis):
     return np.where(hot, vals[1], vals[0])
 
 
+def fill(fw):
+    """The fill element: value_bits (hex) as one element of dtype."""
+    dt = np.dtype(fw["dtype"])
+    return np.array(int(fw["value_bits"], 16), "u%d" % dt.itemsize).view(dt)
+
+
 def diagonal(fw, xs):
     """The band of diagonals x - y in [begin, end) (begin > end: outside [end, begin)) takes the
-    fill (value_bits: one element of dtype), the rest the input's elements or 0."""
-    dt = np.dtype(fw["dtype"])
+    fill, the rest the input's elements or 0."""
     shape = fw["shapes"]["OutputTensor"]
     d = np.arange(shape[-1]) - np.arange(shape[-2])[:, None]  # x - y
     b, e = fw["begin"], fw["end"]
     band = (e >= b) ^ (d >= b) ^ (d < e)
-    fill = np.array(int(fw["value_bits"], 16), "u%d" % dt.itemsize).view(dt)
-    return np.where(band, fill, xs[0] if xs else np.zeros(shape, dt))
+    return np.where(band, fill(fw), xs[0] if xs else np.zeros(shape, fill(fw).dtype))
+
+
+def pad_map(mode, n, b, e):
+    """Pad: the source index of each output position along one axis; pads beyond the size fold
+    over again and again (periodic); edge (and constant, masked elsewhere) clamp."""
+    i, p = np.arange(-b, n + e), {"reflect": 2 * n - 2, "symmetric": 2 * n}.get(mode, 0)  # the mirrors' period
+    if p:  # reflect does not repeat the edge element, symmetric does (reflect of size 1: clamped)
+        m = i % p
+        return np.where(m < n, m, p - (mode == "symmetric") - m)
+    return i % n if mode == "wrap" else np.clip(i, 0, n - 1)
 
 
 def run_backend(fw, xs):
@@ -89,4 +103,16 @@ def run_backend(fw, xs):
         return [one_hot(xs[0], xs[1].reshape(-1), fw["depth"], axis)]
     if op in ("EyeLike", "Trilu"):
         return [diagonal(fw, xs)]
+    if op == "Pad":  # pads: [x1_begin, x2_begin, ..., x1_end, x2_end, ...]
+        x, p, r = xs[0], fw["pads"], xs[0].ndim
+        if fw["mode"] == "constant":  # the fill, the input inside
+            out = np.broadcast_to(fill(fw), [n + p[k] + p[k + r] for k, n in enumerate(x.shape)]).copy()
+            out[tuple(slice(b, b + n) for b, n in zip(p, x.shape))] = x
+            return [out]
+        return [x[np.ix_(*[pad_map(fw["mode"], n, p[k], p[k + r]) for k, n in enumerate(x.shape)])]]
+    if op == "ReverseSequence":  # the first L = min(length, n) elements of each sequence reversed
+        n = xs[0].shape[axis]
+        k = np.arange(n).reshape([-1 if a == axis else 1 for a in range(xs[0].ndim)])
+        L = np.minimum(xs[1], n).astype(np.int64)  # one per sequence: size 1 along axis
+        return [np.take_along_axis(xs[0], np.where(k < L, L - 1 - k, k), axis=axis)]
     raise NotImplementedError(op)

@@ -37,14 +37,29 @@ def depth_space(x, to_space, b, mode):
     return x.reshape(n, c, h // b, b, w // b, b).permute(0, 3, 5, 1, 2, 4).reshape(n, c * b * b, h // b, w // b)
 
 
+def fill(fw):
+    """The fill element: value_bits (hex) as one element of dtype, a 0-d tensor."""
+    dt = np.dtype(fw["dtype"])
+    return tensor(np.array(int(fw["value_bits"], 16), "u%d" % dt.itemsize).view(dt))
+
+
+def pad_map(mode, n, b, e):
+    """Pad: the source index of each output position along one axis (pads beyond the size fold
+    periodically; F.pad's reflect and circular refuse them, and take only the last 1-3 axes)."""
+    i, p = torch.arange(-b, n + e), {"reflect": 2 * n - 2, "symmetric": 2 * n}.get(mode, 0)  # the mirrors' period
+    if p:  # reflect does not repeat the edge element, symmetric does (reflect of size 1: clamped)
+        m = i % p
+        return torch.where(m < n, m, p - (mode == "symmetric") - m)
+    return i % n if mode == "wrap" else i.clamp(0, n - 1)
+
+
 def run_torch(fw, xs):
     if fw["onnx"] in ("EyeLike", "Trilu"):  # the band from triu at begin and end (begin > end: inverted)
-        dt, shape = np.dtype(fw["dtype"]), fw["shapes"]["OutputTensor"]
+        shape = fw["shapes"]["OutputTensor"]
         ones, b, e = torch.ones(shape[-2:], dtype=torch.bool), fw["begin"], fw["end"]
         band = torch.triu(ones, b) ^ torch.triu(ones, e) ^ (e < b)
-        fill = tensor(np.array(int(fw["value_bits"], 16), "u%d" % dt.itemsize).view(dt))
-        rest = tensor(xs[0]) if xs else torch.zeros(shape, dtype=fill.dtype)
-        return [torch.where(band, fill, rest).contiguous().numpy().view(dt)]
+        rest = tensor(xs[0]) if xs else torch.zeros(shape, dtype=fill(fw).dtype)
+        return [torch.where(band, fill(fw), rest).contiguous().numpy().view(fw["dtype"])]
     op, axis, data = fw["onnx"], fw.get("axis"), tensor(xs[0])
     if op == "Gather":
         shape = data.shape[:axis] + xs[1].shape + data.shape[axis + 1:]
@@ -85,6 +100,21 @@ def run_torch(fw, xs):
         hot = torch.nn.functional.one_hot(torch.where(valid, v, 0), depth).bool() & valid.unsqueeze(-1)
         outs = [torch.where(hot.movedim(-1, axis), vals[1], vals[0])]
         return [o.contiguous().numpy().view(xs[1].dtype) for o in outs]
+    elif op == "Pad":  # F.pad's value is a Python number (not every int64, no NaN payload): the fill, the input inside
+        p, r = fw["pads"], data.dim()
+        if fw["mode"] == "constant":
+            out = fill(fw).expand([n + p[k] + p[k + r] for k, n in enumerate(data.shape)]).clone()
+            out[tuple(slice(b, b + n) for b, n in zip(p, data.shape))] = data
+        else:
+            out = data
+            for k, n in enumerate(data.shape):
+                out = torch.index_select(out, k, pad_map(fw["mode"], n, p[k], p[k + r]))
+        outs = [out]
+    elif op == "ReverseSequence":  # flip per sequence, as one gather: position k < L reads L - 1 - k
+        n = data.shape[axis]
+        k = torch.arange(n).reshape([-1 if a == axis else 1 for a in range(data.dim())])
+        L = torch.from_numpy(np.minimum(xs[1], n).astype(np.int64))  # UINT64 lengths clamped first
+        outs = [torch.gather(data, axis, torch.where(k < L, L - 1 - k, k).expand(data.shape))]
     else:
         outs = [data.clone()]
     return [o.contiguous().numpy().view(xs[0].dtype) for o in outs]

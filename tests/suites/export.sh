@@ -163,13 +163,38 @@ fw slice_doc1 '{"onnx": "Slice", "webnn": "slice", "pytorch": "getitem+flip", "s
 fw one_hot_doc3 '{"onnx": "OneHot", "webnn": "oneHot", "pytorch": "one_hot", "axis": 1, "depth": 4, "shapes": {"IndicesTensor": [3], "ValuesTensor": [3, 1], "OutputTensor": [3, 4]}}'
 fw diagonal_matrix_doc_offset1 '{"onnx": "EyeLike", "webnn": "triangular", "pytorch": "eye", "dtype": "float32", "value_bits": "0x3f800000", "begin": 1, "end": 2, "shapes": {"OutputTensor": [3, 3]}}'
 fw diagonal_matrix1_doc_inverted '{"onnx": "Trilu", "webnn": "triangular", "pytorch": "triu", "dtype": "float32", "value_bits": "0x0", "begin": 1, "end": 0, "shapes": {"InputTensor": [4, 5], "OutputTensor": [4, 5]}}'
+mkdir -p "$tmp/fwcases"
+if [ -f "$CASES/padding_doc_constant.json" ]; then
+    fw padding_doc_constant '{"onnx": "Pad", "webnn": "pad", "pytorch": "pad", "mode": "constant", "dtype": "float32", "value_bits": "0x41100000", "pads": [1, 2, 3, 4], "shapes": {"InputTensor": [4, 4], "OutputTensor": [8, 10]}}'
+    fw padding_doc_1d_wrap '{"onnx": "Pad", "webnn": "pad", "pytorch": "pad", "mode": "wrap", "pads": [7, 7], "shapes": {"InputTensor": [3], "OutputTensor": [17]}}'
+fi
+if [ -f "$CASES/padding1_doc_symmetric.json" ]; then
+    fw padding1_doc_symmetric '{"onnx": "Pad", "webnn": "pad", "pytorch": "pad", "mode": "symmetric", "pads": [1, 2, 3, 4], "shapes": {"InputTensor": [4, 4], "OutputTensor": [8, 10]}}'
+    fw padding1_doc_constant '{"onnx": "Pad", "webnn": "pad", "pytorch": "pad", "mode": "constant", "dtype": "float32", "value_bits": "0x41100000", "pads": [1, 2, 3, 4], "shapes": {"InputTensor": [4, 4], "OutputTensor": [8, 10]}}'
+fi
+if [ -f "$CASES/reverse_subsequences_doc2.json" ]; then
+    fw reverse_subsequences_doc2 '{"onnx": "ReverseSequence", "webnn": "where+gatherElements", "pytorch": "flip", "axis": 0, "shapes": {"InputTensor": [3, 4], "SequenceLengthsTensor": [1, 4], "OutputTensor": [3, 4]}}'
+fi
+# PADDING1's union holds its element in host byte order (a FLOAT16 as its binary16 uint16_t):
+# value_bits is that element, on any host; a leading 1 with pads around it stays
+cat >"$tmp/fwcases/pad_f16.json" <<'JSON'
+{"operator": "PADDING1", "feature_level": "6_4", "PaddingMode": "CONSTANT", "PaddingValueDataType": "FLOAT16",
+ "PaddingValue": 0.333, "StartPadding": [0, 1, 2], "EndPadding": [0, 2, 0],
+ "InputTensor": {"DataType": "FLOAT16", "Sizes": [1, 1, 2], "data": [1, 2]}, "OutputTensor": {"DataType": "FLOAT16", "Sizes": [1, 4, 4]}}
+JSON
+cat >"$tmp/fwcases/pad_i64.json" <<'JSON'
+{"operator": "PADDING1", "feature_level": "6_4", "PaddingMode": "CONSTANT", "PaddingValueDataType": "INT64",
+ "PaddingValue": -9223372036854775807, "StartPadding": [1], "EndPadding": [0],
+ "InputTensor": {"DataType": "INT64", "Sizes": [2], "data": [1, 2]}, "OutputTensor": {"DataType": "INT64", "Sizes": [3]}}
+JSON
+CASES="$tmp/fwcases" fw pad_f16 '{"onnx": "Pad", "webnn": "pad", "pytorch": "pad", "mode": "constant", "dtype": "float16", "value_bits": "0x3554", "pads": [1, 2, 2, 0], "shapes": {"InputTensor": [1, 2], "OutputTensor": [4, 4]}}'
+CASES="$tmp/fwcases" fw pad_i64 '{"onnx": "Pad", "webnn": "pad", "pytorch": "pad", "mode": "constant", "dtype": "int64", "value_bits": "0x8000000000000001", "pads": [1, 0], "shapes": {"InputTensor": [2], "OutputTensor": [3]}}'
 # a reversal down to the first element: ONNX would read an end of -1 as the last, so -(size + 1)
 cat >"$tmp/reverse.json" <<'JSON'
 {"operator": "SLICE1", "InputTensor": {"DataType": "INT8", "Sizes": [4], "data": [1, 2, 3, 4]},
  "OutputTensor": {"DataType": "INT8", "Sizes": [4]}, "DimensionCount": 1,
  "InputWindowOffsets": [0], "InputWindowSizes": [4], "InputWindowStrides": [-1]}
 JSON
-mkdir -p "$tmp/fwcases"
 cp "$tmp/reverse.json" "$tmp/fwcases/"
 CASES="$tmp/fwcases" fw reverse '{"onnx": "Slice", "webnn": "slice", "pytorch": "getitem+flip", "starts": [3], "ends": [-5], "axes": [0], "steps": [-1], "shapes": {"InputTensor": [4], "OutputTensor": [4]}}'
 cat >"$tmp/identity.json" <<'JSON'
