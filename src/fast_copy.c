@@ -91,6 +91,10 @@ const char *copy_kind_part(int kind) {
     case COPY_REV_X8: return "rev_x8";
     case COPY_REV_X16: return "rev_b16";
     case COPY_REV_SMALL: return "rev_small";
+    case COPY_T_X1: return "transpose_x1";
+    case COPY_T_X2: return "transpose_x2";
+    case COPY_T_X4: return "transpose_x4";
+    case COPY_T_X8: return "transpose_x8";
     default: return "rev_block";
     }
 }
@@ -152,8 +156,116 @@ static void row_b16(unsigned char *d, uint64_t ds, const unsigned char *s, uint6
     for (uint64_t i = 0; i < len; ++i) simd_copy16(d + i * ds, s + i * ss);
 }
 
+/* ---- transposing copies (copy_plan_transpose) ------------------------------ */
+
+/* A tile's edge in elements, by width (1, 2, 4, 8 bytes): a tile reads `edge` source runs of
+ * 64 or 128 bytes and writes `edge` destination rows of as many (measured on the 4096 x 4096
+ * FLOAT32 transpose: 32 x 32 beats 16 x 16 and 64 x 64 with streaming stores). */
+static const uint64_t tile_edge[4] = {64, 32, 32, 16};
+/* The least stride (bytes) along the other side's contiguous dim that makes a copy a transpose
+ * worth tiling: a cache line, below which the row kernels read whole lines anyway. */
+#define TILE_MIN_STRIDE 64u
+
+int copy_plan_transpose(copy_plan *cp) {
+    nest_t *nt = &cp->nest;
+    const uint64_t e = cp->block;
+    int kind;
+    switch (cp->kind) {
+    case COPY_X1: kind = COPY_T_X1; break;
+    case COPY_X2: kind = COPY_T_X2; break;
+    case COPY_X4: kind = COPY_T_X4; break;
+    case COPY_X8: kind = COPY_T_X8; break;
+    default: return 0; /* blocks, reversed rows */
+    }
+    if (cp->chunks != 1 || nt->m < 2) return 0;
+    uint32_t p = MAX_DIMS, q = MAX_DIMS;
+    for (uint32_t d = 0; d < nt->m; ++d) {
+        if (nt->st[0][d] == e && nt->st[1][d] >= TILE_MIN_STRIDE && !nest_st_negative(nt->st[1][d])) p = d;
+        if (nt->st[1][d] == e && nt->st[0][d] >= TILE_MIN_STRIDE) q = d; /* st[0] >= 0 (plan.h) */
+    }
+    if (p == MAX_DIMS || q == MAX_DIMS) return 0;
+    const uint64_t t = tile_edge[kind - COPY_T_X1];
+    cp->tp = p;
+    cp->tq = q;
+    cp->tile = t;
+    cp->tiles_p = (nt->sizes[p] + t - 1) / t;
+    cp->tiles_q = (nt->sizes[q] + t - 1) / t;
+    cp->units = nt->points / nt->sizes[p] / nt->sizes[q] * cp->tiles_p * cp->tiles_q;
+    cp->kind = kind;
+    cp->stream = plan_stream(nt->points * e);
+    return 1;
+}
+
+/* One tile: a < na along q (the source's contiguous dim), b < nb along p (the destination's).
+ * Widths 4 and 8 go in K x K blocks transposed in registers (simd_transpose_x4, _x8: K rows
+ * of the source in, K rows of the destination out), the edges element by element; widths 1
+ * and 2 element by element. */
+#define TILE_SCALAR(W, T)                                                                          \
+    static void tile_scalar_x##W(unsigned char *d, uint64_t dq, const unsigned char *s, uint64_t sp, \
+                                 uint64_t a0, uint64_t na, uint64_t b0, uint64_t nb) {              \
+        for (uint64_t a = a0; a < na; ++a)                                                          \
+            for (uint64_t b = b0; b < nb; ++b) {                                                    \
+                T v;                                                                                \
+                memcpy(&v, s + a * W + b * sp, W);                                                  \
+                memcpy(d + a * dq + b * W, &v, W);                                                  \
+            }                                                                                       \
+    }
+TILE_SCALAR(1, uint8_t)
+TILE_SCALAR(2, uint16_t)
+TILE_SCALAR(4, uint32_t)
+TILE_SCALAR(8, uint64_t)
+
+#define TILE_BLOCKS(W, K)                                                                                      \
+    static void tile_x##W(unsigned char *d, uint64_t dq, const unsigned char *s, uint64_t sp, uint64_t na,     \
+                          uint64_t nb, int stream) {                                                           \
+        const uint64_t ka = na - na % K, kb = nb - nb % K;                                                     \
+        for (uint64_t a = 0; a < ka; a += K)                                                                   \
+            for (uint64_t b = 0; b < kb; b += K)                                                               \
+                simd_transpose_x##W(d + a * dq + b * W, (size_t)dq, s + a * W + b * sp, (size_t)sp, stream);   \
+        tile_scalar_x##W(d, dq, s, sp, 0, ka, kb, nb); /* the right edge */                                    \
+        tile_scalar_x##W(d, dq, s, sp, ka, na, 0, nb); /* the bottom edge */                                   \
+    }
+TILE_BLOCKS(4, 4)
+TILE_BLOCKS(8, 2)
+
+static void transpose_run(const copy_plan *cp, unsigned char *dst, const unsigned char *src, uint64_t lo,
+                          uint64_t hi) {
+    const nest_t *nt = &cp->nest;
+    const uint32_t p = cp->tp, q = cp->tq;
+    const uint64_t t = cp->tile, dq = nt->st[0][q], sp = nt->st[1][p];
+    for (uint64_t u = lo; u < hi; ++u) {
+        const uint64_t ip = u % cp->tiles_p, iq = u / cp->tiles_p % cp->tiles_q;
+        uint64_t o = u / cp->tiles_p / cp->tiles_q, od = cp->base[0], os = cp->base[1];
+        for (uint32_t d = nt->m; d-- > 0;) { /* the point of the other dims */
+            if (d == p || d == q) continue;
+            const uint64_t c = o % nt->sizes[d];
+            o /= nt->sizes[d];
+            od += c * nt->st[0][d];
+            os += c * nt->st[1][d];
+        }
+        const uint64_t a0 = iq * t, b0 = ip * t;
+        const uint64_t na = nt->sizes[q] - a0 < t ? nt->sizes[q] - a0 : t;
+        const uint64_t nb = nt->sizes[p] - b0 < t ? nt->sizes[p] - b0 : t;
+        unsigned char *d = dst + (od + a0 * dq + b0 * nt->st[0][p]);
+        const unsigned char *s = src + (os + a0 * nt->st[1][q] + b0 * sp);
+        /* streaming stores where every row of the tile starts 16-aligned */
+        const int stream = cp->stream && (((uintptr_t)d | (uintptr_t)dq) & 15) == 0;
+        switch (cp->kind) {
+        case COPY_T_X1: tile_scalar_x1(d, dq, s, sp, 0, na, 0, nb); break;
+        case COPY_T_X2: tile_scalar_x2(d, dq, s, sp, 0, na, 0, nb); break;
+        case COPY_T_X4: tile_x4(d, dq, s, sp, na, nb, stream); break;
+        default: tile_x8(d, dq, s, sp, na, nb, stream); break;
+        }
+    }
+    if (cp->stream) simd_stream_fence();
+}
+
 void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char *src, uint64_t lo, uint64_t hi) {
     const nest_t *nt = &cp->nest;
+    if (cp->kind >= COPY_T_X1) {
+        transpose_run(cp, dst, src, lo, hi);
+        return;
+    }
     const uint64_t db = cp->base[0], sb = cp->base[1];
     if (cp->chunks > 1) { /* a few huge blocks, split into chunks */
         for (uint64_t u = lo; u < hi; ++u) {

@@ -114,7 +114,8 @@ static dmlref_status identity_compile(op_t *op, const void *desc, dmlref_error *
 
 /* ---- the fast paths -------------------------------------------------------- */
 
-/* Without ScaleBias: the coalesced strided copy (copy_plan).  With ScaleBias:
+/* Without ScaleBias: the coalesced strided copy (copy_plan; a permuted layout in tiles,
+ * copy_plan_transpose).  With ScaleBias:
  * the same loop nest without folding (elements, not bytes), each row either
  * contiguous on both sides (simd_scale_bias_f32, or element by element for
  * FLOAT16) or strided (element by element; a broadcast row computes once). */
@@ -135,6 +136,10 @@ static const char *identity_name(int kind) {
     case COPY_X4: return "identity.x4." DMLREF_ISA;
     case COPY_X8: return "identity.x8." DMLREF_ISA;
     case COPY_X16: return "identity.b16." DMLREF_ISA;
+    case COPY_T_X1: return "identity.transpose_x1." DMLREF_ISA;
+    case COPY_T_X2: return "identity.transpose_x2." DMLREF_ISA;
+    case COPY_T_X4: return "identity.transpose_x4." DMLREF_ISA;
+    case COPY_T_X8: return "identity.transpose_x8." DMLREF_ISA;
     default: return "identity.small." DMLREF_ISA;
     }
 }
@@ -224,6 +229,7 @@ static dmlref_status identity_plan_hook(op_t *op, dmlref_error *err) {
         op->kernel_name = out->esize == 4 ? "identity.scale_bias.f32." DMLREF_ISA : "identity.scale_bias.f16." DMLREF_ISA;
     } else {
         copy_plan_init(&p->copy, out->n, sizes, out->bstrides, in->bstrides, out->esize);
+        copy_plan_transpose(&p->copy); /* a permuted layout: tiles */
         p->units = p->copy.units;
         op->kernel = identity_kernel;
         op->kernel_name = identity_name(p->copy.kind);

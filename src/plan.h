@@ -187,8 +187,14 @@ typedef struct copy_plan {
     uint64_t base[2];       /* dst, src: byte offset of the first point (views) */
     uint64_t block;
     uint64_t chunk, chunks; /* bytes per unit of one block, units per block */
-    uint64_t units;         /* nest.points * chunks                        */
+    uint64_t units;         /* nest.points * chunks (COPY_T_*: tiles)      */
     int kind;               /* COPY_*                                      */
+    /* COPY_T_* (copy_plan_transpose): the destination is contiguous along nest dim tp, the
+     * source along tq; tiles of tile x tile points over (tq, tp), tiles_q x tiles_p of them
+     * per point of the other dims. */
+    uint32_t tp, tq;
+    uint64_t tile, tiles_p, tiles_q;
+    int stream; /* COPY_T_*: streaming stores (plan_stream) */
 } copy_plan;
 
 /* The row kernels.  COPY_REV_*: the source's innermost stride is negative (a
@@ -197,7 +203,8 @@ typedef struct copy_plan {
  * (simd_reverse_xN). */
 enum {
     COPY_BLOCK, COPY_X1, COPY_X2, COPY_X4, COPY_X8, COPY_X16, COPY_SMALL,
-    COPY_REV_X1, COPY_REV_X2, COPY_REV_X4, COPY_REV_X8, COPY_REV_X16, COPY_REV_SMALL, COPY_REV_BLOCK
+    COPY_REV_X1, COPY_REV_X2, COPY_REV_X4, COPY_REV_X8, COPY_REV_X16, COPY_REV_SMALL, COPY_REV_BLOCK,
+    COPY_T_X1, COPY_T_X2, COPY_T_X4, COPY_T_X8
 };
 
 /* "block", "x4", "rev_x4", ...: the kind's part of a kernel name. */
@@ -222,6 +229,16 @@ void copy_plan_init(copy_plan *cp, uint32_t n, const uint64_t *sizes, const uint
  */
 void copy_plan_init_view(copy_plan *cp, uint32_t n, const uint64_t *sizes, const view_t *dst, const view_t *src,
                          uint64_t esize);
+/*
+ * Opt-in, after copy_plan_init: a transposing copy (elements of 1, 2, 4 or 8 bytes, no block
+ * folded) whose destination is contiguous along one nest dim and whose source is contiguous
+ * along another, each strided by at least a cache line along the other's dim, becomes a tiled
+ * copy (COPY_T_*, "transpose_x4"): square tiles over those two dims, so that both sides stay
+ * in cache while a tile is copied, instead of rows that read one element per cache line.
+ * The points copied, and so the bytes written, are the same; units become tiles.  Returns 1
+ * when the plan changed.
+ */
+int copy_plan_transpose(copy_plan *cp);
 /* Copies the units [lo, hi). */
 void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char *src, uint64_t lo, uint64_t hi);
 

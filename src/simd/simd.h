@@ -139,6 +139,53 @@ static inline void simd_copy_stream(unsigned char *d, const unsigned char *s, si
 #endif
 }
 
+/*
+ * Transposed blocks (copy_plan_transpose's tiles): the K x K block of elements of W bytes
+ * whose row k (k < K) is the K contiguous elements at s + k * sp is stored with its column
+ * j as the K contiguous elements at d + j * dq: d[j][k] = s[k][j].  K = 4 for W = 4 (SSE2
+ * 32- and 64-bit unpacks), K = 2 for W = 8.  stream: streaming stores (d and dq multiples of
+ * 16; simd_stream_fence() afterwards, as for simd_copy_stream).  Bytes move unchanged.
+ */
+static inline void simd_transpose_x4(unsigned char *d, size_t dq, const unsigned char *s, size_t sp, int stream) {
+#if DMLREF_SIMD
+    const simde__m128i r0 = simde_mm_loadu_si128((const simde__m128i *)(const void *)s);
+    const simde__m128i r1 = simde_mm_loadu_si128((const simde__m128i *)(const void *)(s + sp));
+    const simde__m128i r2 = simde_mm_loadu_si128((const simde__m128i *)(const void *)(s + 2 * sp));
+    const simde__m128i r3 = simde_mm_loadu_si128((const simde__m128i *)(const void *)(s + 3 * sp));
+    const simde__m128i t0 = simde_mm_unpacklo_epi32(r0, r1), t1 = simde_mm_unpacklo_epi32(r2, r3);
+    const simde__m128i t2 = simde_mm_unpackhi_epi32(r0, r1), t3 = simde_mm_unpackhi_epi32(r2, r3);
+    const simde__m128i c[4] = {simde_mm_unpacklo_epi64(t0, t1), simde_mm_unpackhi_epi64(t0, t1),
+                               simde_mm_unpacklo_epi64(t2, t3), simde_mm_unpackhi_epi64(t2, t3)};
+    for (int j = 0; j < 4; ++j) {
+        if (stream) simde_mm_stream_si128((simde__m128i *)(void *)(d + j * dq), c[j]);
+        else simde_mm_storeu_si128((simde__m128i *)(void *)(d + j * dq), c[j]);
+    }
+#else
+    (void)stream;
+    for (size_t j = 0; j < 4; ++j)
+        for (size_t k = 0; k < 4; ++k) memcpy(d + j * dq + k * 4, s + k * sp + j * 4, 4);
+#endif
+}
+
+static inline void simd_transpose_x8(unsigned char *d, size_t dq, const unsigned char *s, size_t sp, int stream) {
+#if DMLREF_SIMD
+    const simde__m128i r0 = simde_mm_loadu_si128((const simde__m128i *)(const void *)s);
+    const simde__m128i r1 = simde_mm_loadu_si128((const simde__m128i *)(const void *)(s + sp));
+    const simde__m128i c0 = simde_mm_unpacklo_epi64(r0, r1), c1 = simde_mm_unpackhi_epi64(r0, r1);
+    if (stream) {
+        simde_mm_stream_si128((simde__m128i *)(void *)d, c0);
+        simde_mm_stream_si128((simde__m128i *)(void *)(d + dq), c1);
+    } else {
+        simde_mm_storeu_si128((simde__m128i *)(void *)d, c0);
+        simde_mm_storeu_si128((simde__m128i *)(void *)(d + dq), c1);
+    }
+#else
+    (void)stream;
+    for (size_t j = 0; j < 2; ++j)
+        for (size_t k = 0; k < 2; ++k) memcpy(d + j * dq + k * 8, s + k * sp + j * 8, 8);
+#endif
+}
+
 /* Orders this thread's streaming stores before its later stores (sfence). */
 static inline void simd_stream_fence(void) {
 #if DMLREF_SIMD

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "env.h" /* env_reload: tiny DMLREF_PAR_GRAIN, DMLREF_STREAM_MIN */
 #include "scalar.h"
 #include "util.h"
 
@@ -263,6 +264,86 @@ TEST(identity_fast_path_matches_oracle) {
         free(got);
     }
     CHECK(reached_fast);
+}
+
+/* Permuted layouts large enough for the tiled transpose (copy_plan_transpose): 2 or 3 dims
+ * of up to 70, every width, one side packed and the other permuted (either way round), now
+ * and then a gap per dim or an offset of one element, which spoils the 16-byte alignment
+ * of streaming stores; half the cases with a tiny thread grain and streaming stores for
+ * every size.  Every byte as the oracle writes it, and every width's tiles reached. */
+TEST(identity_transpose_tiles_match_oracle) {
+    static const DMLREF_TENSOR_DATA_TYPE types[4] = {DMLREF_TENSOR_DATA_TYPE_UINT8, DMLREF_TENSOR_DATA_TYPE_FLOAT16,
+                                                     F32, DMLREF_TENSOR_DATA_TYPE_FLOAT64};
+    uint32_t seed = 777;
+    int reached[4] = {0, 0, 0, 0};
+    for (int iter = 0; iter < 160; ++iter) {
+        const uint32_t n = 2 + lcg(&seed) % 2, w = lcg(&seed) % 4;
+        uint32_t sizes[8], perm[8], packed[8], permuted[8];
+        for (uint32_t d = 0; d < n; ++d) {
+            sizes[d] = 1 + lcg(&seed) % 70;
+            perm[d] = n - 1 - d; /* reversed dim order: a true transpose */
+        }
+        if (n == 3 && lcg(&seed) % 2) { /* or another permutation that moves the last dim */
+            perm[0] = 2;
+            perm[1] = 0;
+            perm[2] = 1;
+        }
+        const uint32_t gap = lcg(&seed) % 3 == 0;
+        uint32_t st = 1;
+        for (uint32_t d = n; d-- > 0;) {
+            packed[d] = st;
+            st *= sizes[d];
+        }
+        st = 1;
+        for (uint32_t k = n; k-- > 0;) {
+            permuted[perm[k]] = st;
+            st *= sizes[perm[k]] + gap;
+        }
+        const int out_permuted = lcg(&seed) % 2;
+        ifix f;
+        dmlref_error err;
+        ifix_init(&f, types[w], n, sizes, out_permuted ? packed : permuted, out_permuted ? permuted : packed);
+        const uint32_t es = 1u << w, shift = lcg(&seed) % 2 ? es : 0; /* buffers at +0 or +1 element */
+        const size_t in_bytes = (size_t)f.in.buf.TotalTensorSizeInBytes, out_bytes = (size_t)f.out.buf.TotalTensorSizeInBytes;
+        unsigned char *in_mem = malloc(in_bytes + 16), *ref = malloc(out_bytes), *got_mem = malloc(out_bytes + 16);
+        if (!in_mem || !ref || !got_mem) abort();
+        unsigned char *in = in_mem + shift, *got = got_mem + shift;
+        for (size_t i = 0; i < in_bytes; ++i) in[i] = (unsigned char)lcg(&seed);
+        memset(ref, 0xCD, out_bytes);
+        dmlref_cbuffer ins[1] = {{in, in_bytes}};
+        dmlref_buffer r[1] = {{ref, out_bytes}}, g[1] = {{got, out_bytes}};
+        const dmlref_options oracle = {DMLREF_OPTION_FORCE_ORACLE, 1};
+        CHECK_STATUS(dmlref_run(&f.d, FL, &oracle, ins, 1, r, 1, &err), err, DMLREF_OK, NULL);
+        const int tiny = iter % 2;
+        if (tiny) {
+            setenv("DMLREF_PAR_GRAIN", "64", 1);
+            setenv("DMLREF_STREAM_MIN", "0", 1);
+            env_reload();
+        }
+        for (uint32_t threads = 1; threads <= 2; ++threads) {
+            const dmlref_options fast = {0, threads};
+            dmlref_operator *op = NULL;
+            memset(got, 0xCD, out_bytes);
+            CHECK_STATUS(dmlref_compile(&f.d, FL, &fast, &op, &err), err, DMLREF_OK, NULL);
+            if (!op) continue;
+            if (strstr(dmlref_kernel_name(op), ".transpose_x")) reached[w] = 1;
+            CHECK_STATUS(dmlref_execute(op, ins, 1, g, 1, &err), err, DMLREF_OK, NULL);
+            if (memcmp(ref, got, out_bytes) != 0)
+                test_fail(__FILE__, __LINE__, "case %d (%s, %u threads): fast path differs from the oracle", iter,
+                          dmlref_kernel_name(op), threads);
+            dmlref_release(op);
+        }
+        if (tiny) {
+            unsetenv("DMLREF_PAR_GRAIN");
+            unsetenv("DMLREF_STREAM_MIN");
+            env_reload();
+        }
+        free(in_mem);
+        free(ref);
+        free(got_mem);
+    }
+    for (int w = 0; w < 4; ++w)
+        if (!reached[w]) test_fail(__FILE__, __LINE__, "no case reached the transpose tiles of width %d", 1 << w);
 }
 
 TEST(identity_desc_layout) {
