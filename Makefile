@@ -331,7 +331,8 @@ clean:
 # ---------------------------------------------------------------------------
 # Fast paths (src/simd/README.md).
 #
-#   make bench [BENCH_ARGS="--repeat 5 gather"]   the workloads of docs/performance.md
+#   make bench [BENCH_ARGS="--repeat 5 gather"]   the workloads of docs/performance.md, then the
+#                                                 tiny-operator table (scripts/tiny.sh)
 #   make test-portable     unit tests with SIMDe's portable fallbacks (-DSIMDE_NO_NATIVE)
 #   make test-avx2         unit tests built with -mavx2 (256-bit SIMD primitives)
 # ---------------------------------------------------------------------------
@@ -341,8 +342,9 @@ BENCH = $(BUILD)/bench
 $(BENCH): bench/bench.c $(INTERNAL) $(STAMP)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ bench/bench.c $(INTERNAL) $(LDLIBS_LIB)
 
-bench: $(BENCH)
+bench: $(BENCH) $(CLI)
 	$(BENCH) $(BENCH_ARGS)
+	sh scripts/tiny.sh $(CLI)
 
 test-portable:
 	$(MAKE) BUILD=build-portable EXTRA_CFLAGS="$(EXTRA_CFLAGS) -DSIMDE_NO_NATIVE" build-portable/test_unit

@@ -27,13 +27,17 @@
 #include <time.h>
 
 static const char usage_bench[] =
-    "usage: dmlref bench CASE.json [--repeat N] [--threads T] [--warmup W]\n"
+    "usage: dmlref bench CASE.json [--repeat N] [--threads T] [--warmup W] [--batch B] [--run]\n"
     "\n"
     "Builds the case's buffers (use `random` inputs for large tensors), compiles once,\n"
     "executes W times (default 2) to warm up, then times N executions (default 11) of\n"
     "dmlref_execute alone and prints JSON:\n"
-    "  {\"operator\", \"median_ns\", \"min_ns\", \"bytes_moved\", \"gb_per_s\", \"repeat\", \"threads\", \"kernel\"}\n"
+    "  {\"operator\", \"median_ns\", \"min_ns\", \"bytes_moved\", \"gb_per_s\", \"repeat\", \"threads\",\n"
+    "   \"batch\", \"timed\", \"kernel\"}\n"
     "bytes_moved = 2 x output bytes + index bytes; gb_per_s = bytes_moved / median_ns.\n"
+    "Tiny operators: --batch B times B consecutive calls per sample (default 1) and reports\n"
+    "the time per call; --run times dmlref_run (compile, execute and release) instead of\n"
+    "dmlref_execute (\"timed\": \"run\" or \"execute\").\n"
     "Out-of-range indices are clamped silently (benchmarks do not check indices).\n"
     "\n"
     "exit status: 0 ok, 2 descriptor invalid, 3 case file unreadable or malformed,\n"
@@ -56,9 +60,18 @@ static uint64_t now_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* One timed call: dmlref_execute of the compiled operator, or (run) dmlref_run of the case. */
+static dmlref_status one_call(const dmlref_case *c, const dmlref_operator *op, const dmlref_options *o, int run,
+                              dmlref_error *err) {
+    if (run)
+        return dmlref_run(&c->desc, c->feature_level, o, c->in_bufs, c->n_inputs, c->out_bufs, c->n_outputs, err);
+    return dmlref_execute(op, c->in_bufs, c->n_inputs, c->out_bufs, c->n_outputs, err);
+}
+
 int cmd_bench(int argc, char **argv) {
     const char *path = NULL, *v;
-    uint64_t repeat = 11, threads = 0, warmup = 2;
+    uint64_t repeat = 11, threads = 0, warmup = 2, batch = 1;
+    int time_run = 0;
     for (int i = 0; i < argc; ++i) {
         const char *a = argv[i];
         size_t n = 0;
@@ -70,6 +83,11 @@ int cmd_bench(int argc, char **argv) {
         if (strncmp(a, "--repeat", n = 8) == 0) target = &repeat, max = 1000000, min = 1;
         else if (strncmp(a, "--threads", n = 9) == 0) target = &threads, max = UINT32_MAX, min = 0;
         else if (strncmp(a, "--warmup", n = 8) == 0) target = &warmup, max = 1000000, min = 0;
+        else if (strncmp(a, "--batch", n = 7) == 0) target = &batch, max = 1000000, min = 1;
+        if (strcmp(a, "--run") == 0) {
+            time_run = 1;
+            continue;
+        }
         if (target && (a[n] == '\0' || a[n] == '=')) {
             v = a[n] == '=' ? a + n + 1 : (i + 1 < argc ? argv[++i] : NULL);
             if (!v || cli_parse_u64(v, max, target) || *target < min) {
@@ -104,11 +122,11 @@ int cmd_bench(int argc, char **argv) {
     /* every output page was written by the 0xCD fill; touch once more to be sure */
     for (uint32_t k = 0; k < c.n_outputs && st == DMLREF_OK; ++k) memset(c.outputs[k].data, 0xCD, c.outputs[k].bytes);
     for (uint64_t i = 0; i < warmup && st == DMLREF_OK; ++i)
-        st = dmlref_execute(op, c.in_bufs, c.n_inputs, c.out_bufs, c.n_outputs, &err);
+        st = one_call(&c, op, &o, time_run, &err);
     for (uint64_t i = 0; i < repeat && st == DMLREF_OK; ++i) {
         const uint64_t t0 = now_ns();
-        st = dmlref_execute(op, c.in_bufs, c.n_inputs, c.out_bufs, c.n_outputs, &err);
-        times[i] = now_ns() - t0;
+        for (uint64_t b = 0; b < batch && st == DMLREF_OK; ++b) st = one_call(&c, op, &o, time_run, &err);
+        times[i] = (now_ns() - t0) / batch;
     }
     if (st != DMLREF_OK) {
         fprintf(stderr, "dmlref: %s: %s\n", path, err.message);
@@ -126,8 +144,10 @@ int cmd_bench(int argc, char **argv) {
                     index_bytes += elements_of(&c.inputs[k]) * c.inputs[k].esize;
         const uint64_t moved = 2 * out_bytes + index_bytes;
         printf("{\"operator\": \"%s\", \"median_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64 ", \"bytes_moved\": %" PRIu64
-               ", \"gb_per_s\": %.3f, \"repeat\": %" PRIu64 ", \"threads\": %" PRIu64 ", \"kernel\": ",
-               c.op_name, median, times[0], moved, median ? (double)moved / (double)median : 0.0, repeat, threads);
+               ", \"gb_per_s\": %.3f, \"repeat\": %" PRIu64 ", \"threads\": %" PRIu64 ", \"batch\": %" PRIu64
+               ", \"timed\": \"%s\", \"kernel\": ",
+               c.op_name, median, times[0], moved, median ? (double)moved / (double)median : 0.0, repeat, threads,
+               batch, time_run ? "run" : "execute");
         jout_string(stdout, dmlref_kernel_name(op));
         printf("}\n");
     }

@@ -1005,6 +1005,17 @@ expect 0 "bench SCATTER_ND" "$D" bench "$CASES/scatter_nd_doc.json" --repeat=2
 if py -c 'import json, sys
 b = json.load(open(sys.argv[1])); assert b["bytes_moved"] == 2 * 8 * 4 + 4 * 4, b' "$tmp/out" 2>"$tmp/err"
 then ok; else no "bench bytes_moved for SCATTER_ND"; fi
+# tiny operators: a batch of calls per sample, dmlref_execute or dmlref_run (scripts/tiny.sh)
+expect 0 "bench --batch" "$D" bench "$CASES/gather_doc1.json" --batch 50 --repeat 3
+if py -c 'import json, sys
+b = json.load(open(sys.argv[1])); assert b["batch"] == 50 and b["timed"] == "execute" and b["median_ns"] >= 0, b' "$tmp/out" 2>"$tmp/err"
+then ok; else no "bench --batch reports the batch and what it timed"; fi
+expect 0 "bench --run" "$D" bench "$CASES/gather_doc1.json" --run --batch=4 --repeat 3 --threads 1
+if py -c 'import json, sys
+b = json.load(open(sys.argv[1])); assert b["batch"] == 4 and b["timed"] == "run" and b["threads"] == 1, b' "$tmp/out" 2>"$tmp/err"
+then ok; else no "bench --run times dmlref_run"; fi
+expect 4 "bench --batch 0" "$D" bench "$CASES/gather_doc1.json" --batch 0
+contains "$tmp/err" "--batch needs a number in [1, 1000000]" "bench --batch 0 message"
 expect 4 "bench an unknown option" "$D" bench "$CASES/gather_doc1.json" --bogus
 contains "$tmp/err" "unknown option '--bogus'" "bench unknown option message"
 if [ -s "$tmp/out" ]; then no "bench with an unknown option printed a result"; else ok; fi
