@@ -19,8 +19,6 @@
 #include "registry.h"
 #include "scalar.h"
 
-#include <inttypes.h>
-#include <stdio.h>
 
 #define OP "DIAGONAL_MATRIX1"
 
@@ -40,21 +38,10 @@ static dmlref_status diagonal_matrix1_compile(op_t *op, const void *desc, dmlref
         TRY(check_same_dims(OP, "DG3", "InputTensor", in, "OutputTensor", out, err));      /* DG3 */
         TRY(check_same_sizes(OP, "DG4", "InputTensor", in, "OutputTensor", out->sizes, err)); /* DG4 */
     }
-    const uint32_t vt = (uint32_t)d->ValueDataType, ot = out->dtype;
-    if (vt != ot) { /* DG5 */
-        const char *vn = dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)vt);
-        char num[16];
-        if (!vn) {
-            snprintf(num, sizeof num, "%" PRIu32, vt);
-            vn = num;
-        }
-        return set_rule_error(err, DMLREF_ERROR_DATA_TYPE, "DG5", "ValueDataType", NULL,
-                              OP ": ValueDataType (%s) must equal OutputTensor.DataType (%s)", vn,
-                              dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)ot));
-    }
+    TRY(check_value_type(OP, "DG5", "ValueDataType", (uint32_t)d->ValueDataType, out, err)); /* DG5 */
 
     unsigned char fill[8] = {0};
-    scalar_from_union((DMLREF_TENSOR_DATA_TYPE)ot, &d->Value, fill);
+    scalar_from_union((DMLREF_TENSOR_DATA_TYPE)out->dtype, &d->Value, fill);
     diagonal_setup(op, d->DiagonalFillBegin, d->DiagonalFillEnd, fill); /* DG7 */
     return DMLREF_OK;
 }

@@ -9,8 +9,6 @@
 #include "registry.h"
 #include "scalar.h"
 
-#include <inttypes.h>
-#include <stdio.h>
 
 #define OP "PADDING1"
 
@@ -19,20 +17,10 @@ static dmlref_status padding1_compile(op_t *op, const void *desc, dmlref_error *
     const padding_fields f = {d->InputTensor, d->OutputTensor, (uint32_t)d->PaddingMode, d->DimensionCount,
                               d->StartPadding, d->EndPadding};
     TRY(padding_compile_tensors(op, OP, &f, err)); /* tensor rules, PD1, PD2, PD4 */
-    const uint32_t vt = (uint32_t)d->PaddingValueDataType, ot = op->outputs[0].dtype;
-    if (vt != ot) {                                                                       /* PD5 */
-        const char *vn = dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)vt);
-        char num[16];
-        if (!vn) {
-            snprintf(num, sizeof num, "%" PRIu32, vt);
-            vn = num;
-        }
-        return set_rule_error(err, DMLREF_ERROR_DATA_TYPE, "PD5", "PaddingValueDataType", NULL,
-                              OP ": PaddingValueDataType (%s) must equal OutputTensor.DataType (%s)", vn,
-                              dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)ot));
-    }
+    TRY(check_value_type(OP, "PD5", "PaddingValueDataType", (uint32_t)d->PaddingValueDataType, &op->outputs[0],
+                         err)); /* PD5 */
     TRY(padding_compile_pads(op, OP, &f, err)); /* PD1, PD3 */
-    scalar_from_union((DMLREF_TENSOR_DATA_TYPE)ot, &d->PaddingValue, OP_PARAMS(op, padding_params)->fill);
+    scalar_from_union((DMLREF_TENSOR_DATA_TYPE)op->outputs[0].dtype, &d->PaddingValue, OP_PARAMS(op, padding_params)->fill);
     return DMLREF_OK;
 }
 

@@ -38,6 +38,20 @@ dmlref_status check_same_type(const char *op, const char *rule, const char *name
                      dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)ref->dtype));
 }
 
+dmlref_status check_value_type(const char *op, const char *rule, const char *field, uint32_t value_type,
+                               const tensor_t *out, dmlref_error *err) {
+    if (value_type == out->dtype) return DMLREF_OK;
+    const char *vn = dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)value_type);
+    char num[16];
+    if (!vn) {
+        snprintf(num, sizeof num, "%" PRIu32, value_type);
+        vn = num;
+    }
+    return set_rule_error(err, DMLREF_ERROR_DATA_TYPE, rule, field, NULL,
+                          "%s: %s (%s) must equal OutputTensor.DataType (%s)", op, field, vn,
+                          dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)out->dtype));
+}
+
 static void type_list(char *buf, size_t cap, uint32_t mask) {
     size_t len = 0;
     buf[0] = '\0';
