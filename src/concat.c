@@ -44,12 +44,7 @@ dmlref_status concat_compile(op_t *op, const char *whole_name, const DMLREF_TENS
         TRY(tensor_check(O, name, &pieces_desc[k], split, p, err));
         TRY(check_same_dims(O, split ? "P2" : "J2", name, p, whole_name, &whole, err));                  /* P2, J2 */
         TRY(check_same_type(O, split ? "P2" : "J2", name, p, whole_name, &whole, err));
-        for (uint32_t d = 0; d < whole.n; ++d)                                      /* P4, J4 */
-            if (d != axis && p->sizes[d] != whole.sizes[d])
-                return set_rule_error(err, DMLREF_ERROR_SIZES, split ? "P4" : "J4", name, "Sizes",
-                                 "%s: %s.Sizes[%" PRIu32 "] (%" PRIu32 ") must equal %s.Sizes[%" PRIu32 "] (%" PRIu32
-                                 ") in every dimension but Axis (%" PRIu32 ")",
-                                 O, name, d, p->sizes[d], whole_name, d, whole.sizes[d], axis);
+        TRY(check_sizes_but_axis(O, split ? "P4" : "J4", name, p, whole_name, &whole, axis, err)); /* P4, J4 */
         sum += p->sizes[axis]; /* < 2^64: at most 2^32 terms below 2^32 */
     }
     if (sum != whole.sizes[axis])                                                   /* P5, J5 */

@@ -87,6 +87,9 @@ dmlref_status check_same_type(const char *op, const char *rule, const char *name
                               const char *ref_name, const tensor_t *ref, dmlref_error *err);
 dmlref_status check_support(const char *op, const char *dims_rule, const char *type_rule, const char *name,
                             const tensor_t *t, const support_t *s, int is_index, uint32_t fl, dmlref_error *err);
+/* t's Sizes equal ref's in every dimension but axis (t has ref's DimensionCount). */
+dmlref_status check_sizes_but_axis(const char *op, const char *rule, const char *name, const tensor_t *t,
+                                   const char *ref_name, const tensor_t *ref, uint32_t axis, dmlref_error *err);
 /* A DML_SCALAR_UNION's data type field (PADDING1's PaddingValueDataType, DIAGONAL_MATRIX1's
  * ValueDataType) equals the output's DataType; the message names an unknown type by number. */
 dmlref_status check_value_type(const char *op, const char *rule, const char *field, uint32_t value_type,

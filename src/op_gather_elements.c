@@ -58,12 +58,7 @@ static dmlref_status gather_elements_compile(op_t *op, const void *desc, dmlref_
         return set_rule_error(err, DMLREF_ERROR_PARAMETER, "E3", "Axis", NULL,
                          OP ": Axis (%" PRIu32 ") must be in [0, InputTensor.DimensionCount) = [0, %" PRIu32 ")",
                          a, n);
-    for (uint32_t d = 0; d < n; ++d)                                                      /* E4 */
-        if (d != a && ix->sizes[d] != in->sizes[d])
-            return set_rule_error(err, DMLREF_ERROR_SIZES, "E4", "IndicesTensor", "Sizes",
-                             OP ": IndicesTensor.Sizes[%" PRIu32 "] (%" PRIu32 ") must equal InputTensor.Sizes[%" PRIu32
-                             "] (%" PRIu32 ") in every dimension but Axis (%" PRIu32 ")",
-                             d, ix->sizes[d], d, in->sizes[d], a);
+    TRY(check_sizes_but_axis(OP, "E4", "IndicesTensor", ix, "InputTensor", in, a, err)); /* E4 */
     TRY(check_same_sizes(OP, "E5", "OutputTensor", out, "IndicesTensor.Sizes", ix->sizes, err)); /* E5 */
 
     OP_PARAMS(op, gather_elements_params)->axis = a;

@@ -101,12 +101,7 @@ static dmlref_status one_hot_compile(op_t *op, const void *desc, dmlref_error *e
         return set_rule_error(err, DMLREF_ERROR_PARAMETER, "OH3", "Axis", NULL,
                               OP ": Axis (%" PRIu32 ") must be in [0, IndicesTensor.DimensionCount) = [0, %" PRIu32 ")",
                               a, n);
-    for (uint32_t d = 0; d < n; ++d)                                                           /* OH4 */
-        if (d != a && ix->sizes[d] != out->sizes[d])
-            return set_rule_error(err, DMLREF_ERROR_SIZES, "OH4", "IndicesTensor", "Sizes",
-                                  OP ": IndicesTensor.Sizes[%" PRIu32 "] (%" PRIu32 ") must equal OutputTensor.Sizes[%" PRIu32
-                                  "] (%" PRIu32 ") in every dimension but Axis (%" PRIu32 ")",
-                                  d, ix->sizes[d], d, out->sizes[d], a);
+    TRY(check_sizes_but_axis(OP, "OH4", "IndicesTensor", ix, "OutputTensor", out, a, err)); /* OH4 */
     if (ix->sizes[a] != 1)
         return set_rule_error(err, DMLREF_ERROR_SIZES, "OH4", "IndicesTensor", "Sizes",
                               OP ": IndicesTensor.Sizes[%" PRIu32 "] (%" PRIu32 ") must be 1: Axis (%" PRIu32

@@ -180,12 +180,7 @@ static dmlref_status scatter_compile(op_t *op, const void *desc, dmlref_error *e
         return set_rule_error(err, DMLREF_ERROR_PARAMETER, "SC6", "Axis", NULL,
                               OP ": Axis (%" PRIu32 ") must be in [0, OutputTensor.DimensionCount) = [0, %" PRIu32 ")",
                               a, n);
-    for (uint32_t d = 0; d < n; ++d)                                                      /* SC4 */
-        if (d != a && ix->sizes[d] != in->sizes[d])
-            return set_rule_error(err, DMLREF_ERROR_SIZES, "SC4", "IndicesTensor", "Sizes",
-                                  OP ": IndicesTensor.Sizes[%" PRIu32 "] (%" PRIu32 ") must equal InputTensor.Sizes[%" PRIu32
-                                  "] (%" PRIu32 ") in every dimension but Axis (%" PRIu32 ")",
-                                  d, ix->sizes[d], d, in->sizes[d], a);
+    TRY(check_sizes_but_axis(OP, "SC4", "IndicesTensor", ix, "InputTensor", in, a, err)); /* SC4 */
     TRY(check_same_sizes(OP, "SC5", "UpdatesTensor", up, "IndicesTensor.Sizes", ix->sizes, err)); /* SC5 */
 
     OP_PARAMS(op, scatter_params)->axis = a;

@@ -38,6 +38,17 @@ dmlref_status check_same_type(const char *op, const char *rule, const char *name
                      dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)ref->dtype));
 }
 
+dmlref_status check_sizes_but_axis(const char *op, const char *rule, const char *name, const tensor_t *t,
+                                   const char *ref_name, const tensor_t *ref, uint32_t axis, dmlref_error *err) {
+    for (uint32_t d = 0; d < ref->n; ++d)
+        if (d != axis && t->sizes[d] != ref->sizes[d])
+            return set_rule_error(err, DMLREF_ERROR_SIZES, rule, name, "Sizes",
+                                  "%s: %s.Sizes[%" PRIu32 "] (%" PRIu32 ") must equal %s.Sizes[%" PRIu32 "] (%" PRIu32
+                                  ") in every dimension but Axis (%" PRIu32 ")",
+                                  op, name, d, t->sizes[d], ref_name, d, ref->sizes[d], axis);
+    return DMLREF_OK;
+}
+
 dmlref_status check_value_type(const char *op, const char *rule, const char *field, uint32_t value_type,
                                const tensor_t *out, dmlref_error *err) {
     if (value_type == out->dtype) return DMLREF_OK;
