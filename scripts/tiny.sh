@@ -9,8 +9,11 @@
 set -u
 D=${1:-build/dmlref}
 [ -x "$D" ] || { echo "tiny.sh: $D is not built (make cli)" >&2; exit 1; }
+case $D in /*) ;; *) D=$PWD/$D ;; esac # before the cd below
 cd "$(dirname "$0")/.." || exit 1
 seen=" "
+# field JSON KEY: the value of KEY in a one-line JSON object from `dmlref bench`
+field() { echo "$1" | sed -n "s/.*\"$2\": \"*\([^,\"}]*\).*/\1/p"; }
 printf '%-24s %6s %10s %10s  %s\n' "operator (tiny case)" bytes "execute ns" "run ns" kernel
 rc=0
 for f in tests/cases/*.json; do
@@ -20,7 +23,6 @@ for f in tests/cases/*.json; do
     seen="$seen$op "
     e=$("$D" bench "$f" --batch 20000 --repeat 11) || { rc=1; continue; }
     r=$("$D" bench "$f" --batch 2000 --repeat 11 --run) || { rc=1; continue; }
-    field() { echo "$1" | sed -n "s/.*\"$2\": \"*\([^,\"}]*\).*/\1/p"; }
     printf '%-24s %6s %10s %10s  %s (%s)\n' "$op" "$(field "$e" bytes_moved)" "$(field "$e" median_ns)" \
         "$(field "$r" median_ns)" "$(field "$e" kernel)" "$(basename "$f" .json)"
 done
