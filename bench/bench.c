@@ -8,8 +8,9 @@
  *
  * Prints per workload and thread count: median ms over N timed runs (default
  * 11), effective GB/s (bytes moved = 2 x output bytes + index bytes, as
- * docs/performance.md counts them) and the ratio to the better of memcpy
- * 1T and memcpy all-threads.  Inputs are filled and outputs allocated and
+ * docs/performance.md counts them), the memcpy limit measured just before the
+ * workload (the better of memcpy 1T and memcpy all-threads: the machine's
+ * bandwidth drifts over minutes) and the ratio to it.  Inputs are filled and outputs allocated and
  * touched once outside the timed region; one untimed warm-up run precedes the
  * timed ones.  The last lines compare a small GATHER (16 rows of 64 bytes)
  * with the oracle, which must not pay for threads.
@@ -414,12 +415,12 @@ static double time_op(work *w, uint32_t threads, uint32_t flags, const char **ke
 
 /* ---- memcpy reference ---------------------------------------------------- */
 
-static double time_memcpy(int all_threads) {
+static double time_memcpy(int all_threads, int min_reps) {
     const size_t n = (size_t)64 << 20;
     unsigned char *src = filled(n), *dst = xmalloc(n);
     memset(dst, 1, n);
     double t[256];
-    const int reps = repeat < 30 ? 30 : repeat > 256 ? 256 : repeat;
+    const int reps = repeat < min_reps ? min_reps : repeat > 256 ? 256 : repeat;
     for (int i = -1; i < reps; ++i) {
         const double t0 = now_ms();
 #ifdef _OPENMP
@@ -441,11 +442,35 @@ static double time_memcpy(int all_threads) {
     return median(t, reps);
 }
 
+#define MEMCPY_MOVED (2.0 * (double)((size_t)64 << 20))
+
+/* The memcpy limit now, in GB/s: the better of 1 thread and all threads, each
+ * the median of at least 11 runs, measured just before a workload. */
+static double memcpy_limit_now(void) {
+    const double a = time_memcpy(0, 11), b = time_memcpy(1, 11);
+    return MEMCPY_MOVED / (a < b ? a : b) * 1e-6;
+}
+
+/* Times w with 1 thread and with all, each line against the memcpy limit
+ * measured just before it. */
+static void time_lines(work *w, int all, int oracle) {
+    const uint32_t thr[2] = {1, 0};
+    for (int k = 0; k < 2; ++k) {
+        const double limit = memcpy_limit_now();
+        const char *kernel = NULL;
+        const double ms = time_op(w, thr[k], oracle ? DMLREF_OPTION_FORCE_ORACLE : 0, &kernel);
+        const double gbs = w->moved / ms * 1e-6;
+        printf("%-24s %3d %9.3f %8.1f %8.1f %6.2f  %s\n", w->id, k ? all : 1, ms, gbs, limit, gbs / limit, kernel);
+        fflush(stdout);
+    }
+}
+
 static const char usage[] =
     "usage: bench [--repeat N] [--oracle] [--no-hugepages] [FILTER]\n"
     "\n"
     "Times the workloads of docs/performance.md (and a 64 MiB memcpy), each with 1 thread\n"
-    "and with all threads: median ms over N timed runs, GB/s, ratio to memcpy, kernel.\n"
+    "and with all threads: median ms over N timed runs, GB/s, the memcpy limit measured\n"
+    "just before the line (GB/s), the ratio to it, kernel.\n"
     "\n"
     "  --repeat N       timed runs per line (default 11, 1 to 100000)\n"
     "  --oracle         force the scalar oracle (DMLREF_OPTION_FORCE_ORACLE)\n"
@@ -493,16 +518,15 @@ int main(int argc, char **argv) {
 #ifdef _OPENMP
     all = omp_get_max_threads();
 #endif
-    const double moved_mc = 2.0 * (double)((size_t)64 << 20);
-    const double mc1 = time_memcpy(0), mcn = time_memcpy(1);
-    const double best_gbs = moved_mc / (mc1 < mcn ? mc1 : mcn) * 1e-6;
+    const double mc1 = time_memcpy(0, 30), mcn = time_memcpy(1, 30);
+    const double best_gbs = MEMCPY_MOVED / (mc1 < mcn ? mc1 : mcn) * 1e-6;
     printf("# %d timed runs per line (median), buffers of 2 MiB or more %s\n", repeat,
            hugepages ? "advised to use transparent huge pages" : "on default pages");
-    printf("%-24s %3s %9s %8s %6s  %s\n", "workload", "thr", "median ms", "GB/s", "ratio", "kernel");
-    printf("%-24s %3d %9.3f %8.1f %6.2f  %s\n", "memcpy_64MiB", 1, mc1, moved_mc / mc1 * 1e-6,
-           moved_mc / mc1 * 1e-6 / best_gbs, "memcpy");
-    printf("%-24s %3d %9.3f %8.1f %6.2f  %s\n", "memcpy_64MiB", all, mcn, moved_mc / mcn * 1e-6,
-           moved_mc / mcn * 1e-6 / best_gbs, "memcpy, one part per thread");
+    printf("%-24s %3s %9s %8s %8s %6s  %s\n", "workload", "thr", "median ms", "GB/s", "memcpy", "ratio", "kernel");
+    printf("%-24s %3d %9.3f %8.1f %8.1f %6.2f  %s\n", "memcpy_64MiB", 1, mc1, MEMCPY_MOVED / mc1 * 1e-6, best_gbs,
+           MEMCPY_MOVED / mc1 * 1e-6 / best_gbs, "memcpy");
+    printf("%-24s %3d %9.3f %8.1f %8.1f %6.2f  %s\n", "memcpy_64MiB", all, mcn, MEMCPY_MOVED / mcn * 1e-6, best_gbs,
+           MEMCPY_MOVED / mcn * 1e-6 / best_gbs, "memcpy, one part per thread");
 
     static const char *const ids[] = {"join_outer", "join_inner", "split_outer", "split_inner", "gather_rows",
                                       "gather_rows_f16", "gather_cols", "gather_elements_last",
@@ -528,14 +552,7 @@ int main(int argc, char **argv) {
         case 10: setup_scatter(w, 0); break;
         default: setup_concat(w, 0, DMLREF_TENSOR_DATA_TYPE_INT64, SZ(8, 1024, 1024), SZ(8, 256, 1024), 1); break;
         }
-        const uint32_t thr[2] = {1, 0};
-        for (int k = 0; k < 2; ++k) {
-            const char *kernel = NULL;
-            const double ms = time_op(w, thr[k], oracle ? DMLREF_OPTION_FORCE_ORACLE : 0, &kernel);
-            const double gbs = w->moved / ms * 1e-6;
-            printf("%-24s %3d %9.3f %8.1f %6.2f  %s\n", w->id, k ? all : 1, ms, gbs, gbs / best_gbs, kernel);
-            fflush(stdout);
-        }
+        time_lines(w, all, oracle);
         work_free(w);
         free(w);
     }
@@ -546,16 +563,9 @@ int main(int argc, char **argv) {
         if (!w) return 2;
         w->id = p2_ids[i];
         if (setup_p2(w, i) != 0) {
-            printf("%-24s %3s %9s %8s %6s  %s\n", w->id, "-", "-", "-", "-", "not in this build");
+            printf("%-24s %3s %9s %8s %8s %6s  %s\n", w->id, "-", "-", "-", "-", "-", "not in this build");
         } else {
-            const uint32_t thr[2] = {1, 0};
-            for (int k = 0; k < 2; ++k) {
-                const char *kernel = NULL;
-                const double ms = time_op(w, thr[k], oracle ? DMLREF_OPTION_FORCE_ORACLE : 0, &kernel);
-                const double gbs = w->moved / ms * 1e-6;
-                printf("%-24s %3d %9.3f %8.1f %6.2f  %s\n", w->id, k ? all : 1, ms, gbs, gbs / best_gbs, kernel);
-                fflush(stdout);
-            }
+            time_lines(w, all, oracle);
         }
         work_free(w);
         free(w);
@@ -577,8 +587,8 @@ int main(int argc, char **argv) {
         }
         repeat = saved;
         const double fm = median(f, 5), om = median(o, 5);
-        printf("%-24s %3d %9.5f %8s %6s  %s (oracle %.5f ms, fast/oracle %.2f)\n", "small_gather_16x64B", all, fm, "-",
-               "-", kernel, om, fm / om);
+        printf("%-24s %3d %9.5f %8s %8s %6s  %s (oracle %.5f ms, fast/oracle %.2f)\n", "small_gather_16x64B", all, fm, "-",
+               "-", "-", kernel, om, fm / om);
         work_free(w);
         free(w);
     }
