@@ -102,7 +102,70 @@ typedef struct tile_plan {
     copy_plan copy; /* the innermost dims (at most 8)                        */
     uint64_t units; /* outer.points * copy.units                             */
     uint32_t nth;
+    /* tile.small: the dims that are not 1 in the output, outermost first */
+    uint32_t sm, es;
+    uint64_t ssz[MAX_DIMS], srep[MAX_DIMS], sist[MAX_DIMS], sost[MAX_DIMS];
 } tile_plan;
+
+/* ---- tile.small: a small packed output, built by doubling ---------------------
+ *
+ * The output block of dims d.. at o is the input block of dims d+1.. built for
+ * each of the Input.Sizes[d] input coordinates, then that whole (contiguous in a
+ * packed output) copied Repeats[d] - 1 more times, from the output itself, in
+ * doubling copies.  An output of a few dozen elements takes a few copies instead
+ * of a row walk; the bytes are the oracle's, each output element being a copy
+ * of the input element it names. */
+#define TILE_SMALL_MAX (UINT64_C(16) << 10) /* output bytes: the doubling reads it back from L1 */
+
+static void tile_build(const tile_plan *p, uint32_t d, unsigned char *o, const unsigned char *s) {
+    const uint64_t n = p->ssz[d], os = p->sost[d], is = p->sist[d];
+    if (d + 1 == p->sm && is == p->es) { /* the innermost input row is contiguous */
+        memcpy(o, s, (size_t)(n * os));
+    } else if (d + 1 == p->sm) {
+        for (uint64_t i = 0; i < n; ++i) memcpy(o + i * os, s + i * is, p->es);
+    } else {
+        for (uint64_t i = 0; i < n; ++i) tile_build(p, d + 1, o + i * os, s + i * is);
+    }
+    const uint64_t total = n * os * p->srep[d];
+    for (uint64_t have = n * os; have < total;) {
+        const uint64_t c = total - have < have ? total - have : have;
+        memcpy(o + have, o, (size_t)c);
+        have += c;
+    }
+}
+
+static dmlref_status tile_small_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
+    (void)err;
+    tile_build(op->plan, 0, OUT_DATA(x, 0), IN_DATA(x, 0));
+    return DMLREF_OK;
+}
+
+/* tile.small when the output is packed (row-major, no gaps) and at most TILE_SMALL_MAX bytes. */
+static int tile_small_plan(tile_plan *p, const tensor_t *in, const tensor_t *out, const tile_params *tp) {
+    if (out->elements * out->esize > TILE_SMALL_MAX) return 0;
+    uint64_t want = out->esize;
+    uint32_t m = 0;
+    for (uint32_t d = out->n; d-- > 0;) {
+        if (out->sizes[d] == 1) continue;
+        if (out->bstrides[d] != want) return 0;
+        want *= out->sizes[d];
+        ++m;
+    }
+    p->es = out->esize;
+    p->sm = m ? m : 1;
+    p->ssz[0] = p->srep[0] = 1; /* one element */
+    p->sost[0] = out->esize;
+    p->sist[0] = in->bstrides[0];
+    for (uint32_t d = 0, k = 0; d < out->n; ++d) {
+        if (out->sizes[d] == 1) continue;
+        p->ssz[k] = in->sizes[d];
+        p->srep[k] = tp->repeats[d];
+        p->sost[k] = out->bstrides[d];
+        p->sist[k] = in->bstrides[d];
+        ++k;
+    }
+    return 1;
+}
 
 static const char *tile_name(int kind) {
     switch (kind) {
@@ -190,6 +253,10 @@ static dmlref_status tile_plan_hook(op_t *op, dmlref_error *err) {
     op->plan_free = tile_free;
     op->kernel = tile_kernel;
     op->kernel_name = tile_name(p->copy.kind);
+    if (tile_small_plan(p, in, out, tp)) {
+        op->kernel = tile_small_kernel;
+        op->kernel_name = "tile.doubling";
+    }
     return DMLREF_OK;
 }
 

@@ -449,7 +449,7 @@ TEST(tile_fast_path_matches_oracle) {
     static const DMLREF_TENSOR_DATA_TYPE types[5] = {DMLREF_TENSOR_DATA_TYPE_UINT8, F16, F32,
                                                      DMLREF_TENSOR_DATA_TYPE_INT64, DMLREF_TENSOR_DATA_TYPE_UINT64};
     uint64_t r = 20260401;
-    int reached = 0, failed = 0;
+    int reached = 0, failed = 0, doubling = 0, walked = 0;
     for (int iter = 0; iter < 600 && failed < 5; ++iter) {
         const uint32_t n = 1 + (uint32_t)(rnd(&r) % 8);
         uint32_t sizes[8], rep[8], ist[8], ost[8], out[8];
@@ -472,7 +472,10 @@ TEST(tile_fast_path_matches_oracle) {
         }
         unsigned char *in = random_bytes(&r, (size_t)f.in.buf.TotalTensorSizeInBytes);
         const int before = test_failures();
-        reached |= RUN_ALL(&f, in, NULL);
+        const char *k = NULL;
+        reached |= RUN_ALL(&f, in, &k);
+        if (k && strcmp(k, "tile.doubling") == 0) ++doubling;
+        else if (k && strncmp(k, "tile.", 5) == 0) ++walked;
         if (test_failures() != before) {
             ++failed;
             fprintf(stderr, "  case %d: %u dims, %s\n", iter, n, tiny ? "grain 64" : "default grain");
@@ -484,4 +487,6 @@ TEST(tile_fast_path_matches_oracle) {
         }
     }
     CHECK(reached);
+    /* both kernels reached: tile.doubling (small packed outputs) and the copy walk */
+    if (doubling < 50 || walked < 50) test_fail(__FILE__, __LINE__, "tile.doubling ran %d cases, the walk %d", doubling, walked);
 }
