@@ -190,11 +190,11 @@ typedef struct copy_plan {
     uint64_t units;         /* nest.points * chunks (COPY_T_*: tiles)      */
     int kind;               /* COPY_*                                      */
     /* COPY_T_* (copy_plan_transpose): the destination is contiguous along nest dim tp, the
-     * source along tq; tiles of tile x tile points over (tq, tp), tiles_q x tiles_p of them
-     * per point of the other dims. */
+     * source along tq; tiles of TILE_Q x TILE_P points over (tq, tp), tiles_q x tiles_p of
+     * them per point of the other dims, consecutive units along tq. */
     uint32_t tp, tq;
-    uint64_t tile, tiles_p, tiles_q;
-    int stream; /* COPY_T_*: streaming stores (plan_stream) */
+    uint64_t tiles_p, tiles_q;
+    int stream; /* COPY_T_*, COPY_SMALL (copy_plan_stream): streaming stores (plan_stream) */
 } copy_plan;
 
 /* The row kernels.  COPY_REV_*: the source's innermost stride is negative (a
@@ -233,8 +233,8 @@ void copy_plan_init_view(copy_plan *cp, uint32_t n, const uint64_t *sizes, const
  * Opt-in, after copy_plan_init: a transposing copy (elements of 1, 2, 4 or 8 bytes, no block
  * folded) whose destination is contiguous along one nest dim and whose source is contiguous
  * along another, each strided by at least a cache line along the other's dim, becomes a tiled
- * copy (COPY_T_*, "transpose_x4"): square tiles over those two dims, so that both sides stay
- * in cache while a tile is copied, instead of rows that read one element per cache line.
+ * copy (COPY_T_*, "transpose_x4"): tiles over those two dims, so that both sides stay in
+ * cache while a tile is copied, instead of rows that read one element per cache line.
  * The points copied, and so the bytes written, are the same; units become tiles.  Returns 1
  * when the plan changed.
  */
