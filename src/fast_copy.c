@@ -298,10 +298,7 @@ void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char 
             for (uint64_t i = 0; i < it.len; ++i) memcpy(d + i * ds, s + i * ss, (size_t)b);
             break;
         case COPY_SMALL:
-            if (cp->stream)
-                for (uint64_t i = 0; i < it.len; ++i) simd_copy_stream(d + i * ds, s + i * ss, (size_t)b);
-            else
-                for (uint64_t i = 0; i < it.len; ++i) simd_copy_small(d + i * ds, s + i * ss, (size_t)b);
+            for (uint64_t i = 0; i < it.len; ++i) simd_copy_small(d + i * ds, s + i * ss, (size_t)b);
             break;
         case COPY_REV_X1: rrow_x1(d, ds, s, ns, it.len); break;
         case COPY_REV_X2: rrow_x2(d, ds, s, ns, it.len); break;
@@ -318,7 +315,6 @@ void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char 
             break;
         }
     }
-    if (cp->stream) simd_stream_fence();
 }
 
 /* ---- JOIN / SPLIT --------------------------------------------------------- */
