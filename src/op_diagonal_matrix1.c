@@ -19,7 +19,6 @@
 #include "registry.h"
 #include "scalar.h"
 
-
 #define OP "DIAGONAL_MATRIX1"
 
 static dmlref_status diagonal_matrix1_compile(op_t *op, const void *desc, dmlref_error *err) {

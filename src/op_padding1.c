@@ -9,7 +9,6 @@
 #include "registry.h"
 #include "scalar.h"
 
-
 #define OP "PADDING1"
 
 static dmlref_status padding1_compile(op_t *op, const void *desc, dmlref_error *err) {

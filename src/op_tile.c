@@ -102,12 +102,12 @@ typedef struct tile_plan {
     copy_plan copy; /* the innermost dims (at most 8)                        */
     uint64_t units; /* outer.points * copy.units                             */
     uint32_t nth;
-    /* tile.small: the dims that are not 1 in the output, outermost first */
+    /* tile.doubling: the dims that are not 1 in the output, outermost first */
     uint32_t sm, es;
     uint64_t ssz[MAX_DIMS], srep[MAX_DIMS], sist[MAX_DIMS], sost[MAX_DIMS];
 } tile_plan;
 
-/* ---- tile.small: a small packed output, built by doubling ---------------------
+/* ---- tile.doubling: a small packed output, built by doubling -------------------
  *
  * The output block of dims d.. at o is the input block of dims d+1.. built for
  * each of the Input.Sizes[d] input coordinates, then that whole (contiguous in a
@@ -134,14 +134,14 @@ static void tile_build(const tile_plan *p, uint32_t d, unsigned char *o, const u
     }
 }
 
-static dmlref_status tile_small_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
+static dmlref_status tile_doubling_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
     (void)err;
     tile_build(op->plan, 0, OUT_DATA(x, 0), IN_DATA(x, 0));
     return DMLREF_OK;
 }
 
-/* tile.small when the output is packed (row-major, no gaps) and at most TILE_SMALL_MAX bytes. */
-static int tile_small_plan(tile_plan *p, const tensor_t *in, const tensor_t *out, const tile_params *tp) {
+/* tile.doubling when the output is packed (row-major, no gaps) and at most TILE_SMALL_MAX bytes. */
+static int tile_doubling_plan(tile_plan *p, const tensor_t *in, const tensor_t *out, const tile_params *tp) {
     if (out->elements * out->esize > TILE_SMALL_MAX) return 0;
     uint64_t want = out->esize;
     uint32_t m = 0;
@@ -253,8 +253,8 @@ static dmlref_status tile_plan_hook(op_t *op, dmlref_error *err) {
     op->plan_free = tile_free;
     op->kernel = tile_kernel;
     op->kernel_name = tile_name(p->copy.kind);
-    if (tile_small_plan(p, in, out, tp)) {
-        op->kernel = tile_small_kernel;
+    if (tile_doubling_plan(p, in, out, tp)) {
+        op->kernel = tile_doubling_kernel;
         op->kernel_name = "tile.doubling";
     }
     return DMLREF_OK;
