@@ -38,6 +38,9 @@ static void copy_plan_finish(copy_plan *cp, uint64_t esize) {
         else cp->kind = rev ? COPY_REV_SMALL : COPY_SMALL;
         break;
     }
+    /* points * block: the bytes copied, at most the destination's span */
+    cp->stream = cp->kind == COPY_SMALL && cp->block <= UINT64_MAX / (cp->nest.points ? cp->nest.points : 1) &&
+                 plan_stream(cp->nest.points * cp->block);
 }
 
 void copy_plan_init(copy_plan *cp, uint32_t n, const uint64_t *sizes, const uint64_t *dst_bstrides,
@@ -154,6 +157,19 @@ REVERSED_ROW(8, uint64_t)
 
 static void row_b16(unsigned char *d, uint64_t ds, const unsigned char *s, uint64_t ss, uint64_t len) {
     for (uint64_t i = 0; i < len; ++i) simd_copy16(d + i * ds, s + i * ss);
+}
+
+#define SMALL_AHEAD 8 /* rows */
+static void rows_small_stream(unsigned char *d, uint64_t ds, const unsigned char *s, uint64_t ss, uint64_t len,
+                              uint64_t b) {
+    for (uint64_t i = 0; i < len; ++i) {
+        if (i + SMALL_AHEAD < len) {
+            const unsigned char *p = s + (i + SMALL_AHEAD) * ss;
+            for (uint64_t k = 0; k < b; k += 64) PREFETCH_R(p + k);
+            PREFETCH_R(p + b - 1);
+        }
+        simd_copy_stream(d + i * ds, s + i * ss, (size_t)b);
+    }
 }
 
 /* ---- transposing copies (copy_plan_transpose) ------------------------------ */
@@ -298,7 +314,9 @@ void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char 
             for (uint64_t i = 0; i < it.len; ++i) memcpy(d + i * ds, s + i * ss, (size_t)b);
             break;
         case COPY_SMALL:
-            for (uint64_t i = 0; i < it.len; ++i) simd_copy_small(d + i * ds, s + i * ss, (size_t)b);
+            if (cp->stream) rows_small_stream(d, ds, s, ss, it.len, b);
+            else
+                for (uint64_t i = 0; i < it.len; ++i) simd_copy_small(d + i * ds, s + i * ss, (size_t)b);
             break;
         case COPY_REV_X1: rrow_x1(d, ds, s, ns, it.len); break;
         case COPY_REV_X2: rrow_x2(d, ds, s, ns, it.len); break;
@@ -315,6 +333,7 @@ void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char 
             break;
         }
     }
+    if (cp->stream) simd_stream_fence();
 }
 
 /* ---- JOIN / SPLIT --------------------------------------------------------- */

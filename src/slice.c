@@ -87,6 +87,8 @@ static void slice_free(void *p) { free(p); }
      P ".rev_x2." DMLREF_ISA,   P ".rev_x4." DMLREF_ISA,    P ".rev_x8." DMLREF_ISA,    P ".rev_b16." DMLREF_ISA, \
      P ".rev_small." DMLREF_ISA, P ".rev_block." DMLREF_ISA}
 static const char *const kernel_names[2][COPY_REV_BLOCK + 1] = {SLICE_NAMES("slice"), SLICE_NAMES("slice1")};
+/* COPY_SMALL rows of a large output, written with streaming stores (copy_plan's stream) */
+static const char *const small_stream_names[2] = {"slice.small_stream." DMLREF_ISA, "slice1.small_stream." DMLREF_ISA};
 
 dmlref_status slice_plan(op_t *op, int v1, dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
@@ -104,6 +106,6 @@ dmlref_status slice_plan(op_t *op, int v1, dmlref_error *err) {
     op->plan = p;
     op->plan_free = slice_free;
     op->kernel = slice_kernel;
-    op->kernel_name = kernel_names[v1 ? 1 : 0][p->copy.kind];
+    op->kernel_name = p->copy.stream ? small_stream_names[v1 ? 1 : 0] : kernel_names[v1 ? 1 : 0][p->copy.kind];
     return DMLREF_OK;
 }
