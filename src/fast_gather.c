@@ -14,7 +14,10 @@
  * kernel:
  *
  *   rows        a contiguous block of the input per index (Axis not innermost):
- *               one index read, one block copy
+ *               one index read, one block copy, row i + ROW_AHEAD prefetched
+ *               while row i is copied; with a large output and blocks of at
+ *               least 64 bytes, written with streaming stores (rows_stream,
+ *               as tuples_stream below)
  *   axis_last   the index varies along the innermost dim and the input does not
  *               (gather along the innermost axis): indices normalized a chunk at
  *               a time, then a width-specialized element gather; when the
@@ -69,7 +72,7 @@ typedef struct gather_plan {
      * q + c * cs, clamped into [0, bound[c]) and moves the input by ist[c] */
     uint32_t t;
     uint64_t cs, bound[MAX_DIMS], ist[MAX_DIMS];
-    int stream;       /* tuples: blocks written with streaming stores */
+    int stream;       /* rows, tuples: blocks written with streaming stores */
 } gather_plan;
 
 typedef struct gather_ctx {
@@ -199,14 +202,15 @@ static void rows_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) 
             simd_index_norm(ix + it.off[2] + i0 * js, js, p->ixtype, p->A, n, nidx);
             unsigned char *o = out + it.off[0] + i0 * os;
             const unsigned char *s = in + it.off[1] + i0 * is;
-            if (b >= 256) {
+            if (b >= 64 && (p->stream || b >= 256)) {
                 /* random rows: start fetching row i + ROW_AHEAD while row i is copied */
                 for (uint64_t i = 0; i < n; ++i) {
                     if (i + ROW_AHEAD < n && b <= 4096) {
                         const unsigned char *nx = s + (i + ROW_AHEAD) * is + nidx[i + ROW_AHEAD] * as;
                         for (uint64_t bb = 0; bb < b; bb += 64) PREFETCH_R(nx + bb);
                     }
-                    memcpy(o + i * os, s + i * is + nidx[i] * as, (size_t)b);
+                    if (p->stream) simd_copy_stream(o + i * os, s + i * is + nidx[i] * as, (size_t)b);
+                    else memcpy(o + i * os, s + i * is + nidx[i] * as, (size_t)b);
                 }
             } else if (b == 16) {
                 for (uint64_t i = 0; i < n; ++i) simd_copy16(o + i * os, s + i * is + nidx[i] * as);
@@ -217,6 +221,7 @@ static void rows_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) 
             }
         }
     }
+    if (p->stream) simd_stream_fence();
 }
 
 /* Points [lo, hi) of a nest whose innermost dim walks the index (and not the input). */
@@ -483,10 +488,12 @@ static dmlref_status gather_finish(op_t *op, gather_plan *p, int fam, uint64_t A
 
     const uint32_t l = nt->m - 1;
     const uint64_t is = nt->st[1][l], js = nt->st[2][l];
-    enum { K_ROWS, K_AXIS_LAST, K_AXIS_FIRST, K_GENERIC, K_AXIS_FIRST_SLAB, K_NAMES } ki; /* the name's row */
+    enum { K_ROWS, K_AXIS_LAST, K_AXIS_FIRST, K_GENERIC, K_AXIS_FIRST_SLAB, K_ROWS_STREAM, K_NAMES } ki; /* the name's row */
     if (p->block > p->esize || nt->points == 1) {
         p->kind = G_ROWS;
         ki = K_ROWS;
+        p->stream = p->block >= 64 && plan_stream(out->elements * out->esize);
+        if (p->stream) ki = K_ROWS_STREAM;
     } else if (js != 0 && is == 0) {
         int shared = 1;
         for (uint32_t d = 0; d < l; ++d)
@@ -510,11 +517,11 @@ static dmlref_status gather_finish(op_t *op, gather_plan *p, int fam, uint64_t A
      * input or the indices, never both, so the innermost one never varies in both. */
     static const char *const names[FAM_N][K_NAMES][4] = {
         {W1("gather", "rows"), W4("gather", "axis_last"), {NULL, NULL, NULL, NULL}, W4("gather", "generic"),
-         {NULL, NULL, NULL, NULL}},
+         {NULL, NULL, NULL, NULL}, W1("gather", "rows_stream")},
         {W1("gather_elements", "rows"), W4("gather_elements", "axis_last"), W4("gather_elements", "axis_first"),
-         W4("gather_elements", "generic"), W4("gather_elements", "axis_first_slab")},
+         W4("gather_elements", "generic"), W4("gather_elements", "axis_first_slab"), W1("gather_elements", "rows_stream")},
         {W1("gather_nd", "rows"), W4("gather_nd", "axis_last"), W4("gather_nd", "axis_first"),
-         W4("gather_nd", "generic"), W4("gather_nd", "axis_first_slab")},
+         W4("gather_nd", "generic"), W4("gather_nd", "axis_first_slab"), W1("gather_nd", "rows_stream")},
     };
 #undef W4
 #undef W1

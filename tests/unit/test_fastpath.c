@@ -463,6 +463,7 @@ TEST(fastpath_random_vs_oracle) {
         if (!saw(want[i])) test_fail(__FILE__, __LINE__, "no random case used a %s kernel", want[i]);
 #if DMLREF_SIMD /* streaming stores exist only with SIMD */
     if (!saw("scatter_nd.rows_skip.")) test_fail(__FILE__, __LINE__, "no random case used scatter_nd.rows_skip");
+    if (!saw("gather.rows_stream.")) test_fail(__FILE__, __LINE__, "no random case used gather.rows_stream");
 #endif
     if (getenv("DMLREF_FASTPATH_VERBOSE"))
         for (int i = 0; i < n_seen; ++i) fprintf(stderr, "  kernel seen: %s\n", seen[i]);
