@@ -51,6 +51,7 @@
 #define COLBLOCK_BYTES 256u     /* axis_first: output bytes per column block         */
 #define ROW_AHEAD 8u            /* rows: random rows prefetched this far ahead       */
 #define PREFETCH_ROWS 16u       /* axis_first: rows ahead to prefetch                */
+#define PF_ROW_MAX (UINT64_C(64) << 10) /* axis_last_shared: next input rows prefetched up to this */
 #define SLAB_BYTES (UINT64_C(512) << 10)     /* axis_first_slab: one slab (A x columns)  */
 #define SLAB_MIN_DEFAULT (UINT64_C(1) << 20) /* input planes below this stay cached as is */
 #define SLAB_MAX_PARTS 16u                   /* slabs per plan (8 MiB at most)            */
@@ -72,7 +73,7 @@ typedef struct gather_plan {
      * q + c * cs, clamped into [0, bound[c]) and moves the input by ist[c] */
     uint32_t t;
     uint64_t cs, bound[MAX_DIMS], ist[MAX_DIMS];
-    int stream;       /* rows, tuples: blocks written with streaming stores */
+    int stream;       /* rows, axis_last_shared, tuples: written with streaming stores */
 } gather_plan;
 
 typedef struct gather_ctx {
@@ -112,6 +113,40 @@ static void gather_elems(uint64_t w, unsigned char *out, uint64_t os, const unsi
     case 4: gather_x4(out, os, in, as, nidx, n); break;
     default: gather_x8(out, os, in, as, nidx, n); break;
     }
+}
+
+/* gather_xW into a packed destination with streaming stores, 16 bytes at a time (W = 4, 8):
+ * out[i] = in[nidx[i] * as]; the head up to 16-byte alignment and the tail stored plainly. */
+static void gather_stream_x4(unsigned char *out, const unsigned char *in, uint64_t as, const uint32_t *nidx,
+                             uint64_t n) {
+    uint64_t i = 0;
+    for (; i < n && ((uintptr_t)(out + i * 4) & 15); ++i) memcpy(out + i * 4, in + nidx[i] * as, 4);
+#if DMLREF_SIMD
+    for (; i + 4 <= n; i += 4) {
+        int32_t v0, v1, v2, v3; /* in registers: a staged array would stall on store forwarding */
+        memcpy(&v0, in + nidx[i] * as, 4);
+        memcpy(&v1, in + nidx[i + 1] * as, 4);
+        memcpy(&v2, in + nidx[i + 2] * as, 4);
+        memcpy(&v3, in + nidx[i + 3] * as, 4);
+        simde_mm_stream_si128((simde__m128i *)(void *)(out + i * 4), simde_mm_set_epi32(v3, v2, v1, v0));
+    }
+#endif
+    for (; i < n; ++i) memcpy(out + i * 4, in + nidx[i] * as, 4);
+}
+
+static void gather_stream_x8(unsigned char *out, const unsigned char *in, uint64_t as, const uint32_t *nidx,
+                             uint64_t n) {
+    uint64_t i = 0;
+    for (; i < n && ((uintptr_t)(out + i * 8) & 15); ++i) memcpy(out + i * 8, in + nidx[i] * as, 8);
+#if DMLREF_SIMD
+    for (; i + 2 <= n; i += 2) {
+        int64_t v0, v1;
+        memcpy(&v0, in + nidx[i] * as, 8);
+        memcpy(&v1, in + nidx[i + 1] * as, 8);
+        simde_mm_stream_si128((simde__m128i *)(void *)(out + i * 8), simde_mm_set_epi64x(v1, v0));
+    }
+#endif
+    for (; i < n; ++i) memcpy(out + i * 8, in + nidx[i] * as, 8);
 }
 
 /* Normalization fused into the element gather for 64-bit indices (INT64 or
@@ -277,14 +312,25 @@ static void axis_last_shared_range(const void *vc, uint64_t lo, uint64_t hi, uin
     const uint64_t end = lo / L == (hi - 1) / L ? (hi - 1) % L + 1 : L;
     for (uint64_t c0 = first; c0 < end; c0 += SHARED_CHUNK) {
         const uint64_t c1 = end - c0 < SHARED_CHUNK ? end : c0 + SHARED_CHUNK;
+        /* lines of the next row's input to prefetch: all of them, when the chunk is the whole
+         * row, the row is contiguous along the axis and small enough to stay cached */
+        const uint64_t pf_next = c0 == 0 && c1 == L && nt->m >= 2 && p->as == p->esize && p->A * p->esize <= PF_ROW_MAX
+                                     ? (p->A * p->esize + 63) / 64
+                                     : 0;
         simd_index_norm(ix + c0 * js, js, p->ixtype, p->A, c1 - c0, nidx);
         nest_it it;
         for (int more = nest_rows_begin(nt, &it, lo, hi); more; more = nest_rows_next(nt, &it)) {
             const uint64_t s = it.c[l], e = s + it.len; /* this row segment's columns */
             const uint64_t a = s > c0 ? s : c0, b = e < c1 ? e : c1;
             if (a >= b) continue;
-            gather_elems(p->esize, out + it.off[0] + (a - s) * os, os, in + it.off[1], p->as, nidx + (a - c0),
-                         b - a);
+            if (pf_next && it.c[l - 1] + 1 < nt->sizes[l - 1]) { /* the next row's lines, read at random */
+                const unsigned char *nx = in + it.off[1] + nt->st[1][l - 1];
+                for (uint64_t k = 0; k < pf_next; ++k) PREFETCH_R(nx + k * 64);
+            }
+            unsigned char *o = out + it.off[0] + (a - s) * os;
+            if (p->stream && p->esize == 4) gather_stream_x4(o, in + it.off[1], p->as, nidx + (a - c0), b - a);
+            else if (p->stream) gather_stream_x8(o, in + it.off[1], p->as, nidx + (a - c0), b - a);
+            else gather_elems(p->esize, o, os, in + it.off[1], p->as, nidx + (a - c0), b - a);
         }
     }
 }
@@ -488,7 +534,7 @@ static dmlref_status gather_finish(op_t *op, gather_plan *p, int fam, uint64_t A
 
     const uint32_t l = nt->m - 1;
     const uint64_t is = nt->st[1][l], js = nt->st[2][l];
-    enum { K_ROWS, K_AXIS_LAST, K_AXIS_FIRST, K_GENERIC, K_AXIS_FIRST_SLAB, K_ROWS_STREAM, K_NAMES } ki; /* the name's row */
+    enum { K_ROWS, K_AXIS_LAST, K_AXIS_FIRST, K_GENERIC, K_AXIS_FIRST_SLAB, K_ROWS_STREAM, K_AXIS_LAST_STREAM, K_NAMES } ki; /* the name's row */
     if (p->block > p->esize || nt->points == 1) {
         p->kind = G_ROWS;
         ki = K_ROWS;
@@ -500,6 +546,10 @@ static dmlref_status gather_finish(op_t *op, gather_plan *p, int fam, uint64_t A
             if (nt->st[2][d] != 0) shared = 0;
         p->kind = shared && nt->m > 1 ? G_AXIS_LAST_SHARED : G_AXIS_LAST;
         ki = K_AXIS_LAST;
+        /* shared indices into a packed row of 4- or 8-byte elements: streamed when large */
+        p->stream = p->kind == G_AXIS_LAST_SHARED && (p->esize == 4 || p->esize == 8) && nt->st[0][l] == p->esize &&
+                    plan_stream(out->elements * out->esize);
+        if (p->stream) ki = K_AXIS_LAST_STREAM;
     } else if (js != 0 && nt->m >= 2) {
         p->kind = G_AXIS_FIRST;
         p->cb = COLBLOCK_BYTES / p->esize;
@@ -517,11 +567,13 @@ static dmlref_status gather_finish(op_t *op, gather_plan *p, int fam, uint64_t A
      * input or the indices, never both, so the innermost one never varies in both. */
     static const char *const names[FAM_N][K_NAMES][4] = {
         {W1("gather", "rows"), W4("gather", "axis_last"), {NULL, NULL, NULL, NULL}, W4("gather", "generic"),
-         {NULL, NULL, NULL, NULL}, W1("gather", "rows_stream")},
+         {NULL, NULL, NULL, NULL}, W1("gather", "rows_stream"), W4("gather", "axis_last_stream")},
         {W1("gather_elements", "rows"), W4("gather_elements", "axis_last"), W4("gather_elements", "axis_first"),
-         W4("gather_elements", "generic"), W4("gather_elements", "axis_first_slab"), W1("gather_elements", "rows_stream")},
+         W4("gather_elements", "generic"), W4("gather_elements", "axis_first_slab"), W1("gather_elements", "rows_stream"),
+         W4("gather_elements", "axis_last_stream")},
         {W1("gather_nd", "rows"), W4("gather_nd", "axis_last"), W4("gather_nd", "axis_first"),
-         W4("gather_nd", "generic"), W4("gather_nd", "axis_first_slab"), W1("gather_nd", "rows_stream")},
+         W4("gather_nd", "generic"), W4("gather_nd", "axis_first_slab"), W1("gather_nd", "rows_stream"),
+         W4("gather_nd", "axis_last_stream")},
     };
 #undef W4
 #undef W1

@@ -464,6 +464,8 @@ TEST(fastpath_random_vs_oracle) {
 #if DMLREF_SIMD /* streaming stores exist only with SIMD */
     if (!saw("scatter_nd.rows_skip.")) test_fail(__FILE__, __LINE__, "no random case used scatter_nd.rows_skip");
     if (!saw("gather.rows_stream.")) test_fail(__FILE__, __LINE__, "no random case used gather.rows_stream");
+    if (!saw("gather.axis_last_stream.x4.")) test_fail(__FILE__, __LINE__, "no random case used gather.axis_last_stream.x4");
+    if (!saw("gather.axis_last_stream.x8.")) test_fail(__FILE__, __LINE__, "no random case used gather.axis_last_stream.x8");
 #endif
     if (getenv("DMLREF_FASTPATH_VERBOSE"))
         for (int i = 0; i < n_seen; ++i) fprintf(stderr, "  kernel seen: %s\n", seen[i]);
