@@ -85,4 +85,16 @@ TEST(rules_join_and_split) {
     tdesc_init(&b, F32, DIMS(2, 3));
     pieces[1] = b.desc;
     CHECK_RULE(dmlref_validate(&sd, FL, &err), err, DMLREF_ERROR_OUTPUT_OVERLAP, "T15", "OutputTensors[0].Strides");
+
+    /* a piece past index 9 is named with its whole index, in the field and in the message */
+    tdesc one, bad, whole;
+    tdesc_init(&one, F32, DIMS(2, 1));
+    tdesc_init(&bad, F32, DIMS(3, 1));
+    tdesc_init(&whole, F32, DIMS(2, 12));
+    DMLREF_TENSOR_DESC twelve[12];
+    for (int k = 0; k < 12; ++k) twelve[k] = k == 11 ? bad.desc : one.desc;
+    DMLREF_JOIN_OPERATOR_DESC j12 = {12, twelve, &whole.desc, 1};
+    DMLREF_OPERATOR_DESC d12 = {DMLREF_OPERATOR_JOIN, &j12};
+    CHECK_RULE(dmlref_validate(&d12, FL, &err), err, DMLREF_ERROR_SIZES, "J4", "InputTensors[11].Sizes");
+    CHECK(strstr(err.message, "InputTensors[11]") != NULL);
 }
