@@ -33,8 +33,8 @@
 
 #include "dmlref.h"
 
-#include "../cli/descbuf.h"
-#include "../cli/prng.h"
+#include "case/descbuf.h"
+#include "case/prng.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -8,7 +8,7 @@
  */
 #include "builder.h"
 
-#include "../cli/value.h"
+#include "case/value.h"
 
 #include <stdlib.h>
 #include <string.h>

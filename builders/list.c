@@ -6,12 +6,12 @@
 #include "builder.h"
 
 #define DMLREF_OP(ENUM, name) extern const builder name##_builder;
-#include "operators.def"
+#include "core/operators.def"
 #undef DMLREF_OP
 
 static const builder *const builders[] = {
 #define DMLREF_OP(ENUM, name) &name##_builder,
-#include "operators.def"
+#include "core/operators.def"
 #undef DMLREF_OP
 };
 

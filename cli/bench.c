@@ -15,10 +15,10 @@
  * the buffer.  GB/s = bytes_moved / median_ns (1 GB = 1e9 bytes).
  */
 #include "args.h"
-#include "case.h"
+#include "case/case.h"
 #include "cli.h"
 #include "load.h"
-#include "json_out.h"
+#include "case/json_out.h"
 
 #include <inttypes.h>
 #include <stdio.h>

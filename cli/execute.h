@@ -2,7 +2,7 @@
 #ifndef DMLREF_CLI_EXECUTE_H
 #define DMLREF_CLI_EXECUTE_H
 
-#include "case.h"
+#include "case/case.h"
 
 #include <stdint.h>
 

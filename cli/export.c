@@ -9,14 +9,14 @@
  * nothing written).
  */
 #include "args.h"
-#include "case.h"
+#include "case/case.h"
 #include "cli.h"
 #include "dirs.h"
 #include "execute.h"
 #include "load.h"
 #include "manifest.h"
-#include "npyout.h"
-#include "value.h"
+#include "case/npyout.h"
+#include "case/value.h"
 
 #include <errno.h>
 #include <stdio.h>

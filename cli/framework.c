@@ -1,9 +1,9 @@
 /* The framework form of a case (framework.h): one function per operator, in one table. */
 #include "framework.h"
 
-#include "json_out.h"
-#include "fp16.h"
-#include "npyout.h"
+#include "case/json_out.h"
+#include "case/fp16.h"
+#include "case/npyout.h"
 
 #include <inttypes.h>
 #include <math.h>

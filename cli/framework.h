@@ -14,7 +14,7 @@
 #ifndef DMLREF_CLI_FRAMEWORK_H
 #define DMLREF_CLI_FRAMEWORK_H
 
-#include "case.h"
+#include "case/case.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -21,15 +21,15 @@
  * is written.
  */
 #include "args.h"
-#include "../builders/builder.h"
-#include "case.h"
-#include "fields.h"
+#include "builders/builder.h"
+#include "case/case.h"
+#include "case/fields.h"
 #include "cli.h"
 #include "dirs.h"
-#include "file_atomic.h"
-#include "json_out.h"
-#include "prng.h"
-#include "value.h"
+#include "case/file_atomic.h"
+#include "case/json_out.h"
+#include "case/prng.h"
+#include "case/value.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -15,15 +15,15 @@
  * but a buffer is larger than this host can address (32-bit hosts).
  */
 #include "args.h"
-#include "case.h"
+#include "case/case.h"
 #include "cli.h"
 #include "dirs.h"
 #include "execute.h"
 #include "load.h"
-#include "npy.h"
-#include "npyout.h"
+#include "case/npy.h"
+#include "case/npyout.h"
 #include "print.h"
-#include "value.h"
+#include "case/value.h"
 
 #include <stdio.h>
 #include <string.h>

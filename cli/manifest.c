@@ -1,13 +1,13 @@
 /* export's manifest.json (manifest.h). */
 #include "manifest.h"
 
-#include "fields.h"
-#include "file_atomic.h"
+#include "case/fields.h"
+#include "case/file_atomic.h"
 #include "framework.h"
-#include "json_out.h"
-#include "logical.h"
-#include "npy.h"
-#include "npyout.h"
+#include "case/json_out.h"
+#include "case/logical.h"
+#include "case/npy.h"
+#include "case/npyout.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
 #ifndef DMLREF_CLI_MANIFEST_H
 #define DMLREF_CLI_MANIFEST_H
 
-#include "case.h"
+#include "case/case.h"
 
 #include <stddef.h>
 

@@ -1,9 +1,9 @@
 /* The outputs of a run as JSON (print.h, case_print_outputs in case.h). */
 #include "print.h"
 
-#include "json_out.h"
-#include "logical.h"
-#include "value.h"
+#include "case/json_out.h"
+#include "case/logical.h"
+#include "case/value.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

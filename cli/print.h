@@ -2,7 +2,7 @@
 #ifndef DMLREF_CLI_PRINT_H
 #define DMLREF_CLI_PRINT_H
 
-#include "case.h"
+#include "case/case.h"
 
 #include <stdio.h>
 

@@ -58,8 +58,8 @@
 #define FUZZ_DESC_DECODE_H
 
 #include "dmlref.h"
-#include "env.h"
-#include "registry.h"
+#include "core/env.h"
+#include "core/registry.h"
 
 #include <stddef.h>
 #include <stdint.h>

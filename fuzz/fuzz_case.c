@@ -18,8 +18,8 @@
  *
  * FUZZ_CASE_VERBOSE=1 in the environment prints each input's parse result.
  */
-#include "case.h"
-#include "npy.h"
+#include "case/case.h"
+#include "case/npy.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -31,7 +31,7 @@ build() { # make arguments...
 }
 stamp() { stat -c %.9Y "$1" 2>/dev/null || echo missing; }
 needs_gomp() { "$READELF" -d "$1" | grep '(NEEDED)' | grep -q 'libgomp'; }
-state() { echo "$(stamp "$R/src/api.o") $(stamp "$so") $(stamp "$R/libdmlref.a") $(stamp "$R/dmlref")"; }
+state() { echo "$(stamp "$R/src/api/api.o") $(stamp "$so") $(stamp "$R/libdmlref.a") $(stamp "$R/dmlref")"; }
 
 # expect_openmp yes|no WHEN
 expect_openmp() {
@@ -59,9 +59,9 @@ expect_rebuilt() {
         [ -n "$new" ] && [ "$old" != "$new" ] && changed=$((changed + 1))
     done
     if [ "$changed" -eq 4 ]; then
-        ok "$when: src/api.o, the .so, libdmlref.a and dmlref rebuilt"
+        ok "$when: src/api/api.o, the .so, libdmlref.a and dmlref rebuilt"
     else
-        bad "$when: only $changed of src/api.o, .so, libdmlref.a, dmlref rebuilt"
+        bad "$when: only $changed of src/api/api.o, .so, libdmlref.a, dmlref rebuilt"
     fi
 }
 

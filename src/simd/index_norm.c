@@ -5,7 +5,7 @@
  * then copy the values as they are; a group with any other lane, and the tail,
  * go through index_load_clamp lane by lane.
  */
-#include "internal.h"
+#include "core/internal.h"
 #include "simd/simd.h"
 
 static int vec_ok(uint32_t dtype, uint64_t js, uint64_t A) {

@@ -7,8 +7,8 @@
  * --max-elements; bld_rand_value under --bits (and its absence without).
  * Prints "builders: N passed, N failed".
  */
-#include "../../builders/builder.h"
-#include "value.h"
+#include "builders/builder.h"
+#include "case/value.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,10 +10,10 @@
  * in the desc the reader builds.  Linked like fuzz_case
  * with the command's objects.  Prints "fields: N passed, N failed".
  */
-#include "case.h"
-#include "fields.h"
-#include "jsonin.h"
-#include "value.h"
+#include "case/case.h"
+#include "case/fields.h"
+#include "case/jsonin.h"
+#include "case/value.h"
 
 #include <stddef.h>
 #include <stdio.h>

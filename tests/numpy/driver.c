@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../cli/descbuf.h"
+#include "case/descbuf.h"
 #include "dmlref.h"
 
 #define MAX_TENSORS 16

@@ -578,7 +578,7 @@ want=" p_f64:3f19a49a64eceb96 p_f64u:d7099121016e376b p_f32:e6f7d5daabd63e10 p_f
 expect 0 "random FLOAT64 printed" "$D" run "$tmp/rnd_p_f64u.json"
 contains "$tmp/out" '"data": [0.18237946839615882, 0.49829936774764927, 0.19127616280001059, 0.530838308390059, -0.3768226256377718,' "random FLOAT64 first values (seed 2, -1 .. 1)"
 
-# ---- PADDING1's enum and union fields (cli/fields.c): read exactly as written -----
+# ---- PADDING1's enum and union fields (case/fields.c): read exactly as written -----
 cat >"$tmp/pad_i64.json" <<'EOF2'
 {"operator": "PADDING1", "feature_level": "5_0", "PaddingMode": "CONSTANT",
  "PaddingValueDataType": "INT64", "PaddingValue": -9223372036854775808,

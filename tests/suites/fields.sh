@@ -1,5 +1,5 @@
 #!/bin/sh
-# The case files' generic field reader and writer (cli/fields.c) over a
+# The case files' generic field reader and writer (case/fields.c) over a
 # hand-made schema with every kind of field: $BUILD/test_fields.
 # Environment: BUILD (default build).
 BUILD=${BUILD:-build}

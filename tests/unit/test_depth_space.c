@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "env.h" /* env_reload: a tiny DMLREF_PAR_GRAIN for the thread parts */
+#include "core/env.h" /* env_reload: a tiny DMLREF_PAR_GRAIN for the thread parts */
 #include "util.h"
 
 #define F32 DMLREF_TENSOR_DATA_TYPE_FLOAT32

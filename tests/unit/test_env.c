@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "env.h"
+#include "core/env.h"
 #include "util.h"
 
 TEST(env_parse_bool_table) {

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "env.h"
+#include "core/env.h"
 #include "util.h"
 
 #define FL ((DMLREF_FEATURE_LEVEL)0x6400)

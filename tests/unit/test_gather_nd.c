@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "env.h"
+#include "core/env.h"
 #include "simd/simd.h"
 #include "util.h"
 

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "env.h" /* env_reload: tiny DMLREF_PAR_GRAIN, DMLREF_STREAM_MIN */
-#include "scalar.h"
+#include "core/env.h" /* env_reload: tiny DMLREF_PAR_GRAIN, DMLREF_STREAM_MIN */
+#include "core/scalar.h"
 #include "util.h"
 
 #define F32 DMLREF_TENSOR_DATA_TYPE_FLOAT32

@@ -4,7 +4,7 @@
  * out by hand, and the fast/SIMD readers agreeing with it.
  */
 #include "check.h"
-#include "internal.h"
+#include "core/internal.h"
 #include "simd/simd.h"
 
 #define I32 DMLREF_TENSOR_DATA_TYPE_INT32

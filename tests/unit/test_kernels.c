@@ -12,8 +12,8 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "env.h"
-#include "plan.h"
+#include "core/env.h"
+#include "engine/plan.h"
 #include "simd/simd.h"
 #include "util.h"
 

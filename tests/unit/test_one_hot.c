@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "env.h"
+#include "core/env.h"
 #include "util.h"
 
 #define F32 DMLREF_TENSOR_DATA_TYPE_FLOAT32

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "overlap.h"
+#include "core/overlap.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15u;
 static uint32_t rnd(uint32_t n) {

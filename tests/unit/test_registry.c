@@ -5,7 +5,7 @@
  * by index and by name agree.
  */
 #include "check.h"
-#include "registry.h"
+#include "core/registry.h"
 
 TEST(registry_schemas_are_consistent) {
     uint32_t n = 0;

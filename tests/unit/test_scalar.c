@@ -5,7 +5,7 @@
 #include <math.h>
 
 #include "check.h"
-#include "../../src/scalar.h"
+#include "core/scalar.h"
 
 static int64_t as_i64(DMLREF_TENSOR_DATA_TYPE dt, float v) {
     unsigned char b[8];

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "env.h"
+#include "core/env.h"
 #include "util.h"
 
 #define N_THREADS 4

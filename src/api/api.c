@@ -1,0 +1,245 @@
+/* The public lifecycle: validate, compile, execute, release, run. */
+#include "core/env.h"
+#include "core/registry.h"
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void dmlref_release(dmlref_operator *op) {
+    if (!op) return;
+    if (op->plan && op->plan_free) op->plan_free(op->plan);
+    free(op->inputs);
+    free(op->outputs);
+    free(op);
+}
+
+/* The operators this build implements, for messages: "GATHER 67, ..." */
+static const char *built_list(char *buf, size_t cap) {
+    size_t len = 0;
+    buf[0] = '\0';
+    const dmlref_schema *sc;
+    for (uint32_t i = 0; (sc = dmlref_operator_schema_at(i)) != NULL && len < cap; ++i)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s %u", i ? ", " : "", sc->name, (unsigned)sc->type);
+    return buf;
+}
+
+static const char *binding_name(const op_t *op, int is_output, uint32_t i, char *buf, size_t cap);
+
+/* Validation never depends on the host; compiling does: every buffer must be
+ * addressable here (TotalTensorSizeInBytes <= SIZE_MAX, which only a 32-bit
+ * host can fail). */
+static dmlref_status check_host_limits(const op_t *op, dmlref_error *err) {
+    /* 64-bit: n_inputs + n_outputs may pass 2^32 - 1 (a JOIN of 2^32 - 1 pieces) */
+    for (uint64_t i = 0; i < (uint64_t)op->n_inputs + op->n_outputs; ++i) {
+        const int is_out = i >= op->n_inputs;
+        const uint32_t k = (uint32_t)(is_out ? i - op->n_inputs : i);
+        const tensor_t *t = is_out ? &op->outputs[k] : &op->inputs[k];
+        if (t->total_bytes <= (uint64_t)SIZE_MAX) continue;
+        char name[48];
+        return set_error(err, DMLREF_ERROR_HOST_LIMIT,
+                         "%s: %s.TotalTensorSizeInBytes (%" PRIu64 ") is valid but exceeds what this host can "
+                         "address (SIZE_MAX %" PRIu64 "): it cannot be compiled or executed here",
+                         op->name, binding_name(op, is_out, k, name, sizeof name), t->total_bytes,
+                         (uint64_t)SIZE_MAX);
+    }
+    return DMLREF_OK;
+}
+
+/* dmlref_compile and dmlref_validate: api names the caller in messages;
+ * validate_only stops after the descriptor rules (no host limits, no plan). */
+static dmlref_status compile_impl(const char *api, const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
+                                  const dmlref_options *options, int validate_only, dmlref_operator **out_op,
+                                  dmlref_error *err) {
+    static const dmlref_options defaults = {0, 0};
+    support_t s;
+    if (err) {
+        err->code = DMLREF_OK;
+        err->message[0] = '\0';
+        err->rule[0] = '\0';
+        err->field[0] = '\0';
+    }
+    if (!out_op) return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: op is NULL", api);
+    *out_op = NULL;
+    if (!desc) return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: desc is NULL", api);
+    if (!feature_level_known((uint32_t)feature_level))
+        return set_error(err, DMLREF_ERROR_FEATURE_LEVEL,
+                         "feature level 0x%x is not a DirectML feature level (1_0 = 0x1000 ... 6_4 = 0x6400)",
+                         (unsigned)feature_level);
+    const op_class *cls = registry_find(desc->Type);
+    char list[256];
+    if (!cls && registry_left_out(desc->Type))
+        return set_error(err, DMLREF_ERROR_UNSUPPORTED_OPERATOR,
+                         "%s: not built into this library (build it with make OPS=\"...\" naming it, or without "
+                         "OPS); this build has %s",
+                         dmlref_operator_name(desc->Type), built_list(list, sizeof list));
+    if (!cls)
+        return set_error(err, DMLREF_ERROR_UNSUPPORTED_OPERATOR, "operator type %u is not supported (%s)",
+                         (unsigned)desc->Type, built_list(list, sizeof list));
+    const char *name = cls->schema->name;
+    if (!support_lookup(cls, (uint32_t)feature_level, &s))
+        return set_error(err, DMLREF_ERROR_UNSUPPORTED_OPERATOR,
+                         "%s: not available at feature level %s (introduced in %s)", name,
+                         dmlref_feature_level_name(feature_level),
+                         dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)cls->support[0].from));
+    if (!desc->Desc) return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: DMLREF_OPERATOR_DESC.Desc is NULL", name);
+    if (!options) options = &defaults;
+    if (options->flags & ~(uint32_t)(DMLREF_OPTION_CHECK_INDICES | DMLREF_OPTION_FORCE_ORACLE))
+        return set_error(err, DMLREF_ERROR_OPTIONS, "%s: options.flags (0x%x) has unknown bits", name,
+                         (unsigned)options->flags);
+
+    op_t *op = calloc(1, sizeof *op);
+    if (!op) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
+    op->cls = cls;
+    op->type = desc->Type;
+    op->name = name;
+    op->feature_level = (uint32_t)feature_level;
+    op->options = *options;
+    dmlref_status st = cls->compile(op, desc->Desc, err);
+    if (st == DMLREF_OK && !validate_only) st = check_host_limits(op, err);
+    if (st == DMLREF_OK && !validate_only) {
+        op->kernel = op->oracle;
+        op->kernel_name = "oracle";
+        const int force = env_force_oracle(options->flags, &st, err); /* st: OPTIONS for a bad DMLREF_* variable */
+        if (!force && cls->plan) st = cls->plan(op, err);
+    }
+    if (st != DMLREF_OK || validate_only) {
+        dmlref_release(op);
+        return st;
+    }
+    *out_op = op;
+    return DMLREF_OK;
+}
+
+dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
+                             const dmlref_options *options, dmlref_operator **out_op, dmlref_error *err) {
+    return compile_impl("dmlref_compile", desc, feature_level, options, 0, out_op, err);
+}
+
+dmlref_status dmlref_validate(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
+                              dmlref_error *err) {
+    dmlref_operator *op = NULL;
+    return compile_impl("dmlref_validate", desc, feature_level, NULL, 1, &op, err);
+}
+
+/* The desc field bound as input (or output) number i: the schema's slots in
+ * order, an array slot taking as many bindings as its count. */
+static const char *binding_name(const op_t *op, int is_output, uint32_t i, char *buf, size_t cap) {
+    const dmlref_schema *sc = op->cls->schema;
+    const uint32_t arrays = is_output ? op->n_outputs : op->n_inputs;
+    uint32_t singles = 0;
+    for (uint32_t k = 0; k < sc->n_slots; ++k)
+        if (sc->slots[k].is_output == is_output && !sc->slots[k].is_array) ++singles;
+    const uint32_t array_len = arrays - singles; /* the one array slot's count, if any */
+    for (uint32_t k = 0; k < sc->n_slots; ++k) {
+        const dmlref_tensor_slot *sl = &sc->slots[k];
+        if (sl->is_output != is_output) continue;
+        const uint32_t n = sl->is_array ? array_len : 1;
+        if (i < n) {
+            if (sl->is_array) snprintf(buf, cap, "%s[%" PRIu32 "]", sl->name, i);
+            else snprintf(buf, cap, "%s", sl->name);
+            return buf;
+        }
+        i -= n;
+    }
+    snprintf(buf, cap, "?");
+    return buf;
+}
+
+/* [a, a + na) and [b, b + nb) share a byte.  Written with differences, not
+ * sums: a TotalTensorSizeInBytes near 2^64 would wrap a + na. */
+static int ranges_overlap(const void *a, uint64_t na, const void *b, uint64_t nb) {
+    const uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+    if (!na || !nb) return 0;
+    return pa >= pb ? (uint64_t)(pa - pb) < nb : (uint64_t)(pb - pa) < na;
+}
+
+/* Binding i (inputs first, then outputs) breaks B2, B3 or B4: the error, with
+ * the binding's name (only computed here, off the hot path). */
+static dmlref_status binding_error(const op_t *op, const dmlref_cbuffer *inputs, const dmlref_buffer *outputs,
+                                   uint32_t n_inputs, uint64_t i, dmlref_error *err) {
+    char name[48];
+    const int is_out = i >= n_inputs;
+    const uint32_t k = (uint32_t)(is_out ? i - n_inputs : i);
+    const tensor_t *t = is_out ? &op->outputs[k] : &op->inputs[k];
+    const void *data = is_out ? outputs[k].data : inputs[k].data;
+    const size_t size = is_out ? outputs[k].size : inputs[k].size;
+    binding_name(op, is_out, k, name, sizeof name);
+    if (!data) return set_rule_error(err, DMLREF_ERROR_BINDING, "B2", name, NULL, "%s: the %s buffer is NULL", op->name, name);
+    if ((uint64_t)size < t->total_bytes)
+        return set_rule_error(err, DMLREF_ERROR_BINDING, "B3", name, NULL,
+                              "%s: the %s buffer holds %zu bytes, less than its TotalTensorSizeInBytes (%" PRIu64 ")",
+                              op->name, name, size, t->total_bytes);
+    return set_rule_error(err, DMLREF_ERROR_BINDING, "B4", name, NULL,
+                          "%s: the %s buffer at %p is not a multiple of its GuaranteedBaseOffsetAlignment (%" PRIu32 ")",
+                          op->name, name, data, t->align);
+}
+
+/* Every binding rule (B1-B5), every call: the checks cost a few compares per
+ * buffer; messages (and binding names) are only formatted on failure. */
+static dmlref_status check_bindings(const op_t *op, const dmlref_cbuffer *inputs, uint32_t n_inputs,
+                                    const dmlref_buffer *outputs, uint32_t n_outputs, dmlref_error *err) {
+    if (n_inputs != op->n_inputs || n_outputs != op->n_outputs)
+        return set_rule_error(err, DMLREF_ERROR_BINDING, "B1", NULL, NULL,
+                         "%s: execute was given %" PRIu32 " input and %" PRIu32 " output buffers; the operator binds %" PRIu32
+                         " and %" PRIu32,
+                         op->name, n_inputs, n_outputs, op->n_inputs, op->n_outputs);
+    if ((n_inputs && !inputs) || (n_outputs && !outputs))
+        return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "B2", NULL, NULL, "%s: the %s buffer array is NULL", op->name,
+                         n_inputs && !inputs ? "input" : "output");
+    for (uint32_t k = 0; k < n_inputs; ++k) {
+        const tensor_t *t = &op->inputs[k];
+        const void *data = inputs[k].data;
+        if (!data || (uint64_t)inputs[k].size < t->total_bytes || (t->align && ((uintptr_t)data & (t->align - 1)) != 0))
+            return binding_error(op, inputs, outputs, n_inputs, k, err);
+    }
+    for (uint32_t k = 0; k < n_outputs; ++k) {
+        const tensor_t *t = &op->outputs[k];
+        const void *data = outputs[k].data;
+        if (!data || (uint64_t)outputs[k].size < t->total_bytes || (t->align && ((uintptr_t)data & (t->align - 1)) != 0))
+            return binding_error(op, inputs, outputs, n_inputs, (uint64_t)n_inputs + k, err);
+    }
+    /* An output may not overlap any input or another output; an in-place
+     * operator's output may be its input's very buffer. */
+    const int in_place = (op->cls->schema->flags & DMLREF_SCHEMA_IN_PLACE) != 0;
+    char name[48], other[48];
+    for (uint32_t k = 0; k < n_outputs; ++k) {
+        const uint64_t ok = op->outputs[k].total_bytes;
+        for (uint32_t i = 0; i < n_inputs; ++i)
+            if (!(in_place && outputs[k].data == inputs[i].data) &&
+                ranges_overlap(outputs[k].data, ok, inputs[i].data, op->inputs[i].total_bytes))
+                return set_rule_error(err, DMLREF_ERROR_BINDING, "B5", binding_name(op, 1, k, name, sizeof name), NULL,
+                                      "%s: the %s buffer overlaps the %s buffer", op->name, name,
+                                      binding_name(op, 0, i, other, sizeof other));
+        for (uint32_t i = 0; i < k; ++i)
+            if (ranges_overlap(outputs[k].data, ok, outputs[i].data, op->outputs[i].total_bytes))
+                return set_rule_error(err, DMLREF_ERROR_BINDING, "B5", binding_name(op, 1, k, name, sizeof name), NULL,
+                                      "%s: the %s buffer overlaps the %s buffer", op->name, name,
+                                      binding_name(op, 1, i, other, sizeof other));
+    }
+    return DMLREF_OK;
+}
+
+dmlref_status dmlref_execute(const dmlref_operator *op, const dmlref_cbuffer *inputs, uint32_t n_inputs,
+                             const dmlref_buffer *outputs, uint32_t n_outputs, dmlref_error *err) {
+    if (!op) return set_error(err, DMLREF_ERROR_NULL_POINTER, "dmlref_execute: op is NULL");
+    TRY(check_bindings(op, inputs, n_inputs, outputs, n_outputs, err));
+    const exec_args args = {inputs, outputs};
+    if ((op->options.flags & DMLREF_OPTION_CHECK_INDICES) && op->check) TRY(op->check(op, &args, err));
+    return op->kernel(op, &args, err);
+}
+
+dmlref_status dmlref_run(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
+                         const dmlref_options *options, const dmlref_cbuffer *inputs, uint32_t n_inputs,
+                         const dmlref_buffer *outputs, uint32_t n_outputs, dmlref_error *err) {
+    dmlref_operator *op = NULL;
+    TRY(dmlref_compile(desc, feature_level, options, &op, err));
+    const dmlref_status st = dmlref_execute(op, inputs, n_inputs, outputs, n_outputs, err);
+    dmlref_release(op);
+    return st;
+}
+
+uint32_t dmlref_input_count(const dmlref_operator *op) { return op ? op->n_inputs : 0; }
+uint32_t dmlref_output_count(const dmlref_operator *op) { return op ? op->n_outputs : 0; }
+const char *dmlref_kernel_name(const dmlref_operator *op) { return op ? op->kernel_name : NULL; }

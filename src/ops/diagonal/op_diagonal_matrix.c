@@ -1,0 +1,51 @@
+/*
+ * DIAGONAL_MATRIX (docs/operators.md P10): a generator, no input.
+ * out[..., y, x] = (y + Offset == x) ? Value : 0 over the output's last two
+ * dims (a stack of matrices), in 64-bit arithmetic; Value, a FLOAT, is made an
+ * element of the output's type once (src/scalar.h: FLOAT16 rounded to nearest
+ * even, integers truncated toward zero and saturated, NaN -> 0).  The same as
+ * DIAGONAL_MATRIX1 with Begin = Offset, End = Offset + 1 (src/diagonal.c).
+ *
+ *   DM1  Output.DimensionCount allowed at the feature level: 4 before 4_0, 2 to 4 from 4_0
+ *   DM2  Output.DataType allowed at the feature level: {FLOAT32, FLOAT16} at 2_0, T8 from
+ *        2_1, T11 from 5_1
+ *   DM3  feature level >= 2_0 (the API's check: UNSUPPORTED_OPERATOR, no rule id)
+ *   DM4  Offset and Value: every value is valid (y + Offset in 64 bits never wraps; any
+ *        FLOAT, NaN and infinities included, has a conversion)
+ */
+#include "diagonal.h"
+#include "core/registry.h"
+#include "core/scalar.h"
+
+#define OP "DIAGONAL_MATRIX"
+
+static dmlref_status diagonal_matrix_compile(op_t *op, const void *desc, dmlref_error *err) {
+    const DMLREF_DIAGONAL_MATRIX_OPERATOR_DESC *d = desc;
+    TRY(op_alloc_tensors(op, 0, 1, err));
+    tensor_t *out = &op->outputs[0];
+    support_t s;
+    support_lookup(op->cls, op->feature_level, &s); /* DM3: compile_impl found the level's row */
+
+    TRY(tensor_check(OP, "OutputTensor", d->OutputTensor, 1, out, err));
+    TRY(check_support(OP, "DM1", "DM2", "OutputTensor", out, &s, 0, op->feature_level, err)); /* DM1, DM2 */
+
+    unsigned char fill[8] = {0};
+    scalar_from_float((DMLREF_TENSOR_DATA_TYPE)out->dtype, d->Value, fill); /* DM4 */
+    diagonal_setup(op, d->Offset, (int64_t)d->Offset + 1, fill);
+    return DMLREF_OK;
+}
+
+#define D DMLREF_DIAGONAL_MATRIX_OPERATOR_DESC
+static const dmlref_tensor_slot slots[] = {SLOT_OUT(D, OutputTensor)};
+static const dmlref_param params[] = {PARAM_INT(D, Offset), PARAM_FLOAT(D, Value)};
+static const support_row support[] = {
+    {0x2000, {4, 4, DT_F32F16, 0}},
+    {0x2100, {4, 4, DT_T8, 0}},
+    {0x4000, {2, 4, DT_T8, 0}},
+    {0x5100, {2, 4, DT_T11, 0}},
+};
+static const dmlref_schema schema = {DMLREF_OPERATOR_DIAGONAL_MATRIX, OP, sizeof(D), DMLREF_FEATURE_LEVEL_2_0, 0,
+                                     N_OF(slots), slots, N_OF(params), params};
+#undef D
+
+const op_class diagonal_matrix_class = {&schema, support, N_OF(support), diagonal_matrix_compile, diagonal_plan};

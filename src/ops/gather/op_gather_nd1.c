@@ -1,0 +1,30 @@
+/*
+ * GATHER_ND1 (docs/operators.md P1).  output[batch, ...] = input[batch, indices[batch, ...], ...]:
+ * GATHER_ND with BatchDimensionCount leading dimensions gathered independently.
+ * The one implementation is src/gather_nd.c (rules GN1-GN8, the oracle, the
+ * checking pre-pass) and its fast path plan_gather_nd (gather_fast.c).
+ */
+#include "gather_nd.h"
+#include "core/registry.h"
+
+static dmlref_status gather_nd1_class_compile(op_t *op, const void *desc, dmlref_error *err) {
+    const DMLREF_GATHER_ND1_OPERATOR_DESC *g = desc;
+    const gather_nd_desc d = {g->InputTensor,         g->IndicesTensor,         g->OutputTensor,
+                              g->InputDimensionCount, g->IndicesDimensionCount, g->BatchDimensionCount, 1};
+    return gather_nd_compile(op, &d, err);
+}
+
+#define D DMLREF_GATHER_ND1_OPERATOR_DESC
+static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_INDICES(D, IndicesTensor),
+                                           SLOT_OUT(D, OutputTensor)};
+static const dmlref_param params[] = {PARAM_UINT(D, InputDimensionCount), PARAM_UINT(D, IndicesDimensionCount),
+                                      PARAM_UINT(D, BatchDimensionCount)};
+static const support_row support[] = {
+    {0x3000, {1, 8, DT_T8, DT_IDX4}},
+    {0x4100, {1, 8, DT_T11, DT_IDX4}},
+};
+static const dmlref_schema schema = {DMLREF_OPERATOR_GATHER_ND1, "GATHER_ND1", sizeof(D), DMLREF_FEATURE_LEVEL_3_0, 0,
+                                     N_OF(slots), slots, N_OF(params), params};
+#undef D
+
+const op_class gather_nd1_class = {&schema, support, N_OF(support), gather_nd1_class_compile, gather_nd_plan};

@@ -1,0 +1,226 @@
+/*
+ * SCATTER_ND (docs/operators.md section 4).
+ *   N = DimensionCount, R = InputDimensionCount, Q = IndicesDimensionCount,
+ *   T = Indices.Sizes[N-1], I = Input.Sizes[N-R..N), J = Indices.Sizes[N-Q..N),
+ *   M = (Q-1) + (R-T),  Updates.Sizes = {1.., J[0..Q-1), I[T..R)}.
+ *
+ *   output = input;
+ *   for each u of Updates, in row-major order:      (so the last duplicate wins)
+ *       jb = u[..Q-1), s = u[Q-1..M)
+ *       output[0.., norm(indices[0.., jb, 0..T)), s] = updates[u]
+ */
+#include "scatter_nd_fast.h"
+#include "core/registry.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define OP "SCATTER_ND"
+
+typedef struct scatter_nd_params {
+    uint32_t r; /* InputDimensionCount   */
+    uint32_t q; /* IndicesDimensionCount */
+} scatter_nd_params;
+
+/* Maps the meaningful updates coordinate to indices coordinate j (last dim left 0)
+ * and output coordinate o (index part left 0). */
+static void scatter_map(const op_t *op, const uint32_t *u, uint32_t *j, uint32_t *o) {
+    const scatter_nd_params *sp = OP_CPARAMS(op, scatter_nd_params);
+    const uint32_t n = op->inputs[0].n, r = sp->r, q = sp->q;
+    const uint32_t t = op->inputs[1].sizes[n - 1], m = (q - 1) + (r - t);
+    const uint32_t *mu = u + (n - m); /* meaningful part of u: jb then s */
+    for (uint32_t d = 0; d < n; ++d) j[d] = o[d] = 0;
+    for (uint32_t b = 0; b + 1 < q; ++b) j[n - q + b] = mu[b];
+    for (uint32_t e = 0; e < r - t; ++e) o[n - r + t + e] = mu[q - 1 + e];
+}
+
+static dmlref_status scatter_nd_oracle(const op_t *op, const exec_args *x, dmlref_error *err) {
+    const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *up = &op->inputs[2];
+    const tensor_t *out = &op->outputs[0];
+    const unsigned char *in_data = IN_DATA(x, 0), *ix_data = IN_DATA(x, 1), *up_data = IN_DATA(x, 2);
+    unsigned char *out_data = OUT_DATA(x, 0);
+    const uint32_t n = in->n, r = OP_CPARAMS(op, scatter_nd_params)->r, t = ix->sizes[n - 1];
+    uint32_t j[MAX_DIMS], o[MAX_DIMS];
+    nd_iter it;
+    (void)err;
+
+    const uint64_t *copy_bs[2] = {out->bstrides, in->bstrides};
+    for (nd_iter_init(&it, n, out->sizes, 2, copy_bs); !it.done; nd_iter_next(&it))
+        memcpy(out_data + it.offset[0], in_data + it.offset[1], in->esize);
+
+    const uint64_t *up_bs[1] = {up->bstrides};
+    for (nd_iter_init(&it, n, up->sizes, 1, up_bs); !it.done; nd_iter_next(&it)) {
+        scatter_map(op, it.coord, j, o);
+        for (uint32_t c = 0; c < t; ++c) {
+            int in_range;
+            j[n - 1] = c;
+            const index_value v = index_read(ix_data + tensor_offset(ix, j), ix->dtype);
+            o[n - r + c] = (uint32_t)index_normalize(v, in->sizes[n - r + c], &in_range);
+        }
+        memcpy(out_data + tensor_offset(out, o), up_data + it.offset[0], in->esize);
+    }
+    return DMLREF_OK;
+}
+
+/* One index tuple: its target (flattened over I[0..T)) and its row-major position. */
+typedef struct tuple_target {
+    uint64_t flat, pos;
+} tuple_target;
+
+static int cmp_target(const void *pa, const void *pb) {
+    const tuple_target *a = pa, *b = pb;
+    if (a->flat != b->flat) return a->flat < b->flat ? -1 : 1;
+    return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* Position number p of the tuple grid J[0..Q-1) back to an indices coordinate. */
+static void tuple_coord(const tensor_t *ix, uint32_t q, uint64_t p, uint32_t *j) {
+    const uint32_t n = ix->n;
+    for (uint32_t d = 0; d < n; ++d) j[d] = 0;
+    for (uint32_t d = n - 1; d-- > n - q;) {
+        j[d] = (uint32_t)(p % ix->sizes[d]);
+        p /= ix->sizes[d];
+    }
+}
+
+static dmlref_status scatter_nd_check(const op_t *op, const exec_args *x, dmlref_error *err) {
+    const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1];
+    const unsigned char *ix_data = IN_DATA(x, 1);
+    const scatter_nd_params *sp = OP_CPARAMS(op, scatter_nd_params);
+    const uint32_t n = in->n, r = sp->r, q = sp->q, t = ix->sizes[n - 1];
+    uint64_t bounds[MAX_DIMS] = {0};
+    char names_buf[MAX_DIMS][48];
+    const char *names[MAX_DIMS] = {0};
+    for (uint32_t c = 0; c < t; ++c) {
+        bounds[c] = in->sizes[n - r + c];
+        snprintf(names_buf[c], sizeof names_buf[c], "InputTensor.Sizes[%" PRIu32 "]", n - r + c);
+        names[c] = names_buf[c];
+    }
+    TRY(check_indices_in_range(op, ix, ix_data, "IndicesTensor", t, bounds, names, err));
+
+    /* Duplicates: two tuples normalizing to the same target write the same
+     * output elements.  Sort (target, position) pairs; report the earliest
+     * update (in row-major order) whose target an earlier one already took. */
+    const uint64_t count = ix->elements / t;
+    if (count > SIZE_MAX / sizeof(tuple_target))
+        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, OP ": too many index tuples to check for duplicates");
+    tuple_target *tt = malloc((size_t)count * sizeof *tt);
+    if (!tt) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, OP ": out of memory checking for duplicates");
+    uint32_t j[MAX_DIMS];
+    for (uint64_t p = 0; p < count; ++p) {
+        uint64_t flat = 0;
+        tuple_coord(ix, q, p, j);
+        for (uint32_t c = 0; c < t; ++c) {
+            int in_range;
+            j[n - 1] = c;
+            const index_value v = index_read(ix_data + tensor_offset(ix, j), ix->dtype);
+            flat = flat * bounds[c] + index_normalize(v, bounds[c], &in_range);
+        }
+        tt[p].flat = flat;
+        tt[p].pos = p;
+    }
+    qsort(tt, (size_t)count, sizeof *tt, cmp_target);
+    uint64_t first = UINT64_MAX, earlier = 0;
+    for (uint64_t p = 1; p < count; ++p)
+        if (tt[p].flat == tt[p - 1].flat && (p < 2 || tt[p - 2].flat != tt[p].flat) && tt[p].pos < first) {
+            first = tt[p].pos;
+            earlier = tt[p - 1].pos;
+        }
+    free(tt);
+    if (first == UINT64_MAX) return DMLREF_OK;
+    char a[96], b[96];
+    tuple_coord(ix, q, earlier, j);
+    coord_str(a, sizeof a, j, n - 1);
+    tuple_coord(ix, q, first, j);
+    coord_str(b, sizeof b, j, n - 1);
+    return set_rule_error(err, DMLREF_ERROR_DUPLICATE_INDEX, "S9", "IndicesTensor", NULL,
+                     OP ": IndicesTensor%s repeats the target of IndicesTensor%s; "
+                     "two updates writing one output element are invalid",
+                     b, a);
+}
+
+static dmlref_status scatter_nd_compile(op_t *op, const void *desc, dmlref_error *err) {
+    const DMLREF_SCATTER_ND_OPERATOR_DESC *g = desc;
+    TRY(op_alloc_tensors(op, 3, 1, err));
+    tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *up = &op->inputs[2], *out = &op->outputs[0];
+    support_t s;
+    support_lookup(op->cls, op->feature_level, &s);
+
+    TRY(tensor_check(OP, "InputTensor", g->InputTensor, 0, in, err));
+    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, 0, ix, err));
+    TRY(tensor_check(OP, "UpdatesTensor", g->UpdatesTensor, 0, up, err));
+    TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, 1, out, err));
+    TRY(check_same_dims(OP, "S1", "IndicesTensor", ix, "InputTensor", in, err));               /* S1 */
+    TRY(check_same_dims(OP, "S1", "UpdatesTensor", up, "InputTensor", in, err));
+    TRY(check_same_dims(OP, "S1", "OutputTensor", out, "InputTensor", in, err));
+    TRY(check_support(OP, "S1", "S2", "InputTensor", in, &s, 0, op->feature_level, err));            /* S2 */
+    TRY(check_same_type(OP, "S2", "UpdatesTensor", up, "InputTensor", in, err));
+    TRY(check_same_type(OP, "S2", "OutputTensor", out, "InputTensor", in, err));
+    TRY(check_support(OP, "S1", "S2", "IndicesTensor", ix, &s, 1, op->feature_level, err));
+    TRY(check_same_sizes(OP, "S3", "OutputTensor", out, "InputTensor.Sizes", in->sizes, err));  /* S3 */
+
+    const uint32_t n = in->n, r = g->InputDimensionCount, q = g->IndicesDimensionCount;
+    if (r < 1 || r > n)                                                                   /* S4 */
+        return set_rule_error(err, DMLREF_ERROR_PARAMETER, "S4", "InputDimensionCount", NULL,
+                         OP ": InputDimensionCount (%" PRIu32 ") must be in [1, InputTensor.DimensionCount] = [1, %" PRIu32 "]",
+                         r, n);
+    if (q < 1 || q > n)                                                                   /* S5 */
+        return set_rule_error(err, DMLREF_ERROR_PARAMETER, "S5", "IndicesDimensionCount", NULL,
+                         OP ": IndicesDimensionCount (%" PRIu32 ") must be in [1, IndicesTensor.DimensionCount] = [1, %" PRIu32 "]",
+                         q, n);
+    for (uint32_t d = 0; d < n - r; ++d)                                                  /* S6 */
+        if (in->sizes[d] != 1)
+            return set_rule_error(err, DMLREF_ERROR_SIZES, "S6", "InputTensor", "Sizes",
+                             OP ": InputTensor.Sizes[%" PRIu32 "] (%" PRIu32 ") must be 1: only the trailing "
+                             "InputDimensionCount (%" PRIu32 ") dimensions are meaningful",
+                             d, in->sizes[d], r);
+    for (uint32_t d = 0; d < n - q; ++d)
+        if (ix->sizes[d] != 1)
+            return set_rule_error(err, DMLREF_ERROR_SIZES, "S6", "IndicesTensor", "Sizes",
+                             OP ": IndicesTensor.Sizes[%" PRIu32 "] (%" PRIu32 ") must be 1: only the trailing "
+                             "IndicesDimensionCount (%" PRIu32 ") dimensions are meaningful",
+                             d, ix->sizes[d], q);
+    const uint32_t t = ix->sizes[n - 1];
+    if (t > r)                                                                            /* S7 */
+        return set_rule_error(err, DMLREF_ERROR_SIZES, "S7", "IndicesTensor", "Sizes",
+                         OP ": IndicesTensor.Sizes[%" PRIu32 "] (%" PRIu32 "), the length of an index tuple, "
+                         "must be <= InputDimensionCount (%" PRIu32 ")",
+                         n - 1, t, r);
+    const uint32_t m = (q - 1) + (r - t);
+    if (m > n)                                                                            /* S8 */
+        return set_rule_error(err, DMLREF_ERROR_SIZES, "S8", "UpdatesTensor", "DimensionCount",
+                         OP ": UpdatesTensor would need %" PRIu32 " dimensions ((IndicesDimensionCount - 1) + "
+                         "(InputDimensionCount - IndicesTensor.Sizes[%" PRIu32 "])), more than DimensionCount (%" PRIu32 ")",
+                         m, n - 1, n);
+    uint32_t want[MAX_DIMS];
+    for (uint32_t d = 0; d < n; ++d) want[d] = 1;
+    for (uint32_t b = 0; b + 1 < q; ++b) want[n - m + b] = ix->sizes[n - q + b];
+    for (uint32_t e = 0; e < r - t; ++e) want[n - m + q - 1 + e] = in->sizes[n - r + t + e];
+    TRY(check_same_sizes(OP, "S8", "UpdatesTensor", up, "the scattered slice shape", want, err));
+
+    *OP_PARAMS(op, scatter_nd_params) = (scatter_nd_params){r, q};
+    op->oracle = scatter_nd_oracle;
+    op->check = scatter_nd_check;
+    return DMLREF_OK;
+}
+
+static dmlref_status scatter_nd_plan(op_t *op, dmlref_error *err) {
+    const scatter_nd_params *sp = OP_CPARAMS(op, scatter_nd_params);
+    return plan_scatter_nd(op, sp->r, sp->q, err);
+}
+
+#define D DMLREF_SCATTER_ND_OPERATOR_DESC
+static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_INDICES(D, IndicesTensor),
+                                           SLOT_IN(D, UpdatesTensor), SLOT_OUT(D, OutputTensor)};
+static const dmlref_param params[] = {PARAM_UINT(D, InputDimensionCount), PARAM_UINT(D, IndicesDimensionCount)};
+static const support_row support[] = {
+    {0x2100, {4, 4, DT_T8, DT_IDXU32}},
+    {0x3000, {1, 8, DT_T8, DT_IDX4}},
+    {0x4100, {1, 8, DT_T11, DT_IDX4}},
+};
+static const dmlref_schema schema = {DMLREF_OPERATOR_SCATTER_ND, OP, sizeof(D), DMLREF_FEATURE_LEVEL_2_1, 0,
+                                              N_OF(slots), slots, N_OF(params), params};
+#undef D
+
+const op_class scatter_nd_class = {&schema, support, N_OF(support), scatter_nd_compile, scatter_nd_plan};

@@ -1,0 +1,36 @@
+/* Shared by op_slice.c and op_slice1.c (docs/operators.md P3). */
+#ifndef DMLREF_SLICE_H
+#define DMLREF_SLICE_H
+
+#include "engine/plan.h"
+#include "core/registry.h"
+
+/* Both operators are one strided view of the input:
+ *     Output[o] = Input[start + step (.) o]
+ * SLICE: start = Offsets, step = Strides; SLICE1: start = InputWindowOffsets
+ * (+ InputWindowSizes - 1 where the stride is negative), step =
+ * InputWindowStrides.  The rules keep start + step * o in [0, Input.Sizes) for
+ * every output coordinate o. */
+typedef struct slice_params {
+    int64_t start[MAX_DIMS];
+    int64_t step[MAX_DIMS];
+} slice_params;
+
+/* The checks both operators share, in this order: the tensor rules (Input,
+ * Output), SL1 (Output.DimensionCount == Input.DimensionCount, the feature
+ * level's dimension counts), SL2 (data types at the level, equal),
+ * SL1 (DimensionCount == Input.DimensionCount, then every array non-NULL:
+ * names[k] / arrays[k], k < n_arrays).  Fills op's tensors. */
+dmlref_status slice_check_common(op_t *op, const DMLREF_TENSOR_DESC *in_desc, const DMLREF_TENSOR_DESC *out_desc,
+                                 uint32_t dimension_count, uint32_t n_arrays, const char *const *names,
+                                 const void *const *arrays, dmlref_error *err);
+
+/* The oracle of both: every output coordinate o (the canonical iterator) reads
+ * the input element start + step (.) o. */
+dmlref_status slice_oracle(const op_t *op, const exec_args *x, dmlref_error *err);
+
+/* The fast path of both: the view copied by a copy_plan (kernels
+ * "<prefix>.<kind>.<isa>", prefix "slice" or "slice1"). */
+dmlref_status slice_plan(op_t *op, int v1, dmlref_error *err);
+
+#endif
