@@ -174,7 +174,8 @@ $(STAMP): FORCE
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; \
 	 else [ -f $@ ] && echo "== $(BUILD): configuration changed, rebuilding"; mv -f $@.tmp $@; fi
 
-HEADERS = $(wildcard include/*.h src/*/*.h src/ops/*/*.h case/*.h cli/*.h tests/unit/*.h builders/*.h)
+# (operators.def among them: registry.h, builders/list.c and cli/framework.c expand it)
+HEADERS = $(wildcard include/*.h src/*/*.h src/ops/*/*.h case/*.h cli/*.h tests/unit/*.h builders/*.h) src/core/operators.def
 $(BUILD)/%.o: %.c $(HEADERS) $(STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@

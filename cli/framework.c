@@ -1,4 +1,5 @@
-/* The framework form of a case (framework.h): one function per operator, in one table. */
+/* The framework form of a case (framework.h): one function per operator, fw_<name>, in one
+ * table derived from src/core/operators.def. */
 #include "framework.h"
 
 #include "case/json_out.h"
@@ -155,7 +156,7 @@ static int fw_join(const dmlref_case *c, fw_form *f) {
 }
 
 /* ONNX Identity: both tensors without their leading 1s (one dimension is kept). */
-static int fw_identity(const dmlref_case *c, fw_form *f) {
+static int fw_element_wise_identity(const dmlref_case *c, fw_form *f) {
     const case_tensor *in = find(c, "InputTensor", 0);
     if (!in) return -1;
     names(f, "Identity", "identity", "clone");
@@ -469,32 +470,17 @@ static int fw_reverse_subsequences(const dmlref_case *c, fw_form *f) {
     return 0;
 }
 
+/* One form per operator of the registry's list (src/core/operators.def): fw_<name> above.  An
+ * operator no framework can express still gets its fw_<name>, which returns -1 (the case is
+ * then exported without a framework form), so that leaving it out is a decision in this file,
+ * not an omission. */
 static const struct {
     const char *op;
     int (*form)(const dmlref_case *, fw_form *);
 } forms[] = {
-    {"GATHER", fw_gather},
-    {"GATHER_ELEMENTS", fw_gather_elements},
-    {"SCATTER_ND", fw_scatter_nd},
-    {"SPLIT", fw_split},
-    {"JOIN", fw_join},
-    {"ELEMENT_WISE_IDENTITY", fw_identity},
-    {"TILE", fw_tile},
-    {"SCATTER", fw_scatter},
-    {"DEPTH_TO_SPACE", fw_depth_to_space},
-    {"SPACE_TO_DEPTH", fw_space_to_depth},
-    {"DEPTH_TO_SPACE1", fw_depth_to_space1},
-    {"SPACE_TO_DEPTH1", fw_space_to_depth1},
-    {"SLICE", fw_slice},
-    {"SLICE1", fw_slice1},
-    {"GATHER_ND", fw_gather_nd},
-    {"GATHER_ND1", fw_gather_nd1},
-    {"ONE_HOT", fw_one_hot},
-    {"DIAGONAL_MATRIX", fw_diagonal_matrix},
-    {"DIAGONAL_MATRIX1", fw_diagonal_matrix1},
-    {"PADDING", fw_padding},
-    {"PADDING1", fw_padding1},
-    {"REVERSE_SUBSEQUENCES", fw_reverse_subsequences},
+#define DMLREF_OP(ENUM, name) {#ENUM, fw_##name},
+#include "core/operators.def"
+#undef DMLREF_OP
 };
 
 int framework_form(const dmlref_case *c, fw_form *form) {

@@ -115,8 +115,10 @@ def run_torch(fw, xs):
         k = torch.arange(n).reshape([-1 if a == axis else 1 for a in range(data.dim())])
         L = torch.from_numpy(np.minimum(xs[1], n).astype(np.int64))  # UINT64 lengths clamped first
         outs = [torch.gather(data, axis, torch.where(k < L, L - 1 - k, k).expand(data.shape))]
-    else:
+    elif op == "Identity":
         outs = [data.clone()]
+    else:
+        raise NotImplementedError(op)
     return [o.contiguous().numpy().view(xs[0].dtype) for o in outs]
 
 

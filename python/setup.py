@@ -33,7 +33,7 @@ setup(
     name="dmlref",
     version=_version(),
     description="DirectML data-movement operators, bit-exact, on the CPU (numpy in, numpy out)",
-    packages=["dmlref"],
+    packages=["dmlref", "dmlref.strategies"],
     package_data={"dmlref": ["_bin/dmlref"]},
     ext_modules=[
         Extension(

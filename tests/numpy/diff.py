@@ -42,6 +42,7 @@ floats in the driver's byte order, as index tensors are).
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -60,10 +61,9 @@ INDEX_TYPES = {}
 SIGNED = {6, 11}
 FL_6_4 = 0x6400
 CHECK_INDICES = 1
-OPS = ["GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SPLIT", "JOIN", "TILE", "SCATTER", "DEPTH_TO_SPACE", "SPACE_TO_DEPTH",
-       "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH1", "SLICE", "SLICE1", "ONE_HOT", "GATHER_ND", "GATHER_ND1",
-       "DIAGONAL_MATRIX", "DIAGONAL_MATRIX1", "REVERSE_SUBSEQUENCES",
-       "ELEMENT_WISE_IDENTITY", "PADDING", "PADDING1"]
+# The operators, in the registry's order: src/core/operators.def's DMLREF_OP lines.
+OPS = re.findall(r"^DMLREF_OP\(([A-Z0-9_]+), [a-z0-9_]+\)", open(os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "core", "operators.def")).read(), re.M)
 HOST = ["<"]  # the driver's byte order, as a numpy prefix (set_byte_order)
 
 
@@ -674,13 +674,6 @@ def gen_reverse_subsequences(rng, dt, it, n, oob):
     return "REVERSE_SUBSEQUENCES", a, 0, [t_in, t_len, t_out], [res], "axis %d n %d lengths %d" % (a, A, lt), False
 
 
-GENERATORS = {"GATHER": gen_gather, "GATHER_ELEMENTS": gen_gather_elements, "SCATTER_ND": gen_scatter_nd,
-              "SPLIT": gen_split, "JOIN": gen_join, "TILE": gen_tile, "SCATTER": gen_scatter,
-              "GATHER_ND": gen_gather_nd, "GATHER_ND1": gen_gather_nd1,
-              "DIAGONAL_MATRIX": gen_diagonal_matrix, "DIAGONAL_MATRIX1": gen_diagonal_matrix1}
-GENERATORS.update((op, gen_depth_space(op)) for op in ("DEPTH_TO_SPACE", "SPACE_TO_DEPTH", "DEPTH_TO_SPACE1",
-                                                       "SPACE_TO_DEPTH1"))
-GENERATORS.update(SLICE=gen_slice, SLICE1=gen_slice1)
 def gen_one_hot(rng, dt, it, n, oob):
     a = int(rng.integers(0, n))
     outs = [int(rng.integers(1, 5)) for _ in range(n)]
@@ -709,11 +702,6 @@ def gen_one_hot(rng, dt, it, n, oob):
     hit = pos == np.arange(depth).reshape([depth if d == a else 1 for d in range(n)])
     res = np.where(hit, on, off).astype(t_out.raw)
     return "ONE_HOT", a, 0, [t_ix, t_va, t_out], [res], "axis %d depth %d values %s" % (a, depth, vs), False
-
-
-GENERATORS.update(ONE_HOT=gen_one_hot)
-GENERATORS.update(REVERSE_SUBSEQUENCES=gen_reverse_subsequences)
-GENERATORS.update(ELEMENT_WISE_IDENTITY=gen_identity)
 
 
 PAD_MODES = ["CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC", "WRAP"]
@@ -762,8 +750,32 @@ def gen_padding_any(rng, dt, n, v1):
     return "PADDING", m, value, [t_in, t_out], [res], note, False, arrays
 
 
-GENERATORS.update(PADDING=lambda rng, dt, it, n, oob: gen_padding_any(rng, dt, n, False),
-                  PADDING1=lambda rng, dt, it, n, oob: gen_padding_any(rng, dt, n, True))
+# One generator per operator of src/core/operators.def (scripts/check-tables.py checks that
+# none is missing).
+GENERATORS = {
+    "GATHER": gen_gather,
+    "GATHER_ELEMENTS": gen_gather_elements,
+    "SCATTER_ND": gen_scatter_nd,
+    "SPLIT": gen_split,
+    "JOIN": gen_join,
+    "ELEMENT_WISE_IDENTITY": gen_identity,
+    "TILE": gen_tile,
+    "SCATTER": gen_scatter,
+    "DIAGONAL_MATRIX": gen_diagonal_matrix,
+    "DIAGONAL_MATRIX1": gen_diagonal_matrix1,
+    "DEPTH_TO_SPACE": gen_depth_space("DEPTH_TO_SPACE"),
+    "SPACE_TO_DEPTH": gen_depth_space("SPACE_TO_DEPTH"),
+    "DEPTH_TO_SPACE1": gen_depth_space("DEPTH_TO_SPACE1"),
+    "SPACE_TO_DEPTH1": gen_depth_space("SPACE_TO_DEPTH1"),
+    "PADDING": lambda rng, dt, it, n, oob: gen_padding_any(rng, dt, n, False),
+    "PADDING1": lambda rng, dt, it, n, oob: gen_padding_any(rng, dt, n, True),
+    "SLICE": gen_slice,
+    "SLICE1": gen_slice1,
+    "ONE_HOT": gen_one_hot,
+    "GATHER_ND": gen_gather_nd,
+    "GATHER_ND1": gen_gather_nd1,
+    "REVERSE_SUBSEQUENCES": gen_reverse_subsequences,
+}
 
 
 def generate(seed, k):
