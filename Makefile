@@ -412,7 +412,7 @@ FUZZ_ARTIFACTS ?= $(or $(TMPDIR),/tmp)/dmlref-fuzz-artifacts
 # $$c the name of its corpus and dictionary: fuzz_desc for both descriptor
 # targets) and prints "fuzz-NAME: N passed, N failed"; a target fails when it
 # exits non-zero or writes an artifact (a file that was not in FUZZ_ARTIFACTS
-# before).
+# before); each new artifact prints "repro: build-fuzz/TARGET ARTIFACT".
 fuzz_step = pass=0; fail=0; \
 	for t in $(FUZZ_TARGETS); do \
 	  c=$$t; case $$t in fuzz_desc_*) c=fuzz_desc;; esac; \
@@ -423,7 +423,9 @@ fuzz_step = pass=0; fail=0; \
 	  echo "== $$t ($(1))"; \
 	  $(FUZZ_BUILD)/$$t $(FUZZ_OPTS) -max_len=$$maxlen $$dict -artifact_prefix='$(FUZZ_ARTIFACTS)'/$$t- $(2); rc=$$?; \
 	  after=$$(ls '$(FUZZ_ARTIFACTS)' | wc -l); \
-	  if [ $$after -gt $$before ]; then echo "$$t wrote an artifact in $(FUZZ_ARTIFACTS):"; ls -t '$(FUZZ_ARTIFACTS)' | head -n $$((after - before)); rc=1; fi; \
+	  if [ $$after -gt $$before ]; then echo "$$t wrote an artifact in $(FUZZ_ARTIFACTS):"; \
+	    for a in $$(ls -t '$(FUZZ_ARTIFACTS)' | head -n $$((after - before))); do \
+	      echo "repro: $(FUZZ_BUILD)/$$t $(FUZZ_ARTIFACTS)/$$a"; done; rc=1; fi; \
 	  if [ $$rc -eq 0 ]; then pass=$$((pass + 1)); else fail=$$((fail + 1)); fi; \
 	done; echo "fuzz-$(1): $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 

@@ -1,5 +1,6 @@
 #!/bin/sh
 # Runs every suite and sums their "N passed, N failed[, N skipped]" lines into one.
+# Every failure prints a line "repro: COMMAND" that re-runs it (docs/hardening.md).
 # Environment: BUILD (default build), PYTHON (default /usr/bin/python3).
 BUILD=${BUILD:-build}
 PYTHON=${PYTHON:-/usr/bin/python3}
@@ -22,6 +23,8 @@ suite() { # name, command...
     k=$(echo "$line" | sed -n -E 's/.* ([0-9]+) skipped.*/\1/p')
     if [ -z "$line" ]; then p=0; f=1; echo "$name: no result line (exit $rc)"; fi
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "$name: exit status $rc"; fi
+    # a failing suite that printed no "repro: ..." line of its own: the suite is the repro
+    if [ "$f" -ne 0 ] && ! grep -q '^repro: ' "$log"; then echo "repro: BUILD=$BUILD PYTHON=$PYTHON $*"; fi
     total_pass=$((total_pass + p))
     total_fail=$((total_fail + f))
     total_skip=$((total_skip + ${k:-0}))

@@ -38,7 +38,10 @@ bytes must keep the random prefill.  Elements are moved as raw unsigned
 integers of their size, so NaN payloads are compared bit for bit (ScaleBias's
 floats in the driver's byte order, as index tensors are).
 
-    diff.py --driver build/numpy_driver [--seed S] [--cases N] [--only K] [-v]
+    diff.py --driver build/numpy_driver [--seed S] [--cases N] [--case K] [-v]
+
+A failing case prints one line that re-runs it alone (verbosely):
+    repro: /usr/bin/python3 tests/numpy/diff.py --driver build/numpy_driver --seed S --case K -v
 """
 import argparse
 import os
@@ -812,12 +815,19 @@ def expected_bytes(t, value):
     return bytes(buf)
 
 
+def repro_command(args, k):
+    """The command line that re-runs case k alone (k None: the whole run)."""
+    me = os.path.relpath(os.path.abspath(__file__))
+    which = "--cases %d" % args.cases if k is None else "--case %d -v" % k
+    return "%s %s --driver %s --seed %d %s" % (sys.executable, me, args.driver, args.seed, which)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--driver", required=True)
     ap.add_argument("--seed", type=int, default=20240611)
     ap.add_argument("--cases", type=int, default=300)
-    ap.add_argument("--only", type=int, default=None, help="run only case K (a repro)")
+    ap.add_argument("--case", "--only", dest="only", type=int, default=None, help="run only case K (a repro)")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
 
@@ -865,6 +875,7 @@ def main():
         if proc.returncode != 0:
             sys.stdout.write(proc.stdout[-2000:])
             sys.stderr.write(proc.stderr[-4000:])
+            print("repro: %s" % repro_command(args, None if args.only is None else args.only))
             print("numpy: 0 passed, %d failed (driver exit status %d, seed %d)" % (len(ids), proc.returncode,
                                                                                  args.seed))
             return 1
@@ -900,8 +911,7 @@ def main():
                                                                       t.sizes, t.strides, t.total))
             for p in problems:
                 print("    " + p)
-            print("    repro: %s tests/numpy/diff.py --driver %s --seed %d --only %d -v" % (
-                sys.executable, args.driver, args.seed, k))
+            print("repro: %s" % repro_command(args, k))
         else:
             passed += 1
             if args.verbose:

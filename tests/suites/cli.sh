@@ -21,16 +21,20 @@ if [ ! -x "$D" ]; then
     exit 1
 fi
 
+repro_suite=cli
+. tests/repro.sh # repro_note, repro_print: the "repro: ..." line of a failure
 ok() { pass=$((pass + 1)); }
 no() {
     fail=$((fail + 1))
     echo "FAIL: $*"
     [ -s "$tmp/err" ] && sed 's/^/    stderr: /' "$tmp/err" | head -n 5
+    repro_print
 }
 # expect STATUS DESCRIPTION COMMAND...: the command's exit status must be STATUS.
 expect() {
     want=$1 desc=$2
     shift 2
+    repro_note "$@"
     "$@" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     if [ "$rc" -eq "$want" ]; then ok; else no "$desc: exit $rc, wanted $want"; fi
@@ -337,7 +341,7 @@ expect 0 "gen DIAGONAL_MATRIX" "$D" gen --operator DIAGONAL_MATRIX --count 40 --
 expect 0 "gen DIAGONAL_MATRIX1" "$D" gen --operator DIAGONAL_MATRIX1 --count 40 --seed 99 --out "$tmp/gendg"
 dgfail=0
 for f in "$tmp"/gendg/*.json; do
-    for t in 1 2; do "$D" run "$f" --threads $t >/dev/null 2>"$tmp/err" || { dgfail=$((dgfail + 1)); echo "FAIL: $f --threads $t"; }; done
+    for t in 1 2; do "$D" run "$f" --threads $t >/dev/null 2>"$tmp/err" || { dgfail=$((dgfail + 1)); echo "FAIL: $f --threads $t"; repro_note "$D" run "$f" --threads $t; repro_print; }; done
 done
 [ "$dgfail" -eq 0 ] && ok || no "$dgfail DIAGONAL_MATRIX(1) builder cases differ on the fast path"
 if py - "$tmp/gendg" <<'PY' 2>"$tmp/err"
@@ -649,8 +653,12 @@ done
 [ "$n_ops" -ge 6 ] && [ "$n" -eq $((20 * n_ops)) ] && ok || no "gen wrote $n files for $n_ops operators"
 genfail=0
 for f in "$tmp"/gen1/*.json; do
-    "$D" run "$f" >/dev/null 2>"$tmp/err" || { genfail=$((genfail + 1)); echo "FAIL: gen case $f"; sed 's/^/    /' "$tmp/err" | head -3; }
+    "$D" run "$f" >/dev/null 2>"$tmp/err" || {
+        genfail=$((genfail + 1)); echo "FAIL: gen case $f"; sed 's/^/    /' "$tmp/err" | head -3
+        repro_note "$D" run "$f"; repro_print # the case file, kept
+    }
 done
+repro_clear # each failing case printed its own repro line
 [ "$genfail" -eq 0 ] && ok || no "$genfail generated cases do not run back"
 expect 0 "gen again" "$D" gen --operator ALL --count 20 --seed 12345 --out "$tmp/gen2"
 diff -r "$tmp/gen1" "$tmp/gen2" >/dev/null && ok || no "gen is not deterministic"
@@ -698,7 +706,7 @@ slfail=0
 for f in "$tmp"/gensl/*.json; do
     for th in 1 2; do
         DMLREF_PAR_GRAIN=64 "$D" run "$f" --threads $th >/dev/null 2>"$tmp/err" ||
-            { slfail=$((slfail + 1)); echo "FAIL: $f --threads $th"; sed 's/^/    /' "$tmp/err" | head -3; }
+            { slfail=$((slfail + 1)); echo "FAIL: $f --threads $th"; repro_note "$D" run "$f" --threads $th; repro_print; sed 's/^/    /' "$tmp/err" | head -3; }
     done
 done
 [ "$slfail" -eq 0 ] && ok || no "$slfail generated SLICE/SLICE1 runs differ from the oracle"
@@ -720,7 +728,7 @@ ndfail=0
 for f in "$tmp"/gennd/*.json; do
     for t in 1 2; do
         DMLREF_PAR_GRAIN=16 DMLREF_STREAM_MIN=0 DMLREF_SLAB_MIN=0 "$D" run "$f" --threads $t >/dev/null 2>"$tmp/err" ||
-            { ndfail=$((ndfail + 1)); echo "FAIL: $f --threads $t"; sed 's/^/    /' "$tmp/err" | head -3; }
+            { ndfail=$((ndfail + 1)); echo "FAIL: $f --threads $t"; repro_note "$D" run "$f" --threads $t; repro_print; sed 's/^/    /' "$tmp/err" | head -3; }
     done
 done
 [ "$ndfail" -eq 0 ] && ok || no "$ndfail GATHER_ND(1) builder cases differ on the fast paths"
@@ -742,7 +750,7 @@ rsfail=0
 for f in "$tmp"/genrs/*.json; do
     for th in 1 2; do
         DMLREF_PAR_GRAIN=64 "$D" run "$f" --threads $th >/dev/null 2>"$tmp/err" ||
-            { rsfail=$((rsfail + 1)); echo "FAIL: $f --threads $th"; sed 's/^/    /' "$tmp/err" | head -3; }
+            { rsfail=$((rsfail + 1)); echo "FAIL: $f --threads $th"; repro_note "$D" run "$f" --threads $th; repro_print; sed 's/^/    /' "$tmp/err" | head -3; }
     done
 done
 [ "$rsfail" -eq 0 ] && ok || no "$rsfail generated REVERSE_SUBSEQUENCES runs differ from the oracle"
@@ -755,7 +763,7 @@ expect 0 "gen PADDING1 40" "$D" gen --operator PADDING1 --count 40 --seed 5 --ou
 padfail=0
 for f in "$tmp"/genpad/*.json; do
     for t in 1 2; do
-        DMLREF_PAR_GRAIN=16 "$D" run "$f" --threads $t >/dev/null 2>"$tmp/err" || { padfail=$((padfail + 1)); echo "FAIL: $f --threads $t"; }
+        DMLREF_PAR_GRAIN=16 "$D" run "$f" --threads $t >/dev/null 2>"$tmp/err" || { padfail=$((padfail + 1)); echo "FAIL: $f --threads $t"; repro_note env DMLREF_PAR_GRAIN=16 "$D" run "$f" --threads $t; repro_print; }
     done
 done
 [ "$padfail" -eq 0 ] && ok || no "$padfail generated PADDING(1) runs differ from the oracle's expected outputs"
@@ -791,6 +799,7 @@ then ok; else no "gen coverage (types, dims 1-8, broadcast, negative indices, pi
 gencheck() { # DESCRIPTION DIR CHECK-ARGS...
     desc=$1 dir=$2
     shift 2
+    repro_note "$PYTHON" tests/gen/check.py --dmlref "$D" "$dir" "$@"
     if py tests/gen/check.py --dmlref "$D" "$dir" "$@" >"$tmp/check" 2>&1; then ok; else
         no "$desc"; sed 's/^/    /' "$tmp/check" | tail -n 12; fi
 }

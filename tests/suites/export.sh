@@ -20,15 +20,19 @@ if [ ! -x "$D" ]; then
     echo "export: 0 passed, 1 failed"
     exit 1
 fi
+repro_suite=export
+. tests/repro.sh # repro_note, repro_print: the "repro: ..." line of a failure
 ok() { pass=$((pass + 1)); }
 no() {
     fail=$((fail + 1))
     echo "FAIL: $*"
     [ -s "$tmp/err" ] && sed 's/^/    stderr: /' "$tmp/err" | head -n 5
+    repro_print
 }
 expect() { # STATUS DESCRIPTION COMMAND...
     want=$1 desc=$2
     shift 2
+    repro_note "$@"
     "$@" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     if [ "$rc" -eq "$want" ]; then ok; else no "$desc: exit $rc, wanted $want"; fi

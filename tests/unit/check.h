@@ -3,8 +3,18 @@
  * record failures with file and line and go on; a test passes when nothing
  * failed.  A test that cannot apply on this host calls TEST_SKIP(why) and
  * returns: it is counted as skipped, never as passed.  main.c runs them all
- * (or those whose name contains argv[1]; a filter matching no test fails) and
- * prints "unit: N passed, N failed, N skipped".
+ * (or those whose name contains the FILTER argument; a filter matching no test
+ * fails) and prints "unit: N passed, N failed, N skipped".
+ *
+ * Every failing test prints one line that re-runs it alone:
+ *   repro: build/test_unit --only NAME [--seed S] [--case I]
+ * A test that draws random cases takes its base seed from test_seed(default)
+ * (--seed S overrides it) and opens each case i with test_case(i), which
+ * returns 0 when --case picked another one (skip it); the case draws from its
+ * own seed, test_case_seed(base, i), so that it re-runs alone.  The first
+ * failure inside a case names that case in the repro line.  test_cases_end()
+ * closes the loop and returns 0 under --case: checks over all the cases (the
+ * kernels they reached, how many ran) apply only when it returns 1.
  */
 #ifndef DMLREF_CHECK_H
 #define DMLREF_CHECK_H
@@ -20,6 +30,13 @@ void test_register(const char *name, test_fn fn);
 void test_fail(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int test_failures(void);
 void test_skip(const char *why);
+
+/* Random cases (above).  test_seed() also makes the repro line name the seed. */
+uint64_t test_seed(uint64_t dflt);
+int test_case(uint64_t idx);
+uint64_t test_case_seed(uint64_t base, uint64_t idx);
+int test_cases_end(void);
+int test_case_alone(void); /* 1 under --case (a test may print more then) */
 
 /* Marks the running test as not applicable here (it must then return). */
 #define TEST_SKIP(why) test_skip(why)

@@ -11,8 +11,9 @@
  * DMLREF_OPTION_FORCE_ORACLE into two outputs pre-filled with the same
  * sentinel, which must then be equal byte for byte, stride gaps included.
  *
- * A failure prints the seed, the case number and a one-line repro:
- *   DMLREF_FASTPATH_SEED=s DMLREF_FASTPATH_CASE=i ./build/test_unit fastpath_random
+ * A failing case prints what it drew, and the runner one repro line that
+ * re-runs it alone, verbosely:
+ *   repro: build/test_unit --only fastpath_random_vs_oracle --seed S --case I
  * DMLREF_FASTPATH_CASES=n changes the number of cases.
  */
 #include <stdlib.h>
@@ -418,9 +419,6 @@ static int run_case(uint64_t seed, uint64_t idx, int verbose) {
         fprintf(stderr, "  %s case %llu: %s, dtype size %u, threads %u%s, kernel %s\n", ok ? "ok" : "FAILED",
                 (unsigned long long)idx, fc.what, esize_of(fc.in[0].buf.DataType), threads,
                 tiny_grain ? " (grain 64, slabs on)" : "", dmlref_kernel_name(fast));
-    if (!ok)
-        fprintf(stderr, "  repro: DMLREF_FASTPATH_SEED=%llu DMLREF_FASTPATH_CASE=%llu ./build/test_unit fastpath_random\n",
-                (unsigned long long)seed, (unsigned long long)idx);
     for (uint32_t i = 0; i < fc.n_in; ++i) free((void *)(uintptr_t)inb[i].data);
     for (uint32_t k = 0; k < fc.n_out; ++k) {
         free(ob[0][k].data);
@@ -437,19 +435,19 @@ static uint64_t env_u64(const char *name, uint64_t dflt) {
 }
 
 TEST(fastpath_random_vs_oracle) {
-    const uint64_t seed = env_u64("DMLREF_FASTPATH_SEED", 20261122);
-    const char *one = getenv("DMLREF_FASTPATH_CASE");
-    if (one && *one) {
-        CHECK(run_case(seed, strtoull(one, NULL, 10), 1) != 0);
-        return;
-    }
+    const uint64_t seed = test_seed(20261122);
     const uint64_t cases = env_u64("DMLREF_FASTPATH_CASES", 3000);
     uint64_t run = 0, failed = 0;
     for (uint64_t i = 0; i < cases && failed < 5; ++i) {
-        const int rc = run_case(seed, i, 0);
+        if (!test_case(i)) continue; /* --case: that one alone, verbosely */
+        const int rc = run_case(seed, i, test_case_alone());
         if (rc >= 0) ++run;
-        if (rc == 0) ++failed;
+        if (rc == 0) {
+            ++failed;
+            test_fail(__FILE__, __LINE__, "case %llu differs from the oracle", (unsigned long long)i);
+        }
     }
+    if (!test_cases_end()) return; /* --case: the checks over all the cases do not apply */
     if (failed) test_fail(__FILE__, __LINE__, "%llu of %llu cases differ (seed %llu)", (unsigned long long)failed,
                           (unsigned long long)run, (unsigned long long)seed);
     CHECK(run >= cases * 8 / 10);

@@ -206,9 +206,12 @@ static uint32_t lcg(uint32_t *s) {
 TEST(identity_fast_path_matches_oracle) {
     static const DMLREF_TENSOR_DATA_TYPE types[4] = {DMLREF_TENSOR_DATA_TYPE_UINT8, DMLREF_TENSOR_DATA_TYPE_FLOAT16,
                                                      F32, DMLREF_TENSOR_DATA_TYPE_FLOAT64};
-    uint32_t seed = 12345;
+    const uint64_t base_seed = test_seed(12345);
+    uint32_t seed = 0;
     int reached_fast = 0;
     for (int iter = 0; iter < 400; ++iter) {
+        if (!test_case((uint64_t)iter)) continue; /* --case: that one alone */
+        seed = (uint32_t)test_case_seed(base_seed, (uint64_t)iter);
         const uint32_t n = 1 + lcg(&seed) % 5;
         uint32_t sizes[8], perm[8], in_st[8], out_st[8];
         for (uint32_t d = 0; d < n; ++d) {
@@ -263,6 +266,7 @@ TEST(identity_fast_path_matches_oracle) {
         free(ref);
         free(got);
     }
+    if (!test_cases_end()) return; /* --case: the checks over all the cases do not apply */
     CHECK(reached_fast);
 }
 
@@ -274,9 +278,12 @@ TEST(identity_fast_path_matches_oracle) {
 TEST(identity_transpose_tiles_match_oracle) {
     static const DMLREF_TENSOR_DATA_TYPE types[4] = {DMLREF_TENSOR_DATA_TYPE_UINT8, DMLREF_TENSOR_DATA_TYPE_FLOAT16,
                                                      F32, DMLREF_TENSOR_DATA_TYPE_FLOAT64};
-    uint32_t seed = 777;
+    const uint64_t base_seed = test_seed(777);
+    uint32_t seed = 0;
     int reached[4] = {0, 0, 0, 0};
     for (int iter = 0; iter < 160; ++iter) {
+        if (!test_case((uint64_t)iter)) continue; /* --case: that one alone */
+        seed = (uint32_t)test_case_seed(base_seed, (uint64_t)iter);
         const uint32_t n = 2 + lcg(&seed) % 2, w = lcg(&seed) % 4;
         uint32_t sizes[8], perm[8], packed[8], permuted[8];
         for (uint32_t d = 0; d < n; ++d) {
@@ -342,6 +349,7 @@ TEST(identity_transpose_tiles_match_oracle) {
         free(ref);
         free(got_mem);
     }
+    if (!test_cases_end()) return; /* --case: the checks over all the cases do not apply */
     for (int w = 0; w < 4; ++w)
         if (!reached[w]) test_fail(__FILE__, __LINE__, "no case reached the transpose tiles of width %d", 1 << w);
 }
@@ -559,9 +567,12 @@ TEST(identity_scale_bias_fast_path_matches_oracle) {
     static const uint32_t specials[] = {0x00000000u, 0x80000000u, 0x3F800000u, 0xBF800000u, 0x7F800000u,
                                         0xFF800000u, 0x7FC00000u, 0x7F800001u, 0x00000001u, 0x7F7FFFFFu,
                                         0x3F000000u, 0x40000000u, 0x00800000u, 0x33800000u};
-    uint32_t seed = 4242;
+    const uint64_t base_seed = test_seed(4242);
+    uint32_t seed = 0;
     int reached[2] = {0, 0};
     for (int iter = 0; iter < 300; ++iter) {
+        if (!test_case((uint64_t)iter)) continue; /* --case: that one alone */
+        seed = (uint32_t)test_case_seed(base_seed, (uint64_t)iter);
         const int large = iter % 25 == 0;
         const uint32_t n = 1 + lcg(&seed) % (large ? 2 : 4);
         uint32_t sizes[8], in_st[8], out_st[8], perm[8];
@@ -630,5 +641,6 @@ TEST(identity_scale_bias_fast_path_matches_oracle) {
         free(ref);
         free(got);
     }
+    if (!test_cases_end()) return; /* --case: the checks over all the cases do not apply */
     CHECK(reached[0] && reached[1]);
 }

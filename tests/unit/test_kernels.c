@@ -271,10 +271,13 @@ static uint32_t view_rnd(uint64_t *seed, uint64_t m) {
  * reference, every byte (guards included), the units run as two ranges; and every kind of
  * row the planner picks for a reversed source is reached. */
 TEST(kernels_view_copies_negative_strides) {
-    uint64_t seed = 4242;
+    const uint64_t base_seed = test_seed(4242);
+    uint64_t seed = 0;
 #define RND(m) view_rnd(&seed, (m))
     int seen[COPY_REV_BLOCK + 1] = {0};
     for (int iter = 0; iter < 3000; ++iter) {
+        if (!test_case((uint64_t)iter)) continue; /* --case: that one alone */
+        seed = (uint64_t)test_case_seed(base_seed, (uint64_t)iter);
         const uint64_t es = UINT64_C(1) << RND(4);
         const uint32_t n = 1 + RND(4);
         uint64_t sizes[4], ssz[4], sst[4], dst_st[4], acc;
@@ -330,6 +333,7 @@ TEST(kernels_view_copies_negative_strides) {
         free(dst);
         free(ref);
     }
+    if (!test_cases_end()) return; /* --case: the checks over all the cases do not apply */
 #undef RND
     for (int k = COPY_BLOCK; k <= COPY_REV_BLOCK; ++k)
         if (!seen[k]) test_fail(__FILE__, __LINE__, "no random view used kind %s", copy_kind_part(k));

@@ -591,9 +591,12 @@ static int saw(const char *prefix) {
 TEST(scatter_fast_path_matches_oracle) {
     static const DMLREF_TENSOR_DATA_TYPE types[4] = {U8, F16, F32, F64};
     static const DMLREF_TENSOR_DATA_TYPE itypes[4] = {U32, I32, U64, I64};
-    uint32_t seed = 20261124;
+    const uint64_t base_seed = test_seed(20261124);
+    uint32_t seed = 0;
     n_seen = 0;
     for (int iter = 0; iter < 500; ++iter) {
+        if (!test_case((uint64_t)iter)) continue; /* --case: that one alone */
+        seed = (uint32_t)test_case_seed(base_seed, (uint64_t)iter);
         const int big = rnd(&seed, 6) == 0, tiny = rnd(&seed, 2) == 0;
         const uint32_t n = 1 + rnd(&seed, 8), a = rnd(&seed, n);
         uint32_t sizes[8], ixs[8];
@@ -647,6 +650,7 @@ TEST(scatter_fast_path_matches_oracle) {
         free(ix);
         free(up);
     }
+    if (!test_cases_end()) return; /* --case: the checks over all the cases do not apply */
     CHECK(saw("scatter.slab."));
 #ifdef _OPENMP
     CHECK(saw("scatter.lines."));
