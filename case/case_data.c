@@ -154,7 +154,12 @@ int case_fill_tensor(case_ctx *x, case_tensor *t, const tensor_src *src) {
         unsigned char *dst = t->data;
         uint64_t count;
         snprintf(base, sizeof base, "%s.data", t->name);
-        return case_read_list(x, src->value, t, base, &dst, NULL, &count);
+        const int rc = case_read_list(x, src->value, t, base, &dst, NULL, &count);
+        /* how the file gave it, so that case_write writes it the same way */
+        t->whole = count == t->total_slots;
+        json_object *first = json_object_array_length(src->value) ? json_object_array_get_idx(src->value, 0) : NULL;
+        t->nested = first && json_object_get_type(first) == json_type_array;
+        return rc;
     }
     if (src->kind == SRC_NPY) return fill_npy(x, src->value, t);
     if (src->kind == SRC_RANDOM) return fill_random(x, src->value, t);
