@@ -2,9 +2,10 @@
  * Random valid cases, one builder per operator (builders/<name>.c, listed by
  * src/operators.def's X-macro): `dmlref gen` draws its golden suites through
  * them.  A builder draws shapes, data types, layouts and values from a
- * splitmix64 stream (cli/prng.h) and fills a gcase: its tensors in binding
- * order and its parameters in the desc (bld_set_param); bld_bind() then points
- * the desc's tensor fields at them by the schema.
+ * splitmix64 stream (case/prng.h) and fills a case (case/case.h's dmlref_case,
+ * the model the case reader fills too):
+ * its tensors in binding order and its parameters in the desc (bld_set_param);
+ * bld_bind() then points the desc's tensor fields at them by the schema.
  *
  * What cases contain: every data type, DimensionCount 1 to 8, packed layouts
  * and permuted layouts with gaps between rows, zero-stride (broadcast) inputs,
@@ -33,66 +34,47 @@
 
 #include "dmlref.h"
 
+#include "case/case.h"
 #include "case/descbuf.h"
 #include "case/prng.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
+/* The most tensors a builder gives a case on either side (inputs, outputs). */
 #define GEN_MAX_TENSORS 8
 
-typedef struct gtensor {
-    DMLREF_TENSOR_DATA_TYPE dt;
-    uint32_t n, es;
-    uint32_t sizes[8], strides[8];
-    int has_strides, total_given, whole, nested;
-    uint64_t span_slots, total_slots;
-    unsigned char *data;
-    DMLREF_BUFFER_TENSOR_DESC buf;
-} gtensor;
-
-#define GEN_MAX_DESC 512
-#define GEN_MAX_ARRAYS 4
-
-typedef struct gcase {
-    DMLREF_OPERATOR_TYPE type;
-    const dmlref_schema *schema;
-    uint32_t fl;
-    uint32_t n_in, n_out; /* tensors in binding order (an array slot: all but the single slots) */
-    gtensor in[GEN_MAX_TENSORS], out[GEN_MAX_TENSORS];
-    DMLREF_TENSOR_DESC in_desc[GEN_MAX_TENSORS], out_desc[GEN_MAX_TENSORS];
-    union {
-        max_align_t align;
-        unsigned char bytes[GEN_MAX_DESC];
-    } u; /* the operator's desc: parameters set by the builder, tensors by bind() */
-    DMLREF_OPERATOR_DESC desc;
-    uint32_t arrays[GEN_MAX_ARRAYS][8]; /* what the desc's array parameters point to (bld_set_array) */
-    uint32_t n_arrays;
-    DMLREF_SCALE_BIAS scale_bias; /* what ELEMENT_WISE_IDENTITY's ScaleBias points at, when it does */
-} gcase;
-
-/* A builder: fills g (g->type and g->schema set, the rest zero) from r; 0, or -1
- * to draw again (a shape that does not fit).  Tensor data is calloc'd (NULL:
- * out of memory, the caller checks). */
+/* A builder: fills c (made by bld_case_init: type, schema and desc set, the rest
+ * zero, room for GEN_MAX_TENSORS inputs and outputs) from r: c->n_inputs and
+ * c->n_outputs, the tensors in binding order, the parameters in the desc
+ * (bld_set_param, bld_set_array; anything else the desc points at in c->store);
+ * 0, or -1 to draw again (a shape that does not fit).  Tensor data is calloc'd
+ * (NULL: out of memory, the caller checks). */
 typedef struct builder {
     DMLREF_OPERATOR_TYPE type;
-    int (*build)(prng *r, gcase *g);
+    int (*build)(prng *r, dmlref_case *c);
 } builder;
 
 /* The builder of an operator this build holds, or NULL. */
 const builder *builder_find(DMLREF_OPERATOR_TYPE type);
 
-/* Points the desc's tensor fields at g's tensors by the schema (single slots one
+/* An empty case of the operator for a builder (see builder above); 0, or -1 when
+ * out of memory or the operator is not built in (c then holds nothing to free). */
+int bld_case_init(dmlref_case *c, DMLREF_OPERATOR_TYPE type);
+/* Points the desc's tensor fields at c's tensors by the schema (single slots one
  * tensor each, in binding order; an array slot, at most one per direction, the
- * rest, its count field set) and sets g->desc. */
-void bld_bind(gcase *g);
-/* Frees the tensors' data. */
-void bld_gcase_free(gcase *g);
-/* Sets the UINT parameter `name` of g's desc (through the schema). */
-void bld_set_param(gcase *g, const char *name, uint32_t v);
+ * rest, its count field set), sets c->desc, the tensors' names and slots, and
+ * the buffers (in_bufs, out_bufs). */
+void bld_bind(dmlref_case *c);
+/* Frees what c holds (every tensor a builder may have started). */
+void bld_case_free(dmlref_case *c);
+/* The desc's bytes. */
+unsigned char *bld_desc(dmlref_case *c);
+/* Sets the UINT parameter `name` of c's desc (through the schema). */
+void bld_set_param(dmlref_case *c, const char *name, uint32_t v);
 /* Sets the array parameter `name` (UINT_ARRAY, or INT_ARRAY given as the int32_t
- * values' bits) to n <= 8 values kept in g, and its count field to n. */
-void bld_set_array(gcase *g, const char *name, const uint32_t *v, uint32_t n);
+ * values' bits) to n <= 8 values kept in c->store, and its count field to n. */
+void bld_set_array(dmlref_case *c, const char *name, const uint32_t *v, uint32_t n);
 
 /* ---- what gen asks for: filters and flavours (all zero: the plain flavour) ---- */
 
@@ -133,27 +115,31 @@ void bld_rand_sizes(prng *r, uint32_t n, uint32_t *s, uint64_t cap);
 /* Sizes 1..maxv in dimension order, each kept while the product stays <= cap (else 1).
  * Large flavour: as bld_rand_sizes's. */
 void bld_rand_dims(prng *r, uint32_t n, uint32_t *s, uint32_t maxv, uint64_t cap);
-void bld_tensor_init(gtensor *t, DMLREF_TENSOR_DATA_TYPE dt, uint32_t n, const uint32_t *sizes);
+/* t: type dt, sizes[0..n) (n <= 8), no layout yet; what t held before is freed (t zeroed or
+ * initialised before). */
+void bld_tensor_init(case_tensor *t, DMLREF_TENSOR_DATA_TYPE dt, uint32_t n, const uint32_t *sizes);
+/* Frees what bld_tensor_init and bld_layout gave t. */
+void bld_tensor_free(case_tensor *t);
 /* Strides and buffer size: packed, explicit packed, or a permuted layout with gaps;
  * broadcast for some inputs when allowed.  Allocates the data.  Under
  * bld_opts.packed: packed only (no Strides, no broadcast, minimal size). */
-void bld_layout(prng *r, gtensor *t, int allow_broadcast);
+void bld_layout(prng *r, case_tensor *t, int allow_broadcast);
 /* One element of type dt at p: edges, small values, exact floats, specials.  Bits
  * flavour: also subnormals, signalling NaNs, NaN payloads (either sign), the
  * float edges (largest finite, smallest normal, ...), integer extremes and bit
  * patterns, more often. */
 void bld_rand_value(prng *r, DMLREF_TENSOR_DATA_TYPE dt, unsigned char *p);
 /* Every slot of t's buffer: values of its type (edges, small values, specials). */
-void bld_fill_random(prng *r, gtensor *t);
-void bld_store_index(gtensor *t, uint64_t slot, int64_t v);
+void bld_fill_random(prng *r, case_tensor *t);
+void bld_store_index(case_tensor *t, uint64_t slot, int64_t v);
 /* Whether the case may hold negative values in index tensor t: a signed index type
  * (INT32, INT64), and not under bld_opts.no_negative_indices. */
-int bld_is_signed_index(const gtensor *t);
+int bld_is_signed_index(const case_tensor *t);
 /* An index for a dimension of size n: in [0, n), or in [-n, 0) now and then where
  * bld_is_signed_index allows. */
-int64_t bld_rand_index(prng *r, const gtensor *idx, uint32_t n);
+int64_t bld_rand_index(prng *r, const case_tensor *idx, uint32_t n);
 /* Slot of logical coordinate c. */
-uint64_t bld_slot_of(const gtensor *t, const uint32_t *c);
+uint64_t bld_slot_of(const case_tensor *t, const uint32_t *c);
 /* The next coordinate in row-major order; 0 after the last. */
 int bld_next_coord(const uint32_t *sizes, uint32_t n, uint32_t *c);
 /* One of v[0..n), uniformly.  Under a type filter only the allowed ones: for
@@ -164,6 +150,6 @@ DMLREF_TENSOR_DATA_TYPE bld_pick(prng *r, const DMLREF_TENSOR_DATA_TYPE *v, uint
 /* Splits total into k >= 1 positive parts, unequal when possible. */
 void bld_partition(prng *r, uint32_t total, uint32_t k, uint32_t *parts);
 /* SPLIT (is_split) or JOIN: 1 to 6 pieces along a random axis. */
-int bld_split_join(prng *r, gcase *g, int is_split);
+int bld_split_join(prng *r, dmlref_case *c, int is_split);
 
 #endif

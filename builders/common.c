@@ -10,6 +10,7 @@
 
 #include "case/value.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,52 +114,67 @@ void bld_rand_dims(prng *r, uint32_t n, uint32_t *s, uint32_t maxv, uint64_t cap
     }
 }
 
-void bld_tensor_init(gtensor *t, DMLREF_TENSOR_DATA_TYPE dt, uint32_t n, const uint32_t *sizes) {
-    memset(t, 0, sizeof *t);
-    t->dt = dt;
-    t->n = n;
-    t->es = dmlref_data_type_size(dt);
+void bld_tensor_init(case_tensor *t, DMLREF_TENSOR_DATA_TYPE dt, uint32_t n, const uint32_t *sizes) {
+    bld_tensor_free(t);
+    t->buf.DataType = dt;
+    t->esize = dmlref_data_type_size(dt);
+    t->index = -1;
+    t->sizes = calloc(8, sizeof *t->sizes);
+    t->strides = calloc(8, sizeof *t->strides);
+    if (!t->sizes || !t->strides) return; /* DimensionCount 0 and no data: the caller's out-of-memory check */
+    t->buf.DimensionCount = n;
     memcpy(t->sizes, sizes, n * sizeof *sizes);
 }
 
+void bld_tensor_free(case_tensor *t) {
+    free(t->sizes);
+    free(t->strides);
+    free(t->data);
+    free(t->expected);
+    free(t->any_nan);
+    memset(t, 0, sizeof *t);
+}
+
 /* Strides and buffer size: packed, explicit packed, or a permuted bld_layout with gaps; broadcast for some inputs. */
-void bld_layout(prng *r, gtensor *t, int allow_broadcast) {
+void bld_layout(prng *r, case_tensor *t, int allow_broadcast) {
     const int packed = bld_opts.packed; /* no draw of a non-packed choice: the plain flavour draws as before */
     const uint32_t mode = packed ? 0 : bld_rnd(r, 10);
+    if (!t->strides) return; /* bld_tensor_init ran out of memory: no data, the caller's check */
     uint32_t order[8];
-    for (uint32_t i = 0; i < t->n; ++i) order[i] = i;
+    for (uint32_t i = 0; i < t->buf.DimensionCount; ++i) order[i] = i;
     if (mode >= 5)
-        for (uint32_t i = t->n; i > 1; --i) {
+        for (uint32_t i = t->buf.DimensionCount; i > 1; --i) {
             const uint32_t j = bld_rnd(r, i), x = order[i - 1];
             order[i - 1] = order[j];
             order[j] = x;
         }
     uint64_t cur = 1;
-    for (uint32_t k = t->n; k-- > 0;) { /* order[n-1] innermost */
+    for (uint32_t k = t->buf.DimensionCount; k-- > 0;) { /* order[n-1] innermost */
         const uint32_t d = order[k];
         t->strides[d] = (uint32_t)cur;
         cur = cur * t->sizes[d] + (mode >= 5 && bld_rnd(r, 3) == 0 ? bld_rnd(r, 3) : 0);
     }
-    t->has_strides = mode >= 4;
+    int has_strides = mode >= 4;
     if (allow_broadcast && !packed && bld_rnd(r, 4) == 0) {
-        for (uint32_t d = 0; d < t->n; ++d)
+        for (uint32_t d = 0; d < t->buf.DimensionCount; ++d)
             if (t->sizes[d] > 1 && bld_rnd(r, 2) == 0) t->strides[d] = 0;
-        t->has_strides = 1;
+        has_strides = 1;
     }
     uint64_t last = 0;
-    for (uint32_t d = 0; d < t->n; ++d) last += (uint64_t)(t->sizes[d] - 1) * t->strides[d];
+    for (uint32_t d = 0; d < t->buf.DimensionCount; ++d) last += (uint64_t)(t->sizes[d] - 1) * t->strides[d];
     t->span_slots = last + 1;
-    uint64_t bytes = (t->span_slots * t->es + 3) & ~UINT64_C(3);
+    uint64_t bytes = (t->span_slots * t->esize + 3) & ~UINT64_C(3);
     if (!packed && bld_rnd(r, 4) == 0) {
         bytes += 4 * bld_rnd(r, 3);
         t->total_given = 1;
     }
-    t->total_slots = bytes / t->es;
-    t->buf = (DMLREF_BUFFER_TENSOR_DESC){t->dt, DMLREF_TENSOR_FLAG_NONE, t->n, t->sizes,
-                                         t->has_strides ? t->strides : NULL, bytes, 0};
+    t->total_slots = bytes / t->esize;
+    t->buf = (DMLREF_BUFFER_TENSOR_DESC){t->buf.DataType, DMLREF_TENSOR_FLAG_NONE, t->buf.DimensionCount, t->sizes,
+                                         has_strides ? t->strides : NULL, bytes, 0};
     t->data = calloc((size_t)bytes, 1);
+    t->bytes = (size_t)bytes;
     t->whole = bld_rnd(r, 3) == 0;
-    t->nested = !t->has_strides && t->n > 1 && bld_rnd(r, 3) == 0;
+    t->nested = !has_strides && t->buf.DimensionCount > 1 && bld_rnd(r, 3) == 0;
 }
 
 static void bits_value(prng *r, DMLREF_TENSOR_DATA_TYPE dt, unsigned char *p);
@@ -278,29 +294,29 @@ static void bits_value(prng *r, DMLREF_TENSOR_DATA_TYPE dt, unsigned char *p) {
     value_store_bits(p, es, v);
 }
 
-void bld_fill_random(prng *r, gtensor *t) {
-    for (uint64_t i = 0; i < t->total_slots; ++i) bld_rand_value(r, t->dt, t->data + i * t->es);
+void bld_fill_random(prng *r, case_tensor *t) {
+    for (uint64_t i = 0; i < t->total_slots; ++i) bld_rand_value(r, t->buf.DataType, t->data + i * t->esize);
 }
 
-void bld_store_index(gtensor *t, uint64_t slot, int64_t v) {
-    value_store_bits(t->data + slot * t->es, t->es, (uint64_t)v);
+void bld_store_index(case_tensor *t, uint64_t slot, int64_t v) {
+    value_store_bits(t->data + slot * t->esize, t->esize, (uint64_t)v);
 }
 
-int bld_is_signed_index(const gtensor *t) {
+int bld_is_signed_index(const case_tensor *t) {
     if (bld_opts.no_negative_indices) return 0;
-    return t->dt == DMLREF_TENSOR_DATA_TYPE_INT32 || t->dt == DMLREF_TENSOR_DATA_TYPE_INT64;
+    return t->buf.DataType == DMLREF_TENSOR_DATA_TYPE_INT32 || t->buf.DataType == DMLREF_TENSOR_DATA_TYPE_INT64;
 }
 
 /* An index for a dimension of size n: in [0, n), or in [-n, 0) for signed types now and then. */
-int64_t bld_rand_index(prng *r, const gtensor *idx, uint32_t n) {
+int64_t bld_rand_index(prng *r, const case_tensor *idx, uint32_t n) {
     const int64_t v = (int64_t)bld_rnd(r, n);
     return bld_is_signed_index(idx) && bld_rnd(r, 3) == 0 ? v - (int64_t)n : v;
 }
 
 /* Slot of logical coordinate c. */
-uint64_t bld_slot_of(const gtensor *t, const uint32_t *c) {
+uint64_t bld_slot_of(const case_tensor *t, const uint32_t *c) {
     uint64_t s = 0;
-    for (uint32_t d = 0; d < t->n; ++d) s += (uint64_t)c[d] * t->strides[d];
+    for (uint32_t d = 0; d < t->buf.DimensionCount; ++d) s += (uint64_t)c[d] * t->strides[d];
     return s;
 }
 
@@ -340,7 +356,7 @@ void bld_partition(prng *r, uint32_t total, uint32_t k, uint32_t *parts) {
     for (uint32_t left = total - k; left > 0; --left) ++parts[bld_rnd(r, k)];
 }
 
-int bld_split_join(prng *r, gcase *g, int is_split) {
+int bld_split_join(prng *r, dmlref_case *g, int is_split) {
     const uint32_t N = 1 + bld_rnd(r, 8), a = bld_rnd(r, N), k = 1 + bld_rnd(r, 6);
     uint32_t whole[8], parts[6];
     if (!bld_opts.max_elements) {
@@ -353,7 +369,7 @@ int bld_split_join(prng *r, gcase *g, int is_split) {
     bld_partition(r, whole[a], k, parts);
     const DMLREF_TENSOR_DATA_TYPE dt = bld_pick(r, bld_data_types, 11);
     bld_set_param(g, "Axis", a);
-    gtensor *pieces = is_split ? g->out : g->in, *one = is_split ? &g->in[0] : &g->out[0];
+    case_tensor *pieces = is_split ? g->outputs : g->inputs, *one = is_split ? &g->inputs[0] : &g->outputs[0];
     bld_tensor_init(one, dt, N, whole);
     bld_layout(r, one, is_split);
     for (uint32_t i = 0; i < k; ++i) {
@@ -363,40 +379,85 @@ int bld_split_join(prng *r, gcase *g, int is_split) {
         bld_tensor_init(&pieces[i], dt, N, s);
         bld_layout(r, &pieces[i], !is_split);
     }
-    g->n_in = is_split ? 1 : k;
-    g->n_out = is_split ? k : 1;
-    for (uint32_t i = 0; i < g->n_in; ++i) bld_fill_random(r, &g->in[i]);
+    g->n_inputs = is_split ? 1 : k;
+    g->n_outputs = is_split ? k : 1;
+    for (uint32_t i = 0; i < g->n_inputs; ++i) bld_fill_random(r, &g->inputs[i]);
     return 0;
 }
 
 /* The desc's tensor fields by the schema (desc_bind: single slots one tensor each, in
  * binding order; an array slot the rest, its count field set). */
-void bld_bind(gcase *g) {
-    for (uint32_t i = 0; i < g->n_in; ++i) g->in_desc[i] = (DMLREF_TENSOR_DESC){DMLREF_TENSOR_TYPE_BUFFER, &g->in[i].buf};
-    for (uint32_t i = 0; i < g->n_out; ++i) g->out_desc[i] = (DMLREF_TENSOR_DESC){DMLREF_TENSOR_TYPE_BUFFER, &g->out[i].buf};
-    (void)desc_bind(g->schema, g->u.bytes, g->in_desc, g->n_in, g->out_desc, g->n_out); /* validation reports a misfit */
-    g->desc = (DMLREF_OPERATOR_DESC){g->type, &g->u};
-}
-
-void bld_gcase_free(gcase *g) {
-    for (uint32_t i = 0; i < GEN_MAX_TENSORS; ++i) {
-        free(g->in[i].data);
-        free(g->out[i].data);
-        g->in[i].data = g->out[i].data = NULL;
+void bld_bind(dmlref_case *g) {
+    for (uint32_t i = 0; i < g->n_inputs; ++i) {
+        g->in_descs[i] = (DMLREF_TENSOR_DESC){DMLREF_TENSOR_TYPE_BUFFER, &g->inputs[i].buf};
+        g->in_bufs[i] = (dmlref_cbuffer){g->inputs[i].data, g->inputs[i].bytes};
+    }
+    for (uint32_t i = 0; i < g->n_outputs; ++i) {
+        g->out_descs[i] = (DMLREF_TENSOR_DESC){DMLREF_TENSOR_TYPE_BUFFER, &g->outputs[i].buf};
+        g->out_bufs[i] = (dmlref_buffer){g->outputs[i].data, g->outputs[i].bytes};
+        g->outputs[i].is_output = 1;
+    }
+    (void)desc_bind(g->schema, g->desc_mem, g->in_descs, g->n_inputs, g->out_descs, g->n_outputs); /* validation reports a misfit */
+    g->desc = (DMLREF_OPERATOR_DESC){g->type, g->desc_mem};
+    /* the tensors' names, as the reader gives them ("InputTensors[2]") */
+    const dmlref_schema *s = g->schema;
+    for (uint32_t k = 0; k < s->n_slots; ++k) {
+        const dmlref_tensor_slot *sl = &s->slots[k];
+        const DMLREF_TENSOR_DESC *first;
+        memcpy(&first, bld_desc(g) + sl->offset, sizeof first);
+        if (!first) continue;
+        const uint32_t cnt = sl->is_array ? desc_get_u32(g->desc_mem, sl->count_offset) : 1;
+        case_tensor *t = sl->is_output ? g->outputs + (first - g->out_descs) : g->inputs + (first - g->in_descs);
+        for (uint32_t j = 0; j < cnt; ++j) {
+            t[j].slot = sl->name;
+            t[j].index = sl->is_array ? (int32_t)j : -1;
+            if (sl->is_array) snprintf(t[j].name, sizeof t[j].name, "%s[%u]", sl->name, (unsigned)j);
+            else snprintf(t[j].name, sizeof t[j].name, "%s", sl->name);
+        }
     }
 }
 
-/* Sets the UINT parameter `name` of the case's desc (through the schema). */
-void bld_set_param(gcase *g, const char *name, uint32_t v) {
-    const dmlref_param *p = desc_param(g->schema, name);
-    if (p) desc_set_u32(g->u.bytes, p->offset, v);
+int bld_case_init(dmlref_case *g, DMLREF_OPERATOR_TYPE type) {
+    memset(g, 0, sizeof *g);
+    const dmlref_schema *s = dmlref_operator_schema(type);
+    if (!s) return -1;
+    g->type = type;
+    g->schema = s;
+    g->op_name = s->name;
+    g->feature_level = DMLREF_FEATURE_LEVEL_LATEST;
+    g->inputs = calloc(GEN_MAX_TENSORS, sizeof *g->inputs);
+    g->outputs = calloc(GEN_MAX_TENSORS, sizeof *g->outputs);
+    g->in_descs = calloc(GEN_MAX_TENSORS, sizeof *g->in_descs);
+    g->out_descs = calloc(GEN_MAX_TENSORS, sizeof *g->out_descs);
+    g->in_bufs = calloc(GEN_MAX_TENSORS, sizeof *g->in_bufs);
+    g->out_bufs = calloc(GEN_MAX_TENSORS, sizeof *g->out_bufs);
+    g->desc_mem = desc_alloc(s);
+    if (!g->inputs || !g->outputs || !g->in_descs || !g->out_descs || !g->in_bufs || !g->out_bufs || !g->desc_mem) {
+        bld_case_free(g);
+        return -1;
+    }
+    return 0;
 }
 
-void bld_set_array(gcase *g, const char *name, const uint32_t *v, uint32_t n) {
+void bld_case_free(dmlref_case *g) {
+    if (g->inputs) g->n_inputs = GEN_MAX_TENSORS; /* every tensor a builder may have started */
+    if (g->outputs) g->n_outputs = GEN_MAX_TENSORS;
+    case_free(g);
+}
+
+unsigned char *bld_desc(dmlref_case *g) { return g->desc_mem; }
+
+/* Sets the UINT parameter `name` of the case's desc (through the schema). */
+void bld_set_param(dmlref_case *g, const char *name, uint32_t v) {
     const dmlref_param *p = desc_param(g->schema, name);
-    if (!p || g->n_arrays == GEN_MAX_ARRAYS || n > 8) return; /* validation reports what is missing */
-    uint32_t *a = g->arrays[g->n_arrays++];
+    if (p) desc_set_u32(g->desc_mem, p->offset, v);
+}
+
+void bld_set_array(dmlref_case *g, const char *name, const uint32_t *v, uint32_t n) {
+    const dmlref_param *p = desc_param(g->schema, name);
+    uint32_t *a = p && n <= 8 ? fields_store_alloc(&g->store, 8 * sizeof *a) : NULL;
+    if (!a) return; /* validation reports what is missing */
     memcpy(a, v, n * sizeof *v);
-    memcpy(g->u.bytes + p->offset, &a, sizeof a);
-    if (p->count_name) desc_set_u32(g->u.bytes, p->count_offset, n);
+    memcpy(bld_desc(g) + p->offset, &a, sizeof a);
+    if (p->count_name) desc_set_u32(g->desc_mem, p->count_offset, n);
 }

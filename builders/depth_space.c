@@ -5,28 +5,28 @@
  * outputs packed or permuted with gaps; Order either value. */
 #include "builder.h"
 
-static int build(prng *r, gcase *g, int to_space, int has_order) {
+static int build(prng *r, dmlref_case *g, int to_space, int has_order) {
     const uint32_t B = 1 + bld_rnd(r, 4);
     uint32_t s[4]; /* N, C (space side), H, W (depth side) */
     bld_rand_sizes(r, 4, s, bld_cap(256) / (B * B));
     const uint32_t depth[4] = {s[0], s[1] * B * B, s[2], s[3]}, space[4] = {s[0], s[1], s[2] * B, s[3] * B};
     const DMLREF_TENSOR_DATA_TYPE dt = bld_pick(r, bld_data_types, 11);
-    g->n_in = 1;
-    g->n_out = 1;
+    g->n_inputs = 1;
+    g->n_outputs = 1;
     bld_set_param(g, "BlockSize", B);
     if (has_order) bld_set_param(g, "Order", bld_rnd(r, 2));
-    bld_tensor_init(&g->in[0], dt, 4, to_space ? depth : space);
-    bld_tensor_init(&g->out[0], dt, 4, to_space ? space : depth);
-    bld_layout(r, &g->in[0], 1);
-    bld_layout(r, &g->out[0], 0);
-    bld_fill_random(r, &g->in[0]);
+    bld_tensor_init(&g->inputs[0], dt, 4, to_space ? depth : space);
+    bld_tensor_init(&g->outputs[0], dt, 4, to_space ? space : depth);
+    bld_layout(r, &g->inputs[0], 1);
+    bld_layout(r, &g->outputs[0], 0);
+    bld_fill_random(r, &g->inputs[0]);
     return 0;
 }
 
-static int build_d2s(prng *r, gcase *g) { return build(r, g, 1, 0); }
-static int build_s2d(prng *r, gcase *g) { return build(r, g, 0, 0); }
-static int build_d2s1(prng *r, gcase *g) { return build(r, g, 1, 1); }
-static int build_s2d1(prng *r, gcase *g) { return build(r, g, 0, 1); }
+static int build_d2s(prng *r, dmlref_case *g) { return build(r, g, 1, 0); }
+static int build_s2d(prng *r, dmlref_case *g) { return build(r, g, 0, 0); }
+static int build_d2s1(prng *r, dmlref_case *g) { return build(r, g, 1, 1); }
+static int build_s2d1(prng *r, dmlref_case *g) { return build(r, g, 0, 1); }
 
 const builder depth_to_space_builder = {DMLREF_OPERATOR_DEPTH_TO_SPACE, build_d2s};
 const builder space_to_depth_builder = {DMLREF_OPERATOR_SPACE_TO_DEPTH, build_s2d};

@@ -49,7 +49,7 @@ static float draw_value(prng *r, DMLREF_TENSOR_DATA_TYPE dt) {
     return 1.0f; /* EyeLike's */
 }
 
-static int build(prng *r, gcase *g) {
+static int build(prng *r, dmlref_case *g) {
     const uint32_t N = 2 + bld_rnd(r, 3), H = 1 + bld_rnd(r, 6), W = 1 + bld_rnd(r, 6);
     uint32_t sizes[4];
     const uint64_t batch_cap = bld_cap(96) / (H * W);
@@ -68,12 +68,12 @@ static int build(prng *r, gcase *g) {
     const float value = draw_value(r, dt);
     const dmlref_param *po = desc_param(g->schema, "Offset"), *pv = desc_param(g->schema, "Value");
     if (!po || !pv) return -1;
-    memcpy(g->u.bytes + po->offset, &offset, sizeof offset);
-    memcpy(g->u.bytes + pv->offset, &value, sizeof value);
-    g->n_in = 0;
-    g->n_out = 1;
-    bld_tensor_init(&g->out[0], dt, N, sizes);
-    bld_layout(r, &g->out[0], 0);
+    memcpy(bld_desc(g) + po->offset, &offset, sizeof offset);
+    memcpy(bld_desc(g) + pv->offset, &value, sizeof value);
+    g->n_inputs = 0;
+    g->n_outputs = 1;
+    bld_tensor_init(&g->outputs[0], dt, N, sizes);
+    bld_layout(r, &g->outputs[0], 0);
     return 0;
 }
 

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-static int build(prng *r, gcase *g) {
+static int build(prng *r, dmlref_case *g) {
     const uint32_t N = 2 + bld_rnd(r, 3), H = 1 + bld_rnd(r, 6), W = 1 + bld_rnd(r, 6);
     uint32_t sizes[4];
     const uint64_t batch_cap = bld_cap(96) / (H * W);
@@ -33,24 +33,24 @@ static int build(prng *r, gcase *g) {
     const dmlref_param *pt = desc_param(g->schema, "ValueDataType"), *pv = desc_param(g->schema, "Value"),
                        *pb = desc_param(g->schema, "DiagonalFillBegin"), *pe = desc_param(g->schema, "DiagonalFillEnd");
     if (!pt || !pv || !pb || !pe) return -1;
-    desc_set_u32(g->u.bytes, pt->offset, (uint32_t)dt);
-    memset(g->u.bytes + pv->offset, 0, 8);
-    bld_rand_value(r, dt, g->u.bytes + pv->offset);
+    desc_set_u32(bld_desc(g), pt->offset, (uint32_t)dt);
+    memset(bld_desc(g) + pv->offset, 0, 8);
+    bld_rand_value(r, dt, bld_desc(g) + pv->offset);
     /* a FLOAT16 union value is 0 in golden suites: the binary16-in-Bytes convention and
      * onnxruntime's float32 one agree only there (docs/operators.md section 10) */
-    if (dt == DMLREF_TENSOR_DATA_TYPE_FLOAT16) memset(g->u.bytes + pv->offset, 0, 8);
-    memcpy(g->u.bytes + pb->offset, &begin, sizeof begin);
-    memcpy(g->u.bytes + pe->offset, &end, sizeof end);
+    if (dt == DMLREF_TENSOR_DATA_TYPE_FLOAT16) memset(bld_desc(g) + pv->offset, 0, 8);
+    memcpy(bld_desc(g) + pb->offset, &begin, sizeof begin);
+    memcpy(bld_desc(g) + pe->offset, &end, sizeof end);
     const int with_input = (int)bld_rnd(r, 2);
-    g->n_in = with_input ? 1 : 0;
-    g->n_out = 1;
+    g->n_inputs = with_input ? 1 : 0;
+    g->n_outputs = 1;
     if (with_input) {
-        bld_tensor_init(&g->in[0], dt, N, sizes);
-        bld_layout(r, &g->in[0], 1);
-        bld_fill_random(r, &g->in[0]);
+        bld_tensor_init(&g->inputs[0], dt, N, sizes);
+        bld_layout(r, &g->inputs[0], 1);
+        bld_fill_random(r, &g->inputs[0]);
     }
-    bld_tensor_init(&g->out[0], dt, N, sizes);
-    bld_layout(r, &g->out[0], 0);
+    bld_tensor_init(&g->outputs[0], dt, N, sizes);
+    bld_layout(r, &g->outputs[0], 0);
     return 0;
 }
 

@@ -8,6 +8,8 @@
  * bits flavour) so that the results are not all infinities or zeros. */
 #include "builder.h"
 
+#include "case/fields.h"
+
 #include <stddef.h>
 #include <string.h>
 
@@ -22,28 +24,29 @@ static void scale_bias_value(prng *r, float *out) {
     memcpy(out, &u, sizeof u);
 }
 
-static int build(prng *r, gcase *g) {
+static int build(prng *r, dmlref_case *g) {
     static const DMLREF_TENSOR_DATA_TYPE with_scale_bias[2] = {DMLREF_TENSOR_DATA_TYPE_FLOAT32,
                                                                DMLREF_TENSOR_DATA_TYPE_FLOAT16};
     const uint32_t N = 1 + bld_rnd(r, 8);
     uint32_t sizes[8];
     bld_rand_sizes(r, N, sizes, bld_cap(256));
     const DMLREF_TENSOR_DATA_TYPE dt = bld_opts.scale_bias ? bld_pick(r, with_scale_bias, 2) : bld_pick(r, bld_data_types, 11);
-    g->n_in = 1;
-    g->n_out = 1;
-    bld_tensor_init(&g->in[0], dt, N, sizes);
-    bld_tensor_init(&g->out[0], dt, N, sizes);
-    bld_layout(r, &g->in[0], 1);
-    bld_layout(r, &g->out[0], 0);
-    bld_fill_random(r, &g->in[0]);
+    g->n_inputs = 1;
+    g->n_outputs = 1;
+    bld_tensor_init(&g->inputs[0], dt, N, sizes);
+    bld_tensor_init(&g->outputs[0], dt, N, sizes);
+    bld_layout(r, &g->inputs[0], 1);
+    bld_layout(r, &g->outputs[0], 0);
+    bld_fill_random(r, &g->inputs[0]);
     if (bld_opts.scale_bias) { /* drawn last: the rest of the case as without it */
-        g->scale_bias = (DMLREF_SCALE_BIAS){1.0f, 0.0f};
+        DMLREF_SCALE_BIAS *sb = fields_store_alloc(&g->store, sizeof *sb); /* kept with the case's desc */
+        if (!sb) return -1;
+        *sb = (DMLREF_SCALE_BIAS){1.0f, 0.0f};
         if (bld_rnd(r, 8) != 0) {
-            scale_bias_value(r, &g->scale_bias.Scale);
-            scale_bias_value(r, &g->scale_bias.Bias);
+            scale_bias_value(r, &sb->Scale);
+            scale_bias_value(r, &sb->Bias);
         }
-        const DMLREF_SCALE_BIAS *sb = &g->scale_bias;
-        memcpy(g->u.bytes + offsetof(DMLREF_ELEMENT_WISE_IDENTITY_OPERATOR_DESC, ScaleBias), &sb, sizeof sb);
+        memcpy(bld_desc(g) + offsetof(DMLREF_ELEMENT_WISE_IDENTITY_OPERATOR_DESC, ScaleBias), &sb, sizeof sb);
     }
     return 0;
 }

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-static int build(prng *r, gcase *g, int nd1) {
+static int build(prng *r, dmlref_case *g, int nd1) {
     const uint32_t N = 1 + bld_rnd(r, 8), R = 1 + bld_rnd(r, N), Q = 1 + bld_rnd(r, N);
     const uint32_t B = nd1 ? bld_rnd(r, R < Q ? R : Q) : 0; /* GN5: B < R, B < Q */
     const uint32_t T = 1 + bld_rnd(r, R - B);              /* GN6 */
@@ -27,35 +27,35 @@ static int build(prng *r, gcase *g, int nd1) {
     memcpy(out + (N - M), o, M * sizeof *o);
     if (bld_product(out, N) > bld_cap(256)) return -1;
     const DMLREF_TENSOR_DATA_TYPE dt = bld_pick(r, bld_data_types, 11);
-    g->n_in = 2;
-    g->n_out = 1;
+    g->n_inputs = 2;
+    g->n_outputs = 1;
     bld_set_param(g, "InputDimensionCount", R);
     bld_set_param(g, "IndicesDimensionCount", Q);
     if (nd1) bld_set_param(g, "BatchDimensionCount", B);
-    bld_tensor_init(&g->in[0], dt, N, in);
-    bld_tensor_init(&g->in[1], bld_pick(r, bld_index_types, 4), N, idx);
-    bld_tensor_init(&g->out[0], dt, N, out);
-    bld_layout(r, &g->in[0], 1);
-    bld_layout(r, &g->in[1], 1);
-    bld_layout(r, &g->out[0], 0);
-    bld_fill_random(r, &g->in[0]);
-    bld_fill_random(r, &g->in[1]);
+    bld_tensor_init(&g->inputs[0], dt, N, in);
+    bld_tensor_init(&g->inputs[1], bld_pick(r, bld_index_types, 4), N, idx);
+    bld_tensor_init(&g->outputs[0], dt, N, out);
+    bld_layout(r, &g->inputs[0], 1);
+    bld_layout(r, &g->inputs[1], 1);
+    bld_layout(r, &g->outputs[0], 0);
+    bld_fill_random(r, &g->inputs[0]);
+    bld_fill_random(r, &g->inputs[1]);
     /* component c indexes input dim N-R+B+c; when the components share one slot
      * (a broadcast last dim) every value must suit the smallest of their sizes */
     uint32_t least = I[B];
     for (uint32_t c = 1; c < T; ++c)
         if (I[B + c] < least) least = I[B + c];
-    const int shared = T > 1 && g->in[1].strides[N - 1] == 0;
+    const int shared = T > 1 && g->inputs[1].strides[N - 1] == 0;
     uint32_t c[8] = {0};
     do {
         const uint32_t bound = shared ? least : I[B + c[N - 1]];
-        bld_store_index(&g->in[1], bld_slot_of(&g->in[1], c), bld_rand_index(r, &g->in[1], bound));
+        bld_store_index(&g->inputs[1], bld_slot_of(&g->inputs[1], c), bld_rand_index(r, &g->inputs[1], bound));
     } while (bld_next_coord(idx, N, c));
     return 0;
 }
 
-static int build_nd(prng *r, gcase *g) { return build(r, g, 0); }
-static int build_nd1(prng *r, gcase *g) { return build(r, g, 1); }
+static int build_nd(prng *r, dmlref_case *g) { return build(r, g, 0); }
+static int build_nd1(prng *r, dmlref_case *g) { return build(r, g, 1); }
 
 const builder gather_nd_builder = {DMLREF_OPERATOR_GATHER_ND, build_nd};
 const builder gather_nd1_builder = {DMLREF_OPERATOR_GATHER_ND1, build_nd1};

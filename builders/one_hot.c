@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-static int build(prng *r, gcase *g) {
+static int build(prng *r, dmlref_case *g) {
     const uint32_t N = 1 + bld_rnd(r, 8), a = bld_rnd(r, N);
     uint32_t out[8], idx[8], val[8];
     bld_rand_sizes(r, N, out, bld_cap(256));
@@ -21,23 +21,23 @@ static int build(prng *r, gcase *g) {
     bld_rand_sizes(r, N, val, bld_cap(8));
     if (bld_product(val, N) < 2) val[bld_rnd(r, N)] = 2;
     const DMLREF_TENSOR_DATA_TYPE dt = bld_pick(r, bld_data_types, 11);
-    g->n_in = 2;
-    g->n_out = 1;
+    g->n_inputs = 2;
+    g->n_outputs = 1;
     bld_set_param(g, "Axis", a);
-    bld_tensor_init(&g->in[0], bld_pick(r, bld_index_types, 4), N, idx);
-    bld_tensor_init(&g->in[1], dt, N, val);
-    bld_tensor_init(&g->out[0], dt, N, out);
-    bld_layout(r, &g->in[0], 1);
-    bld_layout(r, &g->in[1], 1);
-    bld_layout(r, &g->out[0], 0);
-    bld_fill_random(r, &g->in[0]);
-    bld_fill_random(r, &g->in[1]);
+    bld_tensor_init(&g->inputs[0], bld_pick(r, bld_index_types, 4), N, idx);
+    bld_tensor_init(&g->inputs[1], dt, N, val);
+    bld_tensor_init(&g->outputs[0], dt, N, out);
+    bld_layout(r, &g->inputs[0], 1);
+    bld_layout(r, &g->inputs[1], 1);
+    bld_layout(r, &g->outputs[0], 0);
+    bld_fill_random(r, &g->inputs[0]);
+    bld_fill_random(r, &g->inputs[1]);
     const uint32_t depth = out[a];
     uint32_t c[8] = {0};
     do {
-        int64_t v = bld_rand_index(r, &g->in[0], depth);
+        int64_t v = bld_rand_index(r, &g->inputs[0], depth);
         if (bld_rnd(r, 8) == 0) v = (int64_t)depth + bld_rnd(r, 3); /* documented: the sequence is all off */
-        bld_store_index(&g->in[0], bld_slot_of(&g->in[0], c), v);
+        bld_store_index(&g->inputs[0], bld_slot_of(&g->inputs[0], c), v);
     } while (bld_next_coord(idx, N, c));
     return 0;
 }

@@ -1,6 +1,6 @@
 /* PADDING's random valid cases: builders/padding_common.h. */
 #include "padding_common.h"
 
-static int build(prng *r, gcase *g) { return pad_build(r, g, 0); }
+static int build(prng *r, dmlref_case *g) { return pad_build(r, g, 0); }
 
 const builder padding_builder = {DMLREF_OPERATOR_PADDING, build};

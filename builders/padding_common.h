@@ -18,12 +18,12 @@
 
 #include <string.h>
 
-static void pad_set_bytes(gcase *g, const char *name, const void *v, size_t n) {
+static void pad_set_bytes(dmlref_case *g, const char *name, const void *v, size_t n) {
     const dmlref_param *p = desc_param(g->schema, name);
-    if (p) memcpy(g->u.bytes + p->offset, v, n);
+    if (p) memcpy(bld_desc(g) + p->offset, v, n);
 }
 
-static int pad_build(prng *r, gcase *g, int is_v1) {
+static int pad_build(prng *r, dmlref_case *g, int is_v1) {
     const uint32_t N = 1 + bld_rnd(r, 8);
     uint32_t in[8], out[8], order[8], start[8], end[8];
     bld_rand_sizes(r, N, in, bld_cap(48));
@@ -57,13 +57,13 @@ static int pad_build(prng *r, gcase *g, int is_v1) {
         out[d] = in[d] + s + e;
     }
     const DMLREF_TENSOR_DATA_TYPE dt = bld_pick(r, bld_data_types, 11);
-    g->n_in = 1;
-    g->n_out = 1;
-    bld_tensor_init(&g->in[0], dt, N, in);
-    bld_tensor_init(&g->out[0], dt, N, out);
-    bld_layout(r, &g->in[0], 1);
-    bld_layout(r, &g->out[0], 0);
-    bld_fill_random(r, &g->in[0]);
+    g->n_inputs = 1;
+    g->n_outputs = 1;
+    bld_tensor_init(&g->inputs[0], dt, N, in);
+    bld_tensor_init(&g->outputs[0], dt, N, out);
+    bld_layout(r, &g->inputs[0], 1);
+    bld_layout(r, &g->outputs[0], 0);
+    bld_fill_random(r, &g->inputs[0]);
 
     bld_set_param(g, "PaddingMode", mode);
     bld_set_param(g, "DimensionCount", N);

@@ -11,7 +11,7 @@
 static const DMLREF_TENSOR_DATA_TYPE length_types[2] = {DMLREF_TENSOR_DATA_TYPE_UINT64,
                                                         DMLREF_TENSOR_DATA_TYPE_UINT32};
 
-static int build(prng *r, gcase *g) {
+static int build(prng *r, dmlref_case *g) {
     const uint32_t N = 1 + bld_rnd(r, 8), a = bld_rnd(r, N);
     uint32_t in[8], len[8];
     bld_rand_sizes(r, N, in, bld_cap(64));
@@ -19,25 +19,25 @@ static int build(prng *r, gcase *g) {
     if (longer > in[a] && bld_product(in, N) / in[a] * longer <= bld_cap(256)) in[a] = longer;
     for (uint32_t d = 0; d < N; ++d) len[d] = d == a ? 1 : in[d];
     const DMLREF_TENSOR_DATA_TYPE dt = bld_pick(r, bld_data_types, 11);
-    g->n_in = 2;
-    g->n_out = 1;
+    g->n_inputs = 2;
+    g->n_outputs = 1;
     bld_set_param(g, "Axis", a);
-    bld_tensor_init(&g->in[0], dt, N, in);
-    bld_tensor_init(&g->in[1], bld_pick(r, length_types, 2), N, len);
-    bld_tensor_init(&g->out[0], dt, N, in);
-    bld_layout(r, &g->in[0], 1);
-    bld_layout(r, &g->in[1], 1);
-    bld_layout(r, &g->out[0], 0);
-    bld_fill_random(r, &g->in[0]);
-    bld_fill_random(r, &g->in[1]);
+    bld_tensor_init(&g->inputs[0], dt, N, in);
+    bld_tensor_init(&g->inputs[1], bld_pick(r, length_types, 2), N, len);
+    bld_tensor_init(&g->outputs[0], dt, N, in);
+    bld_layout(r, &g->inputs[0], 1);
+    bld_layout(r, &g->inputs[1], 1);
+    bld_layout(r, &g->outputs[0], 0);
+    bld_fill_random(r, &g->inputs[0]);
+    bld_fill_random(r, &g->inputs[1]);
     const uint32_t n = in[a];
     uint32_t c[8] = {0};
     do {
         const uint32_t k = bld_rnd(r, 10);
         int64_t v = (int64_t)bld_rnd(r, n + 1);                    /* [0, n] */
         if (k == 0) v = (int64_t)n + 1 + (int64_t)bld_rnd(r, 3);    /* above the axis: clamped */
-        else if (k == 1) v = g->in[1].es == 8 ? -1 : (int64_t)UINT32_MAX; /* the type's largest value */
-        bld_store_index(&g->in[1], bld_slot_of(&g->in[1], c), v);
+        else if (k == 1) v = g->inputs[1].esize == 8 ? -1 : (int64_t)UINT32_MAX; /* the type's largest value */
+        bld_store_index(&g->inputs[1], bld_slot_of(&g->inputs[1], c), v);
     } while (bld_next_coord(len, N, c));
     return 0;
 }

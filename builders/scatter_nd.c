@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int build(prng *r, gcase *g) {
+static int build(prng *r, dmlref_case *g) {
     const uint32_t N = 1 + bld_rnd(r, 8), R = 1 + bld_rnd(r, N), Q = 1 + bld_rnd(r, N), T = 1 + bld_rnd(r, R);
     const uint32_t M = (Q - 1) + (R - T);
     if (M > N) return -1;
@@ -23,19 +23,19 @@ static int build(prng *r, gcase *g) {
     for (uint32_t i = T; i < R; ++i) u[m++] = I[i];
     memcpy(upd + (N - M), u, M * sizeof *u);
     const DMLREF_TENSOR_DATA_TYPE dt = bld_pick(r, bld_data_types, 11);
-    g->n_in = 3;
-    g->n_out = 1;
+    g->n_inputs = 3;
+    g->n_outputs = 1;
     bld_set_param(g, "InputDimensionCount", R);
     bld_set_param(g, "IndicesDimensionCount", Q);
-    bld_tensor_init(&g->in[0], dt, N, in);
-    bld_tensor_init(&g->in[1], bld_pick(r, bld_index_types, 4), N, idx);
-    bld_tensor_init(&g->in[2], dt, N, upd);
-    bld_tensor_init(&g->out[0], dt, N, in);
-    bld_layout(r, &g->in[0], 1);
-    bld_layout(r, &g->in[1], 0); /* a broadcast index tensor would repeat targets */
-    bld_layout(r, &g->in[2], 1);
-    bld_layout(r, &g->out[0], 0);
-    for (int k = 0; k < 3; ++k) bld_fill_random(r, &g->in[k]);
+    bld_tensor_init(&g->inputs[0], dt, N, in);
+    bld_tensor_init(&g->inputs[1], bld_pick(r, bld_index_types, 4), N, idx);
+    bld_tensor_init(&g->inputs[2], dt, N, upd);
+    bld_tensor_init(&g->outputs[0], dt, N, in);
+    bld_layout(r, &g->inputs[0], 1);
+    bld_layout(r, &g->inputs[1], 0); /* a broadcast index tensor would repeat targets */
+    bld_layout(r, &g->inputs[2], 1);
+    bld_layout(r, &g->outputs[0], 0);
+    for (int k = 0; k < 3; ++k) bld_fill_random(r, &g->inputs[k]);
     /* distinct targets: the first `tuples` entries of a shuffled [0, room) */
     uint64_t *perm = malloc((size_t)room * sizeof *perm);
     if (!perm) return -1;
@@ -47,7 +47,7 @@ static int build(prng *r, gcase *g) {
     }
     uint32_t c[8] = {0};
     uint64_t b = 0;
-    const uint32_t *isz = g->in[1].sizes;
+    const uint32_t *isz = g->inputs[1].sizes;
     do {
         /* c[N-1] is the tuple component; the other coordinates enumerate tuples in row-major order */
         uint64_t flat = perm[b], rest = flat;
@@ -58,8 +58,8 @@ static int build(prng *r, gcase *g) {
         }
         const uint32_t k = c[N - 1];
         int64_t v = comp[k];
-        if (bld_is_signed_index(&g->in[1]) && bld_rnd(r, 3) == 0) v -= I[k];
-        bld_store_index(&g->in[1], bld_slot_of(&g->in[1], c), v);
+        if (bld_is_signed_index(&g->inputs[1]) && bld_rnd(r, 3) == 0) v -= I[k];
+        bld_store_index(&g->inputs[1], bld_slot_of(&g->inputs[1], c), v);
         if (k == T - 1) ++b;
     } while (bld_next_coord(isz, N, c));
     free(perm);

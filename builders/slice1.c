@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-static int build(prng *r, gcase *g) {
+static int build(prng *r, dmlref_case *g) {
     const uint32_t N = 1 + bld_rnd(r, 8);
     uint32_t in[8], out[8], off[8], size[8], stride[8];
     bld_rand_sizes(r, N, in, bld_cap(256));
@@ -20,16 +20,16 @@ static int build(prng *r, gcase *g) {
         if (out[d] == 1 && bld_rnd(r, 8) == 0) stride[d] = bld_rnd(r, 2) ? 0x80000000u : 0x7FFFFFFFu;
     }
     const DMLREF_TENSOR_DATA_TYPE dt = bld_pick(r, bld_data_types, 11);
-    g->n_in = 1;
-    g->n_out = 1;
+    g->n_inputs = 1;
+    g->n_outputs = 1;
     bld_set_array(g, "InputWindowOffsets", off, N);
     bld_set_array(g, "InputWindowSizes", size, N);
     bld_set_array(g, "InputWindowStrides", stride, N);
-    bld_tensor_init(&g->in[0], dt, N, in);
-    bld_tensor_init(&g->out[0], dt, N, out);
-    bld_layout(r, &g->in[0], 1);
-    bld_layout(r, &g->out[0], 0);
-    bld_fill_random(r, &g->in[0]);
+    bld_tensor_init(&g->inputs[0], dt, N, in);
+    bld_tensor_init(&g->outputs[0], dt, N, out);
+    bld_layout(r, &g->inputs[0], 1);
+    bld_layout(r, &g->outputs[0], 0);
+    bld_fill_random(r, &g->inputs[0]);
     return 0;
 }
 

@@ -1,6 +1,6 @@
 /* SPLIT's random valid cases: 1 to 6 pieces of unequal sizes along the axis (bld_split_join). */
 #include "builder.h"
 
-static int build(prng *r, gcase *g) { return bld_split_join(r, g, 1); }
+static int build(prng *r, dmlref_case *g) { return bld_split_join(r, g, 1); }
 
 const builder split_builder = {DMLREF_OPERATOR_SPLIT, build};

@@ -11,12 +11,7 @@ static const DMLREF_TENSOR_DATA_TYPE tile_types[10] = {
     DMLREF_TENSOR_DATA_TYPE_UINT64,  DMLREF_TENSOR_DATA_TYPE_UINT32,  DMLREF_TENSOR_DATA_TYPE_UINT16,
     DMLREF_TENSOR_DATA_TYPE_UINT8};
 
-/* Repeats live at the end of the case's desc buffer, past the desc (g is not
- * moved between build and use, and bld_gcase_free has nothing to free). */
-#define REPEATS_AT (GEN_MAX_DESC - 8 * sizeof(uint32_t))
-typedef char tile_repeats_fit[sizeof(DMLREF_TILE_OPERATOR_DESC) <= REPEATS_AT ? 1 : -1];
-
-static int build(prng *r, gcase *g) {
+static int build(prng *r, dmlref_case *g) {
     const uint32_t N = 1 + bld_rnd(r, 8);
     uint32_t in[8], rep[8], out[8];
     bld_rand_sizes(r, N, in, bld_cap(48));
@@ -28,20 +23,15 @@ static int build(prng *r, gcase *g) {
         out[d] = in[d] * rep[d];
     }
     const DMLREF_TENSOR_DATA_TYPE dt = bld_pick(r, tile_types, 10);
-    g->n_in = 1;
-    g->n_out = 1;
-    uint32_t *a = (uint32_t *)(void *)(g->u.bytes + REPEATS_AT);
-    memcpy(a, rep, N * sizeof *rep);
-    const dmlref_param *pr = desc_param(g->schema, "Repeats");
-    if (!pr) return -1;
-    const uint32_t *ptr = a;
-    memcpy(g->u.bytes + pr->offset, &ptr, sizeof ptr);
+    g->n_inputs = 1;
+    g->n_outputs = 1;
+    bld_set_array(g, "Repeats", rep, N);
     bld_set_param(g, "RepeatsCount", N);
-    bld_tensor_init(&g->in[0], dt, N, in);
-    bld_tensor_init(&g->out[0], dt, N, out);
-    bld_layout(r, &g->in[0], 1);
-    bld_layout(r, &g->out[0], 0);
-    bld_fill_random(r, &g->in[0]);
+    bld_tensor_init(&g->inputs[0], dt, N, in);
+    bld_tensor_init(&g->outputs[0], dt, N, out);
+    bld_layout(r, &g->inputs[0], 1);
+    bld_layout(r, &g->outputs[0], 0);
+    bld_fill_random(r, &g->inputs[0]);
     return 0;
 }
 

@@ -1,6 +1,8 @@
 /*
- * Case files (docs/case-format.md) read from memory into library
- * descriptors and buffers.  Everything here works on bytes in memory so a
+ * The case model: one operator's desc, its tensors and buffers, and the expected
+ * outputs -- what a case file (docs/case-format.md) holds.  The reader
+ * (case_parse) fills one from JSON text, the builders (builders/) draw one, and
+ * case_write writes one as a case file.  Reading works on bytes in memory so a
  * fuzzer can drive it; only `npy` references open files, and only when a base
  * directory is given.
  */
@@ -37,8 +39,13 @@ typedef struct case_tensor {
     int32_t index;                   /* in an array slot, else -1                */
     int is_output;
     DMLREF_BUFFER_TENSOR_DESC buf;   /* what the library sees                    */
-    uint32_t *sizes, *strides;       /* owned; strides NULL when not given       */
+    uint32_t *sizes, *strides;       /* owned; strides NULL when not given (a
+                                        builder keeps the strides it computed here
+                                        even then: buf.Strides says what is given) */
     int total_given;                 /* TotalTensorSizeInBytes was in the file   */
+    int whole;                       /* data: the whole buffer's slots, not only
+                                        the slots its elements span              */
+    int nested;                      /* data: nested lists in the tensor's shape */
     uint32_t esize;
     uint64_t span_slots;             /* IndexOfLastElement + 1                   */
     uint64_t total_slots;            /* TotalTensorSizeInBytes / element size    */
@@ -102,6 +109,17 @@ int case_read_file(const char *path, size_t max_bytes, char **text, size_t *len,
  * to `report` (may be NULL).  Returns the number of differing slots.
  */
 uint64_t case_compare(const dmlref_case *c, FILE *report, unsigned max_report);
+
+/*
+ * Writes c as a case file (case_write.c): `{`, "name" and "comment" (each left out
+ * when NULL), "operator", "feature_level"; then -- after any members the caller
+ * writes between the two calls, each as `  "key": value,\n` -- the parameters
+ * (fields_write_params), the tensors slot by slot (inputs with "data": the whole
+ * buffer or the span, flat or nested as each tensor says; outputs without), and
+ * "expected" (the outputs that have it), then `}`.
+ */
+void case_write_begin(FILE *f, const dmlref_case *c, const char *name, const char *comment);
+void case_write_end(FILE *f, const dmlref_case *c);
 
 /* Writes the outputs as JSON (whole buffers). */
 void case_print_outputs(const dmlref_case *c, FILE *f);

@@ -29,7 +29,7 @@ void fields_store_free(fields_store *st) {
     memset(st, 0, sizeof *st);
 }
 
-static void *store_alloc(fields_store *st, size_t bytes) {
+void *fields_store_alloc(fields_store *st, size_t bytes) {
     if (st->n == st->cap) {
         const size_t cap = st->cap ? 2 * st->cap : 8;
         void **b = realloc(st->blocks, cap * sizeof *b);
@@ -121,7 +121,7 @@ static int read_array(const dmlref_schema *s, const dmlref_param *p, json_object
     const size_t n = json_object_array_length(v);
     if (n > UINT32_MAX) return fail(err, errcap, "%s: too many entries", p->name);
     const int is_int = p->kind == DMLREF_PARAM_INT_ARRAY;
-    unsigned char *a = store_alloc(st, n * 4);
+    unsigned char *a = fields_store_alloc(st, n * 4);
     if (!a) return fail(err, errcap, "%s: out of memory", p->name);
     for (size_t i = 0; i < n; ++i) {
         int64_t x;
@@ -222,7 +222,7 @@ static int read_one(const dmlref_schema *s, const dmlref_param *p, json_object *
             if (i == p->field_count) return fail(err, errcap, "%s: unknown key \"%.60s\" (%s)", p->name, key, list);
             (void)val;
         }
-        unsigned char *obj = store_alloc(st, p->struct_size);
+        unsigned char *obj = fields_store_alloc(st, p->struct_size);
         if (!obj) return fail(err, errcap, "%s: out of memory", p->name);
         char path[160];
         for (uint32_t i = 0; i < p->field_count; ++i) {

@@ -40,6 +40,8 @@ typedef struct fields_store {
 } fields_store;
 
 void fields_store_free(fields_store *st);
+/* A zeroed block of `bytes` kept in st (freed with it); NULL when out of memory. */
+void *fields_store_alloc(fields_store *st, size_t bytes);
 
 /*
  * Reads every parameter of s except the counts of tensor arrays from the

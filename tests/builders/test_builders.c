@@ -68,36 +68,39 @@ static void test_layout(void) {
     prng r = {3};
     int packed = 1;
     for (int i = 0; i < 2000; ++i) {
-        gtensor t;
+        case_tensor t;
+        memset(&t, 0, sizeof t);
         uint32_t sizes[8];
         const uint32_t n = 1 + bld_rnd(&r, 8);
         bld_rand_sizes(&r, n, sizes, 256);
         bld_tensor_init(&t, bld_data_types[bld_rnd(&r, 11)], n, sizes);
         bld_layout(&r, &t, 1);
-        const uint64_t min = (bld_product(sizes, n) * t.es + 3) & ~UINT64_C(3);
-        packed &= !t.has_strides && !t.total_given && t.buf.TotalTensorSizeInBytes == min && t.buf.Strides == NULL &&
+        const uint64_t min = (bld_product(sizes, n) * t.esize + 3) & ~UINT64_C(3);
+        packed &= !t.buf.Strides && !t.total_given && t.buf.TotalTensorSizeInBytes == min && t.buf.Strides == NULL &&
                   t.span_slots == bld_product(sizes, n) && t.data != NULL;
-        free(t.data);
+        bld_tensor_free(&t);
     }
     check(packed, "bld_layout under --packed: no Strides, minimal TotalTensorSizeInBytes");
     bld_opts = (bld_settings){0};
     int strided = 0, padded = 0;
     for (int i = 0; i < 2000; ++i) {
-        gtensor t;
+        case_tensor t;
+        memset(&t, 0, sizeof t);
         uint32_t sizes[8];
         const uint32_t n = 1 + bld_rnd(&r, 8);
         bld_rand_sizes(&r, n, sizes, 256);
         bld_tensor_init(&t, DMLREF_TENSOR_DATA_TYPE_UINT8, n, sizes);
         bld_layout(&r, &t, 1);
-        strided |= t.has_strides;
+        strided |= t.buf.Strides != NULL;
         padded |= t.total_given;
-        free(t.data);
+        bld_tensor_free(&t);
     }
     check(strided && padded, "bld_layout without --packed: strides and padding");
 }
 
 static void test_indices(void) {
-    gtensor t;
+    case_tensor t;
+    memset(&t, 0, sizeof t);
     const uint32_t one = 1;
     int neg = 0, nonneg = 1;
     prng r = {5};
@@ -114,6 +117,7 @@ static void test_indices(void) {
     }
     check(nonneg, "bld_rand_index under --no-negative-indices: [0, n)");
     bld_opts = (bld_settings){0};
+    bld_tensor_free(&t);
 }
 
 static void test_large(void) {

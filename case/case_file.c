@@ -1,0 +1,50 @@
+/* Reading a whole file into memory (case files, .npy sources): case_read_file (case.h). */
+#include "case.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int case_read_file(const char *path, size_t max_bytes, char **text, size_t *len, char *err, size_t errcap) {
+    *text = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errcap, "cannot open %s: %s", path, strerror(errno));
+        return -1;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf) {
+        const size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap) break;
+        if (cap >= max_bytes) {
+            free(buf);
+            fclose(f);
+            snprintf(err, errcap, "%s is larger than %zu bytes", path, max_bytes);
+            return -1;
+        }
+        cap = cap > max_bytes / 2 ? max_bytes : cap * 2;
+        char *nb = realloc(buf, cap + 1);
+        if (!nb) free(buf);
+        buf = nb;
+    }
+    if (!buf) {
+        fclose(f);
+        snprintf(err, errcap, "%s: out of memory", path);
+        return -1;
+    }
+    if (ferror(f)) {
+        free(buf);
+        fclose(f);
+        snprintf(err, errcap, "cannot read %s", path);
+        return -1;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return 0;
+}
