@@ -9,6 +9,7 @@
  * whole tensor, whatever the block size.  Otherwise each piece is its own
  * strided copy (join.strided, the engine's copy_plan).
  */
+#include "ops/kernels.h"
 #include "concat.h"
 #include "simd/simd.h"
 
@@ -248,10 +249,10 @@ dmlref_status plan_concat(op_t *op, int split, uint32_t a, dmlref_error *err) {
     else if (all_blocks) p->mode = CONCAT_CHUNKED;
     else p->mode = CONCAT_STRIDED;
     /* one name per mode (the enum's order), and the instruction set */
-    static const char *const names[2][CONCAT_MODES] = {
-        {"join.inner." DMLREF_ISA, "join.chunked." DMLREF_ISA, "join.strided." DMLREF_ISA},
-        {"split.inner." DMLREF_ISA, "split.chunked." DMLREF_ISA, "split.strided." DMLREF_ISA}};
-    op->kernel_name = names[split][p->mode];
+    static const kernel_id names[2][CONCAT_MODES] = {
+        {KERNEL_JOIN_INNER, KERNEL_JOIN_CHUNKED, KERNEL_JOIN_STRIDED},
+        {KERNEL_SPLIT_INNER, KERNEL_SPLIT_CHUNKED, KERNEL_SPLIT_STRIDED}};
+    op->kernel_name = kernel_names[names[split][p->mode]];
     op->plan = p;
     op->plan_free = concat_free;
     op->kernel = concat_kernel;

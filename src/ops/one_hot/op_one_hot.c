@@ -37,6 +37,7 @@
  *                        inner points, the indices normalized once, then each
  *                        position along Axis written as a run over the chunk.
  */
+#include "ops/kernels.h"
 #include "engine/plan.h"
 #include "core/registry.h"
 #include "simd/simd.h"
@@ -393,10 +394,10 @@ static dmlref_status one_hot_plan_hook(op_t *op, dmlref_error *err) {
     const uint32_t nth = plan_threads(op, out_bytes + ix->elements * ix->esize);
     p->nth = p->units < nth ? (uint32_t)p->units : nth;
 
-    static const char *const names[6] = {"one_hot.rows." DMLREF_ISA,      "one_hot.rows_stream." DMLREF_ISA,
-                                         "one_hot.long_rows." DMLREF_ISA, "one_hot.long_rows_stream." DMLREF_ISA,
-                                         "one_hot.strided." DMLREF_ISA,   "one_hot.planes." DMLREF_ISA};
-    op->kernel_name = names[p->mode];
+    static const kernel_id names[6] = {KERNEL_ONE_HOT_ROWS,      KERNEL_ONE_HOT_ROWS_STREAM,
+                                       KERNEL_ONE_HOT_LONG_ROWS, KERNEL_ONE_HOT_LONG_ROWS_STREAM,
+                                       KERNEL_ONE_HOT_STRIDED,   KERNEL_ONE_HOT_PLANES};
+    op->kernel_name = kernel_names[names[p->mode]];
     op->plan = p;
     op->plan_free = one_hot_free;
     op->kernel = one_hot_kernel;

@@ -37,6 +37,7 @@
  * whole blocks in reversed row order.  Runs of a few hundred bytes or less are
  * copied element by element instead (a plan would cost more than the copy).
  */
+#include "ops/kernels.h"
 #include "engine/plan.h"
 #include "core/registry.h"
 #include "simd/simd.h"
@@ -352,7 +353,7 @@ static dmlref_status reverse_subsequences_plan(op_t *op, dmlref_error *err) {
     op->plan = p;
     op->plan_free = rs_free;
     op->kernel = rs_kernel;
-    op->kernel_name = inner ? "reverse_subsequences.blocks." DMLREF_ISA : "reverse_subsequences.rows." DMLREF_ISA;
+    op->kernel_name = inner ? KERNEL_NAME(REVERSE_SUBSEQUENCES_BLOCKS) : KERNEL_NAME(REVERSE_SUBSEQUENCES_ROWS);
     return DMLREF_OK;
 }
 

@@ -25,6 +25,7 @@
  *   scatter.lines   few outer points: the whole copy (threads over its units),
  *                   then the updates with threads over ranges of lines.
  */
+#include "ops/kernels.h"
 #include "engine/plan.h"
 #include "core/registry.h"
 #include "simd/simd.h"
@@ -461,9 +462,8 @@ static dmlref_status scatter_plan_hook(op_t *op, dmlref_error *err) {
         p->nth = lines < nth ? (uint32_t)lines : nth;
     }
 
-    static const char *const names[3] = {"scatter.slab." DMLREF_ISA, "scatter.stream." DMLREF_ISA,
-                                         "scatter.lines." DMLREF_ISA};
-    op->kernel_name = names[p->mode];
+    static const kernel_id names[3] = {KERNEL_SCATTER_SLAB, KERNEL_SCATTER_STREAM, KERNEL_SCATTER_LINES};
+    op->kernel_name = kernel_names[names[p->mode]];
     op->plan = p;
     op->plan_free = scatter_free;
     op->kernel = scatter_kernel;

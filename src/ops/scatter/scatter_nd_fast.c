@@ -24,6 +24,7 @@
  * moves a quarter less and the traffic is what an ideal copy moves (measured
  * 0.63 -> 0.77 of memcpy).
  */
+#include "ops/kernels.h"
 #include "scatter_nd_fast.h"
 #include "simd/simd.h"
 
@@ -343,11 +344,12 @@ dmlref_status plan_scatter_nd(op_t *op, uint32_t r, uint32_t q, dmlref_error *er
             scratch_init(&p->marks, 1, (size_t)((p->flat_total + 7) / 8));
     }
 
-    static const char *const elems[9] = {"", "scatter_nd.elems.x1." DMLREF_ISA, "scatter_nd.elems.x2." DMLREF_ISA, "",
-                                         "scatter_nd.elems.x4." DMLREF_ISA, "", "", "", "scatter_nd.elems.x8." DMLREF_ISA};
-    op->kernel_name = p->kind == S_ELEMS ? elems[esize]
-                    : p->kind == S_ROWS  ? (p->marks.mem ? "scatter_nd.rows_skip." DMLREF_ISA : "scatter_nd.rows." DMLREF_ISA)
-                                         : "scatter_nd.slices." DMLREF_ISA;
+    static const kernel_id elems[9] = {KERNEL_COUNT, KERNEL_SCATTER_ND_ELEMS_X1, KERNEL_SCATTER_ND_ELEMS_X2,
+                                       KERNEL_COUNT, KERNEL_SCATTER_ND_ELEMS_X4, KERNEL_COUNT,
+                                       KERNEL_COUNT, KERNEL_COUNT, KERNEL_SCATTER_ND_ELEMS_X8};
+    op->kernel_name = p->kind == S_ELEMS ? kernel_names[elems[esize]]
+                    : p->kind == S_ROWS  ? (p->marks.mem ? KERNEL_NAME(SCATTER_ND_ROWS_SKIP) : KERNEL_NAME(SCATTER_ND_ROWS))
+                                         : KERNEL_NAME(SCATTER_ND_SLICES);
     op->plan = p;
     op->plan_free = scatter_free;
     op->kernel = scatter_kernel;
