@@ -346,10 +346,12 @@ code-size:
 	MAKE="$(MAKE)" sh scripts/code-size.sh
 
 # No source file depends on a file that depends back on it (scripts/check-deps.py
-# over the objects' defined and undefined symbols).
+# over the objects' defined and undefined symbols); src/simd/README.md's kernel table
+# is src/ops/kernels.def (scripts/kernel-table.py --check).
 .PHONY: check-deps
 check-deps: all
 	NM=$(NM) $(PYTHON) scripts/check-deps.py $(BUILD)
+	$(PYTHON) scripts/kernel-table.py --check
 
 clean:
 	rm -rf build build-*
