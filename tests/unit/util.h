@@ -37,8 +37,8 @@ int kernels_saw(const kernels_seen *s, const char *prefix);
  *   unreached  NULL-terminated names without the build's suffix
  *              ("gather.generic.x1"): kernels these cases do not reach (the
  *              caller says why, or which other test reaches them);
- *   in a build without SIMD (DMLREF_SIMD=0) plan_stream is 0, so no *_stream
- *   kernel may be reached there, and none is required.
+ *   in a build without SIMD (DMLREF_SIMD=0) plan_stream is 0, so no streaming
+ *   kernel (*_stream, scatter.stream) may be reached there, and none is required.
  */
 void kernels_check_reached(const char *file, int line, const kernels_seen *s, const char *prefix,
                            const char *const *unreached);

@@ -248,10 +248,10 @@ static const char *const scale_bias_fields[] = {"Scale", "Bias"};
 static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_OUT(D, OutputTensor)};
 static const dmlref_param params[] = {PARAM_STRUCT(D, ScaleBias, DMLREF_SCALE_BIAS, scale_bias_fields)};
 static const support_row support[] = {
-    {0x1000, {4, 5, DT_F32F16, 0}},
-    {0x2100, {4, 5, DT_T8, 0}},
-    {0x3000, {1, 8, DT_T8, 0}},
-    {0x4100, {1, 8, DT_T11, 0}},
+    {DMLREF_FEATURE_LEVEL_1_0, {4, 5, DT_F32F16, 0}},
+    {DMLREF_FEATURE_LEVEL_2_1, {4, 5, DT_T8, 0}},
+    {DMLREF_FEATURE_LEVEL_3_0, {1, 8, DT_T8, 0}},
+    {DMLREF_FEATURE_LEVEL_4_1, {1, 8, DT_T11, 0}},
 };
 static const dmlref_schema schema = {DMLREF_OPERATOR_ELEMENT_WISE_IDENTITY, OP, sizeof(D), DMLREF_FEATURE_LEVEL_1_0,
                                      DMLREF_SCHEMA_IN_PLACE, N_OF(slots), slots, N_OF(params), params};

@@ -362,10 +362,10 @@ static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_INDICES
                                            SLOT_OUT(D, OutputTensor)};
 static const dmlref_param params[] = {PARAM_UINT(D, Axis)};
 static const support_row support[] = {
-    {0x2100, {4, 4, DT_T8, DT(UINT32)}},
-    {0x3000, {4, 5, DT_T8, DT(UINT32)}},
-    {0x4000, {1, 8, DT_T8, DT(UINT32)}},
-    {0x5000, {1, 8, DT_T11, DT(UINT64) | DT(UINT32)}},
+    {DMLREF_FEATURE_LEVEL_2_1, {4, 4, DT_T8, DT(UINT32)}},
+    {DMLREF_FEATURE_LEVEL_3_0, {4, 5, DT_T8, DT(UINT32)}},
+    {DMLREF_FEATURE_LEVEL_4_0, {1, 8, DT_T8, DT(UINT32)}},
+    {DMLREF_FEATURE_LEVEL_5_0, {1, 8, DT_T11, DT(UINT64) | DT(UINT32)}},
 };
 static const dmlref_schema schema = {DMLREF_OPERATOR_REVERSE_SUBSEQUENCES, OP, sizeof(D), DMLREF_FEATURE_LEVEL_2_1, 0,
                                      N_OF(slots), slots, N_OF(params), params};

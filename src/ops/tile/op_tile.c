@@ -267,10 +267,10 @@ static dmlref_status tile_plan_hook(op_t *op, dmlref_error *err) {
 static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_OUT(D, OutputTensor)};
 static const dmlref_param params[] = {PARAM_COUNT(D, RepeatsCount), PARAM_UINT_ARRAY(D, Repeats, RepeatsCount)};
 static const support_row support[] = {
-    {0x1000, {4, 4, DT_F32F16, 0}},
-    {0x2100, {4, 4, DT_T8, 0}},
-    {0x3100, {1, 8, DT_T8, 0}},
-    {0x4100, {1, 8, DT_T10, 0}},
+    {DMLREF_FEATURE_LEVEL_1_0, {4, 4, DT_F32F16, 0}},
+    {DMLREF_FEATURE_LEVEL_2_1, {4, 4, DT_T8, 0}},
+    {DMLREF_FEATURE_LEVEL_3_1, {1, 8, DT_T8, 0}},
+    {DMLREF_FEATURE_LEVEL_4_1, {1, 8, DT_T10, 0}},
 };
 static const dmlref_schema schema = {DMLREF_OPERATOR_TILE, OP, sizeof(D), DMLREF_FEATURE_LEVEL_1_0, 0,
                                      N_OF(slots), slots, N_OF(params), params};
