@@ -114,6 +114,7 @@ ALL_CFLAGS += $(EXTRA_CFLAGS)
 #               tensor rules, support checks, indices, the iterator, errors
 #   src/simd/   the SIMDe primitives
 #   src/engine/ planning: loop nests, threads, scratch, the strided copy plan
+#   src/ops/    the kernel list (kernels.def: every kernel name a planner sets)
 #   src/ops/<family>/  the operators: op_<name>.c (one class each), the
 #               family's rules and oracle, its fast path (*_fast.c)
 #   src/api/    the public entry points (api.c) and the registry's table of
@@ -126,7 +127,7 @@ ifneq ($(filter-out $(ALL_OPS),$(OPS)),)
 $(error OPS: unknown operator(s) $(filter-out $(ALL_OPS),$(OPS)); known: $(ALL_OPS))
 endif
 LEFT_OUT = $(filter-out $(OPS),$(ALL_OPS))
-LIB_SRC  = $(wildcard src/core/*.c src/simd/*.c src/engine/*.c src/api/*.c) \
+LIB_SRC  = $(wildcard src/core/*.c src/simd/*.c src/engine/*.c src/ops/*.c src/api/*.c) \
 	$(filter-out $(foreach o,$(LEFT_OUT),%/op_$(o).c),$(wildcard src/ops/*/*.c))
 LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o)
 # Above the library: case/ (the case library: reader, writer, fields, values,
@@ -175,7 +176,7 @@ $(STAMP): FORCE
 	 else [ -f $@ ] && echo "== $(BUILD): configuration changed, rebuilding"; mv -f $@.tmp $@; fi
 
 # (operators.def among them: registry.h, builders/list.c and cli/framework.c expand it)
-HEADERS = $(wildcard include/*.h src/*/*.h src/ops/*/*.h case/*.h cli/*.h tests/unit/*.h builders/*.h) src/core/operators.def
+HEADERS = $(wildcard include/*.h src/*/*.h src/ops/*.def src/ops/*/*.h case/*.h cli/*.h tests/unit/*.h builders/*.h) src/core/operators.def
 $(BUILD)/%.o: %.c $(HEADERS) $(STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c $< -o $@
@@ -346,10 +347,12 @@ code-size:
 	MAKE="$(MAKE)" sh scripts/code-size.sh
 
 # No source file depends on a file that depends back on it (scripts/check-deps.py
-# over the objects' defined and undefined symbols).
+# over the objects' defined and undefined symbols); src/simd/README.md's kernel table
+# is src/ops/kernels.def (scripts/kernel-table.py --check).
 .PHONY: check-deps
 check-deps: all
 	NM=$(NM) $(PYTHON) scripts/check-deps.py $(BUILD)
+	$(PYTHON) scripts/kernel-table.py --check
 
 clean:
 	rm -rf build build-*

@@ -86,10 +86,11 @@ def sccs(nodes, edges):
 
 
 # The layers, lowest first: a folder may use its own layer and those below.
-# "src/ops/*": every family folder, one layer, none using another.
-LAYERS = ["include", "src/core", "src/simd", "src/engine", "src/ops/*", "src/api", "case", "builders", "cli"]
+# "src/ops": the kernel list the families share (kernels.def); "src/ops/*": every
+# family folder, one layer, none using another.
+LAYERS = ["include", "src/core", "src/simd", "src/engine", "src/ops", "src/ops/*", "src/api", "case", "builders", "cli"]
 TOP = ["fuzz", "tests", "bench", "examples", "python"]  # above everything, used by nothing
-LIBRARY_DIRS = ["src/core", "src/simd", "src/engine", "src/api"]  # + the families (main)
+LIBRARY_DIRS = ["src/core", "src/simd", "src/engine", "src/ops", "src/api"]  # + the families (main)
 INCLUDE_ROOTS = ["include", "src", "."]
 
 

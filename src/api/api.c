@@ -1,6 +1,7 @@
 /* The public lifecycle: validate, compile, execute, release, run. */
 #include "core/env.h"
 #include "core/registry.h"
+#include "ops/kernels.h"
 
 #include <inttypes.h>
 #include <stdint.h>
@@ -100,7 +101,7 @@ static dmlref_status compile_impl(const char *api, const DMLREF_OPERATOR_DESC *d
     if (st == DMLREF_OK && !validate_only) st = check_host_limits(op, err);
     if (st == DMLREF_OK && !validate_only) {
         op->kernel = op->oracle;
-        op->kernel_name = "oracle";
+        op->kernel_name = KERNEL_NAME(ORACLE);
         const int force = env_force_oracle(options->flags, &st, err); /* st: OPTIONS for a bad DMLREF_* variable */
         if (!force && cls->plan) st = cls->plan(op, err);
     }

@@ -171,11 +171,10 @@ static void rows_small_stream(unsigned char *d, uint64_t ds, const unsigned char
  * source's (q), consecutive tiles along q.  So a thread reads TILE_P source rows
  * sequentially, streams few enough for the hardware prefetcher to follow, TILE_Q elements of
  * each per tile, and writes TILE_Q destination runs of TILE_P elements per tile (streaming
- * stores for widths 4 and 8).  Measured on 64 MiB transposes with one thread: FLOAT32
- * 4096 x 4096, 20 ms with 32 x 32 tiles walked along p, 15.4 ms with them walked along q,
- * 11.5 ms with 16 (p) x 64 (q); 8-byte elements 10.8 -> 4.4 ms, 2-byte 144 -> 70 ms, 1-byte
- * 204 -> 63 ms.  16 along p was the best of 8, 16, 32 and 64 for every width; 32 to 128 along
- * q were within 2%. */
+ * stores for widths 4 and 8).  The sizes were chosen on 64 MiB transposes with one thread:
+ * tiles walked along q beat tiles walked along p, 16 (p) x 64 (q) beat square 32 x 32 tiles
+ * for every width, 16 along p was the best of 8, 16, 32 and 64, and 32 to 128 along q were
+ * about equal (the figures are in the history of this comment). */
 #define TILE_P 16u
 #define TILE_Q 64u
 /* The least stride (bytes) along the other side's contiguous dim that makes a copy a transpose

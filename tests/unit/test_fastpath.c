@@ -319,19 +319,8 @@ static const void *case_desc(const fcase *fc) {
 }
 
 /* Kernel names seen (to prove the generator reaches the fast paths). */
-#define MAX_SEEN 64
-static const char *seen[MAX_SEEN];
-static int n_seen;
-static void note_kernel(const char *k) {
-    for (int i = 0; i < n_seen; ++i)
-        if (!strcmp(seen[i], k)) return;
-    if (n_seen < MAX_SEEN) seen[n_seen++] = k;
-}
-static int saw(const char *prefix) {
-    for (int i = 0; i < n_seen; ++i)
-        if (!strncmp(seen[i], prefix, strlen(prefix))) return 1;
-    return 0;
-}
+static kernels_seen seen;
+static void note_kernel(const char *k) { kernels_note(&seen, k); }
 
 /* One case: 1 = equal, 0 = mismatch or error, -1 = skipped (oracle rejects). */
 static int run_case(uint64_t seed, uint64_t idx, int verbose) {
@@ -451,20 +440,25 @@ TEST(fastpath_random_vs_oracle) {
     if (failed) test_fail(__FILE__, __LINE__, "%llu of %llu cases differ (seed %llu)", (unsigned long long)failed,
                           (unsigned long long)run, (unsigned long long)seed);
     CHECK(run >= cases * 8 / 10);
-    /* the generator reaches the fast kernels, not only the generic ones */
-    /* (join.chunked / split.chunked need blocks above 256 KiB: kernels_concat_chunked_names) */
-    static const char *const want[] = {"join.inner.", "join.strided.", "split.inner.",
-                                       "split.strided.", "gather.rows.", "gather.axis_last.",
-                                       "gather_elements.axis_last.", "gather_elements.axis_first.",
-                                       "gather_elements.axis_first_slab.", "scatter_nd.rows.", "scatter_nd.elems."};
-    for (size_t i = 0; i < sizeof want / sizeof want[0]; ++i)
-        if (!saw(want[i])) test_fail(__FILE__, __LINE__, "no random case used a %s kernel", want[i]);
-#if DMLREF_SIMD /* streaming stores exist only with SIMD */
-    if (!saw("scatter_nd.rows_skip.")) test_fail(__FILE__, __LINE__, "no random case used scatter_nd.rows_skip");
-    if (!saw("gather.rows_stream.")) test_fail(__FILE__, __LINE__, "no random case used gather.rows_stream");
-    if (!saw("gather.axis_last_stream.x4.")) test_fail(__FILE__, __LINE__, "no random case used gather.axis_last_stream.x4");
-    if (!saw("gather.axis_last_stream.x8.")) test_fail(__FILE__, __LINE__, "no random case used gather.axis_last_stream.x8");
+    /* the generator reaches every kernel of src/ops/kernels.def of these operators, but: */
+    /* join.chunked, split.chunked: blocks above 256 KiB (kernels_concat_chunked_names) */
+    static const char *const join[] = {"join.chunked", NULL}, *const split[] = {"split.chunked", NULL};
+    static const char *const gather[] = {NULL};
+    /* GATHER_ELEMENTS' rows of 64 B and more, and indices shared across rows (broadcast),
+     * are too rare in the generator's cases, and no other test reaches them yet: a known
+     * gap, listed so that a case reaching them fails here until the list is updated */
+    static const char *const gather_elements[] = {"gather_elements.rows_stream", "gather_elements.axis_last_stream.x4",
+                                                  "gather_elements.axis_last_stream.x8", NULL};
+#if DMLREF_SIMD
+    static const char *const scatter_nd[] = {NULL};
+#else /* rows_skip is taken only with streaming stores (plan_stream), 0 without SIMD */
+    static const char *const scatter_nd[] = {"scatter_nd.rows_skip", NULL};
 #endif
+    CHECK_KERNELS_REACHED(&seen, "join.", join);
+    CHECK_KERNELS_REACHED(&seen, "split.", split);
+    CHECK_KERNELS_REACHED(&seen, "gather.", gather);
+    CHECK_KERNELS_REACHED(&seen, "gather_elements.", gather_elements);
+    CHECK_KERNELS_REACHED(&seen, "scatter_nd.", scatter_nd);
     if (getenv("DMLREF_FASTPATH_VERBOSE"))
-        for (int i = 0; i < n_seen; ++i) fprintf(stderr, "  kernel seen: %s\n", seen[i]);
+        for (int i = 0; i < seen.n; ++i) fprintf(stderr, "  kernel seen: %s\n", seen.names[i]);
 }

@@ -20,4 +20,28 @@ void tdesc_init(tdesc *t, DMLREF_TENSOR_DATA_TYPE dt, uint32_t n, const uint32_t
 /* tdesc_init(&t, DMLREF_TENSOR_DATA_TYPE_FLOAT32, DIMS(3, 2)) */
 #define DIMS(...) NDIMS(__VA_ARGS__), SIZES(__VA_ARGS__), NULL
 
+/* Kernels reached (dmlref_kernel_name's strings: static, so kept as pointers). */
+#define KERNELS_SEEN_MAX 256
+typedef struct kernels_seen {
+    const char *names[KERNELS_SEEN_MAX];
+    int n;
+} kernels_seen;
+void kernels_note(kernels_seen *s, const char *name);
+/* Any name seen that starts with prefix. */
+int kernels_saw(const kernels_seen *s, const char *prefix);
+/*
+ * Every kernel of src/ops/kernels.def whose name starts with prefix ("gather.",
+ * "one_hot.") must be in s: fails at file:line naming each one that is not.
+ * The expectations that differ are explicit, and checked the other way (a
+ * kernel listed there that s did reach fails too):
+ *   unreached  NULL-terminated names without the build's suffix
+ *              ("gather.generic.x1"): kernels these cases do not reach (the
+ *              caller says why, or which other test reaches them);
+ *   in a build without SIMD (DMLREF_SIMD=0) plan_stream is 0, so no streaming
+ *   kernel (*_stream, scatter.stream) may be reached there, and none is required.
+ */
+void kernels_check_reached(const char *file, int line, const kernels_seen *s, const char *prefix,
+                           const char *const *unreached);
+#define CHECK_KERNELS_REACHED(s, prefix, unreached) kernels_check_reached(__FILE__, __LINE__, s, prefix, unreached)
+
 #endif

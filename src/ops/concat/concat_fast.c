@@ -9,6 +9,7 @@
  * whole tensor, whatever the block size.  Otherwise each piece is its own
  * strided copy (join.strided, the engine's copy_plan).
  */
+#include "ops/kernels.h"
 #include "concat.h"
 #include "simd/simd.h"
 
@@ -241,17 +242,17 @@ dmlref_status plan_concat(op_t *op, int split, uint32_t a, dmlref_error *err) {
     p->nth = plan_threads(op, total);
 
     /* Blocks larger than a chunk always go out as chunk-sized memcpy units:
-     * measured here, 256 KiB memcpy calls copy 64 MiB faster (about 135 GB/s
-     * with 2 threads) than 2 MiB calls (about 105 GB/s), and spread evenly
-     * over the threads however few outer points there are. */
+     * memcpy calls of a chunk (256 KiB, within L2) copy a large tensor faster
+     * than calls of megabytes, and the units spread evenly over the threads
+     * however few outer points there are. */
     if (all_blocks && max_block <= COPY_CHUNK) p->mode = CONCAT_INNER;
     else if (all_blocks) p->mode = CONCAT_CHUNKED;
     else p->mode = CONCAT_STRIDED;
     /* one name per mode (the enum's order), and the instruction set */
-    static const char *const names[2][CONCAT_MODES] = {
-        {"join.inner." DMLREF_ISA, "join.chunked." DMLREF_ISA, "join.strided." DMLREF_ISA},
-        {"split.inner." DMLREF_ISA, "split.chunked." DMLREF_ISA, "split.strided." DMLREF_ISA}};
-    op->kernel_name = names[split][p->mode];
+    static const kernel_id names[2][CONCAT_MODES] = {
+        {KERNEL_JOIN_INNER, KERNEL_JOIN_CHUNKED, KERNEL_JOIN_STRIDED},
+        {KERNEL_SPLIT_INNER, KERNEL_SPLIT_CHUNKED, KERNEL_SPLIT_STRIDED}};
+    op->kernel_name = kernel_names[names[split][p->mode]];
     op->plan = p;
     op->plan_free = concat_free;
     op->kernel = concat_kernel;

@@ -23,11 +23,11 @@ static dmlref_status join_plan(op_t *op, dmlref_error *err) { return concat_plan
 static const dmlref_tensor_slot slots[] = {SLOT_ARRAY(D, InputTensors, 0, InputCount), SLOT_OUT(D, OutputTensor)};
 static const dmlref_param params[] = {PARAM_COUNT(D, InputCount), PARAM_UINT(D, Axis)};
 static const support_row support[] = {
-    {0x1000, {4, 4, DT_T6, 0}},
-    {0x2100, {4, 4, DT_T8, 0}},
-    {0x3000, {4, 5, DT_T8, 0}}, /* the Join page's 3_0 row */
-    {0x3100, {1, 8, DT_T8, 0}}, /* FL history: 8D from 3_1 */
-    {0x4100, {1, 8, DT_T11, 0}},
+    {DMLREF_FEATURE_LEVEL_1_0, {4, 4, DT_T6, 0}},
+    {DMLREF_FEATURE_LEVEL_2_1, {4, 4, DT_T8, 0}},
+    {DMLREF_FEATURE_LEVEL_3_0, {4, 5, DT_T8, 0}}, /* the Join page's 3_0 row */
+    {DMLREF_FEATURE_LEVEL_3_1, {1, 8, DT_T8, 0}}, /* FL history: 8D from 3_1 */
+    {DMLREF_FEATURE_LEVEL_4_1, {1, 8, DT_T11, 0}},
 };
 static const dmlref_schema schema = {DMLREF_OPERATOR_JOIN, "JOIN", sizeof(D), DMLREF_FEATURE_LEVEL_1_0, 0,
                                               N_OF(slots), slots, N_OF(params), params};

@@ -23,10 +23,10 @@ static dmlref_status split_plan(op_t *op, dmlref_error *err) { return concat_pla
 static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_ARRAY(D, OutputTensors, 1, OutputCount)};
 static const dmlref_param params[] = {PARAM_COUNT(D, OutputCount), PARAM_UINT(D, Axis)};
 static const support_row support[] = {
-    {0x1000, {4, 4, DT_T6, 0}},
-    {0x2100, {4, 4, DT_T8, 0}},
-    {0x3000, {1, 8, DT_T8, 0}},
-    {0x4100, {1, 8, DT_T11, 0}},
+    {DMLREF_FEATURE_LEVEL_1_0, {4, 4, DT_T6, 0}},
+    {DMLREF_FEATURE_LEVEL_2_1, {4, 4, DT_T8, 0}},
+    {DMLREF_FEATURE_LEVEL_3_0, {1, 8, DT_T8, 0}},
+    {DMLREF_FEATURE_LEVEL_4_1, {1, 8, DT_T11, 0}},
 };
 static const dmlref_schema schema = {DMLREF_OPERATOR_SPLIT, "SPLIT", sizeof(D), DMLREF_FEATURE_LEVEL_1_0, 0,
                                               N_OF(slots), slots, N_OF(params), params};

@@ -22,6 +22,7 @@
  * view (n, c, h, i, w, j) of the two tensors, with a kernel that interleaves
  * (or deinterleaves) the B rows of the block's innermost dimension.
  */
+#include "ops/kernels.h"
 #include "depth_space.h"
 
 #include "engine/plan.h"
@@ -271,18 +272,15 @@ enum { DS_COPY, DS_INTERLEAVE2, DS_INTERLEAVE, DS_DEINTERLEAVE2, DS_DEINTERLEAVE
 /* Kernel names, [to_space][mode][log2 W]: operator.mode.xW.isa; DS_COPY is
  * named by the copy's kind instead (ds_copy_names, the COPY_* order). */
 #define DS_WIDTHS(dir, mode)                                                                              \
-    {dir "." mode ".x1." DMLREF_ISA, dir "." mode ".x2." DMLREF_ISA, dir "." mode ".x4." DMLREF_ISA,     \
-     dir "." mode ".x8." DMLREF_ISA}
+    {KERNEL_##dir##_##mode##_X1, KERNEL_##dir##_##mode##_X2, KERNEL_##dir##_##mode##_X4, KERNEL_##dir##_##mode##_X8}
 #define DS_DIR(dir)                                                                                       \
-    {{NULL, NULL, NULL, NULL}, DS_WIDTHS(dir, "interleave2"), DS_WIDTHS(dir, "interleave"),               \
-     DS_WIDTHS(dir, "deinterleave2"), DS_WIDTHS(dir, "deinterleave")}
-static const char *const ds_names[2][DS_MODES][4] = {DS_DIR("space_to_depth"), DS_DIR("depth_to_space")};
+    {{KERNEL_COUNT, KERNEL_COUNT, KERNEL_COUNT, KERNEL_COUNT}, DS_WIDTHS(dir, INTERLEAVE2),                \
+     DS_WIDTHS(dir, INTERLEAVE), DS_WIDTHS(dir, DEINTERLEAVE2), DS_WIDTHS(dir, DEINTERLEAVE)}
+static const kernel_id ds_names[2][DS_MODES][4] = {DS_DIR(SPACE_TO_DEPTH), DS_DIR(DEPTH_TO_SPACE)};
 #define DS_COPY_KINDS(dir)                                                                                \
-    {dir ".copy.block." DMLREF_ISA, dir ".copy.x1." DMLREF_ISA, dir ".copy.x2." DMLREF_ISA,              \
-     dir ".copy.x4." DMLREF_ISA, dir ".copy.x8." DMLREF_ISA, dir ".copy.b16." DMLREF_ISA,                \
-     dir ".copy.small." DMLREF_ISA}
-static const char *const ds_copy_names[2][COPY_SMALL + 1] = {DS_COPY_KINDS("space_to_depth"),
-                                                              DS_COPY_KINDS("depth_to_space")};
+    {KERNEL_##dir##_COPY_BLOCK, KERNEL_##dir##_COPY_X1, KERNEL_##dir##_COPY_X2, KERNEL_##dir##_COPY_X4,   \
+     KERNEL_##dir##_COPY_X8,    KERNEL_##dir##_COPY_B16, KERNEL_##dir##_COPY_SMALL}
+static const kernel_id ds_copy_names[2][COPY_SMALL + 1] = {DS_COPY_KINDS(SPACE_TO_DEPTH), DS_COPY_KINDS(DEPTH_TO_SPACE)};
 
 static const row_fn ds_rows[DS_MODES][4] = {
     {NULL, NULL, NULL, NULL},
@@ -405,6 +403,6 @@ dmlref_status depth_space_plan(op_t *op, dmlref_error *err) {
     op->plan = p;
     op->plan_free = depth_space_free;
     op->kernel = depth_space_kernel;
-    op->kernel_name = p->mode == DS_COPY ? ds_copy_names[prm->to_space][p->copy.kind] : ds_names[prm->to_space][p->mode][w];
+    op->kernel_name = kernel_names[p->mode == DS_COPY ? ds_copy_names[prm->to_space][p->copy.kind] : ds_names[prm->to_space][p->mode][w]];
     return DMLREF_OK;
 }

@@ -19,9 +19,9 @@ static dmlref_status depth_to_space_compile(op_t *op, const void *desc, dmlref_e
 static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_OUT(D, OutputTensor)};
 static const dmlref_param params[] = {PARAM_UINT(D, BlockSize)};
 static const support_row support[] = {
-    {0x1000, {4, 4, DT_F32F16, 0}},
-    {0x2100, {4, 4, DT_T8, 0}},
-    {0x5000, {4, 4, DT_T11, 0}},
+    {DMLREF_FEATURE_LEVEL_1_0, {4, 4, DT_F32F16, 0}},
+    {DMLREF_FEATURE_LEVEL_2_1, {4, 4, DT_T8, 0}},
+    {DMLREF_FEATURE_LEVEL_5_0, {4, 4, DT_T11, 0}},
 };
 static const dmlref_schema schema = {DMLREF_OPERATOR_DEPTH_TO_SPACE, OP, sizeof(D), DMLREF_FEATURE_LEVEL_1_0, 0,
                                      N_OF(slots), slots, N_OF(params), params};

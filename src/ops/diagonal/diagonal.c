@@ -2,6 +2,7 @@
  * DIAGONAL_MATRIX and DIAGONAL_MATRIX1: the oracle and the row-wise fast path
  * they share (diagonal.h; docs/operators.md P10).
  */
+#include "ops/kernels.h"
 #include "diagonal.h"
 #include "engine/plan.h"
 
@@ -230,6 +231,6 @@ dmlref_status diagonal_plan(op_t *op, dmlref_error *err) {
     op->plan = p;
     op->plan_free = diagonal_free;
     op->kernel = diagonal_kernel;
-    op->kernel_name = dp->has_input ? "diagonal.copy" : "diagonal.fill";
+    op->kernel_name = dp->has_input ? KERNEL_NAME(DIAGONAL_COPY) : KERNEL_NAME(DIAGONAL_FILL);
     return DMLREF_OK;
 }

@@ -39,10 +39,10 @@ static dmlref_status diagonal_matrix_compile(op_t *op, const void *desc, dmlref_
 static const dmlref_tensor_slot slots[] = {SLOT_OUT(D, OutputTensor)};
 static const dmlref_param params[] = {PARAM_INT(D, Offset), PARAM_FLOAT(D, Value)};
 static const support_row support[] = {
-    {0x2000, {4, 4, DT_F32F16, 0}},
-    {0x2100, {4, 4, DT_T8, 0}},
-    {0x4000, {2, 4, DT_T8, 0}},
-    {0x5100, {2, 4, DT_T11, 0}},
+    {DMLREF_FEATURE_LEVEL_2_0, {4, 4, DT_F32F16, 0}},
+    {DMLREF_FEATURE_LEVEL_2_1, {4, 4, DT_T8, 0}},
+    {DMLREF_FEATURE_LEVEL_4_0, {2, 4, DT_T8, 0}},
+    {DMLREF_FEATURE_LEVEL_5_1, {2, 4, DT_T11, 0}},
 };
 static const dmlref_schema schema = {DMLREF_OPERATOR_DIAGONAL_MATRIX, OP, sizeof(D), DMLREF_FEATURE_LEVEL_2_0, 0,
                                      N_OF(slots), slots, N_OF(params), params};

@@ -50,7 +50,7 @@ static const dmlref_tensor_slot slots[] = {SLOT_IN_OPTIONAL(D, InputTensor), SLO
 static const dmlref_param params[] = {PARAM_DATA_TYPE(D, ValueDataType), PARAM_UNION(D, Value, ValueDataType),
                                       PARAM_INT(D, DiagonalFillBegin), PARAM_INT(D, DiagonalFillEnd)};
 static const support_row support[] = {
-    {0x5100, {2, 4, DT_T11, 0}},
+    {DMLREF_FEATURE_LEVEL_5_1, {2, 4, DT_T11, 0}},
 };
 static const dmlref_schema schema = {DMLREF_OPERATOR_DIAGONAL_MATRIX1, OP, sizeof(D), DMLREF_FEATURE_LEVEL_5_1, 0,
                                      N_OF(slots), slots, N_OF(params), params};

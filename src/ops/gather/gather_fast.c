@@ -41,6 +41,7 @@
  *               are not read for ownership, blocks this small being below
  *               memcpy's own non-temporal threshold)
  */
+#include "ops/kernels.h"
 #include "gather_fast.h"
 #include "simd/simd.h"
 
@@ -561,29 +562,33 @@ static dmlref_status gather_finish(op_t *op, gather_plan *p, int fam, uint64_t A
         p->kind = G_ROWS;
         ki = K_GENERIC;
     }
-#define W4(o, k) {o "." k ".x1." DMLREF_ISA, o "." k ".x2." DMLREF_ISA, o "." k ".x4." DMLREF_ISA, o "." k ".x8." DMLREF_ISA}
-#define W1(o, k) {o "." k "." DMLREF_ISA, o "." k "." DMLREF_ISA, o "." k "." DMLREF_ISA, o "." k "." DMLREF_ISA}
+#define W4(o, k) {KERNEL_##o##_##k##_X1, KERNEL_##o##_##k##_X2, KERNEL_##o##_##k##_X4, KERNEL_##o##_##k##_X8}
+#define W1(o, k) {KERNEL_##o##_##k, KERNEL_##o##_##k, KERNEL_##o##_##k, KERNEL_##o##_##k}
+#define W48(o, k) {KERNEL_COUNT, KERNEL_COUNT, KERNEL_##o##_##k##_X4, KERNEL_##o##_##k##_X8}
+#define NONE {KERNEL_COUNT, KERNEL_COUNT, KERNEL_COUNT, KERNEL_COUNT}
     /* GATHER never takes axis_first: each output dimension comes from either the
-     * input or the indices, never both, so the innermost one never varies in both. */
-    static const char *const names[FAM_N][K_NAMES][4] = {
-        {W1("gather", "rows"), W4("gather", "axis_last"), {NULL, NULL, NULL, NULL}, W4("gather", "generic"),
-         {NULL, NULL, NULL, NULL}, W1("gather", "rows_stream"), W4("gather", "axis_last_stream")},
-        {W1("gather_elements", "rows"), W4("gather_elements", "axis_last"), W4("gather_elements", "axis_first"),
-         W4("gather_elements", "generic"), W4("gather_elements", "axis_first_slab"), W1("gather_elements", "rows_stream"),
-         W4("gather_elements", "axis_last_stream")},
-        {W1("gather_nd", "rows"), W4("gather_nd", "axis_last"), W4("gather_nd", "axis_first"),
-         W4("gather_nd", "generic"), W4("gather_nd", "axis_first_slab"), W1("gather_nd", "rows_stream"),
-         W4("gather_nd", "axis_last_stream")},
+     * input or the indices, never both, so the innermost one never varies in both.
+     * axis_last_stream: 4- and 8-byte elements only (p->stream above). */
+    static const kernel_id names[FAM_N][K_NAMES][4] = {
+        {W1(GATHER, ROWS), W4(GATHER, AXIS_LAST), NONE, W4(GATHER, GENERIC), NONE, W1(GATHER, ROWS_STREAM),
+         W48(GATHER, AXIS_LAST_STREAM)},
+        {W1(GATHER_ELEMENTS, ROWS), W4(GATHER_ELEMENTS, AXIS_LAST), W4(GATHER_ELEMENTS, AXIS_FIRST),
+         W4(GATHER_ELEMENTS, GENERIC), W4(GATHER_ELEMENTS, AXIS_FIRST_SLAB), W1(GATHER_ELEMENTS, ROWS_STREAM),
+         W48(GATHER_ELEMENTS, AXIS_LAST_STREAM)},
+        {W1(GATHER_ND, ROWS), W4(GATHER_ND, AXIS_LAST), W4(GATHER_ND, AXIS_FIRST), W4(GATHER_ND, GENERIC),
+         W4(GATHER_ND, AXIS_FIRST_SLAB), W1(GATHER_ND, ROWS_STREAM), W48(GATHER_ND, AXIS_LAST_STREAM)},
     };
 #undef W4
 #undef W1
+#undef W48
+#undef NONE
     const int wi = p->esize == 1 ? 0 : p->esize == 2 ? 1 : p->esize == 4 ? 2 : 3;
-    op->kernel_name = names[fam][ki][wi];
-    if (!op->kernel_name) { /* unreachable (see above); the oracle stays the kernel */
-        op->kernel_name = "oracle";
+    const kernel_id kid = names[fam][ki][wi];
+    if (kid == KERNEL_COUNT) { /* unreachable (see above); the oracle stays the kernel */
         gather_free(p);
         return DMLREF_OK;
     }
+    op->kernel_name = kernel_names[kid];
     op->plan = p;
     op->plan_free = gather_free;
     op->kernel = gather_kernel;
@@ -664,7 +669,7 @@ dmlref_status plan_gather_nd(op_t *op, uint32_t r, uint32_t q, uint32_t b, dmlre
         p->ist[c] = in->bstrides[n - r + b + c];
     }
     p->stream = p->block >= 64 && plan_stream(out->elements * out->esize);
-    op->kernel_name = p->stream ? "gather_nd.tuples_stream." DMLREF_ISA : "gather_nd.tuples." DMLREF_ISA;
+    op->kernel_name = p->stream ? KERNEL_NAME(GATHER_ND_TUPLES_STREAM) : KERNEL_NAME(GATHER_ND_TUPLES);
     op->plan = p;
     op->plan_free = gather_free;
     op->kernel = gather_kernel;

@@ -137,10 +137,10 @@ static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_INDICES
                                            SLOT_OUT(D, OutputTensor)};
 static const dmlref_param params[] = {PARAM_UINT(D, Axis), PARAM_UINT(D, IndexDimensions)};
 static const support_row support[] = {
-    {0x1000, {4, 4, DT_F32F16, DT_IDXU32}},
-    {0x2100, {4, 4, DT_T8, DT_IDXU32}},
-    {0x3000, {1, 8, DT_T8, DT_IDX4}},
-    {0x4100, {1, 8, DT_T11, DT_IDX4}},
+    {DMLREF_FEATURE_LEVEL_1_0, {4, 4, DT_F32F16, DT_IDXU32}},
+    {DMLREF_FEATURE_LEVEL_2_1, {4, 4, DT_T8, DT_IDXU32}},
+    {DMLREF_FEATURE_LEVEL_3_0, {1, 8, DT_T8, DT_IDX4}},
+    {DMLREF_FEATURE_LEVEL_4_1, {1, 8, DT_T11, DT_IDX4}},
 };
 static const dmlref_schema schema = {DMLREF_OPERATOR_GATHER, OP, sizeof(D), DMLREF_FEATURE_LEVEL_1_0, 0,
                                               N_OF(slots), slots, N_OF(params), params};

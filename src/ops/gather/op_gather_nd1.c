@@ -20,8 +20,8 @@ static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_INDICES
 static const dmlref_param params[] = {PARAM_UINT(D, InputDimensionCount), PARAM_UINT(D, IndicesDimensionCount),
                                       PARAM_UINT(D, BatchDimensionCount)};
 static const support_row support[] = {
-    {0x3000, {1, 8, DT_T8, DT_IDX4}},
-    {0x4100, {1, 8, DT_T11, DT_IDX4}},
+    {DMLREF_FEATURE_LEVEL_3_0, {1, 8, DT_T8, DT_IDX4}},
+    {DMLREF_FEATURE_LEVEL_4_1, {1, 8, DT_T11, DT_IDX4}},
 };
 static const dmlref_schema schema = {DMLREF_OPERATOR_GATHER_ND1, "GATHER_ND1", sizeof(D), DMLREF_FEATURE_LEVEL_3_0, 0,
                                      N_OF(slots), slots, N_OF(params), params};

@@ -18,6 +18,7 @@
  * even); a NaN result is the canonical quiet NaN.  This file is compiled with
  * -ffp-contract=off (Makefile).
  */
+#include "ops/kernels.h"
 #include "engine/plan.h"
 #include "core/registry.h"
 #include "core/scalar.h"
@@ -130,17 +131,17 @@ typedef struct identity_plan {
 /* The kernel's name: the copy's kind (or ScaleBias's type), then the instruction set. */
 static const char *identity_name(int kind) {
     switch (kind) {
-    case COPY_BLOCK: return "identity.block." DMLREF_ISA;
-    case COPY_X1: return "identity.x1." DMLREF_ISA;
-    case COPY_X2: return "identity.x2." DMLREF_ISA;
-    case COPY_X4: return "identity.x4." DMLREF_ISA;
-    case COPY_X8: return "identity.x8." DMLREF_ISA;
-    case COPY_X16: return "identity.b16." DMLREF_ISA;
-    case COPY_T_X1: return "identity.transpose_x1." DMLREF_ISA;
-    case COPY_T_X2: return "identity.transpose_x2." DMLREF_ISA;
-    case COPY_T_X4: return "identity.transpose_x4." DMLREF_ISA;
-    case COPY_T_X8: return "identity.transpose_x8." DMLREF_ISA;
-    default: return "identity.small." DMLREF_ISA;
+    case COPY_BLOCK: return KERNEL_NAME(IDENTITY_BLOCK);
+    case COPY_X1: return KERNEL_NAME(IDENTITY_X1);
+    case COPY_X2: return KERNEL_NAME(IDENTITY_X2);
+    case COPY_X4: return KERNEL_NAME(IDENTITY_X4);
+    case COPY_X8: return KERNEL_NAME(IDENTITY_X8);
+    case COPY_X16: return KERNEL_NAME(IDENTITY_B16);
+    case COPY_T_X1: return KERNEL_NAME(IDENTITY_TRANSPOSE_X1);
+    case COPY_T_X2: return KERNEL_NAME(IDENTITY_TRANSPOSE_X2);
+    case COPY_T_X4: return KERNEL_NAME(IDENTITY_TRANSPOSE_X4);
+    case COPY_T_X8: return KERNEL_NAME(IDENTITY_TRANSPOSE_X8);
+    default: return KERNEL_NAME(IDENTITY_SMALL);
     }
 }
 
@@ -226,7 +227,7 @@ static dmlref_status identity_plan_hook(op_t *op, dmlref_error *err) {
         p->scale = ip->scale;
         p->bias = ip->bias;
         op->kernel = sb_kernel;
-        op->kernel_name = out->esize == 4 ? "identity.scale_bias.f32." DMLREF_ISA : "identity.scale_bias.f16." DMLREF_ISA;
+        op->kernel_name = out->esize == 4 ? KERNEL_NAME(IDENTITY_SCALE_BIAS_F32) : KERNEL_NAME(IDENTITY_SCALE_BIAS_F16);
     } else {
         copy_plan_init(&p->copy, out->n, sizes, out->bstrides, in->bstrides, out->esize);
         copy_plan_transpose(&p->copy); /* a permuted layout: tiles */
@@ -247,10 +248,10 @@ static const char *const scale_bias_fields[] = {"Scale", "Bias"};
 static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_OUT(D, OutputTensor)};
 static const dmlref_param params[] = {PARAM_STRUCT(D, ScaleBias, DMLREF_SCALE_BIAS, scale_bias_fields)};
 static const support_row support[] = {
-    {0x1000, {4, 5, DT_F32F16, 0}},
-    {0x2100, {4, 5, DT_T8, 0}},
-    {0x3000, {1, 8, DT_T8, 0}},
-    {0x4100, {1, 8, DT_T11, 0}},
+    {DMLREF_FEATURE_LEVEL_1_0, {4, 5, DT_F32F16, 0}},
+    {DMLREF_FEATURE_LEVEL_2_1, {4, 5, DT_T8, 0}},
+    {DMLREF_FEATURE_LEVEL_3_0, {1, 8, DT_T8, 0}},
+    {DMLREF_FEATURE_LEVEL_4_1, {1, 8, DT_T11, 0}},
 };
 static const dmlref_schema schema = {DMLREF_OPERATOR_ELEMENT_WISE_IDENTITY, OP, sizeof(D), DMLREF_FEATURE_LEVEL_1_0,
                                      DMLREF_SCHEMA_IN_PLACE, N_OF(slots), slots, N_OF(params), params};

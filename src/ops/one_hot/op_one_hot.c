@@ -37,6 +37,7 @@
  *                        inner points, the indices normalized once, then each
  *                        position along Axis written as a run over the chunk.
  */
+#include "ops/kernels.h"
 #include "engine/plan.h"
 #include "core/registry.h"
 #include "simd/simd.h"
@@ -393,10 +394,10 @@ static dmlref_status one_hot_plan_hook(op_t *op, dmlref_error *err) {
     const uint32_t nth = plan_threads(op, out_bytes + ix->elements * ix->esize);
     p->nth = p->units < nth ? (uint32_t)p->units : nth;
 
-    static const char *const names[6] = {"one_hot.rows." DMLREF_ISA,      "one_hot.rows_stream." DMLREF_ISA,
-                                         "one_hot.long_rows." DMLREF_ISA, "one_hot.long_rows_stream." DMLREF_ISA,
-                                         "one_hot.strided." DMLREF_ISA,   "one_hot.planes." DMLREF_ISA};
-    op->kernel_name = names[p->mode];
+    static const kernel_id names[6] = {KERNEL_ONE_HOT_ROWS,      KERNEL_ONE_HOT_ROWS_STREAM,
+                                       KERNEL_ONE_HOT_LONG_ROWS, KERNEL_ONE_HOT_LONG_ROWS_STREAM,
+                                       KERNEL_ONE_HOT_STRIDED,   KERNEL_ONE_HOT_PLANES};
+    op->kernel_name = kernel_names[names[p->mode]];
     op->plan = p;
     op->plan_free = one_hot_free;
     op->kernel = one_hot_kernel;
@@ -410,10 +411,10 @@ static const dmlref_tensor_slot slots[] = {SLOT_INDICES(D, IndicesTensor), SLOT_
                                            SLOT_OUT(D, OutputTensor)};
 static const dmlref_param params[] = {PARAM_UINT(D, Axis)};
 static const support_row support[] = {
-    {0x2000, {4, 4, DT_F32F16, DT_IDXU32}},
-    {0x2100, {4, 4, DT_T8, DT_IDXU32}},
-    {0x3000, {1, 8, DT_T8, DT_IDX4}},
-    {0x4100, {1, 8, DT_T11, DT_IDX4}},
+    {DMLREF_FEATURE_LEVEL_2_0, {4, 4, DT_F32F16, DT_IDXU32}},
+    {DMLREF_FEATURE_LEVEL_2_1, {4, 4, DT_T8, DT_IDXU32}},
+    {DMLREF_FEATURE_LEVEL_3_0, {1, 8, DT_T8, DT_IDX4}},
+    {DMLREF_FEATURE_LEVEL_4_1, {1, 8, DT_T11, DT_IDX4}},
 };
 static const dmlref_schema schema = {DMLREF_OPERATOR_ONE_HOT, OP, sizeof(D), DMLREF_FEATURE_LEVEL_2_0, 0,
                                      N_OF(slots), slots, N_OF(params), params};

@@ -30,10 +30,10 @@ static const dmlref_param params[] = {PARAM_ENUM(D, PaddingMode, mode_names), PA
                                       PARAM_COUNT(D, DimensionCount), PARAM_UINT_ARRAY(D, StartPadding, DimensionCount),
                                       PARAM_UINT_ARRAY(D, EndPadding, DimensionCount)};
 static const support_row support[] = {
-    {0x1000, {4, 5, DT_F32F16, 0}},
-    {0x2100, {4, 5, DT_T8, 0}},
-    {0x3100, {1, 8, DT_T8, 0}},
-    {0x5000, {1, 8, DT_T11, 0}},
+    {DMLREF_FEATURE_LEVEL_1_0, {4, 5, DT_F32F16, 0}},
+    {DMLREF_FEATURE_LEVEL_2_1, {4, 5, DT_T8, 0}},
+    {DMLREF_FEATURE_LEVEL_3_1, {1, 8, DT_T8, 0}},
+    {DMLREF_FEATURE_LEVEL_5_0, {1, 8, DT_T11, 0}},
 };
 static const dmlref_schema schema = {DMLREF_OPERATOR_PADDING, OP, sizeof(D), DMLREF_FEATURE_LEVEL_1_0, 0,
                                      N_OF(slots), slots, N_OF(params), params};

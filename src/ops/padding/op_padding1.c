@@ -31,7 +31,7 @@ static const dmlref_param params[] = {PARAM_ENUM(D, PaddingMode, mode_names), PA
                                       PARAM_COUNT(D, DimensionCount), PARAM_UINT_ARRAY(D, StartPadding, DimensionCount),
                                       PARAM_UINT_ARRAY(D, EndPadding, DimensionCount)};
 static const support_row support[] = {
-    {0x5000, {1, 8, DT_T11, 0}},
+    {DMLREF_FEATURE_LEVEL_5_0, {1, 8, DT_T11, 0}},
 };
 static const dmlref_schema schema = {DMLREF_OPERATOR_PADDING1, OP, sizeof(D), DMLREF_FEATURE_LEVEL_5_0, 0,
                                      N_OF(slots), slots, N_OF(params), params};

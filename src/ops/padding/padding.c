@@ -10,6 +10,7 @@
  *   PD5  (PADDING1, src/op_padding1.c) PaddingValueDataType == Output.DataType
  *   PD6  padding larger than the input is valid in every mode (periodic folding)
  */
+#include "ops/kernels.h"
 #include "padding.h"
 
 #include "engine/plan.h"
@@ -574,7 +575,7 @@ dmlref_status padding_plan(op_t *op, dmlref_error *err) {
     op->plan = p;
     op->plan_free = pad_plan_free;
     op->kernel = pad_kernel;
-    op->kernel_name = constant ? (p->stream ? "padding.constant_stream." DMLREF_ISA : "padding.constant." DMLREF_ISA)
-                               : (p->stream ? "padding.map_stream." DMLREF_ISA : "padding.map." DMLREF_ISA);
+    op->kernel_name = constant ? (p->stream ? KERNEL_NAME(PADDING_CONSTANT_STREAM) : KERNEL_NAME(PADDING_CONSTANT))
+                               : (p->stream ? KERNEL_NAME(PADDING_MAP_STREAM) : KERNEL_NAME(PADDING_MAP));
     return DMLREF_OK;
 }

@@ -37,6 +37,7 @@
  * whole blocks in reversed row order.  Runs of a few hundred bytes or less are
  * copied element by element instead (a plan would cost more than the copy).
  */
+#include "ops/kernels.h"
 #include "engine/plan.h"
 #include "core/registry.h"
 #include "simd/simd.h"
@@ -352,7 +353,7 @@ static dmlref_status reverse_subsequences_plan(op_t *op, dmlref_error *err) {
     op->plan = p;
     op->plan_free = rs_free;
     op->kernel = rs_kernel;
-    op->kernel_name = inner ? "reverse_subsequences.blocks." DMLREF_ISA : "reverse_subsequences.rows." DMLREF_ISA;
+    op->kernel_name = inner ? KERNEL_NAME(REVERSE_SUBSEQUENCES_BLOCKS) : KERNEL_NAME(REVERSE_SUBSEQUENCES_ROWS);
     return DMLREF_OK;
 }
 
@@ -361,10 +362,10 @@ static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_INDICES
                                            SLOT_OUT(D, OutputTensor)};
 static const dmlref_param params[] = {PARAM_UINT(D, Axis)};
 static const support_row support[] = {
-    {0x2100, {4, 4, DT_T8, DT(UINT32)}},
-    {0x3000, {4, 5, DT_T8, DT(UINT32)}},
-    {0x4000, {1, 8, DT_T8, DT(UINT32)}},
-    {0x5000, {1, 8, DT_T11, DT(UINT64) | DT(UINT32)}},
+    {DMLREF_FEATURE_LEVEL_2_1, {4, 4, DT_T8, DT(UINT32)}},
+    {DMLREF_FEATURE_LEVEL_3_0, {4, 5, DT_T8, DT(UINT32)}},
+    {DMLREF_FEATURE_LEVEL_4_0, {1, 8, DT_T8, DT(UINT32)}},
+    {DMLREF_FEATURE_LEVEL_5_0, {1, 8, DT_T11, DT(UINT64) | DT(UINT32)}},
 };
 static const dmlref_schema schema = {DMLREF_OPERATOR_REVERSE_SUBSEQUENCES, OP, sizeof(D), DMLREF_FEATURE_LEVEL_2_1, 0,
                                      N_OF(slots), slots, N_OF(params), params};

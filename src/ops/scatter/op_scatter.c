@@ -25,6 +25,7 @@
  *   scatter.lines   few outer points: the whole copy (threads over its units),
  *                   then the updates with threads over ranges of lines.
  */
+#include "ops/kernels.h"
 #include "engine/plan.h"
 #include "core/registry.h"
 #include "simd/simd.h"
@@ -461,9 +462,8 @@ static dmlref_status scatter_plan_hook(op_t *op, dmlref_error *err) {
         p->nth = lines < nth ? (uint32_t)lines : nth;
     }
 
-    static const char *const names[3] = {"scatter.slab." DMLREF_ISA, "scatter.stream." DMLREF_ISA,
-                                         "scatter.lines." DMLREF_ISA};
-    op->kernel_name = names[p->mode];
+    static const kernel_id names[3] = {KERNEL_SCATTER_SLAB, KERNEL_SCATTER_STREAM, KERNEL_SCATTER_LINES};
+    op->kernel_name = kernel_names[names[p->mode]];
     op->plan = p;
     op->plan_free = scatter_free;
     op->kernel = scatter_kernel;
@@ -477,10 +477,10 @@ static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_INDICES
                                            SLOT_IN(D, UpdatesTensor), SLOT_OUT(D, OutputTensor)};
 static const dmlref_param params[] = {PARAM_UINT(D, Axis)};
 static const support_row support[] = {
-    {0x2000, {4, 4, DT_F32F16, DT_IDXU32}}, /* the page's "1_0" table, from 2_0 (SC7) */
-    {0x2100, {4, 4, DT_T8, DT_IDXU32}},
-    {0x3000, {1, 8, DT_T8, DT_IDX4}},
-    {0x4100, {1, 8, DT_T11, DT_IDX4}},
+    {DMLREF_FEATURE_LEVEL_2_0, {4, 4, DT_F32F16, DT_IDXU32}}, /* the page's "1_0" table, from 2_0 (SC7) */
+    {DMLREF_FEATURE_LEVEL_2_1, {4, 4, DT_T8, DT_IDXU32}},
+    {DMLREF_FEATURE_LEVEL_3_0, {1, 8, DT_T8, DT_IDX4}},
+    {DMLREF_FEATURE_LEVEL_4_1, {1, 8, DT_T11, DT_IDX4}},
 };
 static const dmlref_schema schema = {DMLREF_OPERATOR_SCATTER, OP, sizeof(D), DMLREF_FEATURE_LEVEL_2_0, 0,
                                      N_OF(slots), slots, N_OF(params), params};

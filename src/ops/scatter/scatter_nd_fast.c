@@ -21,9 +21,9 @@
  * above; both copies and updates go out with streaming stores, since blocks
  * this small are below memcpy's own no-read-for-ownership strategies.  For
  * the benchmark's 16384 updates of 1 KiB rows into 65536 rows, the copy
- * moves a quarter less and the traffic is what an ideal copy moves (measured
- * 0.63 -> 0.77 of memcpy).
+ * moves a quarter less and the traffic is what an ideal copy moves.
  */
+#include "ops/kernels.h"
 #include "scatter_nd_fast.h"
 #include "simd/simd.h"
 
@@ -194,7 +194,7 @@ static void apply(const scatter_plan *p, const exec_args *x, uint64_t flo, uint6
  * single-element stores are bound by the latency of their lines, so each
  * owned target is prefetched for writing when computed and stored
  * ELEMS_AHEAD owned targets later (a ring on the stack, drained in order, so
- * the stores keep the row-major order: measured 0.32 -> 0.37 of memcpy). */
+ * the stores keep the row-major order): the line fetches overlap. */
 static void apply_elems64(const scatter_plan *p, const exec_args *x, uint64_t rlo, uint64_t rhi) {
     unsigned char *out = OUT_DATA(x, 0);
     const unsigned char *ix = IN_DATA(x, 1), *up = IN_DATA(x, 2);
@@ -343,11 +343,12 @@ dmlref_status plan_scatter_nd(op_t *op, uint32_t r, uint32_t q, dmlref_error *er
             scratch_init(&p->marks, 1, (size_t)((p->flat_total + 7) / 8));
     }
 
-    static const char *const elems[9] = {"", "scatter_nd.elems.x1." DMLREF_ISA, "scatter_nd.elems.x2." DMLREF_ISA, "",
-                                         "scatter_nd.elems.x4." DMLREF_ISA, "", "", "", "scatter_nd.elems.x8." DMLREF_ISA};
-    op->kernel_name = p->kind == S_ELEMS ? elems[esize]
-                    : p->kind == S_ROWS  ? (p->marks.mem ? "scatter_nd.rows_skip." DMLREF_ISA : "scatter_nd.rows." DMLREF_ISA)
-                                         : "scatter_nd.slices." DMLREF_ISA;
+    static const kernel_id elems[9] = {KERNEL_COUNT, KERNEL_SCATTER_ND_ELEMS_X1, KERNEL_SCATTER_ND_ELEMS_X2,
+                                       KERNEL_COUNT, KERNEL_SCATTER_ND_ELEMS_X4, KERNEL_COUNT,
+                                       KERNEL_COUNT, KERNEL_COUNT, KERNEL_SCATTER_ND_ELEMS_X8};
+    op->kernel_name = p->kind == S_ELEMS ? kernel_names[elems[esize]]
+                    : p->kind == S_ROWS  ? (p->marks.mem ? KERNEL_NAME(SCATTER_ND_ROWS_SKIP) : KERNEL_NAME(SCATTER_ND_ROWS))
+                                         : KERNEL_NAME(SCATTER_ND_SLICES);
     op->plan = p;
     op->plan_free = scatter_free;
     op->kernel = scatter_kernel;

@@ -63,10 +63,10 @@ static const dmlref_param params[] = {PARAM_COUNT(D, DimensionCount), PARAM_UINT
                                       PARAM_UINT_ARRAY(D, Sizes, DimensionCount),
                                       PARAM_UINT_ARRAY(D, Strides, DimensionCount)};
 static const support_row support[] = {
-    {0x1000, {4, 5, DT_T6, 0}},
-    {0x2100, {4, 5, DT_T8, 0}},
-    {0x3000, {1, 8, DT_T8, 0}},
-    {0x4100, {1, 8, DT_T11, 0}},
+    {DMLREF_FEATURE_LEVEL_1_0, {4, 5, DT_T6, 0}},
+    {DMLREF_FEATURE_LEVEL_2_1, {4, 5, DT_T8, 0}},
+    {DMLREF_FEATURE_LEVEL_3_0, {1, 8, DT_T8, 0}},
+    {DMLREF_FEATURE_LEVEL_4_1, {1, 8, DT_T11, 0}},
 };
 static const dmlref_schema schema = {DMLREF_OPERATOR_SLICE, OP, sizeof(D), DMLREF_FEATURE_LEVEL_1_0, 0,
                                      N_OF(slots), slots, N_OF(params), params};

@@ -78,9 +78,9 @@ static const dmlref_param params[] = {PARAM_COUNT(D, DimensionCount),
                                       PARAM_UINT_ARRAY(D, InputWindowSizes, DimensionCount),
                                       PARAM_INT_ARRAY(D, InputWindowStrides, DimensionCount)};
 static const support_row support[] = {
-    {0x2100, {4, 5, DT_T8, 0}},
-    {0x3000, {1, 8, DT_T8, 0}},
-    {0x4100, {1, 8, DT_T11, 0}},
+    {DMLREF_FEATURE_LEVEL_2_1, {4, 5, DT_T8, 0}},
+    {DMLREF_FEATURE_LEVEL_3_0, {1, 8, DT_T8, 0}},
+    {DMLREF_FEATURE_LEVEL_4_1, {1, 8, DT_T11, 0}},
 };
 static const dmlref_schema schema = {DMLREF_OPERATOR_SLICE1, OP, sizeof(D), DMLREF_FEATURE_LEVEL_2_1, 0,
                                      N_OF(slots), slots, N_OF(params), params};

@@ -3,6 +3,7 @@
  * oracle and the fast path.  Both are one strided view of the input (a base
  * offset and one signed step per dimension), copied into the output.
  */
+#include "ops/kernels.h"
 #include "slice.h"
 #include "simd/simd.h"
 
@@ -82,13 +83,12 @@ static void slice_free(void *p) { free(p); }
 
 /* One name per copy kind (plan.h's enum order), and the instruction set. */
 #define SLICE_NAMES(P)                                                                                           \
-    {P ".block." DMLREF_ISA,    P ".x1." DMLREF_ISA,        P ".x2." DMLREF_ISA,        P ".x4." DMLREF_ISA,     \
-     P ".x8." DMLREF_ISA,       P ".b16." DMLREF_ISA,       P ".small." DMLREF_ISA,     P ".rev_x1." DMLREF_ISA, \
-     P ".rev_x2." DMLREF_ISA,   P ".rev_x4." DMLREF_ISA,    P ".rev_x8." DMLREF_ISA,    P ".rev_b16." DMLREF_ISA, \
-     P ".rev_small." DMLREF_ISA, P ".rev_block." DMLREF_ISA}
-static const char *const kernel_names[2][COPY_REV_BLOCK + 1] = {SLICE_NAMES("slice"), SLICE_NAMES("slice1")};
+    {KERNEL_##P##_BLOCK,   KERNEL_##P##_X1,     KERNEL_##P##_X2,        KERNEL_##P##_X4,     KERNEL_##P##_X8,        \
+     KERNEL_##P##_B16,     KERNEL_##P##_SMALL,  KERNEL_##P##_REV_X1,    KERNEL_##P##_REV_X2, KERNEL_##P##_REV_X4,    \
+     KERNEL_##P##_REV_X8,  KERNEL_##P##_REV_B16, KERNEL_##P##_REV_SMALL, KERNEL_##P##_REV_BLOCK}
+static const kernel_id slice_kernels[2][COPY_REV_BLOCK + 1] = {SLICE_NAMES(SLICE), SLICE_NAMES(SLICE1)};
 /* COPY_SMALL rows of a large output, written with streaming stores (copy_plan's stream) */
-static const char *const small_stream_names[2] = {"slice.small_stream." DMLREF_ISA, "slice1.small_stream." DMLREF_ISA};
+static const kernel_id small_stream_kernels[2] = {KERNEL_SLICE_SMALL_STREAM, KERNEL_SLICE1_SMALL_STREAM};
 
 dmlref_status slice_plan(op_t *op, int v1, dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
@@ -106,6 +106,6 @@ dmlref_status slice_plan(op_t *op, int v1, dmlref_error *err) {
     op->plan = p;
     op->plan_free = slice_free;
     op->kernel = slice_kernel;
-    op->kernel_name = p->copy.stream ? small_stream_names[v1 ? 1 : 0] : kernel_names[v1 ? 1 : 0][p->copy.kind];
+    op->kernel_name = kernel_names[p->copy.stream ? small_stream_kernels[v1 ? 1 : 0] : slice_kernels[v1 ? 1 : 0][p->copy.kind]];
     return DMLREF_OK;
 }

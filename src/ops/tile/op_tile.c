@@ -10,6 +10,7 @@
  *   TI4  Input.DataType == Output.DataType, in the feature level's set (4_1
  *        on: T10, the 64-bit integers but not FLOAT64)
  */
+#include "ops/kernels.h"
 #include "engine/plan.h"
 #include "core/registry.h"
 #include "simd/simd.h"
@@ -169,13 +170,13 @@ static int tile_doubling_plan(tile_plan *p, const tensor_t *in, const tensor_t *
 
 static const char *tile_name(int kind) {
     switch (kind) {
-    case COPY_BLOCK: return "tile.block." DMLREF_ISA;
-    case COPY_X1: return "tile.x1." DMLREF_ISA;
-    case COPY_X2: return "tile.x2." DMLREF_ISA;
-    case COPY_X4: return "tile.x4." DMLREF_ISA;
-    case COPY_X8: return "tile.x8." DMLREF_ISA;
-    case COPY_X16: return "tile.b16." DMLREF_ISA;
-    default: return "tile.small." DMLREF_ISA;
+    case COPY_BLOCK: return KERNEL_NAME(TILE_BLOCK);
+    case COPY_X1: return KERNEL_NAME(TILE_X1);
+    case COPY_X2: return KERNEL_NAME(TILE_X2);
+    case COPY_X4: return KERNEL_NAME(TILE_X4);
+    case COPY_X8: return KERNEL_NAME(TILE_X8);
+    case COPY_X16: return KERNEL_NAME(TILE_B16);
+    default: return KERNEL_NAME(TILE_SMALL);
     }
 }
 
@@ -255,7 +256,7 @@ static dmlref_status tile_plan_hook(op_t *op, dmlref_error *err) {
     op->kernel_name = tile_name(p->copy.kind);
     if (tile_doubling_plan(p, in, out, tp)) {
         op->kernel = tile_doubling_kernel;
-        op->kernel_name = "tile.doubling";
+        op->kernel_name = KERNEL_NAME(TILE_DOUBLING);
     }
     return DMLREF_OK;
 }
@@ -266,10 +267,10 @@ static dmlref_status tile_plan_hook(op_t *op, dmlref_error *err) {
 static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_OUT(D, OutputTensor)};
 static const dmlref_param params[] = {PARAM_COUNT(D, RepeatsCount), PARAM_UINT_ARRAY(D, Repeats, RepeatsCount)};
 static const support_row support[] = {
-    {0x1000, {4, 4, DT_F32F16, 0}},
-    {0x2100, {4, 4, DT_T8, 0}},
-    {0x3100, {1, 8, DT_T8, 0}},
-    {0x4100, {1, 8, DT_T10, 0}},
+    {DMLREF_FEATURE_LEVEL_1_0, {4, 4, DT_F32F16, 0}},
+    {DMLREF_FEATURE_LEVEL_2_1, {4, 4, DT_T8, 0}},
+    {DMLREF_FEATURE_LEVEL_3_1, {1, 8, DT_T8, 0}},
+    {DMLREF_FEATURE_LEVEL_4_1, {1, 8, DT_T10, 0}},
 };
 static const dmlref_schema schema = {DMLREF_OPERATOR_TILE, OP, sizeof(D), DMLREF_FEATURE_LEVEL_1_0, 0,
                                      N_OF(slots), slots, N_OF(params), params};
