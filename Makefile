@@ -289,6 +289,12 @@ BUILDERS_TEST = $(BUILD)/test_builders
 $(BUILDERS_TEST): tests/builders/test_builders.c $(BUILDERS) $(CASELIB) $(INTERNAL) $(HEADERS) $(STAMP)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILDERS) $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -ljson-c -lm
 
+# dmlref_output_sizes over every documented example (tests/shape/test_shape.c,
+# tests/suites/shape.sh), linked with the case library.
+SHAPE_TEST = $(BUILD)/test_shape
+$(SHAPE_TEST): tests/shape/test_shape.c $(CASELIB) $(INTERNAL) $(HEADERS) $(STAMP)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -ljson-c -lm
+
 # The README's C example (examples/gather.c), built against the shipped static library.
 EXAMPLE = $(BUILD)/example_gather
 $(EXAMPLE): examples/gather.c $(STATIC) $(STAMP)
@@ -302,7 +308,7 @@ examples: $(CLI) $(EXAMPLE)
 	@echo "== $(EXAMPLE)"; $(EXAMPLE)
 
 # The README's test command.  Runs every suite and ends with "N passed, N failed".
-test: $(UNIT) $(NUMPY_DRIVER) $(EXAMPLE) $(if $(CLI_SRC),$(CLI) $(FIELDS_TEST) $(BUILDERS_TEST)) $(BUILD)/bench
+test: $(UNIT) $(NUMPY_DRIVER) $(EXAMPLE) $(if $(CLI_SRC),$(CLI) $(FIELDS_TEST) $(BUILDERS_TEST) $(SHAPE_TEST)) $(BUILD)/bench
 	BUILD=$(BUILD) PYTHON=$(PYTHON) sh tests/run.sh
 
 test-asan:

@@ -103,6 +103,17 @@ extern const DMLREF_TENSOR_DATA_TYPE bld_index_types[4];
 /* Uniform in [0, n). */
 uint32_t bld_rnd(prng *r, uint32_t n);
 uint64_t bld_product(const uint32_t *s, uint32_t n);
+
+/* A packed FLOAT32 (or `dt`) tensor desc of the given sizes, for bld_output_sizes'
+ * temporary descs (no data, no draws). */
+typedef struct bld_shape {
+    DMLREF_BUFFER_TENSOR_DESC buf;
+    DMLREF_TENSOR_DESC desc;
+} bld_shape;
+const DMLREF_TENSOR_DESC *bld_shape_init(bld_shape *t, DMLREF_TENSOR_DATA_TYPE dt, uint32_t n, const uint32_t *sizes);
+/* dmlref_output_sizes of output 0 of the operator desc (of `type`) at the newest level:
+ * the library's shape rule, not the builder's; 0, or -1 when the library refuses it. */
+int bld_output_sizes(DMLREF_OPERATOR_TYPE type, const void *desc, uint32_t n, uint32_t *out);
 /* An element-count cap for a builder's shapes: base for the default small cases,
  * scaled up when gen draws large ones (bld_opts.max_elements = M: base * M / 256
  * for a base up to 256, M for a larger base, never below base).  Every cap a

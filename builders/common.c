@@ -461,3 +461,19 @@ void bld_set_array(dmlref_case *g, const char *name, const uint32_t *v, uint32_t
     memcpy(bld_desc(g) + p->offset, &a, sizeof a);
     if (p->count_name) desc_set_u32(g->desc_mem, p->count_offset, n);
 }
+
+const DMLREF_TENSOR_DESC *bld_shape_init(bld_shape *t, DMLREF_TENSOR_DATA_TYPE dt, uint32_t n, const uint32_t *sizes) {
+    t->buf = (DMLREF_BUFFER_TENSOR_DESC){dt, DMLREF_TENSOR_FLAG_NONE, n, sizes, NULL,
+                                         dmlref_calc_buffer_tensor_size(dt, n, sizes, NULL), 0};
+    t->desc = (DMLREF_TENSOR_DESC){DMLREF_TENSOR_TYPE_BUFFER, &t->buf};
+    return &t->desc;
+}
+
+int bld_output_sizes(DMLREF_OPERATOR_TYPE type, const void *desc, uint32_t n, uint32_t *out) {
+    const DMLREF_OPERATOR_DESC d = {type, desc};
+    uint32_t got_n = 0, got[8];
+    if (dmlref_output_sizes(&d, DMLREF_FEATURE_LEVEL_LATEST, 0, &got_n, got, NULL) != DMLREF_OK || got_n != n)
+        return -1;
+    memcpy(out, got, n * sizeof *out);
+    return 0;
+}

@@ -21,10 +21,11 @@ static int build(prng *r, dmlref_case *g, int nd1) {
     J[Q - 1] = T;
     memcpy(in + (N - R), I, R * sizeof *I);
     memcpy(idx + (N - Q), J, Q * sizeof *J);
-    uint32_t m = 0, o[8];
-    for (uint32_t k = 0; k + 1 < Q; ++k) o[m++] = J[k];
-    for (uint32_t k = B + T; k < R; ++k) o[m++] = I[k];
-    memcpy(out + (N - M), o, M * sizeof *o);
+    bld_shape ts, tx; /* the output's sizes: the library's rule GN8 (dmlref_output_sizes) */
+    const DMLREF_GATHER_ND1_OPERATOR_DESC sd = {bld_shape_init(&ts, DMLREF_TENSOR_DATA_TYPE_FLOAT32, N, in),
+                                                bld_shape_init(&tx, DMLREF_TENSOR_DATA_TYPE_UINT32, N, idx), NULL,
+                                                R, Q, B};
+    if (bld_output_sizes(DMLREF_OPERATOR_GATHER_ND1, &sd, N, out) != 0) return -1;
     if (bld_product(out, N) > bld_cap(256)) return -1;
     const DMLREF_TENSOR_DATA_TYPE dt = bld_pick(r, bld_data_types, 11);
     g->n_inputs = 2;

@@ -455,6 +455,33 @@ DMLREF_API int dmlref_gather_output_sizes(uint32_t dimension_count, uint32_t axi
                                           const uint32_t *input_sizes, const uint32_t *indices_sizes,
                                           uint32_t *output_sizes);
 
+/*
+ * The DimensionCount and Sizes of output `output` (the binding order of
+ * dmlref_execute's outputs: SPLIT's OutputTensors[output]; 0 for the others) of desc at
+ * feature level `feature_level`, computed from its inputs and parameters, as TFLite's
+ * Prepare does: a desc whose output Sizes are left out gets them here, then compiles.
+ * The output tensor descs are not read (they may be NULL or hold anything) except where
+ * the inputs and parameters leave the shape free, when the output desc's own
+ * DimensionCount and Sizes (nothing else of it) give the free part:
+ *   SPLIT             OutputTensors[output].Sizes[Axis] (each piece's share of Axis);
+ *   ONE_HOT           OutputTensor.Sizes[Axis] (the depth);
+ *   DIAGONAL_MATRIX   the whole of OutputTensor's shape (there is no input);
+ *   DIAGONAL_MATRIX1  the same without an InputTensor (with one: the input's Sizes).
+ * There, a NULL output desc (or its Desc or Sizes) is DMLREF_ERROR_NULL_POINTER naming the
+ * field and what it gives.  SLICE1's output may be smaller than its window reaches (rule
+ * SL7): the largest, 1 + (InputWindowSizes[i] - 1) / |InputWindowStrides[i]|, is given.
+ * Checks, in compile's order and with its messages, the rules of the inputs and
+ * parameters the shape is computed from (their tensor rules, feature-level support and
+ * the operator's parameter and size rules); dmlref_validate on the completed desc checks
+ * the rest.  Writes *dimension_count and sizes[0..*dimension_count) (at most 8) and
+ * returns DMLREF_OK, or the status and message of the first broken rule (writing
+ * nothing); an `output` beyond the outputs is DMLREF_ERROR_PARAMETER.  Shared with
+ * compile: compile checks the output Sizes it is given against the same computation.
+ */
+DMLREF_API dmlref_status dmlref_output_sizes(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
+                                             uint32_t output, uint32_t *dimension_count, uint32_t sizes[8],
+                                             dmlref_error *err);
+
 /* Element size in bytes (0 for UNKNOWN, UINT4/INT4 and unknown values). */
 DMLREF_API uint32_t dmlref_data_type_size(DMLREF_TENSOR_DATA_TYPE data_type);
 /* "FLOAT32", ... or NULL. */

@@ -371,6 +371,70 @@ static int fill_param(const dmlref_param *p, PyObject *v, unsigned char *desc, a
     return -1;
 }
 
+/* The DMLREF_*_OPERATOR_DESC of schema s from run's tensors and params, in a's memory;
+ * *n_in, *n_out: the tensors bound as inputs, as outputs.  null_outputs: an output slot may
+ * be None (output_sizes).  NULL with a Python exception on failure. */
+static unsigned char *build_desc(const dmlref_schema *s, PyObject *tensors, PyObject *params, int null_outputs,
+                                 arena *a, uint32_t *n_in_out, uint32_t *n_out_out) {
+    unsigned char *desc = arena_alloc(a, s->desc_size);
+    if (!desc) return NULL;
+
+    uint32_t n_in = 0, n_out = 0;
+    for (uint32_t k = 0; k < s->n_slots; ++k) {
+        const dmlref_tensor_slot *slot = &s->slots[k];
+        PyObject *t = PyList_GET_ITEM(tensors, k);
+        const void *ptr = NULL;
+        uint32_t count = 0;
+        if (t == Py_None) {
+            if (!slot->is_optional && !(slot->is_output && null_outputs)) {
+                PyErr_Format(PyExc_ValueError, "%s: %s is required", s->name, slot->name);
+                return NULL;
+            }
+        } else if (slot->is_array) {
+            if (!PyList_Check(t)) {
+                PyErr_Format(PyExc_TypeError, "%s: %s takes a list of tensors", s->name, slot->name);
+                return NULL;
+            }
+            count = (uint32_t)PyList_GET_SIZE(t);
+            DMLREF_TENSOR_DESC *tds = arena_alloc(a, (size_t)count * sizeof *tds);
+            DMLREF_BUFFER_TENSOR_DESC *bds = arena_alloc(a, (size_t)count * sizeof *bds);
+            if (!tds || !bds) return NULL;
+            for (uint32_t i = 0; i < count; ++i)
+                if (fill_tensor(PyList_GET_ITEM(t, i), &tds[i], &bds[i], a) < 0) return NULL;
+            ptr = tds;
+            memcpy(desc + slot->count_offset, &count, sizeof count);
+        } else {
+            DMLREF_TENSOR_DESC *td = arena_alloc(a, sizeof *td);
+            DMLREF_BUFFER_TENSOR_DESC *bd = arena_alloc(a, sizeof *bd);
+            if (!td || !bd) return NULL;
+            if (fill_tensor(t, td, bd, a) < 0) return NULL;
+            ptr = td;
+            count = 1;
+        }
+        memcpy(desc + slot->offset, &ptr, sizeof ptr);
+        if (slot->is_output) n_out += count;
+        else n_in += count;
+    }
+    Py_ssize_t pi = 0;
+    for (uint32_t k = 0; k < s->n_params; ++k) {
+        const dmlref_param *p = &s->params[k];
+        if (p->is_count) continue; /* written with its array */
+        if (pi >= PyList_GET_SIZE(params)) {
+            PyErr_Format(PyExc_ValueError, "%s: parameter %s missing", s->name, p->name);
+            return NULL;
+        }
+        if (fill_param(p, PyList_GET_ITEM(params, pi++), desc, a) < 0) return NULL;
+    }
+    if (pi != PyList_GET_SIZE(params)) {
+        PyErr_Format(PyExc_ValueError, "%s: too many parameters", s->name);
+        return NULL;
+    }
+
+    *n_in_out = n_in;
+    *n_out_out = n_out;
+    return desc;
+}
+
 /*
  * run(op_type, feature_level, flags, threads, tensors, params, buffers, validate_only)
  *   tensors: per schema slot, None (an absent optional tensor), a tensor tuple, or
@@ -402,59 +466,9 @@ static PyObject *core_run(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     dmlref_error err;
     memset(&err, 0, sizeof err);
-    unsigned char *desc = arena_alloc(&a, s->desc_size);
-    if (!desc) goto done;
-
     uint32_t n_in = 0, n_out = 0;
-    for (uint32_t k = 0; k < s->n_slots; ++k) {
-        const dmlref_tensor_slot *slot = &s->slots[k];
-        PyObject *t = PyList_GET_ITEM(tensors, k);
-        const void *ptr = NULL;
-        uint32_t count = 0;
-        if (t == Py_None) {
-            if (!slot->is_optional) {
-                PyErr_Format(PyExc_ValueError, "%s: %s is required", s->name, slot->name);
-                goto done;
-            }
-        } else if (slot->is_array) {
-            if (!PyList_Check(t)) {
-                PyErr_Format(PyExc_TypeError, "%s: %s takes a list of tensors", s->name, slot->name);
-                goto done;
-            }
-            count = (uint32_t)PyList_GET_SIZE(t);
-            DMLREF_TENSOR_DESC *tds = arena_alloc(&a, (size_t)count * sizeof *tds);
-            DMLREF_BUFFER_TENSOR_DESC *bds = arena_alloc(&a, (size_t)count * sizeof *bds);
-            if (!tds || !bds) goto done;
-            for (uint32_t i = 0; i < count; ++i)
-                if (fill_tensor(PyList_GET_ITEM(t, i), &tds[i], &bds[i], &a) < 0) goto done;
-            ptr = tds;
-            memcpy(desc + slot->count_offset, &count, sizeof count);
-        } else {
-            DMLREF_TENSOR_DESC *td = arena_alloc(&a, sizeof *td);
-            DMLREF_BUFFER_TENSOR_DESC *bd = arena_alloc(&a, sizeof *bd);
-            if (!td || !bd) goto done;
-            if (fill_tensor(t, td, bd, &a) < 0) goto done;
-            ptr = td;
-            count = 1;
-        }
-        memcpy(desc + slot->offset, &ptr, sizeof ptr);
-        if (slot->is_output) n_out += count;
-        else n_in += count;
-    }
-    Py_ssize_t pi = 0;
-    for (uint32_t k = 0; k < s->n_params; ++k) {
-        const dmlref_param *p = &s->params[k];
-        if (p->is_count) continue; /* written with its array */
-        if (pi >= PyList_GET_SIZE(params)) {
-            PyErr_Format(PyExc_ValueError, "%s: parameter %s missing", s->name, p->name);
-            goto done;
-        }
-        if (fill_param(p, PyList_GET_ITEM(params, pi++), desc, &a) < 0) goto done;
-    }
-    if (pi != PyList_GET_SIZE(params)) {
-        PyErr_Format(PyExc_ValueError, "%s: too many parameters", s->name);
-        goto done;
-    }
+    unsigned char *desc = build_desc(s, tensors, params, 0, &a, &n_in, &n_out);
+    if (!desc) goto done;
 
     const DMLREF_OPERATOR_DESC od = {(DMLREF_OPERATOR_TYPE)op_type, desc};
     dmlref_status st = DMLREF_OK;
@@ -513,6 +527,56 @@ done:
     return result;
 }
 
+/*
+ * output_sizes(operator type, feature level, tensors, params, output): dmlref_output_sizes
+ * on the desc run would build (tensors and params as run takes them; an output slot may be
+ * None, or hold tensors whose Sizes give what the inputs and parameters leave free: SPLIT's
+ * share of Axis, ONE_HOT's depth, DIAGONAL_MATRIX's shape).  Returns the output's sizes as
+ * a tuple, or (status, status_name, message, rule, field) as a list on failure.
+ */
+static PyObject *core_output_sizes(PyObject *self, PyObject *args) {
+    (void)self;
+    int op_type;
+    unsigned int fl, output;
+    PyObject *tensors, *params;
+    if (!PyArg_ParseTuple(args, "iIO!O!I", &op_type, &fl, &PyList_Type, &tensors, &PyList_Type, &params, &output))
+        return NULL;
+    const dmlref_schema *s = dmlref_operator_schema((DMLREF_OPERATOR_TYPE)op_type);
+    if (!s) {
+        PyErr_Format(PyExc_ValueError, "operator %d is not in this build", op_type);
+        return NULL;
+    }
+    if ((uint32_t)PyList_GET_SIZE(tensors) != s->n_slots) {
+        PyErr_Format(PyExc_ValueError, "%s has %u tensor slots", s->name, (unsigned)s->n_slots);
+        return NULL;
+    }
+    arena a = {{0}, 0};
+    PyObject *result = NULL;
+    dmlref_error err;
+    memset(&err, 0, sizeof err);
+    uint32_t n_in = 0, n_out = 0, n = 0, sizes[8];
+    unsigned char *desc = build_desc(s, tensors, params, 1, &a, &n_in, &n_out);
+    if (desc) {
+        const DMLREF_OPERATOR_DESC od = {(DMLREF_OPERATOR_TYPE)op_type, desc};
+        const dmlref_status st = dmlref_output_sizes(&od, (DMLREF_FEATURE_LEVEL)fl, output, &n, sizes, &err);
+        if (st == DMLREF_OK) {
+            result = PyTuple_New((Py_ssize_t)n);
+            for (uint32_t d = 0; result && d < n; ++d) {
+                PyObject *v = PyLong_FromUnsignedLong(sizes[d]);
+                if (!v) {
+                    Py_CLEAR(result);
+                    break;
+                }
+                PyTuple_SET_ITEM(result, (Py_ssize_t)d, v);
+            }
+        } else {
+            result = Py_BuildValue("[isyyy]", (int)st, dmlref_status_name(st), err.message, err.rule, err.field);
+        }
+    }
+    arena_free(&a);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"version", core_version, METH_NOARGS, "dmlref_version(): the library's version string."},
     {"schemas", core_schemas, METH_NOARGS, "The public operator schemas, in registry order."},
@@ -520,6 +584,7 @@ static PyMethodDef methods[] = {
     {"data_types", core_data_types, METH_NOARGS, "[(code, name, element size)] of the data types."},
     {"calc_buffer_tensor_size", core_calc_size, METH_VARARGS, "dmlref_calc_buffer_tensor_size(dtype, sizes, strides)."},
     {"run", core_run, METH_VARARGS, "Builds a descriptor from the schema; validates, or runs it on buffers."},
+    {"output_sizes", core_output_sizes, METH_VARARGS, "dmlref_output_sizes on the descriptor run would build."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -4,11 +4,11 @@ A function takes the operator's input slots positionally (an array slot, such as
 JOIN's InputTensors, as a list), its parameters as keyword arguments named in
 snake case (IndexDimensions -> index_dimensions; counts such as InputCount come
 from the lists), then feature_level, check_indices and out.  Its outputs'
-sizes come from the operator's line in SHAPES below; an operator without one
-either has its outputs shaped like its first input (element-wise operators) or
-needs out=; the outputs take the first input's dtype unless DTYPE_FROM names
-another input (ONE_HOT: ValuesTensor).  A new operator in the registry gets its
-function without any line here unless its output shape needs one.
+sizes come from the library (dmlref_output_sizes, through _core.output_sizes): this
+package has no shape code; where the inputs and parameters leave the shape free, an
+extra keyword argument gives it (EXTRA, GIVEN).  The outputs take the first input's
+dtype unless DTYPE_FROM names another input (ONE_HOT: ValuesTensor).  A new operator
+in the registry gets its function without any line here.
 
 An operator without an input that gives its output's shape and type (DIAGONAL_MATRIX;
 DIAGONAL_MATRIX1 without its optional input) takes shape= and dtype= (or out=).  A
@@ -32,101 +32,17 @@ def snake(name):
     return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
 
 
-def gather_sizes(inp, idx, axis, k):
-    """GATHER's output shape (rule G6): Input.Sizes[0..Axis) ++ Indices.Sizes[N-K..N) ++
-    Input.Sizes[Axis+1..N), right-aligned to N dimensions."""
-    n = len(inp)
-    out = [1] * n
-    for d in range(axis + 1, n):
-        out[d] = inp[d]
-    for t in range(k):
-        if 0 <= axis + 1 - k + t < n and 0 <= n - k + t < len(idx):
-            out[axis + 1 - k + t] = idx[n - k + t]
-    for s in range(axis):
-        od = axis - k - s
-        if 0 <= od < n:
-            out[od] = inp[axis - 1 - s]
-    return tuple(out)
-
-
-def gather_nd_sizes(inp, idx, r, q, b=0):
-    """GATHER_ND(1)'s output shape (rule GN8): {1 x (N-M)} ++ J[0..Q-1) ++ I[B+T..R), with
-    I = Input.Sizes[N-R..N), J = Indices.Sizes[N-Q..N), T = J[Q-1], M = (Q-1) + (R-B-T).
-    Parameters the library will refuse give all 1s (the library then names the rule)."""
-    n = len(inp)
-    if len(idx) != n or not (1 <= r <= n and 1 <= q <= n and 0 <= b < min(r, q)):
-        return (1,) * n
-    t = idx[-1]
-    m = (q - 1) + (r - b - t)
-    if not 1 <= t <= r - b or m > n:
-        return (1,) * n
-    return (1,) * (n - m) + tuple(idx[n - q:n - 1]) + tuple(inp[n - r + b + t:])
-
-
-def _along(shape, axis, size):
-    s = list(shape)
-    if 0 <= axis < len(s):
-        s[axis] = size
-    return tuple(s)
-
-
-def _padded(shape, start, end):
-    """PADDING's output shape (rule PD3): In + StartPadding + EndPadding per dimension."""
-    if len(start) != len(shape) or len(end) != len(shape):
-        return tuple(shape)  # the library reports the mismatch (PD1)
-    return tuple(int(s) + int(a) + int(b) for s, a, b in zip(shape, start, end))
-
-
-def _join_sizes(shapes, axis):
-    if not shapes:
-        return ()
-    return _along(shapes[0], axis, sum(s[axis] if 0 <= axis < len(s) else 0 for s in shapes))
-
-
-def depth_to_space_sizes(s, b):
-    """DEPTH_TO_SPACE(1)'s output (rule DS4): {N, C / (B*B), H*B, W*B} (the input's sizes
-    when they are not 4-D or B is 0: the library then names the broken rule)."""
-    if len(s) != 4 or b < 1:
-        return tuple(s)
-    return (s[0], s[1] // (b * b), s[2] * b, s[3] * b)
-
-
-def space_to_depth_sizes(s, b):
-    """SPACE_TO_DEPTH(1)'s output (rule DS5): {N, C*B*B, H / B, W / B}."""
-    if len(s) != 4 or b < 1:
-        return tuple(s)
-    return (s[0], s[1] * b * b, s[2] // b, s[3] // b)
-
-
-# Output sizes per operator: f(sizes of the input slots by name, parameters by
-# name, extra keyword arguments) -> [sizes of each output slot] (a list of sizes
-# for an array slot).  One line per operator whose outputs are not shaped like
-# its first input.
-SHAPES = {
-    "GATHER": lambda t, p, x: [gather_sizes(t["InputTensor"], t["IndicesTensor"], p["Axis"], p["IndexDimensions"])],
-    "GATHER_ELEMENTS": lambda t, p, x: [t["IndicesTensor"]],
-    "SPLIT": lambda t, p, x: [[_along(t["InputTensor"], p["Axis"], s) for s in x["sizes"]]],
-    "JOIN": lambda t, p, x: [_join_sizes(t["InputTensors"], p["Axis"])],
-    "TILE": lambda t, p, x: [tuple(s * r for s, r in zip(t["InputTensor"], p["Repeats"] or ()))],
-    "DIAGONAL_MATRIX": lambda t, p, x: [tuple(x["shape"])],
-    "DIAGONAL_MATRIX1": lambda t, p, x: [tuple(x["shape"]) if x.get("shape") is not None else t["InputTensor"]],
-    "DEPTH_TO_SPACE": lambda t, p, x: [depth_to_space_sizes(t["InputTensor"], p["BlockSize"])],
-    "DEPTH_TO_SPACE1": lambda t, p, x: [depth_to_space_sizes(t["InputTensor"], p["BlockSize"])],
-    "SPACE_TO_DEPTH": lambda t, p, x: [space_to_depth_sizes(t["InputTensor"], p["BlockSize"])],
-    "SPACE_TO_DEPTH1": lambda t, p, x: [space_to_depth_sizes(t["InputTensor"], p["BlockSize"])],
-    "SLICE": lambda t, p, x: [list(p["Sizes"])],
-    # SLICE1's output may be smaller (give out=); without it, every element the window reaches
-    "SLICE1": lambda t, p, x: [[1 + (s - 1) // abs(st) if s >= 1 and st else 1
-                                for s, st in zip(p["InputWindowSizes"], p["InputWindowStrides"])]],
-    "ONE_HOT": lambda t, p, x: [_along(t["IndicesTensor"], p["Axis"], x["depth"])],
-    "GATHER_ND": lambda t, p, x: [gather_nd_sizes(t["InputTensor"], t["IndicesTensor"], p["InputDimensionCount"],
-                                                  p["IndicesDimensionCount"])],
-    "GATHER_ND1": lambda t, p, x: [gather_nd_sizes(t["InputTensor"], t["IndicesTensor"], p["InputDimensionCount"],
-                                                   p["IndicesDimensionCount"], p["BatchDimensionCount"])],
-    "PADDING": lambda t, p, x: [_padded(t["InputTensor"], p["StartPadding"], p["EndPadding"])],
-    "PADDING1": lambda t, p, x: [_padded(t["InputTensor"], p["StartPadding"], p["EndPadding"])],
+# What the output descs give where the inputs and parameters leave the output's shape free
+# (dmlref_output_sizes reads it from them): a keyword argument per operator, and how it
+# becomes the output slot's placeholder Sizes (rank: the first input's DimensionCount).
+# SPLIT's sizes: each piece's share of Axis; ONE_HOT's depth: the size along Axis;
+# DIAGONAL_MATRIX(1)'s shape: the whole shape.  Only Sizes[Axis] of the first two is read.
+GIVEN = {
+    "sizes": lambda v, rank: [[int(e)] * rank for e in v],
+    "depth": lambda v, rank: [int(v)] * rank,
+    "shape": lambda v, rank: [int(e) for e in v],
 }
-# Extra keyword arguments an operator's shape line needs (required unless out= is given).
+# Extra keyword arguments an operator's output shape needs (required unless out= is given).
 EXTRA = {"SPLIT": ("sizes",), "ONE_HOT": ("depth",), "DIAGONAL_MATRIX": ("shape", "dtype")}
 # Extra keyword arguments needed only when no input is given (then required unless out= is
 # given): the output's shape and type come from the input otherwise.
@@ -238,7 +154,6 @@ class Operator:
                 types = [q for q in self.params[:i] if _is_data_type_enum(q)]
                 self.union_type[p["name"]] = types[-1]["name"] if types else None
         self.union_type_params = set(self.union_type.values())
-        self.shape_rule = SHAPES.get(self.name)
         names = [s["name"] for s in self.in_slots]
         self.dtype_arg = names.index(DTYPE_FROM[self.name]) if self.name in DTYPE_FROM else 0
 
@@ -375,11 +290,7 @@ class Operator:
                         writebacks.append((e, tmp))
                 tensors[slot["name"]] = ts if slot["is_array"] else ts[0]
         else:
-            if self.shape_rule is not None:
-                shapes = self.shape_rule(sizes, by_name, kwargs)
-            else:
-                name0 = self.in_slots[0]["name"]
-                shapes = [sizes[name0][0] if self.in_slots[0]["is_array"] else sizes[name0]] * len(self.out_slots)
+            shapes = self.output_shapes(fl, tensors, values, kwargs, out_dtype)
             dtype = out_dtype
             for slot, shape in zip(self.out_slots, shapes):
                 group = shape if slot["is_array"] else [shape]
@@ -403,6 +314,42 @@ class Operator:
             return results
         return results[0] if len(results) == 1 else results
 
+    def output_shapes(self, fl, tensors, values, kwargs, out_dtype):
+        """Each output slot's sizes (a list of them for an array slot) from dmlref_output_sizes
+        (no shape code here): the output slots hold only what GIVEN makes of the extras."""
+        code = _types.CODES[_types.data_type(out_dtype)] if out_dtype is not None else 1
+        first = next((t for t in (tensors.get(s["name"]) for s in self.in_slots) if t is not None), None)
+        if isinstance(first, list):
+            first = first[0] if first else None
+        rank = len(first[1]) if first is not None else 0
+        given = {}
+        for k in self.extra:
+            v = kwargs.get(k)
+            if v is not None and k in GIVEN:
+                g = GIVEN[k](v, rank)
+                given = [(code, e, None, 0) for e in g] if k == "sizes" else (code, g, None, 0)
+        slots, counts = [], []
+        for s in self.schema["slots"]:
+            if not s["is_output"]:
+                slots.append(tensors.get(s["name"]))
+                continue
+            t = given if given != {} else ([] if s["is_array"] else None)
+            slots.append(t)
+            counts.append(len(t) if s["is_array"] else 1)
+        shapes, k = [], 0
+        for s, n in zip(self.out_slots, counts):
+            group = []
+            for _ in range(n):
+                r = _core.output_sizes(self.type, fl, slots, values, k)
+                if isinstance(r, list):
+                    _, status, msg, rule, field = r
+                    raise from_status(status, msg.decode("utf-8", "replace"), rule.decode(), field.decode(),
+                                      self.name)
+                group.append(r)
+                k += 1
+            shapes.append(group if s["is_array"] else group[0])
+        return shapes
+
     def validate(self, tensors, params, feature_level=None):
         """dmlref_validate on tensor tuples (code, sizes, strides, total) by slot name and
         parameter values by schema name; None or the exception it would raise."""
@@ -416,6 +363,22 @@ class Operator:
 
 
 OPERATORS = {s["name"]: Operator(s) for s in _core.schemas()}
+
+
+def gather_sizes(inp, idx, axis, k, feature_level=None):
+    """GATHER's output shape (rule G6), from the library (dmlref_output_sizes) for a FLOAT32
+    input of sizes inp and UINT32 indices of sizes idx.  Raises what the library reports
+    for sizes or parameters it refuses."""
+    def tensor(name, shape):
+        code = _types.CODES[name]
+        return (code, tuple(shape), None, _core.calc_buffer_tensor_size(code, list(shape), None))
+
+    r = _core.output_sizes(OPERATORS["GATHER"].type, _types.level(feature_level),
+                           [tensor("FLOAT32", inp), tensor("UINT32", idx), None], [int(axis), int(k)], 0)
+    if isinstance(r, list):
+        _, status, msg, rule, field = r
+        raise from_status(status, msg.decode("utf-8", "replace"), rule.decode(), field.decode(), "GATHER")
+    return r
 
 
 def _signature(op):

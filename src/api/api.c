@@ -48,22 +48,19 @@ static dmlref_status check_host_limits(const op_t *op, dmlref_error *err) {
     return DMLREF_OK;
 }
 
-/* dmlref_compile and dmlref_validate: api names the caller in messages;
- * validate_only stops after the descriptor rules (no host limits, no plan). */
-static dmlref_status compile_impl(const char *api, const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
-                                  const dmlref_options *options, int validate_only, dmlref_operator **out_op,
-                                  dmlref_error *err) {
-    static const dmlref_options defaults = {0, 0};
-    support_t s;
+static void clear_error(dmlref_error *err) {
     if (err) {
         err->code = DMLREF_OK;
         err->message[0] = '\0';
         err->rule[0] = '\0';
         err->field[0] = '\0';
     }
-    if (!out_op) return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: op is NULL", api);
-    *out_op = NULL;
-    if (!desc) return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: desc is NULL", api);
+}
+
+/* The desc's class at feature_level (desc not NULL): DMLREF_OK and *out, or the status. */
+static dmlref_status find_class(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
+                                const op_class **out, dmlref_error *err) {
+    support_t s;
     if (!feature_level_known((uint32_t)feature_level))
         return set_error(err, DMLREF_ERROR_FEATURE_LEVEL,
                          "feature level 0x%x is not a DirectML feature level (1_0 = 0x1000 ... 6_4 = 0x6400)",
@@ -85,6 +82,23 @@ static dmlref_status compile_impl(const char *api, const DMLREF_OPERATOR_DESC *d
                          dmlref_feature_level_name(feature_level),
                          dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)cls->support[0].from));
     if (!desc->Desc) return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: DMLREF_OPERATOR_DESC.Desc is NULL", name);
+    *out = cls;
+    return DMLREF_OK;
+}
+
+/* dmlref_compile and dmlref_validate: api names the caller in messages;
+ * validate_only stops after the descriptor rules (no host limits, no plan). */
+static dmlref_status compile_impl(const char *api, const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
+                                  const dmlref_options *options, int validate_only, dmlref_operator **out_op,
+                                  dmlref_error *err) {
+    static const dmlref_options defaults = {0, 0};
+    clear_error(err);
+    if (!out_op) return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: op is NULL", api);
+    *out_op = NULL;
+    if (!desc) return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: desc is NULL", api);
+    const op_class *cls = NULL;
+    TRY(find_class(desc, feature_level, &cls, err));
+    const char *name = cls->schema->name;
     if (!options) options = &defaults;
     if (options->flags & ~(uint32_t)(DMLREF_OPTION_CHECK_INDICES | DMLREF_OPTION_FORCE_ORACLE))
         return set_error(err, DMLREF_ERROR_OPTIONS, "%s: options.flags (0x%x) has unknown bits", name,
@@ -116,6 +130,43 @@ static dmlref_status compile_impl(const char *api, const DMLREF_OPERATOR_DESC *d
 dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
                              const dmlref_options *options, dmlref_operator **out_op, dmlref_error *err) {
     return compile_impl("dmlref_compile", desc, feature_level, options, 0, out_op, err);
+}
+
+dmlref_status dmlref_output_sizes(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
+                                  uint32_t output, uint32_t *dimension_count, uint32_t sizes[8], dmlref_error *err) {
+    clear_error(err);
+    if (!dimension_count || !sizes)
+        return set_error(err, DMLREF_ERROR_NULL_POINTER, "dmlref_output_sizes: %s is NULL",
+                         dimension_count ? "sizes" : "dimension_count");
+    if (!desc) return set_error(err, DMLREF_ERROR_NULL_POINTER, "dmlref_output_sizes: desc is NULL");
+    const op_class *cls = NULL;
+    TRY(find_class(desc, feature_level, &cls, err));
+    const dmlref_schema *sc = cls->schema;
+    /* The outputs in binding order: the output slots, an array slot counting its count field. */
+    uint32_t n_outputs = 0;
+    for (uint32_t i = 0; i < sc->n_slots; ++i)
+        if (sc->slots[i].is_output)
+            n_outputs += sc->slots[i].is_array
+                             ? *(const uint32_t *)(const void *)((const char *)desc->Desc + sc->slots[i].count_offset)
+                             : 1u;
+    if (output >= n_outputs)
+        return set_error(err, DMLREF_ERROR_PARAMETER,
+                         "dmlref_output_sizes: %s has %" PRIu32 " output%s; there is no output %" PRIu32, sc->name,
+                         n_outputs, n_outputs == 1 ? "" : "s", output);
+    if (!cls->output_sizes)
+        return set_error(err, DMLREF_ERROR_UNSUPPORTED_OPERATOR, "dmlref_output_sizes: %s has no output_sizes hook",
+                         sc->name);
+    op_t op;
+    memset(&op, 0, sizeof op);
+    op.cls = cls;
+    op.type = desc->Type;
+    op.name = sc->name;
+    op.feature_level = (uint32_t)feature_level;
+    uint32_t n = 0, got[MAX_DIMS];
+    TRY(cls->output_sizes(&op, desc->Desc, output, &n, got, err));
+    *dimension_count = n;
+    for (uint32_t d = 0; d < n; ++d) sizes[d] = got[d];
+    return DMLREF_OK;
 }
 
 dmlref_status dmlref_validate(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,

@@ -28,6 +28,15 @@ typedef struct op_class {
     /* Optional: picks a fast path (may set op->kernel, kernel_name, plan,
      * plan_free; leaves the oracle when none applies).  Called after compile. */
     dmlref_status (*plan)(op_t *op, dmlref_error *err);
+    /* Output `output`'s DimensionCount and Sizes from the desc's inputs and parameters
+     * (dmlref_output_sizes; every class has one).  op holds only cls, type, name and
+     * feature_level (no tensors).  Checks, in compile's order, the rules of the inputs
+     * and parameters the shape is computed from, with compile's messages; the output
+     * descs are not read, except for what the inputs and parameters leave free, which
+     * shape_given() reads (SPLIT, ONE_HOT, DIAGONAL_MATRIX(1)).  Writes *n and sizes[0..*n)
+     * only on DMLREF_OK. */
+    dmlref_status (*output_sizes)(const op_t *op, const void *desc, uint32_t output, uint32_t *n, uint32_t *sizes,
+                                  dmlref_error *err);
 } op_class;
 
 /* Schema entries (designated initializers over the desc struct T). */
@@ -75,6 +84,27 @@ extern const char *const data_type_enum_names[N_DATA_TYPE_NAMES];
 #define PARAM_DATA_TYPE(T, field)                                                                             \
     {.name = #field, .offset = offsetof(T, field), .kind = DMLREF_PARAM_ENUM, .enum_names = data_type_enum_names, \
      .enum_count = N_DATA_TYPE_NAMES}
+
+/* ---- output_sizes hooks (shape.c) ----------------------------------------- */
+
+/* An input the shape is computed from: tensor_check, then its feature-level row
+ * (check_support with dims_rule and type_rule), as compile checks it. */
+dmlref_status shape_input(const op_t *op, const char *name, const DMLREF_TENSOR_DESC *td, int is_index,
+                          const char *dims_rule, const char *type_rule, tensor_t *t, dmlref_error *err);
+/* An output shaped like the input td (ELEMENT_WISE_IDENTITY, SCATTER, ...): shape_input, then its Sizes. */
+dmlref_status shape_of_input(const op_t *op, const char *name, const DMLREF_TENSOR_DESC *td, const char *dims_rule,
+                             const char *type_rule, uint32_t *n, uint32_t *sizes, dmlref_error *err);
+/* What an output desc gives for the part of its shape the inputs and parameters leave
+ * free (`what`: "the depth along Axis").  Reads only Type, Desc, DimensionCount and Sizes:
+ * DMLREF_ERROR_NULL_POINTER when td (or its Desc or Sizes) is NULL, DMLREF_ERROR_TENSOR_TYPE
+ * or DMLREF_ERROR_DIMENSION_COUNT (rule T3/T4-like) when it holds no buffer tensor of 1 to 8
+ * dimensions. */
+dmlref_status shape_given(const op_t *op, const char *name, const DMLREF_TENSOR_DESC *td, const char *what,
+                          uint32_t *n, uint32_t *sizes, dmlref_error *err);
+/* Copies sizes of 64-bit values into out; DMLREF_ERROR_SIZES (rule `rule`, field name.Sizes)
+ * when one is above 2^32 - 1, the largest tensor size. */
+dmlref_status shape_fit(const op_t *op, const char *rule, const char *name, uint32_t n, const uint64_t *want,
+                        uint32_t *out, dmlref_error *err);
 
 /* The class of a built operator, or NULL. */
 const op_class *registry_find(DMLREF_OPERATOR_TYPE type);

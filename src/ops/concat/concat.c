@@ -22,12 +22,14 @@ static void piece_name(char *buf, size_t cap, const char *base, uint32_t k) {
     buf[len] = '\0';
 }
 
-dmlref_status concat_compile(op_t *op, const char *whole_name, const DMLREF_TENSOR_DESC *whole_desc,
-                             const char *count_name, uint32_t count, const char *pieces_name,
-                             const DMLREF_TENSOR_DESC *pieces_desc, uint32_t axis, int split,
-                             dmlref_error *err) {
+/* The whole tensor's rules (tensor rules, P2/J2 at the level), then P1/J1, P3/J3 and the count
+ * against Sizes[Axis] (P5/J5): the first rules of compile, shared with output_sizes. */
+static dmlref_status concat_whole_rules(const op_t *op, const char *whole_name, const DMLREF_TENSOR_DESC *whole_desc,
+                                        const char *count_name, uint32_t count, uint32_t axis, int split,
+                                        tensor_t *whole_out, dmlref_error *err) {
     const char *O = op->name;
     tensor_t whole;
+    memset(whole_out, 0, sizeof *whole_out);
     support_t s;
     support_lookup(op->cls, op->feature_level, &s);
 
@@ -46,6 +48,17 @@ dmlref_status concat_compile(op_t *op, const char *whole_name, const DMLREF_TENS
                          "%s: %s (%" PRIu32 ") exceeds %s.Sizes[Axis] (%" PRIu32
                          "): every piece is at least 1 along Axis",
                          O, count_name, count, whole_name, whole.sizes[axis]);
+    *whole_out = whole;
+    return DMLREF_OK;
+}
+
+dmlref_status concat_compile(op_t *op, const char *whole_name, const DMLREF_TENSOR_DESC *whole_desc,
+                             const char *count_name, uint32_t count, const char *pieces_name,
+                             const DMLREF_TENSOR_DESC *pieces_desc, uint32_t axis, int split,
+                             dmlref_error *err) {
+    const char *O = op->name;
+    tensor_t whole;
+    TRY(concat_whole_rules(op, whole_name, whole_desc, count_name, count, axis, split, &whole, err));
     if (!pieces_desc) return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "T1", pieces_name, NULL, "%s: %s is NULL", O, pieces_name);
     TRY(op_alloc_tensors(op, split ? 1 : count, split ? count : 1, err));
     tensor_t *pieces = split ? op->outputs : op->inputs;
@@ -93,4 +106,68 @@ dmlref_status concat_oracle(const op_t *op, const exec_args *x, int split) {
 
 dmlref_status concat_plan(op_t *op, int split, dmlref_error *err) {
     return plan_concat(op, split, OP_CPARAMS(op, concat_params)->axis, err);
+}
+
+dmlref_status split_output_sizes(const op_t *op, const DMLREF_SPLIT_OPERATOR_DESC *d, uint32_t output, uint32_t *n,
+                                 uint32_t *sizes, dmlref_error *err) {
+    const char *O = op->name;
+    tensor_t whole;
+    char name[48], what[96];
+    uint32_t gn = 0, given[MAX_DIMS];
+    TRY(concat_whole_rules(op, "InputTensor", d->InputTensor, "OutputCount", d->OutputCount, d->Axis, 1, &whole,
+                           err));
+    if (!d->OutputTensors)
+        return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "T1", "OutputTensors", NULL,
+                              "%s: OutputTensors is NULL: each piece's Sizes[Axis] is its share of InputTensor, "
+                              "which the inputs and parameters leave free", O);
+    piece_name(name, sizeof name, "OutputTensors", output);
+    snprintf(what, sizeof what, "its share of InputTensor along Axis (Sizes[%" PRIu32 "])", d->Axis);
+    TRY(shape_given(op, name, &d->OutputTensors[output], what, &gn, given, err));
+    if (gn != whole.n)                                                                     /* P2 */
+        return set_rule_error(err, DMLREF_ERROR_DIMENSION_COUNT, "P2", name, "DimensionCount",
+                              "%s: %s.DimensionCount (%" PRIu32 ") must equal InputTensor.DimensionCount (%" PRIu32 ")",
+                              O, name, gn, whole.n);
+    *n = whole.n;
+    for (uint32_t k = 0; k < whole.n; ++k) sizes[k] = whole.sizes[k];
+    sizes[d->Axis] = given[d->Axis];                                                       /* P4 */
+    return DMLREF_OK;
+}
+
+dmlref_status join_output_sizes(const op_t *op, const DMLREF_JOIN_OPERATOR_DESC *d, uint32_t *n, uint32_t *sizes,
+                                dmlref_error *err) {
+    const char *O = op->name;
+    const uint32_t count = d->InputCount, axis = d->Axis;
+    tensor_t first, p;
+    if (count == 0)                                                                        /* J1 */
+        return set_rule_error(err, DMLREF_ERROR_PARAMETER, "J1", "InputCount", NULL, "%s: InputCount must be greater than 0", O);
+    if (!d->InputTensors)
+        return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "T1", "InputTensors", NULL, "%s: InputTensors is NULL", O);
+    uint64_t sum = 0;
+    for (uint32_t k = 0; k < count; ++k) {
+        char name[48];
+        piece_name(name, sizeof name, "InputTensors", k);
+        if (k == 0) {
+            TRY(shape_input(op, name, &d->InputTensors[0], 0, "J2", "J2", &first, err));    /* J2 */
+            if (axis >= first.n)                                                           /* J3 */
+                return set_rule_error(err, DMLREF_ERROR_PARAMETER, "J3", "Axis", NULL,
+                                      "%s: Axis (%" PRIu32 ") must be in [0, InputTensors[0].DimensionCount - 1] = [0, %" PRIu32 "]",
+                                      O, axis, first.n - 1);
+            p = first;
+        } else {
+            TRY(tensor_check(O, name, &d->InputTensors[k], 0, &p, err));
+            TRY(check_same_dims(O, "J2", name, &p, "InputTensors[0]", &first, err));       /* J2 */
+            TRY(check_same_type(O, "J2", name, &p, "InputTensors[0]", &first, err));
+            TRY(check_sizes_but_axis(O, "J4", name, &p, "InputTensors[0]", &first, axis, err)); /* J4 */
+        }
+        sum += p.sizes[axis]; /* < 2^64: at most 2^32 terms below 2^32 */
+    }
+    if (sum > UINT32_MAX)                                                                  /* J5 */
+        return set_rule_error(err, DMLREF_ERROR_SIZES, "J5", "InputTensors", "Sizes",
+                              "%s: the InputTensors sizes along Axis (%" PRIu32 ") sum to %" PRIu64
+                              ", above 2^32 - 1: no OutputTensor.Sizes[%" PRIu32 "] can hold it",
+                              O, axis, sum, axis);
+    *n = first.n;
+    for (uint32_t k = 0; k < first.n; ++k) sizes[k] = first.sizes[k];
+    sizes[axis] = (uint32_t)sum;
+    return DMLREF_OK;
 }

@@ -17,6 +17,14 @@ dmlref_status concat_compile(op_t *op, const char *whole_name, const DMLREF_TENS
                              const DMLREF_TENSOR_DESC *pieces_desc, uint32_t axis, int split,
                              dmlref_error *err);
 
+/* The classes' output_sizes hooks.  SPLIT: piece `output` has InputTensor's Sizes but along
+ * Axis, where OutputTensors[output].Sizes[Axis] (read by shape_given) is its share.  JOIN:
+ * InputTensors[0]'s Sizes with the inputs' sizes along Axis summed (J5). */
+dmlref_status split_output_sizes(const op_t *op, const DMLREF_SPLIT_OPERATOR_DESC *d, uint32_t output, uint32_t *n,
+                                 uint32_t *sizes, dmlref_error *err);
+dmlref_status join_output_sizes(const op_t *op, const DMLREF_JOIN_OPERATOR_DESC *d, uint32_t *n, uint32_t *sizes,
+                                dmlref_error *err);
+
 /* piece k's element c  <->  whole's element c + (sum of earlier pieces' Axis sizes) along Axis */
 dmlref_status concat_oracle(const op_t *op, const exec_args *x, int split);
 

@@ -19,6 +19,12 @@ static dmlref_status join_compile(op_t *op, const void *desc, dmlref_error *err)
 
 static dmlref_status join_plan(op_t *op, dmlref_error *err) { return concat_plan(op, 0, err); }
 
+static dmlref_status join_output_sizes_hook(const op_t *op, const void *desc, uint32_t output, uint32_t *n,
+                                            uint32_t *sizes, dmlref_error *err) {
+    (void)output;
+    return join_output_sizes(op, desc, n, sizes, err);
+}
+
 #define D DMLREF_JOIN_OPERATOR_DESC
 static const dmlref_tensor_slot slots[] = {SLOT_ARRAY(D, InputTensors, 0, InputCount), SLOT_OUT(D, OutputTensor)};
 static const dmlref_param params[] = {PARAM_COUNT(D, InputCount), PARAM_UINT(D, Axis)};
@@ -33,4 +39,4 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_JOIN, "JOIN", sizeof(D), DM
                                               N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class join_class = {&schema, support, N_OF(support), join_compile, join_plan};
+const op_class join_class = {&schema, support, N_OF(support), join_compile, join_plan, join_output_sizes_hook};

@@ -19,6 +19,11 @@ static dmlref_status split_compile(op_t *op, const void *desc, dmlref_error *err
 
 static dmlref_status split_plan(op_t *op, dmlref_error *err) { return concat_plan(op, 1, err); }
 
+static dmlref_status split_output_sizes_hook(const op_t *op, const void *desc, uint32_t output, uint32_t *n,
+                                             uint32_t *sizes, dmlref_error *err) {
+    return split_output_sizes(op, desc, output, n, sizes, err);
+}
+
 #define D DMLREF_SPLIT_OPERATOR_DESC
 static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_ARRAY(D, OutputTensors, 1, OutputCount)};
 static const dmlref_param params[] = {PARAM_COUNT(D, OutputCount), PARAM_UINT(D, Axis)};
@@ -32,4 +37,4 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_SPLIT, "SPLIT", sizeof(D), 
                                               N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class split_class = {&schema, support, N_OF(support), split_compile, split_plan};
+const op_class split_class = {&schema, support, N_OF(support), split_compile, split_plan, split_output_sizes_hook};

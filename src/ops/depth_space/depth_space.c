@@ -84,21 +84,10 @@ static uint64_t mul_sat(uint64_t a, uint64_t b) {
     return a * b;
 }
 
-dmlref_status depth_space_compile(op_t *op, int to_space, const DMLREF_TENSOR_DESC *input,
-                                  const DMLREF_TENSOR_DESC *output, uint32_t block_size, int has_order,
-                                  uint32_t order, dmlref_error *err) {
-    const char *OP = op->name;
-    TRY(op_alloc_tensors(op, 1, 1, err));
-    tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
-    support_t s;
-    support_lookup(op->cls, op->feature_level, &s);
-
-    TRY(tensor_check(OP, "InputTensor", input, 0, in, err));
-    TRY(tensor_check(OP, "OutputTensor", output, 1, out, err));
-    TRY(check_support(OP, "DS1", "DS2", "InputTensor", in, &s, 0, op->feature_level, err));  /* DS1, DS2 */
-    TRY(check_same_type(OP, "DS2", "OutputTensor", out, "InputTensor", in, err));            /* DS2 */
-    TRY(check_support(OP, "DS1", "DS2", "OutputTensor", out, &s, 0, op->feature_level, err)); /* DS1 */
-
+/* Rules DS3, DS6 and DS4 / DS5 (after the tensor rules, DS1 and DS2), then the output's 4 Sizes
+ * (saturated at 2^64 - 1) into want: the one shape computation of compile and output_sizes. */
+static dmlref_status depth_space_shape(const char *OP, int to_space, const tensor_t *in, uint32_t block_size,
+                                       int has_order, uint32_t order, uint64_t *want, dmlref_error *err) {
     if (block_size == 0)                                                                     /* DS3 */
         return set_rule_error(err, DMLREF_ERROR_PARAMETER, "DS3", "BlockSize", NULL,
                               "%s: BlockSize (0) must be at least 1", OP);
@@ -109,8 +98,6 @@ dmlref_status depth_space_compile(op_t *op, int to_space, const DMLREF_TENSOR_DE
 
     const uint64_t B = block_size, BB = B * B; /* B < 2^32: B*B < 2^64 */
     const uint32_t *is = in->sizes;
-    uint64_t want[4];
-    const char *rule = to_space ? "DS4" : "DS5";
     if (to_space) {
         if (is[1] % BB != 0)                                                                 /* DS4 */
             return set_rule_error(err, DMLREF_ERROR_SIZES, "DS4", "InputTensor", "Sizes",
@@ -134,6 +121,29 @@ dmlref_status depth_space_compile(op_t *op, int to_space, const DMLREF_TENSOR_DE
         want[2] = is[2] / B;
         want[3] = is[3] / B;
     }
+    return DMLREF_OK;
+}
+
+dmlref_status depth_space_compile(op_t *op, int to_space, const DMLREF_TENSOR_DESC *input,
+                                  const DMLREF_TENSOR_DESC *output, uint32_t block_size, int has_order,
+                                  uint32_t order, dmlref_error *err) {
+    const char *OP = op->name;
+    TRY(op_alloc_tensors(op, 1, 1, err));
+    tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
+    support_t s;
+    support_lookup(op->cls, op->feature_level, &s);
+
+    TRY(tensor_check(OP, "InputTensor", input, 0, in, err));
+    TRY(tensor_check(OP, "OutputTensor", output, 1, out, err));
+    TRY(check_support(OP, "DS1", "DS2", "InputTensor", in, &s, 0, op->feature_level, err));  /* DS1, DS2 */
+    TRY(check_same_type(OP, "DS2", "OutputTensor", out, "InputTensor", in, err));            /* DS2 */
+    TRY(check_support(OP, "DS1", "DS2", "OutputTensor", out, &s, 0, op->feature_level, err)); /* DS1 */
+
+    const uint64_t B = block_size;
+    const uint32_t *is = in->sizes;
+    uint64_t want[4];
+    const char *rule = to_space ? "DS4" : "DS5";
+    TRY(depth_space_shape(OP, to_space, in, block_size, has_order, order, want, err)); /* DS3, DS6, DS4/DS5 */
     for (uint32_t d = 0; d < 4; ++d)
         if (out->sizes[d] != want[d]) {
             char have[64];
@@ -404,5 +414,17 @@ dmlref_status depth_space_plan(op_t *op, dmlref_error *err) {
     op->plan_free = depth_space_free;
     op->kernel = depth_space_kernel;
     op->kernel_name = kernel_names[p->mode == DS_COPY ? ds_copy_names[prm->to_space][p->copy.kind] : ds_names[prm->to_space][p->mode][w]];
+    return DMLREF_OK;
+}
+
+dmlref_status depth_space_output_sizes(const op_t *op, int to_space, const DMLREF_TENSOR_DESC *input,
+                                       uint32_t block_size, int has_order, uint32_t order, uint32_t *n,
+                                       uint32_t *sizes, dmlref_error *err) {
+    tensor_t in;
+    uint64_t want[4];
+    TRY(shape_input(op, "InputTensor", input, 0, "DS1", "DS2", &in, err)); /* DS1, DS2 */
+    TRY(depth_space_shape(op->name, to_space, &in, block_size, has_order, order, want, err));
+    TRY(shape_fit(op, to_space ? "DS4" : "DS5", "OutputTensor", 4, want, sizes, err));
+    *n = 4;
     return DMLREF_OK;
 }

@@ -25,4 +25,10 @@ dmlref_status depth_space_compile(op_t *op, int to_space, const DMLREF_TENSOR_DE
  * with an interleaving kernel for the block's innermost dimension. */
 dmlref_status depth_space_plan(op_t *op, dmlref_error *err);
 
+/* The output's DimensionCount (4) and Sizes (the classes' output_sizes hook): the input's
+ * rules, DS3, DS6, DS4 / DS5 as compile checks them. */
+dmlref_status depth_space_output_sizes(const op_t *op, int to_space, const DMLREF_TENSOR_DESC *input,
+                                       uint32_t block_size, int has_order, uint32_t order, uint32_t *n,
+                                       uint32_t *sizes, dmlref_error *err);
+
 #endif

@@ -16,6 +16,13 @@ static dmlref_status depth_to_space1_compile(op_t *op, const void *desc, dmlref_
                                err);
 }
 
+static dmlref_status depth_to_space1_output_sizes(const op_t *op, const void *desc, uint32_t output, uint32_t *n,
+                                          uint32_t *sizes, dmlref_error *err) {
+    const DMLREF_DEPTH_TO_SPACE1_OPERATOR_DESC *d = desc;
+    (void)output;
+    return depth_space_output_sizes(op, 1, d->InputTensor, d->BlockSize, 1, (uint32_t)d->Order, n, sizes, err);
+}
+
 #define D DMLREF_DEPTH_TO_SPACE1_OPERATOR_DESC
 static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_OUT(D, OutputTensor)};
 static const dmlref_param params[] = {PARAM_UINT(D, BlockSize), PARAM_ENUM(D, Order, depth_space_order_names)};
@@ -27,4 +34,5 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_DEPTH_TO_SPACE1, OP, sizeof
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class depth_to_space1_class = {&schema, support, N_OF(support), depth_to_space1_compile, depth_space_plan};
+const op_class depth_to_space1_class = {&schema, support, N_OF(support), depth_to_space1_compile, depth_space_plan,
+                                      depth_to_space1_output_sizes};

@@ -15,6 +15,13 @@ static dmlref_status space_to_depth_compile(op_t *op, const void *desc, dmlref_e
     return depth_space_compile(op, 0, d->InputTensor, d->OutputTensor, d->BlockSize, 0, 0, err);
 }
 
+static dmlref_status space_to_depth_output_sizes(const op_t *op, const void *desc, uint32_t output, uint32_t *n,
+                                          uint32_t *sizes, dmlref_error *err) {
+    const DMLREF_SPACE_TO_DEPTH_OPERATOR_DESC *d = desc;
+    (void)output;
+    return depth_space_output_sizes(op, 0, d->InputTensor, d->BlockSize, 0, 0, n, sizes, err);
+}
+
 #define D DMLREF_SPACE_TO_DEPTH_OPERATOR_DESC
 static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_OUT(D, OutputTensor)};
 static const dmlref_param params[] = {PARAM_UINT(D, BlockSize)};
@@ -27,4 +34,5 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_SPACE_TO_DEPTH, OP, sizeof(
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class space_to_depth_class = {&schema, support, N_OF(support), space_to_depth_compile, depth_space_plan};
+const op_class space_to_depth_class = {&schema, support, N_OF(support), space_to_depth_compile, depth_space_plan,
+                                      space_to_depth_output_sizes};

@@ -17,6 +17,8 @@
 #include "core/registry.h"
 #include "core/scalar.h"
 
+#include <inttypes.h>
+
 #define OP "DIAGONAL_MATRIX"
 
 static dmlref_status diagonal_matrix_compile(op_t *op, const void *desc, dmlref_error *err) {
@@ -35,6 +37,23 @@ static dmlref_status diagonal_matrix_compile(op_t *op, const void *desc, dmlref_
     return DMLREF_OK;
 }
 
+/* No input: OutputTensor's own DimensionCount and Sizes give the shape (checked: DM1). */
+static dmlref_status diagonal_matrix_output_sizes(const op_t *op, const void *desc, uint32_t output, uint32_t *n,
+                                                  uint32_t *sizes, dmlref_error *err) {
+    const DMLREF_DIAGONAL_MATRIX_OPERATOR_DESC *d = desc;
+    support_t s;
+    support_lookup(op->cls, op->feature_level, &s);
+    (void)output;
+    TRY(shape_given(op, "OutputTensor", d->OutputTensor, "the whole output shape (there is no input)", n, sizes, err));
+    if (*n < s.min_dims || *n > s.max_dims)                                                     /* DM1 */
+        return set_rule_error(err, DMLREF_ERROR_DIMENSION_COUNT, "DM1", "OutputTensor", "DimensionCount",
+                              OP ": OutputTensor.DimensionCount (%" PRIu32 ") must be in [%" PRIu32 ", %" PRIu32
+                              "] at feature level %s",
+                              *n, s.min_dims, s.max_dims,
+                              dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)op->feature_level));
+    return DMLREF_OK;
+}
+
 #define D DMLREF_DIAGONAL_MATRIX_OPERATOR_DESC
 static const dmlref_tensor_slot slots[] = {SLOT_OUT(D, OutputTensor)};
 static const dmlref_param params[] = {PARAM_INT(D, Offset), PARAM_FLOAT(D, Value)};
@@ -48,4 +67,5 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_DIAGONAL_MATRIX, OP, sizeof
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class diagonal_matrix_class = {&schema, support, N_OF(support), diagonal_matrix_compile, diagonal_plan};
+const op_class diagonal_matrix_class = {&schema, support, N_OF(support), diagonal_matrix_compile, diagonal_plan,
+                                        diagonal_matrix_output_sizes};

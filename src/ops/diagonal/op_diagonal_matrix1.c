@@ -19,6 +19,8 @@
 #include "core/registry.h"
 #include "core/scalar.h"
 
+#include <inttypes.h>
+
 #define OP "DIAGONAL_MATRIX1"
 
 static dmlref_status diagonal_matrix1_compile(op_t *op, const void *desc, dmlref_error *err) {
@@ -45,6 +47,25 @@ static dmlref_status diagonal_matrix1_compile(op_t *op, const void *desc, dmlref
     return DMLREF_OK;
 }
 
+/* DG4: the InputTensor's Sizes when there is one; else OutputTensor's own (checked: DG1). */
+static dmlref_status diagonal_matrix1_output_sizes(const op_t *op, const void *desc, uint32_t output, uint32_t *n,
+                                                   uint32_t *sizes, dmlref_error *err) {
+    const DMLREF_DIAGONAL_MATRIX1_OPERATOR_DESC *d = desc;
+    (void)output;
+    if (d->InputTensor) return shape_of_input(op, "InputTensor", d->InputTensor, "DG1", "DG2", n, sizes, err);
+    support_t s;
+    support_lookup(op->cls, op->feature_level, &s);
+    TRY(shape_given(op, "OutputTensor", d->OutputTensor, "the whole output shape (there is no InputTensor)", n, sizes,
+                    err));
+    if (*n < s.min_dims || *n > s.max_dims)                                                     /* DG1 */
+        return set_rule_error(err, DMLREF_ERROR_DIMENSION_COUNT, "DG1", "OutputTensor", "DimensionCount",
+                              OP ": OutputTensor.DimensionCount (%" PRIu32 ") must be in [%" PRIu32 ", %" PRIu32
+                              "] at feature level %s",
+                              *n, s.min_dims, s.max_dims,
+                              dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)op->feature_level));
+    return DMLREF_OK;
+}
+
 #define D DMLREF_DIAGONAL_MATRIX1_OPERATOR_DESC
 static const dmlref_tensor_slot slots[] = {SLOT_IN_OPTIONAL(D, InputTensor), SLOT_OUT(D, OutputTensor)};
 static const dmlref_param params[] = {PARAM_DATA_TYPE(D, ValueDataType), PARAM_UNION(D, Value, ValueDataType),
@@ -56,4 +77,5 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_DIAGONAL_MATRIX1, OP, sizeo
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class diagonal_matrix1_class = {&schema, support, N_OF(support), diagonal_matrix1_compile, diagonal_plan};
+const op_class diagonal_matrix1_class = {&schema, support, N_OF(support), diagonal_matrix1_compile, diagonal_plan,
+                                         diagonal_matrix1_output_sizes};

@@ -75,22 +75,10 @@ static dmlref_status gather_nd_check(const op_t *op, const exec_args *x, dmlref_
     return check_indices_in_range(op, ix, IN_DATA(x, 1), "IndicesTensor", t, bounds, names, err);
 }
 
-dmlref_status gather_nd_compile(op_t *op, const gather_nd_desc *gd, dmlref_error *err) {
-    const char *OP = op->name;
-    TRY(op_alloc_tensors(op, 2, 1, err));
-    tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
-    support_t s;
-    support_lookup(op->cls, op->feature_level, &s);
-
-    TRY(tensor_check(OP, "InputTensor", gd->input, 0, in, err));
-    TRY(tensor_check(OP, "IndicesTensor", gd->indices, 0, ix, err));
-    TRY(tensor_check(OP, "OutputTensor", gd->output, 1, out, err));
-    TRY(check_same_dims(OP, "GN1", "IndicesTensor", ix, "InputTensor", in, err));             /* GN1 */
-    TRY(check_same_dims(OP, "GN1", "OutputTensor", out, "InputTensor", in, err));
-    TRY(check_support(OP, "GN1", "GN2", "InputTensor", in, &s, 0, op->feature_level, err));    /* GN2 */
-    TRY(check_same_type(OP, "GN2", "OutputTensor", out, "InputTensor", in, err));
-    TRY(check_support(OP, "GN1", "GN2", "IndicesTensor", ix, &s, 1, op->feature_level, err));
-
+/* Rules GN3-GN8 (after the tensor rules, GN1 and GN2), then the output's Sizes (GN8) into
+ * want: the one shape computation of compile and output_sizes. */
+static dmlref_status gather_nd_shape(const char *OP, const gather_nd_desc *gd, const tensor_t *in, const tensor_t *ix,
+                                     uint32_t *want, dmlref_error *err) {
     const uint32_t n = in->n, r = gd->r, q = gd->q, b = gd->b;
     if (r < 1 || r > n)                                                                         /* GN3 */
         return set_rule_error(err, DMLREF_ERROR_PARAMETER, "GN3", "InputDimensionCount", NULL,
@@ -137,13 +125,33 @@ dmlref_status gather_nd_compile(op_t *op, const gather_nd_desc *gd, dmlref_error
                               "(InputDimensionCount%s - IndicesTensor.Sizes[%" PRIu32 "])), "
                               "more than DimensionCount (%" PRIu32 ")",
                               OP, m, gd->has_batch ? " - BatchDimensionCount" : "", n - 1, n);
-    uint32_t want[MAX_DIMS];
     for (uint32_t d = 0; d < n; ++d) want[d] = 1;
     for (uint32_t k = 0; k + 1 < q; ++k) want[n - m + k] = ix->sizes[n - q + k];
     for (uint32_t e = 0; e < r - b - t; ++e) want[n - m + q - 1 + e] = in->sizes[n - r + b + t + e];
+    return DMLREF_OK;
+}
+
+dmlref_status gather_nd_compile(op_t *op, const gather_nd_desc *gd, dmlref_error *err) {
+    const char *OP = op->name;
+    TRY(op_alloc_tensors(op, 2, 1, err));
+    tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
+    support_t s;
+    support_lookup(op->cls, op->feature_level, &s);
+
+    TRY(tensor_check(OP, "InputTensor", gd->input, 0, in, err));
+    TRY(tensor_check(OP, "IndicesTensor", gd->indices, 0, ix, err));
+    TRY(tensor_check(OP, "OutputTensor", gd->output, 1, out, err));
+    TRY(check_same_dims(OP, "GN1", "IndicesTensor", ix, "InputTensor", in, err));             /* GN1 */
+    TRY(check_same_dims(OP, "GN1", "OutputTensor", out, "InputTensor", in, err));
+    TRY(check_support(OP, "GN1", "GN2", "InputTensor", in, &s, 0, op->feature_level, err));    /* GN2 */
+    TRY(check_same_type(OP, "GN2", "OutputTensor", out, "InputTensor", in, err));
+    TRY(check_support(OP, "GN1", "GN2", "IndicesTensor", ix, &s, 1, op->feature_level, err));
+
+    uint32_t want[MAX_DIMS];
+    TRY(gather_nd_shape(OP, gd, in, ix, want, err)); /* GN3-GN8 */
     TRY(check_same_sizes(OP, "GN8", "OutputTensor", out, "the gathered shape", want, err));
 
-    *OP_PARAMS(op, gather_nd_params) = (gather_nd_params){r, q, b};
+    *OP_PARAMS(op, gather_nd_params) = (gather_nd_params){gd->r, gd->q, gd->b};
     op->oracle = gather_nd_oracle;
     op->check = gather_nd_check;
     return DMLREF_OK;
@@ -152,4 +160,20 @@ dmlref_status gather_nd_compile(op_t *op, const gather_nd_desc *gd, dmlref_error
 dmlref_status gather_nd_plan(op_t *op, dmlref_error *err) {
     const gather_nd_params *g = OP_CPARAMS(op, gather_nd_params);
     return plan_gather_nd(op, g->r, g->q, g->b, err);
+}
+
+dmlref_status gather_nd_output_sizes(const op_t *op, const gather_nd_desc *gd, uint32_t *n, uint32_t *sizes,
+                                     dmlref_error *err) {
+    const char *OP = op->name;
+    tensor_t in, ix;
+    support_t s;
+    support_lookup(op->cls, op->feature_level, &s);
+    TRY(tensor_check(OP, "InputTensor", gd->input, 0, &in, err));
+    TRY(tensor_check(OP, "IndicesTensor", gd->indices, 0, &ix, err));
+    TRY(check_same_dims(OP, "GN1", "IndicesTensor", &ix, "InputTensor", &in, err));           /* GN1 */
+    TRY(check_support(OP, "GN1", "GN2", "InputTensor", &in, &s, 0, op->feature_level, err));  /* GN2 */
+    TRY(check_support(OP, "GN1", "GN2", "IndicesTensor", &ix, &s, 1, op->feature_level, err));
+    TRY(gather_nd_shape(OP, gd, &in, &ix, sizes, err));
+    *n = in.n;
+    return DMLREF_OK;
 }

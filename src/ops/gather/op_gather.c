@@ -73,23 +73,11 @@ static dmlref_status gather_check(const op_t *op, const exec_args *x, dmlref_err
     return check_indices_along_axis(op, OP_CPARAMS(op, gather_params)->axis, x, err);
 }
 
-static dmlref_status gather_compile(op_t *op, const void *desc, dmlref_error *err) {
-    const DMLREF_GATHER_OPERATOR_DESC *g = desc;
-    TRY(op_alloc_tensors(op, 2, 1, err));
-    tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
-    support_t s;
-    support_lookup(op->cls, op->feature_level, &s);
-
-    TRY(tensor_check(OP, "InputTensor", g->InputTensor, 0, in, err));                    /* G10 */
-    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, 0, ix, err));
-    TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, 1, out, err));
-    TRY(check_same_dims(OP, "G1", "IndicesTensor", ix, "InputTensor", in, err));               /* G1  */
-    TRY(check_same_dims(OP, "G1", "OutputTensor", out, "InputTensor", in, err));
-    TRY(check_support(OP, "G1", "G2", "InputTensor", in, &s, 0, op->feature_level, err));            /* G2  */
-    TRY(check_same_type(OP, "G2", "OutputTensor", out, "InputTensor", in, err));
-    TRY(check_support(OP, "G1", "G2", "IndicesTensor", ix, &s, 1, op->feature_level, err));
-
-    const uint32_t n = in->n, a = g->Axis, k = g->IndexDimensions;
+/* Rules G3-G5, G8, G9 (after the tensor rules, G1 and G2), then the output's Sizes (G6): the
+ * one shape computation of compile and output_sizes. */
+static dmlref_status gather_shape(const tensor_t *in, const tensor_t *ix, uint32_t a, uint32_t k, uint32_t *want,
+                                  dmlref_error *err) {
+    const uint32_t n = in->n;
     if (a >= n)                                                                           /* G3  */
         return set_rule_error(err, DMLREF_ERROR_PARAMETER, "G3", "Axis", NULL,
                          OP ": Axis (%" PRIu32 ") must be in [0, InputTensor.DimensionCount) = [0, %" PRIu32 ")",
@@ -117,8 +105,29 @@ static dmlref_status gather_compile(op_t *op, const void *desc, dmlref_error *er
                              "IndexDimensions (%" PRIu32 ") dimensions of IndicesTensor are meaningful",
                              d, ix->sizes[d], k);
 
-    uint32_t want[MAX_DIMS];                                                              /* G6  */
     gather_output_sizes(n, a, k, in->sizes, ix->sizes, want);
+    return DMLREF_OK;
+}
+
+static dmlref_status gather_compile(op_t *op, const void *desc, dmlref_error *err) {
+    const DMLREF_GATHER_OPERATOR_DESC *g = desc;
+    TRY(op_alloc_tensors(op, 2, 1, err));
+    tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
+    support_t s;
+    support_lookup(op->cls, op->feature_level, &s);
+
+    TRY(tensor_check(OP, "InputTensor", g->InputTensor, 0, in, err));                    /* G10 */
+    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, 0, ix, err));
+    TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, 1, out, err));
+    TRY(check_same_dims(OP, "G1", "IndicesTensor", ix, "InputTensor", in, err));               /* G1  */
+    TRY(check_same_dims(OP, "G1", "OutputTensor", out, "InputTensor", in, err));
+    TRY(check_support(OP, "G1", "G2", "InputTensor", in, &s, 0, op->feature_level, err));            /* G2  */
+    TRY(check_same_type(OP, "G2", "OutputTensor", out, "InputTensor", in, err));
+    TRY(check_support(OP, "G1", "G2", "IndicesTensor", ix, &s, 1, op->feature_level, err));
+
+    const uint32_t a = g->Axis, k = g->IndexDimensions;
+    uint32_t want[MAX_DIMS];                                                              /* G6  */
+    TRY(gather_shape(in, ix, a, k, want, err));
     TRY(check_same_sizes(OP, "G6", "OutputTensor", out, "the gathered shape", want, err));
 
     *OP_PARAMS(op, gather_params) = (gather_params){a, k};
@@ -130,6 +139,23 @@ static dmlref_status gather_compile(op_t *op, const void *desc, dmlref_error *er
 static dmlref_status gather_plan(op_t *op, dmlref_error *err) {
     const gather_params *g = OP_CPARAMS(op, gather_params);
     return plan_gather(op, 0, g->axis, g->index_dims, err);
+}
+
+static dmlref_status gather_output_sizes_hook(const op_t *op, const void *desc, uint32_t output, uint32_t *n,
+                                              uint32_t *sizes, dmlref_error *err) {
+    const DMLREF_GATHER_OPERATOR_DESC *g = desc;
+    tensor_t in, ix;
+    support_t s;
+    support_lookup(op->cls, op->feature_level, &s);
+    (void)output;
+    TRY(tensor_check(OP, "InputTensor", g->InputTensor, 0, &in, err));                   /* G10 */
+    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, 0, &ix, err));
+    TRY(check_same_dims(OP, "G1", "IndicesTensor", &ix, "InputTensor", &in, err));            /* G1  */
+    TRY(check_support(OP, "G1", "G2", "InputTensor", &in, &s, 0, op->feature_level, err));         /* G2  */
+    TRY(check_support(OP, "G1", "G2", "IndicesTensor", &ix, &s, 1, op->feature_level, err));
+    TRY(gather_shape(&in, &ix, g->Axis, g->IndexDimensions, sizes, err));
+    *n = in.n;
+    return DMLREF_OK;
 }
 
 #define D DMLREF_GATHER_OPERATOR_DESC
@@ -146,4 +172,5 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_GATHER, OP, sizeof(D), DMLR
                                               N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class gather_class = {&schema, support, N_OF(support), gather_compile, gather_plan};
+const op_class gather_class = {&schema, support, N_OF(support), gather_compile, gather_plan,
+                              gather_output_sizes_hook};

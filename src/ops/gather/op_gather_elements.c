@@ -37,6 +37,18 @@ static dmlref_status gather_elements_check(const op_t *op, const exec_args *x, d
     return check_indices_along_axis(op, OP_CPARAMS(op, gather_elements_params)->axis, x, err);
 }
 
+/* Rules E3 and E4 (after the tensor rules, E1 and E2): the output is then shaped like the
+ * indices (E5).  Shared by compile and output_sizes. */
+static dmlref_status gather_elements_shape(const tensor_t *in, const tensor_t *ix, uint32_t a, dmlref_error *err) {
+    const uint32_t n = in->n;
+    if (a >= n)                                                                           /* E3 */
+        return set_rule_error(err, DMLREF_ERROR_PARAMETER, "E3", "Axis", NULL,
+                         OP ": Axis (%" PRIu32 ") must be in [0, InputTensor.DimensionCount) = [0, %" PRIu32 ")",
+                         a, n);
+    TRY(check_sizes_but_axis(OP, "E4", "IndicesTensor", ix, "InputTensor", in, a, err)); /* E4 */
+    return DMLREF_OK;
+}
+
 static dmlref_status gather_elements_compile(op_t *op, const void *desc, dmlref_error *err) {
     const DMLREF_GATHER_ELEMENTS_OPERATOR_DESC *g = desc;
     TRY(op_alloc_tensors(op, 2, 1, err));
@@ -53,12 +65,8 @@ static dmlref_status gather_elements_compile(op_t *op, const void *desc, dmlref_
     TRY(check_same_type(OP, "E2", "OutputTensor", out, "InputTensor", in, err));
     TRY(check_support(OP, "E1", "E2", "IndicesTensor", ix, &s, 1, op->feature_level, err));
 
-    const uint32_t n = in->n, a = g->Axis;
-    if (a >= n)                                                                           /* E3 */
-        return set_rule_error(err, DMLREF_ERROR_PARAMETER, "E3", "Axis", NULL,
-                         OP ": Axis (%" PRIu32 ") must be in [0, InputTensor.DimensionCount) = [0, %" PRIu32 ")",
-                         a, n);
-    TRY(check_sizes_but_axis(OP, "E4", "IndicesTensor", ix, "InputTensor", in, a, err)); /* E4 */
+    const uint32_t a = g->Axis;
+    TRY(gather_elements_shape(in, ix, a, err)); /* E3, E4 */
     TRY(check_same_sizes(OP, "E5", "OutputTensor", out, "IndicesTensor.Sizes", ix->sizes, err)); /* E5 */
 
     OP_PARAMS(op, gather_elements_params)->axis = a;
@@ -69,6 +77,24 @@ static dmlref_status gather_elements_compile(op_t *op, const void *desc, dmlref_
 
 static dmlref_status gather_elements_plan(op_t *op, dmlref_error *err) {
     return plan_gather(op, 1, OP_CPARAMS(op, gather_elements_params)->axis, 0, err);
+}
+
+static dmlref_status gather_elements_output_sizes(const op_t *op, const void *desc, uint32_t output, uint32_t *n,
+                                                   uint32_t *sizes, dmlref_error *err) {
+    const DMLREF_GATHER_ELEMENTS_OPERATOR_DESC *g = desc;
+    tensor_t in, ix;
+    support_t s;
+    support_lookup(op->cls, op->feature_level, &s);
+    (void)output;
+    TRY(tensor_check(OP, "InputTensor", g->InputTensor, 0, &in, err));
+    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, 0, &ix, err));
+    TRY(check_same_dims(OP, "E1", "IndicesTensor", &ix, "InputTensor", &in, err));            /* E1 */
+    TRY(check_support(OP, "E1", "E2", "InputTensor", &in, &s, 0, op->feature_level, err));         /* E2 */
+    TRY(check_support(OP, "E1", "E2", "IndicesTensor", &ix, &s, 1, op->feature_level, err));
+    TRY(gather_elements_shape(&in, &ix, g->Axis, err));
+    *n = ix.n;                                                                            /* E5 */
+    for (uint32_t d = 0; d < ix.n; ++d) sizes[d] = ix.sizes[d];
+    return DMLREF_OK;
 }
 
 #define D DMLREF_GATHER_ELEMENTS_OPERATOR_DESC
@@ -84,4 +110,5 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_GATHER_ELEMENTS, OP, sizeof
                                               N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class gather_elements_class = {&schema, support, N_OF(support), gather_elements_compile, gather_elements_plan};
+const op_class gather_elements_class = {&schema, support, N_OF(support), gather_elements_compile, gather_elements_plan,
+                                        gather_elements_output_sizes};

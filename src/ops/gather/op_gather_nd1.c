@@ -14,6 +14,15 @@ static dmlref_status gather_nd1_class_compile(op_t *op, const void *desc, dmlref
     return gather_nd_compile(op, &d, err);
 }
 
+static dmlref_status gather_nd1_class_output_sizes(const op_t *op, const void *desc, uint32_t output, uint32_t *n,
+                                                    uint32_t *sizes, dmlref_error *err) {
+    const DMLREF_GATHER_ND1_OPERATOR_DESC *g = desc;
+    const gather_nd_desc d = {g->InputTensor,         g->IndicesTensor,         g->OutputTensor,
+                              g->InputDimensionCount, g->IndicesDimensionCount, g->BatchDimensionCount, 1};
+    (void)output;
+    return gather_nd_output_sizes(op, &d, n, sizes, err);
+}
+
 #define D DMLREF_GATHER_ND1_OPERATOR_DESC
 static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_INDICES(D, IndicesTensor),
                                            SLOT_OUT(D, OutputTensor)};
@@ -27,4 +36,5 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_GATHER_ND1, "GATHER_ND1", s
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class gather_nd1_class = {&schema, support, N_OF(support), gather_nd1_class_compile, gather_nd_plan};
+const op_class gather_nd1_class = {&schema, support, N_OF(support), gather_nd1_class_compile, gather_nd_plan,
+                                  gather_nd1_class_output_sizes};

@@ -243,6 +243,13 @@ static dmlref_status identity_plan_hook(op_t *op, dmlref_error *err) {
 
 /* ---- the class ------------------------------------------------------------- */
 
+static dmlref_status element_wise_identity_output_sizes(const op_t *op, const void *desc, uint32_t output, uint32_t *n,
+                                                        uint32_t *sizes, dmlref_error *err) {
+    const DMLREF_ELEMENT_WISE_IDENTITY_OPERATOR_DESC *d = desc; /* ID1: Output.Sizes == Input.Sizes */
+    (void)output;
+    return shape_of_input(op, "InputTensor", d->InputTensor, "ID2", "ID2", n, sizes, err);
+}
+
 #define D DMLREF_ELEMENT_WISE_IDENTITY_OPERATOR_DESC
 static const char *const scale_bias_fields[] = {"Scale", "Bias"};
 static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_OUT(D, OutputTensor)};
@@ -257,4 +264,4 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_ELEMENT_WISE_IDENTITY, OP, 
                                      DMLREF_SCHEMA_IN_PLACE, N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class element_wise_identity_class = {&schema, support, N_OF(support), identity_compile, identity_plan_hook};
+const op_class element_wise_identity_class = {&schema, support, N_OF(support), identity_compile, identity_plan_hook, element_wise_identity_output_sizes};

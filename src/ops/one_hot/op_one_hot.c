@@ -81,6 +81,18 @@ static dmlref_status one_hot_oracle(const op_t *op, const exec_args *x, dmlref_e
 
 /* ---- validation ---------------------------------------------------------------- */
 
+/* OH5: Values holds the off and the on value.  Shared by compile and output_sizes. */
+static dmlref_status one_hot_values_rule(const tensor_t *va, dmlref_error *err) {
+    if (va->elements < 2) {                                                                    /* OH5 */
+        char b[128];
+        return set_rule_error(err, DMLREF_ERROR_SIZES, "OH5", "ValuesTensor", "Sizes",
+                              OP ": ValuesTensor.Sizes %s hold 1 element; Values must contain at least two (the off "
+                              "value and the on value)",
+                              sizes_str(b, sizeof b, va->sizes, va->n));
+    }
+    return DMLREF_OK;
+}
+
 static dmlref_status one_hot_compile(op_t *op, const void *desc, dmlref_error *err) {
     const DMLREF_ONE_HOT_OPERATOR_DESC *g = desc;
     TRY(op_alloc_tensors(op, 2, 1, err));
@@ -108,13 +120,7 @@ static dmlref_status one_hot_compile(op_t *op, const void *desc, dmlref_error *e
                               OP ": IndicesTensor.Sizes[%" PRIu32 "] (%" PRIu32 ") must be 1: Axis (%" PRIu32
                               ") is where OutputTensor.Sizes[%" PRIu32 "] (%" PRIu32 ") holds the depth",
                               a, ix->sizes[a], a, a, out->sizes[a]);
-    if (va->elements < 2) {                                                                    /* OH5 */
-        char b[128];
-        return set_rule_error(err, DMLREF_ERROR_SIZES, "OH5", "ValuesTensor", "Sizes",
-                              OP ": ValuesTensor.Sizes %s hold 1 element; Values must contain at least two (the off "
-                              "value and the on value)",
-                              sizes_str(b, sizeof b, va->sizes, va->n));
-    }
+    TRY(one_hot_values_rule(va, err)); /* OH5 */
 
     one_hot_params *p = OP_PARAMS(op, one_hot_params);
     p->axis = a;
@@ -406,6 +412,42 @@ static dmlref_status one_hot_plan_hook(op_t *op, dmlref_error *err) {
 
 /* ---- the class ---------------------------------------------------------------------- */
 
+/* OH4: Indices' Sizes with the depth at Axis, which only OutputTensor.Sizes[Axis] gives. */
+static dmlref_status one_hot_output_sizes(const op_t *op, const void *desc, uint32_t output, uint32_t *n,
+                                          uint32_t *sizes, dmlref_error *err) {
+    const DMLREF_ONE_HOT_OPERATOR_DESC *g = desc;
+    tensor_t ix, va;
+    uint32_t gn = 0, given[MAX_DIMS];
+    support_t s;
+    support_lookup(op->cls, op->feature_level, &s);
+    (void)output;
+    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, 0, &ix, err));
+    TRY(tensor_check(OP, "ValuesTensor", g->ValuesTensor, 0, &va, err));
+    TRY(check_same_dims(OP, "OH1", "ValuesTensor", &va, "IndicesTensor", &ix, err));           /* OH1 */
+    TRY(check_support(OP, "OH1", "OH2", "ValuesTensor", &va, &s, 0, op->feature_level, err)); /* OH1, OH2 */
+    TRY(check_support(OP, "OH1", "OH2", "IndicesTensor", &ix, &s, 1, op->feature_level, err));
+    const uint32_t a = g->Axis;
+    if (a >= ix.n)                                                                             /* OH3 */
+        return set_rule_error(err, DMLREF_ERROR_PARAMETER, "OH3", "Axis", NULL,
+                              OP ": Axis (%" PRIu32 ") must be in [0, IndicesTensor.DimensionCount) = [0, %" PRIu32 ")",
+                              a, ix.n);
+    if (ix.sizes[a] != 1)                                                                      /* OH4 */
+        return set_rule_error(err, DMLREF_ERROR_SIZES, "OH4", "IndicesTensor", "Sizes",
+                              OP ": IndicesTensor.Sizes[%" PRIu32 "] (%" PRIu32 ") must be 1: Axis (%" PRIu32
+                              ") is where OutputTensor.Sizes[%" PRIu32 "] holds the depth",
+                              a, ix.sizes[a], a, a);
+    TRY(one_hot_values_rule(&va, err));                                                        /* OH5 */
+    TRY(shape_given(op, "OutputTensor", g->OutputTensor, "the depth along Axis", &gn, given, err));
+    if (gn != ix.n)                                                                            /* OH1 */
+        return set_rule_error(err, DMLREF_ERROR_DIMENSION_COUNT, "OH1", "OutputTensor", "DimensionCount",
+                              OP ": OutputTensor.DimensionCount (%" PRIu32 ") must equal IndicesTensor.DimensionCount (%" PRIu32 ")",
+                              gn, ix.n);
+    *n = ix.n;
+    for (uint32_t d = 0; d < ix.n; ++d) sizes[d] = ix.sizes[d];
+    sizes[a] = given[a];
+    return DMLREF_OK;
+}
+
 #define D DMLREF_ONE_HOT_OPERATOR_DESC
 static const dmlref_tensor_slot slots[] = {SLOT_INDICES(D, IndicesTensor), SLOT_IN(D, ValuesTensor),
                                            SLOT_OUT(D, OutputTensor)};
@@ -420,4 +462,4 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_ONE_HOT, OP, sizeof(D), DML
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class one_hot_class = {&schema, support, N_OF(support), one_hot_compile, one_hot_plan_hook};
+const op_class one_hot_class = {&schema, support, N_OF(support), one_hot_compile, one_hot_plan_hook, one_hot_output_sizes};

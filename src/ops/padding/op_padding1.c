@@ -23,6 +23,15 @@ static dmlref_status padding1_compile(op_t *op, const void *desc, dmlref_error *
     return DMLREF_OK;
 }
 
+static dmlref_status padding1_output_sizes(const op_t *op, const void *desc, uint32_t output, uint32_t *n,
+                                      uint32_t *sizes, dmlref_error *err) {
+    const DMLREF_PADDING1_OPERATOR_DESC *d = desc;
+    const padding_fields f = {d->InputTensor, d->OutputTensor, (uint32_t)d->PaddingMode, d->DimensionCount,
+                              d->StartPadding, d->EndPadding};
+    (void)output;
+    return padding_output_sizes(op, &f, n, sizes, err);
+}
+
 #define D DMLREF_PADDING1_OPERATOR_DESC
 static const char *const mode_names[] = {"CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC", "WRAP"};
 static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_OUT(D, OutputTensor)};
@@ -37,4 +46,4 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_PADDING1, OP, sizeof(D), DM
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class padding1_class = {&schema, support, N_OF(support), padding1_compile, padding_plan};
+const op_class padding1_class = {&schema, support, N_OF(support), padding1_compile, padding_plan, padding1_output_sizes};

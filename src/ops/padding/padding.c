@@ -74,6 +74,44 @@ static dmlref_status padding_oracle(const op_t *op, const exec_args *x, dmlref_e
 
 /* ---- validation ------------------------------------------------------------ */
 
+/* PD4: PaddingMode is a DML_PADDING_MODE defined at the feature level. */
+static dmlref_status padding_check_mode(const char *name, uint32_t feature_level, uint32_t mode, dmlref_error *err) {
+    const uint32_t m = mode;                                                                     /* PD4 */
+    if (m > DMLREF_PADDING_MODE_WRAP)
+        return set_rule_error(err, DMLREF_ERROR_PARAMETER, "PD4", "PaddingMode", NULL,
+                              "%s: PaddingMode (%" PRIu32 ") is not a DML_PADDING_MODE: it must be CONSTANT (0), "
+                              "EDGE (1), REFLECTION (2), SYMMETRIC (3) or WRAP (4)",
+                              name, m);
+    const uint32_t from = m == DMLREF_PADDING_MODE_SYMMETRIC ? DMLREF_FEATURE_LEVEL_3_0
+                          : m == DMLREF_PADDING_MODE_WRAP    ? DMLREF_FEATURE_LEVEL_6_4
+                                                             : DMLREF_FEATURE_LEVEL_1_0;
+    if (feature_level < from)
+        return set_rule_error(err, DMLREF_ERROR_PARAMETER, "PD4", "PaddingMode", NULL,
+                              "%s: PaddingMode %s (%" PRIu32 ") is defined from feature level %s, not at %s", name,
+                              mode_names[m], m, dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)from),
+                              dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)feature_level));
+    return DMLREF_OK;
+}
+
+/* PD1 (DimensionCount, StartPadding, EndPadding), then the output's Sizes (PD3, 64-bit) into
+ * want: the one shape computation of compile and output_sizes. */
+static dmlref_status padding_shape(const char *name, const tensor_t *in, const padding_fields *f, uint64_t *want,
+                                   dmlref_error *err) {
+    const uint32_t n = in->n;
+    if (f->dim_count != n)                                                                      /* PD1 */
+        return set_rule_error(err, DMLREF_ERROR_DIMENSION_COUNT, "PD1", "DimensionCount", NULL,
+                              "%s: DimensionCount (%" PRIu32 ") must equal InputTensor.DimensionCount (%" PRIu32 ")",
+                              name, f->dim_count, n);
+    if (!f->start)
+        return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "PD1", "StartPadding", NULL,
+                              "%s: StartPadding is NULL (it must hold DimensionCount = %" PRIu32 " entries)", name, n);
+    if (!f->end)
+        return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "PD1", "EndPadding", NULL,
+                              "%s: EndPadding is NULL (it must hold DimensionCount = %" PRIu32 " entries)", name, n);
+    for (uint32_t d = 0; d < n; ++d) want[d] = (uint64_t)in->sizes[d] + f->start[d] + f->end[d]; /* < 2^34 */
+    return DMLREF_OK;
+}
+
 dmlref_status padding_compile_tensors(op_t *op, const char *name, const padding_fields *f, dmlref_error *err) {
     TRY(op_alloc_tensors(op, 1, 1, err));
     tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
@@ -86,44 +124,21 @@ dmlref_status padding_compile_tensors(op_t *op, const char *name, const padding_
     TRY(check_support(name, "PD1", "PD2", "InputTensor", in, &s, 0, op->feature_level, err));  /* PD1, PD2 */
     TRY(check_same_type(name, "PD2", "OutputTensor", out, "InputTensor", in, err));            /* PD2 */
 
-    const uint32_t m = f->mode;                                                                 /* PD4 */
-    if (m > DMLREF_PADDING_MODE_WRAP)
-        return set_rule_error(err, DMLREF_ERROR_PARAMETER, "PD4", "PaddingMode", NULL,
-                              "%s: PaddingMode (%" PRIu32 ") is not a DML_PADDING_MODE: it must be CONSTANT (0), "
-                              "EDGE (1), REFLECTION (2), SYMMETRIC (3) or WRAP (4)",
-                              name, m);
-    const uint32_t from = m == DMLREF_PADDING_MODE_SYMMETRIC ? DMLREF_FEATURE_LEVEL_3_0
-                          : m == DMLREF_PADDING_MODE_WRAP    ? DMLREF_FEATURE_LEVEL_6_4
-                                                             : DMLREF_FEATURE_LEVEL_1_0;
-    if (op->feature_level < from)
-        return set_rule_error(err, DMLREF_ERROR_PARAMETER, "PD4", "PaddingMode", NULL,
-                              "%s: PaddingMode %s (%" PRIu32 ") is defined from feature level %s, not at %s", name,
-                              mode_names[m], m, dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)from),
-                              dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)op->feature_level));
-    return DMLREF_OK;
+    return padding_check_mode(name, op->feature_level, f->mode, err); /* PD4 */
 }
 
 dmlref_status padding_compile_pads(op_t *op, const char *name, const padding_fields *f, dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
     const uint32_t n = in->n;
-    if (f->dim_count != n)                                                                      /* PD1 */
-        return set_rule_error(err, DMLREF_ERROR_DIMENSION_COUNT, "PD1", "DimensionCount", NULL,
-                              "%s: DimensionCount (%" PRIu32 ") must equal InputTensor.DimensionCount (%" PRIu32 ")",
-                              name, f->dim_count, n);
-    if (!f->start)
-        return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "PD1", "StartPadding", NULL,
-                              "%s: StartPadding is NULL (it must hold DimensionCount = %" PRIu32 " entries)", name, n);
-    if (!f->end)
-        return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "PD1", "EndPadding", NULL,
-                              "%s: EndPadding is NULL (it must hold DimensionCount = %" PRIu32 " entries)", name, n);
+    uint64_t want[MAX_DIMS];
+    TRY(padding_shape(name, in, f, want, err));                                                 /* PD1 */
     for (uint32_t d = 0; d < n; ++d) {                                                          /* PD3 */
-        const uint64_t want = (uint64_t)in->sizes[d] + f->start[d] + f->end[d]; /* < 2^34: no overflow */
-        if (out->sizes[d] != want)
+        if (out->sizes[d] != want[d])
             return set_rule_error(err, DMLREF_ERROR_SIZES, "PD3", "OutputTensor", "Sizes",
                                   "%s: OutputTensor.Sizes[%" PRIu32 "] (%" PRIu32 ") must equal InputTensor.Sizes[%" PRIu32
                                   "] + StartPadding[%" PRIu32 "] + EndPadding[%" PRIu32 "] = %" PRIu32 " + %" PRIu32
                                   " + %" PRIu32 " = %" PRIu64,
-                                  name, d, out->sizes[d], d, d, d, in->sizes[d], f->start[d], f->end[d], want);
+                                  name, d, out->sizes[d], d, d, d, in->sizes[d], f->start[d], f->end[d], want[d]);
     }
     padding_params *p = OP_PARAMS(op, padding_params);
     memset(p, 0, sizeof *p);
@@ -577,5 +592,17 @@ dmlref_status padding_plan(op_t *op, dmlref_error *err) {
     op->kernel = pad_kernel;
     op->kernel_name = constant ? (p->stream ? KERNEL_NAME(PADDING_CONSTANT_STREAM) : KERNEL_NAME(PADDING_CONSTANT))
                                : (p->stream ? KERNEL_NAME(PADDING_MAP_STREAM) : KERNEL_NAME(PADDING_MAP));
+    return DMLREF_OK;
+}
+
+dmlref_status padding_output_sizes(const op_t *op, const padding_fields *f, uint32_t *n, uint32_t *sizes,
+                                   dmlref_error *err) {
+    tensor_t in;
+    uint64_t want[MAX_DIMS];
+    TRY(shape_input(op, "InputTensor", f->in, 0, "PD1", "PD2", &in, err)); /* PD1, PD2 */
+    TRY(padding_check_mode(op->name, op->feature_level, f->mode, err));    /* PD4 */
+    TRY(padding_shape(op->name, &in, f, want, err));                       /* PD1, PD3 */
+    TRY(shape_fit(op, "PD3", "OutputTensor", in.n, want, sizes, err));
+    *n = in.n;
     return DMLREF_OK;
 }

@@ -42,6 +42,11 @@ dmlref_status padding_compile_tensors(op_t *op, const char *op_name, const paddi
  * Stores the parameters (fill left zero: the caller sets it) and the oracle. */
 dmlref_status padding_compile_pads(op_t *op, const char *op_name, const padding_fields *f, dmlref_error *err);
 
+/* The output's DimensionCount and Sizes (the classes' output_sizes hook): the input's rules,
+ * PD4, PD1 and PD3 as compile checks them; f->out is not read. */
+dmlref_status padding_output_sizes(const op_t *op, const padding_fields *f, uint32_t *n, uint32_t *sizes,
+                                   dmlref_error *err);
+
 /* The fast path of both operators (a class's plan hook). */
 dmlref_status padding_plan(op_t *op, dmlref_error *err);
 

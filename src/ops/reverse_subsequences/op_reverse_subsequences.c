@@ -357,6 +357,13 @@ static dmlref_status reverse_subsequences_plan(op_t *op, dmlref_error *err) {
     return DMLREF_OK;
 }
 
+static dmlref_status reverse_subsequences_output_sizes(const op_t *op, const void *desc, uint32_t output, uint32_t *n,
+                                                       uint32_t *sizes, dmlref_error *err) {
+    const DMLREF_REVERSE_SUBSEQUENCES_OPERATOR_DESC *d = desc; /* RS2: Output.Sizes == Input.Sizes */
+    (void)output;
+    return shape_of_input(op, "InputTensor", d->InputTensor, "RS1", "RS2", n, sizes, err);
+}
+
 #define D DMLREF_REVERSE_SUBSEQUENCES_OPERATOR_DESC
 static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_INDICES(D, SequenceLengthsTensor),
                                            SLOT_OUT(D, OutputTensor)};
@@ -372,4 +379,4 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_REVERSE_SUBSEQUENCES, OP, s
 #undef D
 
 const op_class reverse_subsequences_class = {&schema, support, N_OF(support), reverse_subsequences_compile,
-                                             reverse_subsequences_plan};
+                                             reverse_subsequences_plan, reverse_subsequences_output_sizes};

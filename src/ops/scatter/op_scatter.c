@@ -472,6 +472,13 @@ static dmlref_status scatter_plan_hook(op_t *op, dmlref_error *err) {
 
 /* ---- the class ---------------------------------------------------------------------- */
 
+static dmlref_status scatter_output_sizes(const op_t *op, const void *desc, uint32_t output, uint32_t *n,
+                                          uint32_t *sizes, dmlref_error *err) {
+    const DMLREF_SCATTER_OPERATOR_DESC *d = desc; /* SC3: Output.Sizes == Input.Sizes */
+    (void)output;
+    return shape_of_input(op, "InputTensor", d->InputTensor, "SC1", "SC2", n, sizes, err);
+}
+
 #define D DMLREF_SCATTER_OPERATOR_DESC
 static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_INDICES(D, IndicesTensor),
                                            SLOT_IN(D, UpdatesTensor), SLOT_OUT(D, OutputTensor)};
@@ -486,4 +493,4 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_SCATTER, OP, sizeof(D), DML
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class scatter_class = {&schema, support, N_OF(support), scatter_compile, scatter_plan_hook};
+const op_class scatter_class = {&schema, support, N_OF(support), scatter_compile, scatter_plan_hook, scatter_output_sizes};

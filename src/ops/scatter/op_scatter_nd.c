@@ -210,6 +210,13 @@ static dmlref_status scatter_nd_plan(op_t *op, dmlref_error *err) {
     return plan_scatter_nd(op, sp->r, sp->q, err);
 }
 
+static dmlref_status scatter_nd_output_sizes(const op_t *op, const void *desc, uint32_t output, uint32_t *n,
+                                             uint32_t *sizes, dmlref_error *err) {
+    const DMLREF_SCATTER_ND_OPERATOR_DESC *d = desc; /* S3: Output.Sizes == Input.Sizes */
+    (void)output;
+    return shape_of_input(op, "InputTensor", d->InputTensor, "S1", "S2", n, sizes, err);
+}
+
 #define D DMLREF_SCATTER_ND_OPERATOR_DESC
 static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_INDICES(D, IndicesTensor),
                                            SLOT_IN(D, UpdatesTensor), SLOT_OUT(D, OutputTensor)};
@@ -223,4 +230,4 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_SCATTER_ND, OP, sizeof(D), 
                                               N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class scatter_nd_class = {&schema, support, N_OF(support), scatter_nd_compile, scatter_nd_plan};
+const op_class scatter_nd_class = {&schema, support, N_OF(support), scatter_nd_compile, scatter_nd_plan, scatter_nd_output_sizes};

@@ -15,20 +15,9 @@
 
 #define OP "SLICE"
 
-static dmlref_status slice_compile(op_t *op, const void *desc, dmlref_error *err) {
-    const DMLREF_SLICE_OPERATOR_DESC *d = desc;
-    static const char *const names[3] = {"Offsets", "Sizes", "Strides"};
-    const void *const arrays[3] = {d->Offsets, d->Sizes, d->Strides};
-    TRY(slice_check_common(op, d->InputTensor, d->OutputTensor, d->DimensionCount, 3, names, arrays, err));
-    const tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
+/* SL4 over an input of in->n dimensions: shared by compile and output_sizes. */
+static dmlref_status slice_window_rules(const tensor_t *in, const DMLREF_SLICE_OPERATOR_DESC *d, dmlref_error *err) {
     const uint32_t n = in->n;
-
-    for (uint32_t i = 0; i < n; ++i)                                                               /* SL3 */
-        if (d->Sizes[i] != out->sizes[i])
-            return set_rule_error(err, DMLREF_ERROR_SIZES, "SL3", "Sizes", NULL,
-                                  OP ": Sizes[%" PRIu32 "] (%" PRIu32 ") must equal OutputTensor.Sizes[%" PRIu32
-                                  "] (%" PRIu32 ") (SL3)",
-                                  i, d->Sizes[i], i, out->sizes[i]);
     for (uint32_t i = 0; i < n; ++i) {                                                             /* SL4 */
         if (d->Strides[i] == 0)
             return set_rule_error(err, DMLREF_ERROR_PARAMETER, "SL4", "Strides", NULL,
@@ -45,6 +34,24 @@ static dmlref_status slice_compile(op_t *op, const void *desc, dmlref_error *err
                                   " must be < InputTensor.Sizes[%" PRIu32 "] (%" PRIu32 ") (SL4)",
                                   i, i, i, i, d->Offsets[i], d->Sizes[i] - 1, d->Strides[i], last, i, in->sizes[i]);
     }
+    return DMLREF_OK;
+}
+
+static dmlref_status slice_compile(op_t *op, const void *desc, dmlref_error *err) {
+    const DMLREF_SLICE_OPERATOR_DESC *d = desc;
+    static const char *const names[3] = {"Offsets", "Sizes", "Strides"};
+    const void *const arrays[3] = {d->Offsets, d->Sizes, d->Strides};
+    TRY(slice_check_common(op, d->InputTensor, d->OutputTensor, d->DimensionCount, 3, names, arrays, err));
+    const tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
+    const uint32_t n = in->n;
+
+    for (uint32_t i = 0; i < n; ++i)                                                               /* SL3 */
+        if (d->Sizes[i] != out->sizes[i])
+            return set_rule_error(err, DMLREF_ERROR_SIZES, "SL3", "Sizes", NULL,
+                                  OP ": Sizes[%" PRIu32 "] (%" PRIu32 ") must equal OutputTensor.Sizes[%" PRIu32
+                                  "] (%" PRIu32 ") (SL3)",
+                                  i, d->Sizes[i], i, out->sizes[i]);
+    TRY(slice_window_rules(in, d, err)); /* SL4 */
 
     slice_params *p = OP_PARAMS(op, slice_params);
     for (uint32_t i = 0; i < n; ++i) {
@@ -56,6 +63,26 @@ static dmlref_status slice_compile(op_t *op, const void *desc, dmlref_error *err
 }
 
 static dmlref_status slice_plan_hook(op_t *op, dmlref_error *err) { return slice_plan(op, 0, err); }
+
+/* SL3: the output's Sizes are the parameter Sizes (checked: SL1, the window SL4). */
+static dmlref_status slice_output_sizes(const op_t *op, const void *desc, uint32_t output, uint32_t *n, uint32_t *sizes,
+                                        dmlref_error *err) {
+    const DMLREF_SLICE_OPERATOR_DESC *d = desc;
+    static const char *const names[3] = {"Offsets", "Sizes", "Strides"};
+    const void *const arrays[3] = {d->Offsets, d->Sizes, d->Strides};
+    tensor_t in;
+    (void)output;
+    TRY(shape_input(op, "InputTensor", d->InputTensor, 0, "SL1", "SL2", &in, err)); /* SL1, SL2 */
+    TRY(slice_check_arrays(OP, &in, d->DimensionCount, 3, names, arrays, err));    /* SL1 */
+    for (uint32_t i = 0; i < in.n; ++i)                                           /* SL3, T10 */
+        if (d->Sizes[i] == 0)
+            return set_rule_error(err, DMLREF_ERROR_SIZES, "SL3", "Sizes", NULL,
+                                  OP ": Sizes[%" PRIu32 "] is 0; every output size must be >= 1 (SL3)", i);
+    TRY(slice_window_rules(&in, d, err)); /* SL4 */
+    *n = in.n;
+    for (uint32_t i = 0; i < in.n; ++i) sizes[i] = d->Sizes[i];
+    return DMLREF_OK;
+}
 
 #define D DMLREF_SLICE_OPERATOR_DESC
 static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_OUT(D, OutputTensor)};
@@ -72,4 +99,4 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_SLICE, OP, sizeof(D), DMLRE
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class slice_class = {&schema, support, N_OF(support), slice_compile, slice_plan_hook};
+const op_class slice_class = {&schema, support, N_OF(support), slice_compile, slice_plan_hook, slice_output_sizes};

@@ -20,16 +20,11 @@
 
 #define OP "SLICE1"
 
-static dmlref_status slice1_compile(op_t *op, const void *desc, dmlref_error *err) {
-    const DMLREF_SLICE1_OPERATOR_DESC *d = desc;
-    static const char *const names[3] = {"InputWindowOffsets", "InputWindowSizes", "InputWindowStrides"};
-    const void *const arrays[3] = {d->InputWindowOffsets, d->InputWindowSizes, d->InputWindowStrides};
-    TRY(slice_check_common(op, d->InputTensor, d->OutputTensor, d->DimensionCount, 3, names, arrays, err));
-    const tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
+/* SL5 and SL6 over an input of in->n dimensions: shared by compile and output_sizes. */
+static dmlref_status slice1_window_rules(const tensor_t *in, const DMLREF_SLICE1_OPERATOR_DESC *d, dmlref_error *err) {
     const uint32_t n = in->n;
     const uint32_t *off = d->InputWindowOffsets, *size = d->InputWindowSizes;
     const int32_t *stride = d->InputWindowStrides;
-
     for (uint32_t i = 0; i < n; ++i) {                                                             /* SL5 */
         if (size[i] == 0)
             return set_rule_error(err, DMLREF_ERROR_PARAMETER, "SL5", "InputWindowSizes", NULL,
@@ -48,9 +43,30 @@ static dmlref_status slice1_compile(op_t *op, const void *desc, dmlref_error *er
         if (stride[i] == 0)
             return set_rule_error(err, DMLREF_ERROR_PARAMETER, "SL6", "InputWindowStrides", NULL,
                                   OP ": InputWindowStrides[%" PRIu32 "] is 0; strides may not be 0 (SL6)", i);
+    return DMLREF_OK;
+}
+
+/* SL7: the most elements the window reaches along dimension i, 1 + (size - 1) / |stride|. */
+static uint64_t slice1_most(const DMLREF_SLICE1_OPERATOR_DESC *d, uint32_t i, uint64_t *mag) {
+    const int32_t st = d->InputWindowStrides[i];
+    *mag = st < 0 ? (uint64_t)(-(int64_t)st) : (uint64_t)st;
+    return 1 + (uint64_t)(d->InputWindowSizes[i] - 1) / *mag;
+}
+
+static dmlref_status slice1_compile(op_t *op, const void *desc, dmlref_error *err) {
+    const DMLREF_SLICE1_OPERATOR_DESC *d = desc;
+    static const char *const names[3] = {"InputWindowOffsets", "InputWindowSizes", "InputWindowStrides"};
+    const void *const arrays[3] = {d->InputWindowOffsets, d->InputWindowSizes, d->InputWindowStrides};
+    TRY(slice_check_common(op, d->InputTensor, d->OutputTensor, d->DimensionCount, 3, names, arrays, err));
+    const tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
+    const uint32_t n = in->n;
+    const uint32_t *off = d->InputWindowOffsets, *size = d->InputWindowSizes;
+    const int32_t *stride = d->InputWindowStrides;
+
+    TRY(slice1_window_rules(in, d, err)); /* SL5, SL6 */
     for (uint32_t i = 0; i < n; ++i) {                                                             /* SL7 */
-        const uint64_t mag = stride[i] < 0 ? (uint64_t)(-(int64_t)stride[i]) : (uint64_t)stride[i];
-        const uint64_t most = 1 + (uint64_t)(size[i] - 1) / mag;
+        uint64_t mag;
+        const uint64_t most = slice1_most(d, i, &mag);
         if (out->sizes[i] > most)
             return set_rule_error(err, DMLREF_ERROR_SIZES, "SL7", "OutputTensor", "Sizes",
                                   OP ": OutputTensor.Sizes[%" PRIu32 "] (%" PRIu32
@@ -71,6 +87,25 @@ static dmlref_status slice1_compile(op_t *op, const void *desc, dmlref_error *er
 
 static dmlref_status slice1_plan_hook(op_t *op, dmlref_error *err) { return slice_plan(op, 1, err); }
 
+/* SL7: the largest output the window allows (every element it reaches). */
+static dmlref_status slice1_output_sizes(const op_t *op, const void *desc, uint32_t output, uint32_t *n,
+                                         uint32_t *sizes, dmlref_error *err) {
+    const DMLREF_SLICE1_OPERATOR_DESC *d = desc;
+    static const char *const names[3] = {"InputWindowOffsets", "InputWindowSizes", "InputWindowStrides"};
+    const void *const arrays[3] = {d->InputWindowOffsets, d->InputWindowSizes, d->InputWindowStrides};
+    tensor_t in;
+    (void)output;
+    TRY(shape_input(op, "InputTensor", d->InputTensor, 0, "SL1", "SL2", &in, err)); /* SL1, SL2 */
+    TRY(slice_check_arrays(OP, &in, d->DimensionCount, 3, names, arrays, err));    /* SL1 */
+    TRY(slice1_window_rules(&in, d, err));                                         /* SL5, SL6 */
+    for (uint32_t i = 0; i < in.n; ++i) {
+        uint64_t mag;
+        sizes[i] = (uint32_t)slice1_most(d, i, &mag); /* <= InputWindowSizes[i] */
+    }
+    *n = in.n;
+    return DMLREF_OK;
+}
+
 #define D DMLREF_SLICE1_OPERATOR_DESC
 static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_OUT(D, OutputTensor)};
 static const dmlref_param params[] = {PARAM_COUNT(D, DimensionCount),
@@ -86,4 +121,4 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_SLICE1, OP, sizeof(D), DMLR
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class slice1_class = {&schema, support, N_OF(support), slice1_compile, slice1_plan_hook};
+const op_class slice1_class = {&schema, support, N_OF(support), slice1_compile, slice1_plan_hook, slice1_output_sizes};

@@ -10,6 +10,21 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+dmlref_status slice_check_arrays(const char *O, const tensor_t *in, uint32_t dimension_count, uint32_t n_arrays,
+                                 const char *const *names, const void *const *arrays, dmlref_error *err) {
+    if (dimension_count != in->n)                                                                  /* SL1 */
+        return set_rule_error(err, DMLREF_ERROR_PARAMETER, "SL1", "DimensionCount", NULL,
+                              "%s: DimensionCount (%" PRIu32 ") must equal InputTensor.DimensionCount (%" PRIu32
+                              ") (SL1)",
+                              O, dimension_count, in->n);
+    for (uint32_t k = 0; k < n_arrays; ++k)                                                        /* SL1 */
+        if (!arrays[k])
+            return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "SL1", names[k], NULL,
+                                  "%s: %s is NULL; it must point to DimensionCount (%" PRIu32 ") values (SL1)", O,
+                                  names[k], dimension_count);
+    return DMLREF_OK;
+}
+
 dmlref_status slice_check_common(op_t *op, const DMLREF_TENSOR_DESC *in_desc, const DMLREF_TENSOR_DESC *out_desc,
                                  uint32_t dimension_count, uint32_t n_arrays, const char *const *names,
                                  const void *const *arrays, dmlref_error *err) {
@@ -24,17 +39,7 @@ dmlref_status slice_check_common(op_t *op, const DMLREF_TENSOR_DESC *in_desc, co
     TRY(check_same_dims(O, "SL1", "OutputTensor", out, "InputTensor", in, err));                  /* SL1 */
     TRY(check_support(O, "SL1", "SL2", "InputTensor", in, &s, 0, op->feature_level, err));         /* SL1, SL2 */
     TRY(check_same_type(O, "SL2", "OutputTensor", out, "InputTensor", in, err));                  /* SL2 */
-    if (dimension_count != in->n)                                                                  /* SL1 */
-        return set_rule_error(err, DMLREF_ERROR_PARAMETER, "SL1", "DimensionCount", NULL,
-                              "%s: DimensionCount (%" PRIu32 ") must equal InputTensor.DimensionCount (%" PRIu32
-                              ") (SL1)",
-                              O, dimension_count, in->n);
-    for (uint32_t k = 0; k < n_arrays; ++k)                                                        /* SL1 */
-        if (!arrays[k])
-            return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "SL1", names[k], NULL,
-                                  "%s: %s is NULL; it must point to DimensionCount (%" PRIu32 ") values (SL1)", O,
-                                  names[k], dimension_count);
-    return DMLREF_OK;
+    return slice_check_arrays(O, in, dimension_count, n_arrays, names, arrays, err); /* SL1 */
 }
 
 dmlref_status slice_oracle(const op_t *op, const exec_args *x, dmlref_error *err) {

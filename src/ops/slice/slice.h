@@ -25,6 +25,10 @@ dmlref_status slice_check_common(op_t *op, const DMLREF_TENSOR_DESC *in_desc, co
                                  uint32_t dimension_count, uint32_t n_arrays, const char *const *names,
                                  const void *const *arrays, dmlref_error *err);
 
+/* The end of slice_check_common (SL1): DimensionCount equals Input's, no array NULL. */
+dmlref_status slice_check_arrays(const char *op_name, const tensor_t *in, uint32_t dimension_count, uint32_t n_arrays,
+                                 const char *const *names, const void *const *arrays, dmlref_error *err);
+
 /* The oracle of both: every output coordinate o (the canonical iterator) reads
  * the input element start + step (.) o. */
 dmlref_status slice_oracle(const op_t *op, const exec_args *x, dmlref_error *err);

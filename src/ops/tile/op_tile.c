@@ -43,6 +43,23 @@ static dmlref_status tile_oracle(const op_t *op, const exec_args *x, dmlref_erro
     return DMLREF_OK;
 }
 
+/* Rules TI1 (RepeatsCount, Repeats) and TI2 for an n-dimensional input; the output is then
+ * Input.Sizes[i] * Repeats[i] (TI3).  Shared by compile and output_sizes. */
+static dmlref_status tile_repeats_rules(const DMLREF_TILE_OPERATOR_DESC *d, uint32_t n, dmlref_error *err) {
+    if (d->RepeatsCount != n)                                                              /* TI1 */
+        return set_rule_error(err, DMLREF_ERROR_PARAMETER, "TI1", "RepeatsCount", NULL,
+                              OP ": RepeatsCount (%" PRIu32 ") must equal InputTensor.DimensionCount (%" PRIu32 ")",
+                              d->RepeatsCount, n);
+    if (!d->Repeats)
+        return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "TI1", "Repeats", NULL,
+                              OP ": Repeats is NULL (RepeatsCount is %" PRIu32 ")", d->RepeatsCount);
+    for (uint32_t i = 0; i < n; ++i)                                                       /* TI2 */
+        if (d->Repeats[i] == 0)
+            return set_rule_error(err, DMLREF_ERROR_PARAMETER, "TI2", "Repeats", NULL,
+                                  OP ": Repeats[%" PRIu32 "] is 0; every repeat must be greater than 0", i);
+    return DMLREF_OK;
+}
+
 static dmlref_status tile_compile(op_t *op, const void *desc, dmlref_error *err) {
     const DMLREF_TILE_OPERATOR_DESC *d = desc;
     TRY(op_alloc_tensors(op, 1, 1, err));
@@ -57,17 +74,7 @@ static dmlref_status tile_compile(op_t *op, const void *desc, dmlref_error *err)
     TRY(check_same_type(OP, "TI4", "OutputTensor", out, "InputTensor", in, err));          /* TI4 */
 
     const uint32_t n = in->n;
-    if (d->RepeatsCount != n)                                                              /* TI1 */
-        return set_rule_error(err, DMLREF_ERROR_PARAMETER, "TI1", "RepeatsCount", NULL,
-                              OP ": RepeatsCount (%" PRIu32 ") must equal InputTensor.DimensionCount (%" PRIu32 ")",
-                              d->RepeatsCount, n);
-    if (!d->Repeats)
-        return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "TI1", "Repeats", NULL,
-                              OP ": Repeats is NULL (RepeatsCount is %" PRIu32 ")", d->RepeatsCount);
-    for (uint32_t i = 0; i < n; ++i)                                                       /* TI2 */
-        if (d->Repeats[i] == 0)
-            return set_rule_error(err, DMLREF_ERROR_PARAMETER, "TI2", "Repeats", NULL,
-                                  OP ": Repeats[%" PRIu32 "] is 0; every repeat must be greater than 0", i);
+    TRY(tile_repeats_rules(d, n, err)); /* TI1, TI2 */
     for (uint32_t i = 0; i < n; ++i) {                                                     /* TI3 */
         const uint64_t want = (uint64_t)in->sizes[i] * d->Repeats[i]; /* < 2^64: no overflow */
         if (want > UINT32_MAX)
@@ -263,6 +270,20 @@ static dmlref_status tile_plan_hook(op_t *op, dmlref_error *err) {
 
 /* ---- the class ------------------------------------------------------------- */
 
+static dmlref_status tile_output_sizes(const op_t *op, const void *desc, uint32_t output, uint32_t *n, uint32_t *sizes,
+                                       dmlref_error *err) {
+    const DMLREF_TILE_OPERATOR_DESC *d = desc;
+    tensor_t in;
+    uint64_t want[MAX_DIMS];
+    (void)output;
+    TRY(shape_input(op, "InputTensor", d->InputTensor, 0, "TI1", "TI4", &in, err)); /* TI1, TI4 */
+    TRY(tile_repeats_rules(d, in.n, err));                                         /* TI1, TI2 */
+    for (uint32_t i = 0; i < in.n; ++i) want[i] = (uint64_t)in.sizes[i] * d->Repeats[i]; /* TI3 */
+    TRY(shape_fit(op, "TI3", "OutputTensor", in.n, want, sizes, err));
+    *n = in.n;
+    return DMLREF_OK;
+}
+
 #define D DMLREF_TILE_OPERATOR_DESC
 static const dmlref_tensor_slot slots[] = {SLOT_IN(D, InputTensor), SLOT_OUT(D, OutputTensor)};
 static const dmlref_param params[] = {PARAM_COUNT(D, RepeatsCount), PARAM_UINT_ARRAY(D, Repeats, RepeatsCount)};
@@ -276,4 +297,4 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_TILE, OP, sizeof(D), DMLREF
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class tile_class = {&schema, support, N_OF(support), tile_compile, tile_plan_hook};
+const op_class tile_class = {&schema, support, N_OF(support), tile_compile, tile_plan_hook, tile_output_sizes};
