@@ -66,12 +66,6 @@ def in_block(path, start):
     return have
 
 
-def shapes_present():
-    """python/dmlref/_ops.py SHAPES is checked while it exists (the library's own output shapes are
-    to replace it); once gone, the checker says so and its entries here can go."""
-    return re.search(r"^SHAPES = \{", read("python/dmlref/_ops.py"), re.M) is not None
-
-
 def desc_structs(ops):
     text = read("include/dmlref.h")
     return {e for e, _ in ops if re.search(r"\bDMLREF_OPERATOR_%s = \d+" % e, text)
@@ -185,7 +179,6 @@ TABLES = [
     ("case builder", "builders/<name>.c", builders),
     ("documented cases", "tests/cases/<name>_doc*.json", doc_cases),
     ("framework forms", "cli/framework.c", framework_forms),
-    ("python SHAPES", "python/dmlref/_ops.py", in_block("python/dmlref/_ops.py", r"^SHAPES = \{")),
     ("python drawers", "python/dmlref/strategies/_registry.py",
      in_block("python/dmlref/strategies/_registry.py", r"^DRAWERS = \{")),
     ("numpy PARAM_NAMES", "tests/numpy/diff.py", in_block("tests/numpy/diff.py", r"^PARAM_NAMES = \{")),
@@ -212,23 +205,17 @@ DERIVED = [
     ("harness operator set", "tests/suites/harness.sh", "reads operators.def"),
     ("fuzz corpus OP_INDEX", "fuzz/gen_desc_corpus.py", "reads fuzz/desc_decode.h's op_types (checked above)"),
     ("python functions", "python/dmlref/_ops.py FUNCTIONS, OPERATORS", "the library's public schema"),
+    ("python output shapes", "python/dmlref/_ops.py", "dmlref_output_sizes() through dmlref._core"),
     ("python strategies.operators()", "python/dmlref/strategies/_registry.py", "OPERATORS (the schema)"),
     ("gen --operator ALL, bench, fuzz decoders", "cli/gen.c, cli/bench.c, fuzz/",
      "dmlref_operator_schema_at() and the builder list"),
 ]
 
 # Tables checked only while they exist: table -> predicate.
-WHILE_PRESENT = {"python SHAPES": shapes_present}
+WHILE_PRESENT = {}
 
 # table -> {ENUM: why the table does not list it}
-SAME_SHAPE = "its output is shaped like its first input (SHAPES' default)"
 EXCEPTIONS = {
-    "python SHAPES": {
-        "ELEMENT_WISE_IDENTITY": SAME_SHAPE,
-        "SCATTER": SAME_SHAPE,
-        "SCATTER_ND": SAME_SHAPE,
-        "REVERSE_SUBSEQUENCES": SAME_SHAPE,
-    },
     "documented cases": {
         "ELEMENT_WISE_IDENTITY": "DirectML's page gives no example; tests/cases/element_wise_identity_scale_bias*.json"
                                  " are the hand-computed ones",
