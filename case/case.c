@@ -6,6 +6,7 @@
  * See case.h and docs/case-format.md.
  */
 #include "case.h"
+#include "distinct.h"
 #include "draw.h"
 #include "jsonin.h"
 #include "npy.h"
@@ -104,7 +105,7 @@ static int get_uint(ctx *x, json_object *v, const char *path, uint64_t lo, uint6
 
 /* ---- tensors: structure ------------------------------------------------------- */
 
-enum { SRC_NONE, SRC_DATA, SRC_NPY, SRC_RANDOM };
+enum { SRC_NONE, SRC_DATA, SRC_NPY, SRC_RANDOM, SRC_DISTINCT };
 
 typedef struct tensor_src {
     int kind;
@@ -129,13 +130,14 @@ static int parse_tensor(ctx *x, json_object *obj, case_tensor *t, const char *na
         else if (strcmp(key, "DimensionCount") == 0) dimcount = val;
         else if (strcmp(key, "Flags") == 0) flags = val;
         else if (strcmp(key, "GuaranteedBaseOffsetAlignment") == 0) align = val;
-        else if (strcmp(key, "data") == 0 || strcmp(key, "npy") == 0 || strcmp(key, "random") == 0) {
-            if (src->kind != SRC_NONE) return fail(x, "%s: give only one of data, npy and random", name);
-            src->kind = key[0] == 'd' ? SRC_DATA : key[0] == 'n' ? SRC_NPY : SRC_RANDOM;
+        else if (strcmp(key, "data") == 0 || strcmp(key, "npy") == 0 || strcmp(key, "random") == 0 ||
+                 strcmp(key, "distinct") == 0) {
+            if (src->kind != SRC_NONE) return fail(x, "%s: give only one of data, npy, random and distinct", name);
+            src->kind = strcmp(key, "data") == 0 ? SRC_DATA : key[0] == 'n' ? SRC_NPY : key[0] == 'r' ? SRC_RANDOM : SRC_DISTINCT;
             src->value = val;
         } else if (!ignorable(key))
             return fail(x, "%s: unknown key \"%.60s\" (a tensor has DataType, Sizes, Strides, "
-                           "TotalTensorSizeInBytes, data, npy, random)", name, key);
+                           "TotalTensorSizeInBytes, data, npy, random, distinct)", name, key);
     }
     if (!dt) return fail(x, "%s: missing DataType", name);
     if (!jsonin_is_string(dt)) return fail(x, "%s.DataType: expected a string, got %s", name, jsonin_kind(dt));
@@ -199,7 +201,7 @@ static int parse_tensor(ctx *x, json_object *obj, case_tensor *t, const char *na
         t->buf.TotalTensorSizeInBytes =
             dmlref_calc_buffer_tensor_size(t->buf.DataType, t->buf.DimensionCount, t->sizes, t->strides);
     }
-    if (!is_output && src->kind == SRC_NONE) return fail(x, "%s: missing data (give data, npy or random)", name);
+    if (!is_output && src->kind == SRC_NONE) return fail(x, "%s: missing data (give data, npy, random or distinct)", name);
     return 0;
 }
 
@@ -481,7 +483,8 @@ static int alloc_buffer(ctx *x, case_tensor *t) {
         return CASE_HOST_LIMIT;
     }
     void *mem = NULL;
-    if (posix_memalign(&mem, (size_t)al, total ? (size_t)total : 1) != 0) mem = NULL;
+    if (x->opts->alloc) mem = x->opts->alloc(total ? (size_t)total : 1, (size_t)al, x->opts->alloc_user);
+    else if (posix_memalign(&mem, (size_t)al, total ? (size_t)total : 1) != 0) mem = NULL;
     t->data = mem;
     if (!t->data) return fail(x, "%s: cannot allocate %" PRIu64 " bytes", t->name, total);
     x->bytes += total + (al > 64 ? al : 0);
@@ -500,6 +503,7 @@ static int fill_tensor(ctx *x, case_tensor *t, const tensor_src *src) {
     }
     if (src->kind == SRC_NPY) return fill_npy(x, src->value, t);
     if (src->kind == SRC_RANDOM) return fill_random(x, src->value, t);
+    if (src->kind == SRC_DISTINCT) return distinct_fill(src->value, t, x->err, x->errcap) ? CASE_MALFORMED : 0;
     return 0;
 }
 
@@ -559,8 +563,53 @@ static int parse_expected(ctx *x, json_object *exp, dmlref_case *c, const slot_m
     return 0;
 }
 
+/* The tensors' weights in case_bytes_moved: `bytes_moved` {"Slot": k, ...}, or by default
+ * 2 for every output and 1 for every index input (docs/performance.md). */
+static int parse_moved(ctx *x, json_object *moved, dmlref_case *c) {
+    const dmlref_schema *s = c->schema;
+    case_tensor *lists[2] = {c->inputs, c->outputs};
+    const uint32_t counts[2] = {c->n_inputs, c->n_outputs};
+    for (int k = 0; k < 2; ++k)
+        for (uint32_t i = 0; i < counts[k]; ++i) {
+            case_tensor *t = &lists[k][i];
+            uint32_t j = 0;
+            while (j < s->n_slots && strcmp(s->slots[j].name, t->slot) != 0) ++j;
+            t->moved_times = moved ? 0 : t->is_output ? 2 : j < s->n_slots && s->slots[j].is_index ? 1 : 0;
+        }
+    if (!moved) return 0;
+    if (!json_object_is_type(moved, json_type_object))
+        return fail(x, "bytes_moved: expected an object {\"OutputTensor\": 2, ...}, got %s", jsonin_kind(moved));
+    json_object_object_foreach(moved, key, val) {
+        if (ignorable(key)) continue;
+        char path[PATH_MAX_LEN];
+        int64_t v;
+        snprintf(path, sizeof path, "bytes_moved.%.60s", key);
+        if (fields_get_int(val, path, 0, 16, &v, x->err, x->errcap)) return CASE_MALFORMED;
+        int found = 0;
+        for (int k = 0; k < 2; ++k)
+            for (uint32_t i = 0; i < counts[k]; ++i)
+                if (strcmp(lists[k][i].slot, key) == 0) lists[k][i].moved_times = (uint32_t)v, found = 1;
+        if (!found) return fail(x, "bytes_moved: \"%.60s\" is not a tensor of this case", key);
+    }
+    return 0;
+}
+
+uint64_t case_bytes_moved(const dmlref_case *c) {
+    const case_tensor *lists[2] = {c->inputs, c->outputs};
+    const uint32_t counts[2] = {c->n_inputs, c->n_outputs};
+    uint64_t sum = 0;
+    for (int k = 0; k < 2; ++k)
+        for (uint32_t i = 0; i < counts[k]; ++i) {
+            const case_tensor *t = &lists[k][i];
+            uint64_t n = dmlref_data_type_size(t->buf.DataType);
+            for (uint32_t d = 0; d < t->buf.DimensionCount; ++d) n *= t->sizes[d];
+            sum += t->moved_times * n;
+        }
+    return sum;
+}
+
 static int parse_root(ctx *x, json_object *root, dmlref_case *c) {
-    json_object *op = NULL, *fl = NULL, *expected = NULL;
+    json_object *op = NULL, *fl = NULL, *expected = NULL, *moved = NULL;
     char names[512];
     if (json_object_get_type(root) != json_type_object)
         return fail(x, "the case must be a JSON object, got %s", jsonin_kind(root));
@@ -594,6 +643,7 @@ static int parse_root(ctx *x, json_object *root, dmlref_case *c) {
         if (strcmp(key, "operator") == 0) known = 1;
         else if (strcmp(key, "feature_level") == 0) fl = val, known = 1;
         else if (strcmp(key, "expected") == 0) expected = val, known = 1;
+        else if (strcmp(key, "bytes_moved") == 0) moved = val, known = 1;
         else if (strcmp(key, "features") == 0) {
             /* gen's summary of what the case uses: informative, its contents ignored */
             if (!json_object_is_type(val, json_type_object))
@@ -684,6 +734,7 @@ static int parse_root(ctx *x, json_object *root, dmlref_case *c) {
             t->index = sl->is_array ? (int32_t)k : -1;
         }
     }
+    if (!rc) rc = parse_moved(x, moved, c);
     if (rc) goto done;
 
     /* the desc: each slot points at its tensors (an array at the first, its count set) */
@@ -732,7 +783,7 @@ done:
 
 int case_parse_ex(const char *json_text, size_t len, const case_options *opts, dmlref_case *out, char *err,
                   size_t errcap) {
-    static const case_options defaults = {NULL, 0, 0, NULL, NULL};
+    static const case_options defaults = {NULL, 0, 0, NULL, NULL, NULL, NULL};
     char dummy[8];
     if (!err || errcap == 0) {
         err = dummy;
@@ -752,7 +803,7 @@ int case_parse_ex(const char *json_text, size_t len, const case_options *opts, d
 }
 
 int case_parse(const char *json_text, size_t len, const char *base_dir, dmlref_case *out, char *err, size_t errcap) {
-    const case_options o = {base_dir, 0, 0, NULL, NULL};
+    const case_options o = {base_dir, 0, 0, NULL, NULL, NULL, NULL};
     return case_parse_ex(json_text, len, &o, out, err, errcap);
 }
 

@@ -356,7 +356,7 @@ static const dmlref_schema schema2 = {(DMLREF_OPERATOR_TYPE)9998, "SLOTS", sizeo
 static void slots_case(const char *fields, int want_rc, const char *want) {
     char text[1024], err[512];
     snprintf(text, sizeof text, "{\"operator\": \"SLOTS\", %s}", fields);
-    const case_options o = {NULL, 0, 0, &schema2, NULL};
+    const case_options o = {NULL, 0, 0, &schema2, NULL, NULL, NULL};
     dmlref_case c;
     const int rc = case_parse_ex(text, strlen(text), &o, &c, err, sizeof err);
     if (rc != want_rc || (want && !strstr(err, want))) {
