@@ -374,8 +374,9 @@ clean:
 BENCH = $(BUILD)/bench
 .PHONY: bench test-portable test-avx2
 
-$(BENCH): bench/bench.c $(INTERNAL) $(STAMP)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ bench/bench.c $(INTERNAL) $(LDLIBS_LIB)
+# The workloads are case files (bench/workloads/*.json), read by the case library.
+$(BENCH): bench/bench.c $(CASELIB) $(INTERNAL) $(HEADERS) $(STAMP)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ bench/bench.c $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -ljson-c -lm
 
 bench: $(BENCH) $(CLI)
 	$(BENCH) $(BENCH_ARGS)

@@ -56,6 +56,7 @@ typedef struct case_tensor {
     uint64_t expected_slots;         /* total_slots or span_slots                */
     unsigned char *expected;         /* expected_slots elements                  */
     unsigned char *any_nan;          /* per slot: written as "nan"               */
+    uint32_t moved_times;            /* its weight in case_bytes_moved           */
 } case_tensor;
 
 typedef struct dmlref_case {
@@ -82,6 +83,10 @@ typedef struct case_options {
                                         read against it (then validated by the library); NULL: none */
     dmlref_error *verdict;           /* when not NULL: the library's error (status, rule, field,
                                         message) of a descriptor that does not validate */
+    /* when not NULL: allocates each tensor's buffer (`bytes` bytes at a multiple of `align`, a
+     * power of two), released with free(); the bench program's large, huge-page buffers */
+    void *(*alloc)(size_t bytes, size_t align, void *user);
+    void *alloc_user;
 } case_options;
 
 /*
@@ -99,6 +104,14 @@ int case_parse_ex(const char *json_text, size_t len, const case_options *opts, d
                   size_t errcap);
 
 void case_free(dmlref_case *c);
+
+/*
+ * Bytes moved, as `dmlref bench` and the bench program count them: the sum over
+ * the tensors of elements x element size x weight, the weights the case's
+ * `bytes_moved` gives, else 2 for every output and 1 for every index input
+ * (2 x output bytes + index bytes, docs/performance.md).
+ */
+uint64_t case_bytes_moved(const dmlref_case *c);
 
 /* Reads a whole file (at most max_bytes).  0, or -1 with a message. */
 int case_read_file(const char *path, size_t max_bytes, char **text, size_t *len, char *err, size_t errcap);

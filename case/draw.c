@@ -165,6 +165,32 @@ uint64_t draw_float_bits(const draw_float *df, uint64_t k) {
             n = df->a64 - n;
             neg = 1;
         }
+        /* the rounding below, in 64 bits: n < 2^63, so sh < 64 (see big path) */
+        const uint64_t sign = (uint64_t)neg << (8 * df->width - 1);
+        if (!n) return sign;
+        uint32_t len = 1;
+        for (uint64_t top = n, step = 32; step; step /= 2)
+            if (top >> step) top >>= step, len += (uint32_t)step;
+        const int32_t p = (int32_t)df->p;
+        int32_t q = (int32_t)len - 1 + df->scale - (p - 1);
+        if (q < df->qmin) q = df->qmin;
+        const int32_t sh = q - df->scale;
+        if (sh < 64) {
+            uint64_t m;
+            if (sh <= 0) m = n << -sh;
+            else {
+                m = n >> sh;
+                const uint64_t below = n & ((UINT64_C(1) << (sh - 1)) - 1);
+                if ((n >> (sh - 1) & 1) && ((m & 1) || below)) ++m;
+            }
+            if (m >> p) {
+                m >>= 1;
+                ++q;
+            }
+            const uint64_t hidden = UINT64_C(1) << (p - 1);
+            if (m < hidden) return sign | m;
+            return sign | (uint64_t)(q - df->qmin + 1) << (p - 1) | (m - hidden);
+        }
         N.w[0] = (uint32_t)n;
         N.w[1] = (uint32_t)(n >> 32);
         N.n = 2;

@@ -43,12 +43,6 @@ static const char usage_bench[] =
     "exit status: 0 ok, 2 descriptor invalid, 3 case file unreadable or malformed,\n"
     "4 bad command line, 5 execution failed\n";
 
-static uint64_t elements_of(const case_tensor *t) {
-    uint64_t n = 1;
-    for (uint32_t d = 0; d < t->buf.DimensionCount; ++d) n *= t->sizes[d];
-    return n;
-}
-
 static int cmp_u64(const void *a, const void *b) {
     const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
@@ -134,15 +128,7 @@ int cmd_bench(int argc, char **argv) {
     } else {
         qsort(times, (size_t)repeat, sizeof *times, cmp_u64);
         const uint64_t median = repeat % 2 ? times[repeat / 2] : (times[repeat / 2 - 1] + times[repeat / 2]) / 2;
-        uint64_t out_bytes = 0, index_bytes = 0;
-        for (uint32_t k = 0; k < c.n_outputs; ++k) out_bytes += elements_of(&c.outputs[k]) * c.outputs[k].esize;
-        /* index tensors: the inputs of the schema's is_index slots */
-        for (uint32_t k = 0; k < c.n_inputs; ++k)
-            for (uint32_t j = 0; j < c.schema->n_slots; ++j)
-                if (c.schema->slots[j].is_index && !c.schema->slots[j].is_output &&
-                    strcmp(c.schema->slots[j].name, c.inputs[k].slot) == 0)
-                    index_bytes += elements_of(&c.inputs[k]) * c.inputs[k].esize;
-        const uint64_t moved = 2 * out_bytes + index_bytes;
+        const uint64_t moved = case_bytes_moved(&c); /* the case's bytes_moved, or 2 x output + index bytes */
         printf("{\"operator\": \"%s\", \"median_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64 ", \"bytes_moved\": %" PRIu64
                ", \"gb_per_s\": %.3f, \"repeat\": %" PRIu64 ", \"threads\": %" PRIu64 ", \"batch\": %" PRIu64
                ", \"timed\": \"%s\", \"kernel\": ",

@@ -47,7 +47,7 @@ int cli_load_case(const char *path, uint32_t feature_level, dmlref_case *c, int 
     else strcpy(dir, ".");
     dmlref_error verdict;
     memset(&verdict, 0, sizeof verdict);
-    case_options o = {dir, feature_level, 0, NULL, &verdict};
+    case_options o = {dir, feature_level, 0, NULL, &verdict, NULL, NULL};
     const char *env = getenv("DMLREF_MAX_BYTES");
     uint64_t cap;
     if (env && *env) {

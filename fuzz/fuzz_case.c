@@ -126,7 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memcpy(text, data, json_len);
     text[json_len] = '\0';
 
-    const case_options opts = {tmpdir, 0, MAX_CASE_BYTES, NULL, NULL};
+    const case_options opts = {tmpdir, 0, MAX_CASE_BYTES, NULL, NULL, NULL, NULL};
     dmlref_case c;
     char err[512];
     const int rc = case_parse_ex(text, json_len, &opts, &c, err, sizeof err);

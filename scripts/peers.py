@@ -10,7 +10,7 @@ Prints per workload and peer: median ms over N timed runs (after one warm-up),
 effective GB/s (bytes moved = 2 x output bytes + index bytes, as the project's
 bench counts them) and the ratio to a 64 MiB copy by the same peer.  Outputs
 are preallocated and touched before timing; indices are uniform in range, and
-the scatter targets unique, as in bench/bench.c.  Each peer's output is checked
+the scatter targets unique, as in bench/workloads/*.json.  Each peer's output is checked
 against numpy's on every workload.  Benchmark on an otherwise idle machine.
 """
 import argparse
@@ -145,7 +145,7 @@ def torch_case(c):
 
 
 # ---- phase 2 (docs/performance.md, "Phase 2") ------------------------------------------
-# Each workload: id, bytes an ideal implementation moves (as bench/bench.c counts
+# Each workload: id, bytes an ideal implementation moves (as bench/workloads/*.json count
 # them), and per peer a setup returning (run, outputs): outputs() is called after
 # timing.  Where the library has an out= form it is used (no allocation timed);
 # where it has none (torch.flip, F.pad, np.pad, fancy indexing) the call a user

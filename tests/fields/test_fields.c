@@ -356,7 +356,7 @@ static const dmlref_schema schema2 = {(DMLREF_OPERATOR_TYPE)9998, "SLOTS", sizeo
 static void slots_case(const char *fields, int want_rc, const char *want) {
     char text[1024], err[512];
     snprintf(text, sizeof text, "{\"operator\": \"SLOTS\", %s}", fields);
-    const case_options o = {NULL, 0, 0, &schema2, NULL};
+    const case_options o = {NULL, 0, 0, &schema2, NULL, NULL, NULL};
     dmlref_case c;
     const int rc = case_parse_ex(text, strlen(text), &o, &c, err, sizeof err);
     if (rc != want_rc || (want && !strstr(err, want))) {
@@ -384,7 +384,7 @@ static void test_slots(void) {
     slots_case("\"Axis\": 0, \"IndexDimensions\": 1", CASE_MALFORMED,
                "unknown key \"IndexDimensions\" (not a field of SLOTS or of a case file)");
     slots_case("\"Axis\": 0, \"InputTensor\": " T0 ", \"InputTensors\": [], \"OutputTensor\": " T0, CASE_MALFORMED,
-               "InputTensor: missing data (give data, npy or random)");
+               "InputTensor: missing data (give data, npy, random or distinct)");
 
     /* a real operator with a counted array: the reader's desc binds it by the schema */
     const dmlref_schema *join = dmlref_operator_schema(DMLREF_OPERATOR_JOIN);

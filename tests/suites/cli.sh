@@ -582,6 +582,67 @@ want=" p_f64:3f19a49a64eceb96 p_f64u:d7099121016e376b p_f32:e6f7d5daabd63e10 p_f
 expect 0 "random FLOAT64 printed" "$D" run "$tmp/rnd_p_f64u.json"
 contains "$tmp/out" '"data": [0.18237946839615882, 0.49829936774764927, 0.19127616280001059, 0.530838308390059, -0.3768226256377718,' "random FLOAT64 first values (seed 2, -1 .. 1)"
 
+# ---- distinct: unique integers per group (the bench workloads' scatter targets) --------------
+# dcase NAME TYPE SIZES DISTINCT: a JOIN copying one `distinct` input; run NAME prints it to dst_NAME.out
+dcase() {
+    cat >"$tmp/dst_$1.json" <<EOF
+{"operator": "JOIN", "Axis": 0, "InputTensors": [{"DataType": "$2", "Sizes": $3, "distinct": $4}],
+ "OutputTensor": {"DataType": "$2", "Sizes": $3}}
+EOF
+}
+dcase perm INT64 "[16]" '{"seed": 1, "modulus": 16}'
+expect 0 "distinct: a permutation" "$D" run "$tmp/dst_perm.json" --logical
+contains "$tmp/out" '"data": [7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6]' "distinct seed 1 modulus 16 pinned"
+cp "$tmp/out" "$tmp/dst_perm.out"
+dcase rows INT32 "[64, 256]" '{"seed": 9, "modulus": 1024, "group": 256}'
+expect 0 "distinct: groups" "$D" run "$tmp/dst_rows.json" --logical
+cp "$tmp/out" "$tmp/dst_rows.out"
+dcase unr UINT16 "[4096, 2]" '{"seed": 3, "modulus": 65536, "unravel": [256, 256]}'
+expect 0 "distinct: unravelled" "$D" run "$tmp/dst_unr.json" --logical
+cp "$tmp/out" "$tmp/dst_unr.out"
+if py -c 'import json,sys
+d = lambda n: json.load(open(sys.argv[1] + "/dst_" + n + ".out"))["OutputTensor"]["data"]
+perm, rows, pairs = d("perm"), d("rows"), d("unr")
+assert sorted(perm) == list(range(16)), perm
+assert len(rows) == 64 and all(len(set(r)) == 256 and 0 <= min(r) and max(r) < 1024 for r in rows)
+assert len(set(tuple(r) for r in rows)) > 1  # a fresh draw per group
+assert len(set(map(tuple, pairs))) == 4096 and all(0 <= c < 256 for p in pairs for c in p)
+' "$tmp" 2>"$tmp/err"; then ok; else no "distinct: values distinct within each group and in range"; fi
+# dbad SIZES TYPE DISTINCT MESSAGE
+dbad() {
+    dcase bad "$2" "$1" "$3"
+    expect 3 "distinct $3" "$D" validate "$tmp/dst_bad.json"
+    contains "$tmp/err" "$4" "distinct $3 message"
+}
+dbad "[16]" INT64 '{"seed": 1, "modulus": 12}' "InputTensors[0].distinct.modulus: 12 is not a power of two"
+dbad "[17]" INT64 '{"seed": 1, "modulus": 16}' "17 values cannot be distinct below modulus 16 (give a group)"
+dbad "[4]" FLOAT32 '{"seed": 1, "modulus": 16}' "needs an integer DataType, not FLOAT32"
+dbad "[4]" INT8 '{"seed": 1, "modulus": 256}' "values up to 255 do not fit INT8"
+dbad "[4, 2]" INT8 '{"seed": 1, "modulus": 256, "unravel": [16, 8]}' "the sizes' product must equal modulus 256"
+dbad "[4]" INT8 '{"seed": 1, "modulus": 4, "group": 5}' "distinct.group: expected an integer in [1, 4], got 5"
+dbad "[4]" INT8 '{"modulus": 4}' 'distinct: missing "seed"'
+dbad "[4]" INT8 '{"seed": 1, "modulus": 4, "low": 0}' 'distinct: unknown key "low"'
+dbad "[4]" INT8 '{"seed": 1, "modulus": 4}, "data": [1, 2, 3, 4]' "give only one of data, npy, random and distinct"
+
+# ---- bytes_moved: the tensors' weights in dmlref bench's bytes (default 2 x outputs + indices) ----
+cat >"$tmp/moved.json" <<'EOF'
+{"operator": "TILE", "Repeats": [4], "bytes_moved": {"OutputTensor": 1, "InputTensor": 1},
+ "InputTensor": {"DataType": "FLOAT32", "Sizes": [16], "random": {"seed": 1, "low": 0, "high": 1}},
+ "OutputTensor": {"DataType": "FLOAT32", "Sizes": [64]}}
+EOF
+expect 0 "bytes_moved given" "$D" bench "$tmp/moved.json" --repeat 1
+contains "$tmp/out" '"bytes_moved": 320,' "bytes_moved: output once + input once"
+expect 0 "bytes_moved: run ignores it" "$D" run "$tmp/moved.json"
+sed 's/ "bytes_moved": {[^}]*},//' "$tmp/moved.json" >"$tmp/moved0.json"
+expect 0 "bytes_moved default" "$D" bench "$tmp/moved0.json" --repeat 1
+contains "$tmp/out" '"bytes_moved": 512,' "bytes_moved default: 2 x output"
+sed 's/"InputTensor": 1/"IndicesTensor": 1/' "$tmp/moved.json" >"$tmp/moved1.json"
+expect 3 "bytes_moved names a tensor the case lacks" "$D" validate "$tmp/moved1.json"
+contains "$tmp/err" 'bytes_moved: "IndicesTensor" is not a tensor of this case' "bytes_moved unknown tensor message"
+sed 's/"InputTensor": 1}/"InputTensor": 17}/' "$tmp/moved.json" >"$tmp/moved2.json"
+expect 3 "bytes_moved weight out of range" "$D" validate "$tmp/moved2.json"
+contains "$tmp/err" 'bytes_moved.InputTensor: expected an integer in [0, 16], got 17' "bytes_moved weight message"
+
 # ---- PADDING1's enum and union fields (case/fields.c): read exactly as written -----
 cat >"$tmp/pad_i64.json" <<'EOF2'
 {"operator": "PADDING1", "feature_level": "5_0", "PaddingMode": "CONSTANT",

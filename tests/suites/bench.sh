@@ -1,0 +1,103 @@
+#!/bin/sh
+# The bench program's workloads (bench/workloads/*.json, case files named in
+# workloads.txt) cannot rot: each one is listed, parses, validates and runs once
+# through the fast path and once through the oracle with the same output bytes
+# (`bench --check`, nothing timed), and moves the bytes docs/performance.md counts.
+# Environment: BUILD (default build).
+BUILD=${BUILD:-build}
+B="$BUILD/bench"
+W=bench/workloads
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+no() {
+    fail=$((fail + 1))
+    echo "FAIL: $*"
+    [ -s "$tmp/err" ] && sed 's/^/    stderr: /' "$tmp/err" | head -n 5
+}
+
+if [ ! -x "$B" ]; then
+    echo "bench: $B is missing (make BUILD=$BUILD $B)"
+    echo "bench: 0 passed, 1 failed"
+    exit 1
+fi
+
+# ---- the list and the files agree: 25 workloads (12 of phase 1, 13 of phase 2) + small_gather
+listed=$(sed 's/#.*//' "$W/workloads.txt" | tr -s ' \t' '\n' | sed '/^$/d')
+n=$(echo "$listed" | wc -l)
+[ "$n" -eq 25 ] && ok || no "workloads.txt lists $n workloads, not 25"
+for id in $listed; do
+    [ -f "$W/$id.json" ] && ok || no "$id is listed but $W/$id.json is missing"
+done
+for f in "$W"/*.json; do
+    id=$(basename "$f" .json)
+    [ "$id" = small_gather ] && continue
+    echo "$listed" | grep -qx "$id" && ok || no "$f is not listed in $W/workloads.txt (bench would not run it)"
+done
+
+# ---- every workload once, fast path against the oracle, and its bytes moved --------------
+"$B" --check >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] && ok || no "bench --check: exit $rc"
+cat "$tmp/out"
+# id bytes: 2 x output bytes + index bytes (+ update bytes for SCATTER); TILE, PADDING1:
+# output + input; ONE_HOT: output + indices (docs/performance.md)
+while read -r id bytes; do
+    line=$(grep "^$id " "$tmp/out")
+    case "$line" in
+    *" same "*) ok ;;
+    *) no "bench --check $id: fast path and oracle differ, or it did not run: '$line'" ;;
+    esac
+    got=$(echo "$line" | awk '{print $3}')
+    [ "$got" = "$bytes" ] && ok || no "$id moves $got bytes, not $bytes"
+done <<'EOF'
+join_outer 134217728
+join_inner 134217728
+split_outer 134217728
+split_inner 134217728
+gather_rows 134479872
+gather_rows_f16 134479872
+gather_cols 134250496
+gather_elements_last 268435456
+gather_elements_first 268435456
+scatter_nd_rows 134348800
+scatter_nd_elems 150994944
+join_outer_i64 134217728
+slice_window 56623104
+slice_reverse 134217728
+tile_outer 83886080
+tile_inner 83886080
+pad_constant 136331264
+pad_reflect 134743040
+pad_edge 134743040
+gather_nd_rows 135266304
+scatter_elements 184549376
+depth_to_space 134217728
+space_to_depth 134217728
+identity_transpose 134217728
+one_hot 71303168
+small_gather 2112
+EOF
+
+# ---- the tiny one through the command, and a FILTER ------------------------------------------
+"$B" --check small >"$tmp/out" 2>"$tmp/err"
+[ "$(grep -c ' same ' "$tmp/out")" -eq 1 ] && ok || no "bench --check small: not exactly small_gather"
+
+# ---- a missing or bad workload file ------------------------------------------------------------
+"$B" --check --workloads "$tmp/none" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 3 ] && ok || no "bench --workloads (missing): exit $rc, wanted 3"
+grep -q "workloads.txt" "$tmp/err" && ok || no "bench --workloads (missing) names the list"
+mkdir "$tmp/w"
+echo "bogus" >"$tmp/w/workloads.txt"
+echo '{"operator": "GATHER", "Axis": 7}' >"$tmp/w/bogus.json"
+"$B" --check --workloads "$tmp/w" bogus >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 3 ] && ok || no "bench a malformed workload: exit $rc, wanted 3"
+grep -q "bogus.json: missing" "$tmp/err" && ok || no "bench a malformed workload names the file and the problem"
+
+echo "bench: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
