@@ -1,8 +1,10 @@
 """pytest setup for dmlref's package tests: Hypothesis without a database (CI runs
 leave nothing behind), and a last line `python: N passed, N failed, N skipped`
 that .ci/run's step() counts (a run that fails, or collects no test, shows at
-least one failure)."""
+least one failure), after one `repro:` line per failed test that runs it alone (a
+Hypothesis test also prints its `@reproduce_failure` blob: print_blob)."""
 import os
+import sys
 
 from hypothesis import HealthCheck, settings
 
@@ -15,6 +17,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     stats = terminalreporter.stats
+    for rep in stats.get("failed", []) + stats.get("error", []):
+        nodeid = getattr(rep, "nodeid", "")
+        if nodeid:
+            terminalreporter.write_line("repro: cd python && PYTHONPATH=. %s -m pytest -p no:cacheprovider '%s'"
+                                        % (sys.executable, nodeid.replace("'", "'\\''")))
     passed = len(stats.get("passed", []))
     failed = len(stats.get("failed", [])) + len(stats.get("error", []))
     skipped = len(stats.get("skipped", []))
