@@ -32,6 +32,6 @@ static inline uint64_t prng_upto(prng *r, uint64_t n) {
 /* Uniform in [0, n), n >= 1. */
 static inline uint64_t prng_below(prng *r, uint64_t n) { return prng_upto(r, n - 1); }
 
-/* (Floats in [low, high]: cli/draw.h, from prng_next(r) >> 11, no host floating point.) */
+/* (Floats in [low, high]: case/draw.h, from prng_next(r) >> 11, no host floating point.) */
 
 #endif

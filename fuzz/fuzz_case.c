@@ -1,7 +1,7 @@
 /*
  * libFuzzer target: the case-file reader of the `dmlref` command (JSON case
  * files and .npy), through the entries the command uses: case_parse_ex and
- * npy_parse (cli/case.h, cli/npy.h), then what `dmlref run` does with a case
+ * npy_parse (case/case.h, case/npy.h), then what `dmlref run` does with a case
  * that parsed: execute with the checking option, rerun on an index error,
  * compare with `expected`, print the outputs.
  *

@@ -10,9 +10,9 @@
  * keep every input well under a millisecond.  Not all of them: a few fast
  * paths change at fixed sizes that such buffers never reach: the chunked
  * JOIN/SPLIT copy and copies split into chunks (a contiguous block above
- * COPY_CHUNK, 256 KiB, src/fast_copy.c), GATHER_ELEMENTS slabs narrowed by
- * SLAB_BYTES (512 KiB, src/fast_gather.c), SCATTER slabs above
- * STREAM_MAX_SLAB (256 KiB, src/op_scatter.c).  FUZZ_DESC_LARGE=1 in the
+ * COPY_CHUNK, 256 KiB, src/engine/copy_plan.c), GATHER_ELEMENTS slabs narrowed by
+ * SLAB_BYTES (512 KiB, src/ops/gather/gather_fast.c), SCATTER slabs above
+ * STREAM_MAX_SLAB (256 KiB, src/ops/scatter/op_scatter.c).  FUZZ_DESC_LARGE=1 in the
  * environment restores the limits of the single target this one replaced
  * (64 MiB, 2^20 elements, alignment 1 MiB) for a campaign aimed at them, at a
  * few hundred inputs per second.

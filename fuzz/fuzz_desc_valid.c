@@ -17,7 +17,7 @@
  *     is DMLREF_ERROR_NULL_POINTER;
  *   - verdicts agree across levels.  A level enters validation only through
  *     the operator's support row (the allowed DimensionCount range and data
- *     types, src/registry.h; one rule reads the level otherwise: PD4, the
+ *     types, src/core/registry.h; one rule reads the level otherwise: PD4, the
  *     PADDING modes, SYMMETRIC from 3_0 and WRAP from 6_4, whose pairs of
  *     levels are not compared when either verdict is PD4), and a wider
  *     row only turns failing support checks into passing ones.  So, for
@@ -117,7 +117,7 @@ static uint64_t elements_of(const DMLREF_BUFFER_TENSOR_DESC *b) {
 
 /* The work the library's exact overlap check (rule T15) may do on an output:
  * 0 where the layout is disjoint by its strides alone (each dimension's stride
- * beyond the extent of the smaller-stride ones: the test src/tensor.c makes
+ * beyond the extent of the smaller-stride ones: the test src/core/tensor.c makes
  * first) or is refused at once (a zero stride, a bad DimensionCount), else
  * min(elements, span) -- the bitmap walk's, the sort's or the bounded
  * search's scale.  A cost estimate only: a wrong one changes speed, not what

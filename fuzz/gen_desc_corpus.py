@@ -259,7 +259,7 @@ def seeds():
     s["join_fl3_0_5d_broadcast"] = join("3_0", 4, [T("INT8", [1, 1, 1, 2, 2], strides=[0, 0, 0, 0, 1], data=[1, 2]),
                                                    T("INT8", [1, 1, 1, 2, 1], data=[3, 4])],
                                         T("INT8", [1, 1, 1, 2, 3]))
-    # blocks above COPY_CHUNK (256 KiB, src/fast_copy.c): the chunked copies, which only
+    # blocks above COPY_CHUNK (256 KiB, src/engine/copy_plan.c): the chunked copies, which only
     # fuzz_desc_exec with FUZZ_DESC_LARGE=1 runs (1 MiB of buffers)
     s["join_chunked_float64_large"] = join("4_1", 1, [T("FLOAT64", [2, 32800]), T("FLOAT64", [2, 4])],
                                            T("FLOAT64", [2, 32804]))

@@ -51,7 +51,7 @@ def main():
             for m in PATH_RE.finditer(line):
                 name = m.group(1).rstrip(".")
                 after = line[m.end():m.end() + 1]
-                if after in ("*", "<", "{", "$") or line[m.end():m.end() + 2] == "-*" or re.search(r"(^|[/_])(N|X|NAME|OP)([._/]|$)", name):
+                if after in ("*", "<", "{", "$") or line[m.end():m.end() + 2] == "-*" or re.search(r"(^|[/_])(N|X|NAME|OP|new_op)([._/]|$)", name):
                     continue  # a pattern or a placeholder, not a file
                 if name.endswith((".o", ".a")) or name.startswith(("fuzz/corpus/",) + EXAMPLE_OUTPUTS):
                     continue  # build products, corpus entries, folders an example writes
