@@ -54,8 +54,16 @@ static int pad_build(prng *r, dmlref_case *g, int is_v1) {
         else total = grown;
         start[d] = s;
         end[d] = e;
-        out[d] = in[d] + s + e;
     }
+    /* the output's sizes: the library's rule PD3 (dmlref_output_sizes), over packed FLOAT32 tensors */
+    bld_shape ts;
+    const DMLREF_TENSOR_DESC *const sin = bld_shape_init(&ts, DMLREF_TENSOR_DATA_TYPE_FLOAT32, N, in);
+    const DMLREF_PADDING_OPERATOR_DESC sd = {sin, NULL, (DMLREF_PADDING_MODE)mode, 0.0f, N, start, end};
+    const DMLREF_PADDING1_OPERATOR_DESC sd1 = {sin, NULL, (DMLREF_PADDING_MODE)mode, DMLREF_TENSOR_DATA_TYPE_FLOAT32,
+                                               {{0}}, N, start, end};
+    if (is_v1 ? bld_output_sizes(DMLREF_OPERATOR_PADDING1, &sd1, N, out) != 0
+              : bld_output_sizes(DMLREF_OPERATOR_PADDING, &sd, N, out) != 0)
+        return -1;
     const DMLREF_TENSOR_DATA_TYPE dt = bld_pick(r, bld_data_types, 11);
     g->n_inputs = 1;
     g->n_outputs = 1;

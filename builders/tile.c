@@ -1,5 +1,5 @@
 /* TILE's random valid cases: an input of 1 to 8 dims (packed, gapped, permuted
- * or broadcast), Repeats of 1 to 4 per dim, the output Input.Sizes * Repeats
+ * or broadcast), Repeats of 1 to 4 per dim, the output Input.Sizes * Repeats (dmlref_output_sizes)
  * (packed or gapped); every data type but FLOAT64, which TILE never accepts. */
 #include "builder.h"
 
@@ -20,8 +20,10 @@ static int build(prng *r, dmlref_case *g) {
         const uint32_t v = 1 + bld_rnd(r, 4);
         rep[d] = p * v <= bld_cap(256) ? v : 1;
         p *= rep[d];
-        out[d] = in[d] * rep[d];
     }
+    bld_shape ts; /* the output's sizes: the library's rule (dmlref_output_sizes), Input.Sizes * Repeats */
+    const DMLREF_TILE_OPERATOR_DESC sd = {bld_shape_init(&ts, DMLREF_TENSOR_DATA_TYPE_FLOAT32, N, in), NULL, N, rep};
+    if (bld_output_sizes(DMLREF_OPERATOR_TILE, &sd, N, out) != 0) return -1;
     const DMLREF_TENSOR_DATA_TYPE dt = bld_pick(r, tile_types, 10);
     g->n_inputs = 1;
     g->n_outputs = 1;

@@ -1,13 +1,9 @@
 /* The framework form of a case (framework.h): one function per operator, fw_<name>, in one
- * table derived from src/core/operators.def. */
+ * table derived from src/core/operators.def.  The fill values and numpy type names they give
+ * come from framework_fill.c, the JSON from framework_write.c. */
 #include "framework.h"
+#include "framework_fill.h"
 
-#include "case/json_out.h"
-#include "case/fp16.h"
-#include "case/npyout.h"
-
-#include <inttypes.h>
-#include <math.h>
 #include <string.h>
 
 /* ---- helpers -------------------------------------------------------------------------- */
@@ -312,75 +308,6 @@ static int fw_one_hot(const dmlref_case *c, fw_form *f) {
     return 0;
 }
 
-/* DIAGONAL_MATRIX's FLOAT Value as one element of type dt, bits in the low bytes (the library's
- * src/scalar.c: FLOAT16 rounded to nearest even, NaN quieted with its payload's top bits;
- * integers truncated toward zero and saturated, NaN -> 0). */
-static uint64_t float_element(DMLREF_TENSOR_DATA_TYPE dt, float v) {
-    uint32_t x;
-    memcpy(&x, &v, 4);
-    const double d = v;
-    switch (dt) {
-    case DMLREF_TENSOR_DATA_TYPE_FLOAT32: return x;
-    case DMLREF_TENSOR_DATA_TYPE_FLOAT64: { uint64_t b; memcpy(&b, &d, 8); return b; }
-    case DMLREF_TENSOR_DATA_TYPE_FLOAT16:
-        if ((x & 0x7fffffffu) > 0x7f800000u) return ((x >> 16) & 0x8000u) | 0x7e00u | ((x >> 13) & 0x3ffu);
-        return fp16_from_double(d);
-    default: break;
-    }
-    static const struct { DMLREF_TENSOR_DATA_TYPE dt; int is_signed; unsigned bits; } ints[] = {
-        {DMLREF_TENSOR_DATA_TYPE_INT8, 1, 8},    {DMLREF_TENSOR_DATA_TYPE_INT16, 1, 16},
-        {DMLREF_TENSOR_DATA_TYPE_INT32, 1, 32},  {DMLREF_TENSOR_DATA_TYPE_INT64, 1, 64},
-        {DMLREF_TENSOR_DATA_TYPE_UINT8, 0, 8},   {DMLREF_TENSOR_DATA_TYPE_UINT16, 0, 16},
-        {DMLREF_TENSOR_DATA_TYPE_UINT32, 0, 32}, {DMLREF_TENSOR_DATA_TYPE_UINT64, 0, 64}};
-    for (size_t k = 0; k < sizeof ints / sizeof ints[0]; ++k) {
-        if (ints[k].dt != dt) continue;
-        const unsigned b = ints[k].bits;
-        const uint64_t mask = b == 64 ? UINT64_MAX : (UINT64_C(1) << b) - 1;
-        if (isnan(d)) return 0;
-        if (ints[k].is_signed) {
-            const double lim = ldexp(1.0, (int)b - 1);
-            const int64_t i = d <= -lim ? (b == 64 ? INT64_MIN : -(INT64_C(1) << (b - 1)))
-                              : d >= lim ? (int64_t)((UINT64_C(1) << (b - 1)) - 1) : (int64_t)d;
-            return (uint64_t)i & mask;
-        }
-        return d <= 0 ? 0 : d >= ldexp(1.0, (int)b) ? mask : (uint64_t)d;
-    }
-    return 0;
-}
-
-/* A DML_SCALAR_UNION's element of esize bytes (DIAGONAL_MATRIX1's Value, PADDING1's PaddingValue)
- * as an unsigned integer of its width: the union holds it in host byte order (include/dmlref.h),
- * so it is copied by size, never assembled from bytes.  -1 for a size no type has. */
-static int union_element(const DMLREF_SCALAR_UNION *u, uint32_t esize, uint64_t *bits) {
-    uint8_t b1;
-    uint16_t b2;
-    uint32_t b4;
-    switch (esize) {
-    case 1: memcpy(&b1, u->Bytes, 1); *bits = b1; return 0;
-    case 2: memcpy(&b2, u->Bytes, 2); *bits = b2; return 0;
-    case 4: memcpy(&b4, u->Bytes, 4); *bits = b4; return 0;
-    case 8: memcpy(bits, u->Bytes, 8); return 0;
-    default: return -1;
-    }
-}
-
-static const char *numpy_type(DMLREF_TENSOR_DATA_TYPE dt) {
-    switch (dt) {
-    case DMLREF_TENSOR_DATA_TYPE_FLOAT32: return "float32";
-    case DMLREF_TENSOR_DATA_TYPE_FLOAT16: return "float16";
-    case DMLREF_TENSOR_DATA_TYPE_FLOAT64: return "float64";
-    case DMLREF_TENSOR_DATA_TYPE_INT8: return "int8";
-    case DMLREF_TENSOR_DATA_TYPE_INT16: return "int16";
-    case DMLREF_TENSOR_DATA_TYPE_INT32: return "int32";
-    case DMLREF_TENSOR_DATA_TYPE_INT64: return "int64";
-    case DMLREF_TENSOR_DATA_TYPE_UINT8: return "uint8";
-    case DMLREF_TENSOR_DATA_TYPE_UINT16: return "uint16";
-    case DMLREF_TENSOR_DATA_TYPE_UINT32: return "uint32";
-    case DMLREF_TENSOR_DATA_TYPE_UINT64: return "uint64";
-    default: return NULL;
-    }
-}
-
 /* ONNX EyeLike / Trilu (a stack of matrices: the last two dimensions): every tensor without the
  * output's leading 1s before its last two dimensions; the band of diagonals x - y in
  * [begin, end) (begin > end: everything outside [end, begin)) takes the fill, "value_bits"
@@ -388,7 +315,7 @@ static const char *numpy_type(DMLREF_TENSOR_DATA_TYPE dt) {
  * InputTensor) or 0. */
 static int fw_diagonal_common(const dmlref_case *c, fw_form *f, int64_t begin, int64_t end, uint64_t bits) {
     const case_tensor *out = find(c, "OutputTensor", 1);
-    if (!out || out->buf.DimensionCount < 2 || !(f->dtype = numpy_type(out->buf.DataType))) return -1;
+    if (!out || out->buf.DimensionCount < 2 || !fw_set_dtype(f, out->buf.DataType)) return -1;
     names(f, end == begin + 1 ? "EyeLike" : "Trilu", "triangular", end == begin + 1 ? "eye" : "triu");
     take_all(c, f, leading_ones(out, out->buf.DimensionCount - 2));
     add_int(f, "begin", begin);
@@ -400,14 +327,15 @@ static int fw_diagonal_common(const dmlref_case *c, fw_form *f, int64_t begin, i
 static int fw_diagonal_matrix(const dmlref_case *c, fw_form *f) {
     const DMLREF_DIAGONAL_MATRIX_OPERATOR_DESC *d = c->desc_mem;
     const case_tensor *out = find(c, "OutputTensor", 1);
-    if (!out) return -1;
-    return fw_diagonal_common(c, f, d->Offset, (int64_t)d->Offset + 1, float_element(out->buf.DataType, d->Value));
+    uint64_t bits;
+    if (!out || fw_fill_from_float(DMLREF_OPERATOR_DIAGONAL_MATRIX, out->buf.DataType, d->Value, &bits) != 0) return -1;
+    return fw_diagonal_common(c, f, d->Offset, (int64_t)d->Offset + 1, bits);
 }
 static int fw_diagonal_matrix1(const dmlref_case *c, fw_form *f) {
     const DMLREF_DIAGONAL_MATRIX1_OPERATOR_DESC *d = c->desc_mem;
     const case_tensor *out = find(c, "OutputTensor", 1);
     uint64_t bits;
-    if (!out || union_element(&d->Value, out->esize, &bits) != 0) return -1;
+    if (!out || fw_fill_from_union(&d->Value, out->esize, &bits) != 0) return -1;
     return fw_diagonal_common(c, f, d->DiagonalFillBegin, d->DiagonalFillEnd, bits);
 }
 
@@ -432,26 +360,27 @@ static int fw_padding_common(const dmlref_case *c, fw_form *f, uint32_t mode, ui
     for (uint32_t k = p; k < count; ++k) pads->v[pads->n++] = start[k];
     for (uint32_t k = p; k < count; ++k) pads->v[pads->n++] = end[k];
     if (mode == DMLREF_PADDING_MODE_CONSTANT) {
-        if (!(f->dtype = numpy_type(out->buf.DataType))) return -1;
+        if (!fw_set_dtype(f, out->buf.DataType)) return -1;
         f->has_value = 1;
         f->value_bits = bits;
     }
     return 0;
 }
-/* PADDING: the FLOAT PaddingValue converted to the element type (float_element). */
+/* PADDING: the FLOAT PaddingValue converted to the element type (fw_fill_from_float). */
 static int fw_padding(const dmlref_case *c, fw_form *f) {
     const DMLREF_PADDING_OPERATOR_DESC *d = c->desc_mem;
     const case_tensor *out = find(c, "OutputTensor", 1);
-    if (!out) return -1;
+    uint64_t bits;
+    if (!out || fw_fill_from_float(DMLREF_OPERATOR_PADDING, out->buf.DataType, d->PaddingValue, &bits) != 0) return -1;
     return fw_padding_common(c, f, (uint32_t)d->PaddingMode, d->DimensionCount, d->StartPadding, d->EndPadding,
-                             float_element(out->buf.DataType, d->PaddingValue));
+                             bits);
 }
 /* PADDING1: the scalar union's element as it is. */
 static int fw_padding1(const dmlref_case *c, fw_form *f) {
     const DMLREF_PADDING1_OPERATOR_DESC *d = c->desc_mem;
     const case_tensor *out = find(c, "OutputTensor", 1);
     uint64_t bits;
-    if (!out || union_element(&d->PaddingValue, out->esize, &bits) != 0) return -1;
+    if (!out || fw_fill_from_union(&d->PaddingValue, out->esize, &bits) != 0) return -1;
     return fw_padding_common(c, f, (uint32_t)d->PaddingMode, d->DimensionCount, d->StartPadding, d->EndPadding, bits);
 }
 
@@ -491,46 +420,4 @@ int framework_form(const dmlref_case *c, fw_form *form) {
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; ++i)
         if (strcmp(forms[i].op, c->op_name) == 0) return forms[i].form(c, form);
     return -1;
-}
-
-/* ---- writing ----------------------------------------------------------------------------- */
-
-static void write_shape(FILE *f, const case_tensor *t, const fw_shape *s, int first, unsigned indent) {
-    char base[64];
-    fprintf(f, "%s\n%*s\"%s\": ", first ? "" : ",", (int)indent + 4, "", npyout_base(t, base, sizeof base));
-    jout_u32_list(f, s->dims, s->rank);
-}
-
-void framework_write(FILE *f, const dmlref_case *c, const fw_form *form, unsigned indent) {
-    fputs("{\"onnx\": ", f);
-    jout_string(f, form->onnx);
-    fputs(", \"webnn\": ", f);
-    jout_string(f, form->webnn);
-    fputs(", \"pytorch\": ", f);
-    jout_string(f, form->pytorch);
-    if (form->has_axis) fprintf(f, ", \"axis\": %u", (unsigned)form->axis);
-    if (form->has_split) {
-        fputs(", \"split\": [", f);
-        for (uint32_t k = 0; k < c->n_outputs; ++k) fprintf(f, k ? ", %u" : "%u", (unsigned)form->out[k].dims[form->axis]);
-        fputc(']', f);
-    }
-    if (form->mode) {
-        fputs(", \"mode\": ", f);
-        jout_string(f, form->mode);
-    }
-    if (form->dtype) {
-        fputs(", \"dtype\": ", f);
-        jout_string(f, form->dtype);
-    }
-    if (form->has_value) fprintf(f, ", \"value_bits\": \"0x%" PRIx64 "\"", form->value_bits);
-    for (uint32_t i = 0; i < form->n_ints; ++i) fprintf(f, ", \"%s\": %" PRId64, form->ints[i].name, form->ints[i].v);
-    for (uint32_t l = 0; l < form->n_lists; ++l) {
-        fprintf(f, ", \"%s\": [", form->lists[l].name);
-        for (uint32_t k = 0; k < form->lists[l].n; ++k) fprintf(f, k ? ", %" PRId64 : "%" PRId64, form->lists[l].v[k]);
-        fputc(']', f);
-    }
-    fprintf(f, ",\n%*s\"shapes\": {", (int)indent + 2, "");
-    for (uint32_t k = 0; k < c->n_inputs; ++k) write_shape(f, &c->inputs[k], &form->in[k], k == 0, indent);
-    for (uint32_t k = 0; k < c->n_outputs; ++k) write_shape(f, &c->outputs[k], &form->out[k], c->n_inputs == 0 && k == 0, indent);
-    fprintf(f, "\n%*s}}", (int)indent + 2, "");
 }

@@ -9,7 +9,8 @@
  * describes the mapping of every operator.
  *
  * One function per operator, in the table of framework.c: an operator added to
- * the library gets its form by adding its function there.
+ * the library gets its form by adding its function there.  Their fill values and
+ * numpy type names: framework_fill.c; the JSON: framework_write.c.
  */
 #ifndef DMLREF_CLI_FRAMEWORK_H
 #define DMLREF_CLI_FRAMEWORK_H
@@ -50,6 +51,7 @@ typedef struct fw_form {
     int has_split;                      /* SPLIT: its sizes along axis (from the outputs' shapes)   */
     const char *mode;                   /* DepthToSpace's "DCR" / "CRD", Pad's "reflect", ..., or NULL */
     const char *dtype;                  /* DIAGONAL_MATRIX(1), PADDING(1) CONSTANT: the output's numpy type */
+    char dtype_name[16];                /* what dtype points at (framework_fill.c's fw_set_dtype)   */
     int has_value;
     uint64_t value_bits;                /* DIAGONAL_MATRIX(1), PADDING(1): the fill as one element's bits */
     uint32_t n_ints;

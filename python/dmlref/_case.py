@@ -3,7 +3,10 @@
 run() drives the command (`dmlref run CASE --npy DIR`, which writes every output
 buffer whole as .npy, bit-exact), so a case means here exactly what it means to
 the command; values written in a case's JSON (`data`, `random`, `expected`) are
-decoded by the command too, through a one-piece JOIN of one dimension, never by a second parser in Python."""
+decoded by the command too, through a one-piece JOIN of one dimension, never by a second parser in Python.
+The `distinct` fill (integers, no JSON values to decode) is computed here, the same integers
+for the same seed as case/distinct.c (python/tests/test_case.py compares the two), and
+`bytes_moved` read as case/case_read.c's parse_moved reads it."""
 import copy
 import decimal
 import json
@@ -150,6 +153,100 @@ def _load_npy(path):
     return a.astype(a.dtype.newbyteorder("="), copy=False).reshape(-1)
 
 
+_MASK64 = (1 << 64) - 1
+_INT_MAX = {"UINT8": 0xFF, "INT8": 0x7F, "UINT16": 0xFFFF, "INT16": 0x7FFF, "UINT32": 0xFFFFFFFF,
+            "INT32": 0x7FFFFFFF, "UINT64": _MASK64, "INT64": (1 << 63) - 1}
+
+
+def _splitmix64(state):
+    """case/prng.h's prng_next: (new state, value)."""
+    state = (state + 0x9E3779B97F4A7C15) & _MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return state, z ^ (z >> 31)
+
+
+def _malformed(msg):
+    return Error(msg, status="DMLREF_CASE_MALFORMED")
+
+
+def _json_int(v, path, lo, hi):
+    """case/fields.c's fields_get_int: an integer literal ("-0" is 0) in [lo, hi]."""
+    if isinstance(v, decimal.Decimal) and v == 0 and v.as_tuple().exponent == 0:
+        v = 0
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise _malformed(f"{path}: expected an integer, got {v!r}")
+    if not lo <= v <= hi:
+        raise _malformed(f"{path}: {v} is out of range [{lo}, {hi}]")
+    return v
+
+
+def distinct_fill(name, data_type, total_slots, spec):
+    """The `distinct` fill of a tensor (docs/case-format.md) as case/distinct.c makes it: its
+    whole buffer of total_slots elements of data_type, from spec = {"seed": S, "modulus": M,
+    "group": G, "unravel": [...]}: in each group of G values (default: all) value j is
+    (a * j + b) mod M, a odd and b drawn per group from splitmix64(S); with unravel each value
+    is written as its row-major coordinates, one slot each; slots past the last whole value 0."""
+    if not isinstance(spec, dict):
+        raise _malformed(f"{name}.distinct: expected an object {{\"seed\": S, \"modulus\": M}}, got {spec!r}")
+    for key in spec:
+        if key not in ("seed", "modulus", "group", "unravel", "comment"):
+            raise _malformed(f"{name}.distinct: unknown key \"{key}\" (seed, modulus, group, unravel)")
+    for key in ("seed", "modulus"):
+        if key not in spec:
+            raise _malformed(f"{name}.distinct: missing \"{key}\"")
+    tmax = _INT_MAX.get(data_type)
+    if tmax is None:
+        raise _malformed(f"{name}.distinct: needs an integer DataType, not {data_type}")
+    seed = _json_int(spec["seed"], f"{name}.distinct.seed", 0, (1 << 63) - 1)
+    m = _json_int(spec["modulus"], f"{name}.distinct.modulus", 1, 1 << 62)
+    if m & (m - 1):
+        raise _malformed(f"{name}.distinct.modulus: {m} is not a power of two")
+    dims = [m]
+    if "unravel" in spec:
+        u = spec["unravel"]
+        if not isinstance(u, list) or not 1 <= len(u) <= 8:
+            raise _malformed(f"{name}.distinct.unravel: expected an array of 1 to 8 sizes")
+        dims = [_json_int(v, f"{name}.distinct.unravel[{d}]", 1, m) for d, v in enumerate(u)]
+        prod = 1
+        for v in dims:
+            prod *= v
+        if prod != m:
+            raise _malformed(f"{name}.distinct.unravel: the sizes' product must equal modulus {m}")
+    for v in dims:
+        if v - 1 > tmax:
+            raise _malformed(f"{name}.distinct: values up to {v - 1} do not fit {data_type}")
+    k = len(dims)
+    n_values = total_slots // k
+    if "group" in spec:
+        per = _json_int(spec["group"], f"{name}.distinct.group", 1, m)
+    elif n_values > m:
+        raise _malformed(f"{name}.distinct: {n_values} values cannot be distinct below modulus {m} (give a group)")
+    else:
+        per = n_values
+    mask = m - 1
+    n_groups = -(-n_values // per) if n_values else 0
+    a = np.empty(n_groups, np.uint64)
+    b = np.empty(n_groups, np.uint64)
+    state = seed
+    for g in range(n_groups):
+        state, x = _splitmix64(state)
+        a[g] = (x | 1) & mask
+        state, x = _splitmix64(state)
+        b[g] = x & mask
+    i = np.arange(n_values, dtype=np.uint64)
+    g, j = i // np.uint64(per), i % np.uint64(per)
+    with np.errstate(over="ignore"):
+        v = (a[g] * j + b[g]) & np.uint64(mask)  # mod 2^64, then mod M (M divides 2^64)
+    out = np.zeros(total_slots, _types.DTYPES[data_type])
+    coords = out[: n_values * k].reshape(n_values, k)
+    for d in range(k - 1, -1, -1):  # row-major: the last coordinate varies fastest
+        coords[:, d] = v % np.uint64(dims[d])
+        v = v // np.uint64(dims[d])
+    return out
+
+
 class Case:
     """A case file: its JSON document (`doc`), read with numbers kept exactly as written."""
 
@@ -175,6 +272,30 @@ class Case:
     @property
     def feature_level(self):
         return self.doc.get("feature_level", _types.LEVEL_NAMES[_types.LATEST])
+
+    @property
+    def bytes_moved(self):
+        """{tensor field: how many times its element bytes count in the bytes moved} as
+        case/case_read.c's parse_moved reads it: the case's `bytes_moved` (0 to 16; fields
+        not named 0), or without it 2 for every output and 1 for every index input."""
+        op = OPERATORS.get(self.operator)
+        if op is None:
+            raise Error(f"unknown operator {self.operator!r}", status="DMLREF_ERROR_UNSUPPORTED_OPERATOR")
+        present = [sl for sl in op.schema["slots"] if self.doc.get(sl["name"]) is not None]
+        moved = self.doc.get("bytes_moved")
+        if moved is None:
+            return {sl["name"]: 2 if sl["is_output"] else 1 if sl["is_index"] else 0 for sl in present}
+        if not isinstance(moved, dict):
+            raise _malformed(f"bytes_moved: expected an object {{\"OutputTensor\": 2, ...}}, got {moved!r}")
+        out = {sl["name"]: 0 for sl in present}
+        for key, v in moved.items():
+            if key in ("comment", "why", "name", "description"):
+                continue
+            v = _json_int(v, f"bytes_moved.{key}", 0, 16)
+            if key not in out:
+                raise _malformed(f"bytes_moved: \"{key}\" is not a tensor of this case")
+            out[key] = v
+        return out
 
     def _absolute_doc(self):
         """The document with every `npy` path absolute (for a copy written elsewhere)."""
@@ -284,31 +405,34 @@ class Case:
             total = _core.calc_buffer_tensor_size(_types.CODES[name], t["Sizes"], t.get("Strides"))
         return name, int(total) // isz
 
-    def _values(self, t, key):
+    def _values(self, t, key, tname="tensor"):
         name = t["DataType"]
         if key == "random":
             return _decode(name, {"random": t["random"]}, self._tensor_desc(t)[1])
         if key == "npy":
             return _load_npy(os.path.join(self.base_dir, t["npy"]))
+        if key == "distinct":
+            return distinct_fill(tname, name, self._tensor_desc(t)[1], t["distinct"])
         flat = _flatten(t[key], [])
         return _decode(name, {"data": flat}, len(flat))
 
     @property
     def inputs(self):
         """{input name: its whole buffer} (a list for an array slot), decoded from
-        `data`, `npy` or `random`; a span-long list is padded with zeros."""
+        `data`, `npy` or `random`, or the `distinct` fill (distinct_fill); a span-long list is
+        padded with zeros."""
         out = {}
         for slot in self._slots(output=False):
             ts = self.doc.get(slot["name"])
             if ts is None:
                 continue
             group = []
-            for t in (ts if slot["is_array"] else [ts]):
+            for i, t in enumerate(ts if slot["is_array"] else [ts]):
                 _, slots = self._tensor_desc(t)
-                key = next((k for k in ("data", "npy", "random") if k in t), None)
+                key = next((k for k in ("data", "npy", "random", "distinct") if k in t), None)
                 if key is None:
                     raise Error(f"{slot['name']} has no data", status="DMLREF_CASE_MALFORMED")
-                v = self._values(t, key)
+                v = self._values(t, key, f"{slot['name']}[{i}]" if slot["is_array"] else slot["name"])
                 if v.size < slots:
                     v = np.concatenate([v, np.zeros(slots - v.size, v.dtype)])
                 group.append(v)
