@@ -1,10 +1,12 @@
 /*
  * A parsed case's buffers: allocated against the memory cap (inputs zero,
  * outputs 0xCD), then filled from the tensor's source -- an element list, a
- * .npy file (relative to the base directory), or a `random` fill (a seeded
- * splitmix64 stream drawn the same on every host).
+ * .npy file (relative to the base directory), a `random` fill (a seeded
+ * splitmix64 stream drawn the same on every host) or a `distinct` fill (unique
+ * integers per group, distinct.c).
  */
 #include "case_internal.h"
+#include "distinct.h"
 #include "draw.h"
 #include "npy.h"
 #include "prng.h"
@@ -139,7 +141,8 @@ int case_alloc_buffer(case_ctx *x, case_tensor *t) {
         return CASE_HOST_LIMIT;
     }
     void *mem = NULL;
-    if (posix_memalign(&mem, (size_t)al, total ? (size_t)total : 1) != 0) mem = NULL;
+    if (x->opts->alloc) mem = x->opts->alloc(total ? (size_t)total : 1, (size_t)al, x->opts->alloc_user);
+    else if (posix_memalign(&mem, (size_t)al, total ? (size_t)total : 1) != 0) mem = NULL;
     t->data = mem;
     if (!t->data) return case_fail(x, "%s: cannot allocate %" PRIu64 " bytes", t->name, total);
     x->bytes += total + (al > 64 ? al : 0);
@@ -163,5 +166,6 @@ int case_fill_tensor(case_ctx *x, case_tensor *t, const tensor_src *src) {
     }
     if (src->kind == SRC_NPY) return fill_npy(x, src->value, t);
     if (src->kind == SRC_RANDOM) return fill_random(x, src->value, t);
+    if (src->kind == SRC_DISTINCT) return distinct_fill(src->value, t, x->err, x->errcap) ? CASE_MALFORMED : 0;
     return 0;
 }

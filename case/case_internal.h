@@ -43,7 +43,7 @@ int case_read_list(case_ctx *x, json_object *a, const case_tensor *t, const char
                    unsigned char **nan_flags, uint64_t *count);
 
 /* Where a tensor's data comes from in the file. */
-enum { SRC_NONE, SRC_DATA, SRC_NPY, SRC_RANDOM };
+enum { SRC_NONE, SRC_DATA, SRC_NPY, SRC_RANDOM, SRC_DISTINCT };
 
 typedef struct tensor_src {
     int kind;
@@ -54,7 +54,7 @@ typedef struct tensor_src {
  * cap), inputs zero and outputs 0xCD.  0, CASE_MALFORMED or CASE_HOST_LIMIT. */
 int case_alloc_buffer(case_ctx *x, case_tensor *t);
 
-/* t's data from its source (data, npy, random); nothing for SRC_NONE. */
+/* t's data from its source (data, npy, random, distinct); nothing for SRC_NONE. */
 int case_fill_tensor(case_ctx *x, case_tensor *t, const tensor_src *src);
 
 /* The schema for an operator's name in a case file (SCATTER_ELEMENTS: SCATTER's other name), or NULL. */

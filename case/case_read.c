@@ -34,13 +34,18 @@ static int parse_tensor(case_ctx *x, json_object *obj, case_tensor *t, const cha
         else if (strcmp(key, "DimensionCount") == 0) dimcount = val;
         else if (strcmp(key, "Flags") == 0) flags = val;
         else if (strcmp(key, "GuaranteedBaseOffsetAlignment") == 0) align = val;
-        else if (strcmp(key, "data") == 0 || strcmp(key, "npy") == 0 || strcmp(key, "random") == 0) {
-            if (src->kind != SRC_NONE) return case_fail(x, "%s: give only one of data, npy and random", name);
-            src->kind = key[0] == 'd' ? SRC_DATA : key[0] == 'n' ? SRC_NPY : SRC_RANDOM;
+        else if (strcmp(key, "data") == 0 || strcmp(key, "npy") == 0 || strcmp(key, "random") == 0 ||
+                 strcmp(key, "distinct") == 0) {
+            if (src->kind != SRC_NONE)
+                return case_fail(x, "%s: give only one of data, npy, random and distinct", name);
+            src->kind = strcmp(key, "data") == 0 ? SRC_DATA
+                        : key[0] == 'n'          ? SRC_NPY
+                        : key[0] == 'r'          ? SRC_RANDOM
+                                                 : SRC_DISTINCT;
             src->value = val;
         } else if (!case_ignorable(key))
             return case_fail(x, "%s: unknown key \"%.60s\" (a tensor has DataType, Sizes, Strides, "
-                           "TotalTensorSizeInBytes, data, npy, random)", name, key);
+                           "TotalTensorSizeInBytes, data, npy, random, distinct)", name, key);
     }
     if (!dt) return case_fail(x, "%s: missing DataType", name);
     if (!jsonin_is_string(dt)) return case_fail(x, "%s.DataType: expected a string, got %s", name, jsonin_kind(dt));
@@ -104,7 +109,8 @@ static int parse_tensor(case_ctx *x, json_object *obj, case_tensor *t, const cha
         t->buf.TotalTensorSizeInBytes =
             dmlref_calc_buffer_tensor_size(t->buf.DataType, t->buf.DimensionCount, t->sizes, t->strides);
     }
-    if (!is_output && src->kind == SRC_NONE) return case_fail(x, "%s: missing data (give data, npy or random)", name);
+    if (!is_output && src->kind == SRC_NONE)
+        return case_fail(x, "%s: missing data (give data, npy, random or distinct)", name);
     return 0;
 }
 
@@ -165,8 +171,53 @@ static int parse_expected(case_ctx *x, json_object *exp, dmlref_case *c, const s
     return 0;
 }
 
+/* The tensors' weights in case_bytes_moved: `bytes_moved` {"Slot": k, ...}, or by default
+ * 2 for every output and 1 for every index input (docs/performance.md). */
+static int parse_moved(case_ctx *x, json_object *moved, dmlref_case *c) {
+    const dmlref_schema *s = c->schema;
+    case_tensor *lists[2] = {c->inputs, c->outputs};
+    const uint32_t counts[2] = {c->n_inputs, c->n_outputs};
+    for (int k = 0; k < 2; ++k)
+        for (uint32_t i = 0; i < counts[k]; ++i) {
+            case_tensor *t = &lists[k][i];
+            uint32_t j = 0;
+            while (j < s->n_slots && strcmp(s->slots[j].name, t->slot) != 0) ++j;
+            t->moved_times = moved ? 0 : t->is_output ? 2 : j < s->n_slots && s->slots[j].is_index ? 1 : 0;
+        }
+    if (!moved) return 0;
+    if (!json_object_is_type(moved, json_type_object))
+        return case_fail(x, "bytes_moved: expected an object {\"OutputTensor\": 2, ...}, got %s", jsonin_kind(moved));
+    json_object_object_foreach(moved, key, val) {
+        if (case_ignorable(key)) continue;
+        char path[PATH_MAX_LEN];
+        int64_t v;
+        snprintf(path, sizeof path, "bytes_moved.%.60s", key);
+        if (fields_get_int(val, path, 0, 16, &v, x->err, x->errcap)) return CASE_MALFORMED;
+        int found = 0;
+        for (int k = 0; k < 2; ++k)
+            for (uint32_t i = 0; i < counts[k]; ++i)
+                if (strcmp(lists[k][i].slot, key) == 0) lists[k][i].moved_times = (uint32_t)v, found = 1;
+        if (!found) return case_fail(x, "bytes_moved: \"%.60s\" is not a tensor of this case", key);
+    }
+    return 0;
+}
+
+uint64_t case_bytes_moved(const dmlref_case *c) {
+    const case_tensor *lists[2] = {c->inputs, c->outputs};
+    const uint32_t counts[2] = {c->n_inputs, c->n_outputs};
+    uint64_t sum = 0;
+    for (int k = 0; k < 2; ++k)
+        for (uint32_t i = 0; i < counts[k]; ++i) {
+            const case_tensor *t = &lists[k][i];
+            uint64_t n = dmlref_data_type_size(t->buf.DataType);
+            for (uint32_t d = 0; d < t->buf.DimensionCount; ++d) n *= t->sizes[d];
+            sum += t->moved_times * n;
+        }
+    return sum;
+}
+
 static int parse_root(case_ctx *x, json_object *root, dmlref_case *c) {
-    json_object *op = NULL, *fl = NULL, *expected = NULL;
+    json_object *op = NULL, *fl = NULL, *expected = NULL, *moved = NULL;
     char names[512];
     if (json_object_get_type(root) != json_type_object)
         return case_fail(x, "the case must be a JSON object, got %s", jsonin_kind(root));
@@ -200,6 +251,7 @@ static int parse_root(case_ctx *x, json_object *root, dmlref_case *c) {
         if (strcmp(key, "operator") == 0) known = 1;
         else if (strcmp(key, "feature_level") == 0) fl = val, known = 1;
         else if (strcmp(key, "expected") == 0) expected = val, known = 1;
+        else if (strcmp(key, "bytes_moved") == 0) moved = val, known = 1;
         else if (strcmp(key, "features") == 0) {
             /* gen's summary of what the case uses: informative, its contents ignored */
             if (!json_object_is_type(val, json_type_object))
@@ -290,6 +342,7 @@ static int parse_root(case_ctx *x, json_object *root, dmlref_case *c) {
             t->index = sl->is_array ? (int32_t)k : -1;
         }
     }
+    if (!rc) rc = parse_moved(x, moved, c);
     if (rc) goto done;
 
     /* the desc: each slot points at its tensors (an array at the first, its count set) */
@@ -338,7 +391,7 @@ done:
 
 int case_parse_ex(const char *json_text, size_t len, const case_options *opts, dmlref_case *out, char *err,
                   size_t errcap) {
-    static const case_options defaults = {NULL, 0, 0, NULL, NULL};
+    static const case_options defaults = {NULL, 0, 0, NULL, NULL, NULL, NULL};
     char dummy[8];
     if (!err || errcap == 0) {
         err = dummy;
@@ -358,6 +411,6 @@ int case_parse_ex(const char *json_text, size_t len, const case_options *opts, d
 }
 
 int case_parse(const char *json_text, size_t len, const char *base_dir, dmlref_case *out, char *err, size_t errcap) {
-    const case_options o = {base_dir, 0, 0, NULL, NULL};
+    const case_options o = {base_dir, 0, 0, NULL, NULL, NULL, NULL};
     return case_parse_ex(json_text, len, &o, out, err, errcap);
 }
