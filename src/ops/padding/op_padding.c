@@ -4,7 +4,7 @@
  * FLOAT PaddingValue converted to the element type: truncated toward zero and
  * saturated for integers, NaN -> 0, FLOAT16 rounded to nearest even; src/scalar.h),
  * EDGE, REFLECTION, SYMMETRIC (from 3_0) or WRAP (from 6_4).  The rules, the
- * oracle and the fast path are PADDING1's too (src/padding.c).
+ * oracle and the fast path are PADDING1's too (padding.c, padding_fast.c).
  */
 #include "padding.h"
 #include "core/registry.h"
