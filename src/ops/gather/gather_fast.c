@@ -645,7 +645,7 @@ dmlref_status plan_gather(op_t *op, int elements, uint32_t a, uint32_t k, dmlref
  * B = BatchDimensionCount, T = Indices.Sizes[N-1], M = (Q-1) + (R-B-T)): the
  * meaningful output dims [N-M, N) are the batch dims (input and indices move),
  * the rest of the index grid (indices only) and the trailing block (input
- * only), as gather_nd_map of src/gather_nd.c says.  The tuple's component c
+ * only), as gather_nd_map of gather_nd.c says.  The tuple's component c
  * indexes input dim N-R+B+c.  T = 1 is the form of the kernels above; T >= 2
  * takes `tuples`.
  */

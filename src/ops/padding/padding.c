@@ -7,7 +7,7 @@
  *   PD2  Input.DataType == Output.DataType (allowed at the level)
  *   PD3  Output.Sizes[d] == Input.Sizes[d] + StartPadding[d] + EndPadding[d] (64-bit)
  *   PD4  PaddingMode: CONSTANT, EDGE, REFLECTION; SYMMETRIC from 3_0; WRAP from 6_4
- *   PD5  (PADDING1, src/op_padding1.c) PaddingValueDataType == Output.DataType
+ *   PD5  (PADDING1, op_padding1.c) PaddingValueDataType == Output.DataType
  *   PD6  padding larger than the input is valid in every mode (periodic folding)
  */
 #include "padding.h"
