@@ -1,6 +1,11 @@
 /*
  * dmlref: a CPU reference implementation of DirectML's tensor data-movement
- * operators (GATHER, GATHER_ELEMENTS, SCATTER_ND, SPLIT, JOIN, ELEMENT_WISE_IDENTITY).
+ * operators (the 22 of src/core/operators.def: GATHER, SCATTER, SLICE, PADDING,
+ * JOIN, SPLIT, TILE, ONE_HOT, ...; dmlref_execute below lists them all).
+ *
+ * One file of about 680 lines, on purpose: it is the whole public API, one
+ * header as DirectML's is one (directml.h), so that a caller includes one file
+ * and the DMLREF_ types sit next to the functions that take them.
  *
  * The DMLREF_ types mirror directml.h field for field and value for value, so a
  * caller holding a real DML_OPERATOR_DESC can pass it with a cast.  Semantics
@@ -537,15 +542,38 @@ DMLREF_API dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc,
                                         dmlref_operator **op, dmlref_error *err);
 
 /*
- * Binds buffers in the order the desc lists its tensors:
- *   GATHER, GATHER_ELEMENTS: inputs {Input, Indices},          outputs {Output}
- *   SCATTER_ND:              inputs {Input, Indices, Updates}, outputs {Output}
- *   SPLIT:                   inputs {Input},  outputs {each OutputTensors[i]}
- *   JOIN:                    inputs {each InputTensors[i]},   outputs {Output}
- * Outputs must not overlap inputs or each other (except that an operator whose
- * schema has DMLREF_SCHEMA_IN_PLACE may bind its output to its input's very
- * buffer, same address), and a buffer whose tensor has
- * a non-zero GuaranteedBaseOffsetAlignment must start at a multiple of it (the
+ * Binds buffers in the order the desc lists its tensors (the schema's slots,
+ * dmlref_operator_schema: the inputs in slot order, then the outputs), each
+ * named here by its desc field without "Tensor" (InputTensors: Inputs);
+ * X[0 .. Count) is every tensor of the array X, in order; [X] is an optional
+ * tensor, bound only when the desc gives it (not NULL):
+ *   ELEMENT_WISE_IDENTITY    inputs {Input}                       outputs {Output}
+ *   SLICE                    inputs {Input}                       outputs {Output}
+ *   SPLIT                    inputs {Input}                       outputs {Outputs[0 .. OutputCount)}
+ *   JOIN                     inputs {Inputs[0 .. InputCount)}     outputs {Output}
+ *   PADDING                  inputs {Input}                       outputs {Output}
+ *   GATHER                   inputs {Input, Indices}              outputs {Output}
+ *   SPACE_TO_DEPTH           inputs {Input}                       outputs {Output}
+ *   DEPTH_TO_SPACE           inputs {Input}                       outputs {Output}
+ *   TILE                     inputs {Input}                       outputs {Output}
+ *   DIAGONAL_MATRIX          inputs {}                            outputs {Output}
+ *   SCATTER                  inputs {Input, Indices, Updates}     outputs {Output}
+ *   ONE_HOT                  inputs {Indices, Values}             outputs {Output}
+ *   REVERSE_SUBSEQUENCES     inputs {Input, SequenceLengths}      outputs {Output}
+ *   GATHER_ELEMENTS          inputs {Input, Indices}              outputs {Output}
+ *   GATHER_ND                inputs {Input, Indices}              outputs {Output}
+ *   SCATTER_ND               inputs {Input, Indices, Updates}     outputs {Output}
+ *   SLICE1                   inputs {Input}                       outputs {Output}
+ *   DEPTH_TO_SPACE1          inputs {Input}                       outputs {Output}
+ *   SPACE_TO_DEPTH1          inputs {Input}                       outputs {Output}
+ *   GATHER_ND1               inputs {Input, Indices}              outputs {Output}
+ *   PADDING1                 inputs {Input}                       outputs {Output}
+ *   DIAGONAL_MATRIX1         inputs {[Input]}                     outputs {Output}
+ * (SCATTER is SCATTER_ELEMENTS; tests/unit/test_registry.c checks this list
+ * against the schemas.)  Outputs must not overlap inputs or each other (except
+ * that an operator whose schema has DMLREF_SCHEMA_IN_PLACE may bind its output
+ * to its input's very buffer, same address), and a buffer whose tensor has a
+ * non-zero GuaranteedBaseOffsetAlignment must start at a multiple of it (the
  * CPU form of DirectML's binding-offset rule).  err may be NULL.
  */
 DMLREF_API dmlref_status dmlref_execute(const dmlref_operator *op,

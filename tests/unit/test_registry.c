@@ -150,3 +150,83 @@ TEST(registry_gather_output_sizes) {
     CHECK(dmlref_gather_output_sizes(4, 2, 1, NULL, ix, untouched) == -1);
     CHECK(untouched[0] == 9 && untouched[3] == 9);
 }
+
+/* One side of a schema's binding order as include/dmlref.h writes it: the slots
+ * of that side in order, each its desc field without "Tensor", an array slot
+ * followed by "[0 .. Count)", an optional one in brackets. */
+static void binding_text(char *b, size_t cap, const dmlref_schema *sc, int outputs) {
+    size_t n = 0;
+    b[0] = '\0';
+    for (uint32_t k = 0; k < sc->n_slots; ++k) {
+        const dmlref_tensor_slot *sl = &sc->slots[k];
+        if (!sl->is_output != !outputs) continue;
+        char name[64];
+        const char *t = strstr(sl->name, "Tensor");
+        if (t) snprintf(name, sizeof name, "%.*s%s", (int)(t - sl->name), sl->name, t + 6);
+        else snprintf(name, sizeof name, "%s", sl->name);
+        int w;
+        if (sl->is_array) w = snprintf(b + n, cap - n, "%s%s[0 .. %s)", n ? ", " : "", name, sl->count_name);
+        else if (sl->is_optional) w = snprintf(b + n, cap - n, "%s[%s]", n ? ", " : "", name);
+        else w = snprintf(b + n, cap - n, "%s%s", n ? ", " : "", name);
+        if (w < 0 || (size_t)w >= cap - n) return;
+        n += (size_t)w;
+    }
+}
+
+/* The text inside the braces after `key` in line, into out ("" for "{}"); 0 if absent. */
+static int braces_after(const char *line, const char *key, char *out, size_t cap) {
+    const char *p = strstr(line, key), *e;
+    if (!p || !(e = strchr(p + strlen(key), '}'))) return 0;
+    p += strlen(key);
+    snprintf(out, cap, "%.*s", (int)(e - p), p);
+    return 1;
+}
+
+/* include/dmlref.h's comment on dmlref_execute lists every operator's binding
+ * order; each line must be the schema's slots (inputs in slot order, then the
+ * outputs), and every built operator must have its line. */
+TEST(registry_execute_binding_order_documented) {
+    FILE *f = fopen("include/dmlref.h", "r");
+    if (!f) {
+        TEST_SKIP("include/dmlref.h is not there from the current directory (run from the repository root)");
+        return;
+    }
+    char line[512];
+    int in_block = 0;
+    uint32_t listed = 0, seen[256] = {0};
+    while (fgets(line, sizeof line, f)) {
+        if (strstr(line, " * Binds buffers in the order the desc lists its tensors")) in_block = 1;
+        else if (in_block && strstr(line, "*/")) break;
+        char ins[256], outs[256], name[64];
+        if (!in_block || !braces_after(line, "inputs {", ins, sizeof ins)) continue;
+        CHECK(braces_after(line, "outputs {", outs, sizeof outs));
+        CHECK(sscanf(line, " *   %63s", name) == 1);
+        ++listed;
+        const dmlref_schema *sc = NULL, *s;
+        uint32_t idx = 0;
+        for (uint32_t i = 0; (s = dmlref_operator_schema_at(i)) != NULL; ++i)
+            if (strcmp(s->name, name) == 0) sc = s, idx = i;
+        if (!sc) { /* not built here (make OPS=...): still an operator's name */
+            int known = 0;
+            for (uint32_t t = 1; t < 256 && !known; ++t) {
+                const char *nm = dmlref_operator_name((DMLREF_OPERATOR_TYPE)t);
+                known = nm && strcmp(nm, name) == 0;
+            }
+            if (!known) test_fail(__FILE__, __LINE__, "include/dmlref.h lists \"%s\", no operator", name);
+            continue;
+        }
+        if (idx < 256) ++seen[idx];
+        char want_in[256], want_out[256];
+        binding_text(want_in, sizeof want_in, sc, 0);
+        binding_text(want_out, sizeof want_out, sc, 1);
+        if (strcmp(ins, want_in) != 0 || strcmp(outs, want_out) != 0)
+            test_fail(__FILE__, __LINE__, "include/dmlref.h: %s inputs {%s} outputs {%s}; the schema binds inputs {%s} outputs {%s}",
+                      name, ins, outs, want_in, want_out);
+    }
+    fclose(f);
+    CHECK(in_block);
+    CHECK(listed >= 22);
+    const dmlref_schema *s;
+    for (uint32_t i = 0; (s = dmlref_operator_schema_at(i)) != NULL && i < 256; ++i)
+        if (seen[i] != 1) test_fail(__FILE__, __LINE__, "include/dmlref.h lists %s %u times, not once", s->name, seen[i]);
+}

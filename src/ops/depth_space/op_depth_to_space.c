@@ -2,8 +2,8 @@
  * DEPTH_TO_SPACE (docs/operators.md, P6): DEPTH_TO_SPACE1 with Order = DEPTH_COLUMN_ROW
  * ("equivalent", the page's Remarks).  Output {N, C/(B*B), H*B, W*B} from input {N, C, H, W}:
  * the channels' blocks of B*B spread into B x B squares of space.
- * The oracle, the rules DS1-DS5 and the fast path are src/depth_space.c's,
- * shared with SPACE_TO_DEPTH, DEPTH_TO_SPACE1, SPACE_TO_DEPTH1.
+ * The oracle and the rules DS1-DS5 are depth_space.c's, the fast path
+ * depth_space_fast.c's, shared with SPACE_TO_DEPTH, DEPTH_TO_SPACE1, SPACE_TO_DEPTH1.
  */
 #include "depth_space.h"
 #include "core/registry.h"

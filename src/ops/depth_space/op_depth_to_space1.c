@@ -2,8 +2,8 @@
  * DEPTH_TO_SPACE1 (docs/operators.md, P6).  Output {N, C/(B*B), H*B, W*B} from input {N, C, H, W}:
  * the channels' blocks of B*B spread into B x B squares of space.
  * Order: DEPTH_COLUMN_ROW (ONNX "DCR") or COLUMN_ROW_DEPTH (ONNX "CRD").
- * The oracle, the rules DS1-DS6 and the fast path are src/depth_space.c's,
- * shared with DEPTH_TO_SPACE, SPACE_TO_DEPTH, SPACE_TO_DEPTH1.
+ * The oracle and the rules DS1-DS6 are depth_space.c's, the fast path
+ * depth_space_fast.c's, shared with DEPTH_TO_SPACE, SPACE_TO_DEPTH, SPACE_TO_DEPTH1.
  */
 #include "depth_space.h"
 #include "core/registry.h"

@@ -2,8 +2,8 @@
  * SPACE_TO_DEPTH (docs/operators.md, P6): SPACE_TO_DEPTH1 with Order = DEPTH_COLUMN_ROW
  * ("equivalent", the page's Remarks).  Output {N, C*B*B, H/B, W/B} from input {N, C, H, W}:
  * each B x B square of space folds into B*B channels; the exact inverse of DEPTH_TO_SPACE.
- * The oracle, the rules DS1-DS5 and the fast path are src/depth_space.c's,
- * shared with DEPTH_TO_SPACE, DEPTH_TO_SPACE1, SPACE_TO_DEPTH1.
+ * The oracle and the rules DS1-DS5 are depth_space.c's, the fast path
+ * depth_space_fast.c's, shared with DEPTH_TO_SPACE, DEPTH_TO_SPACE1, SPACE_TO_DEPTH1.
  */
 #include "depth_space.h"
 #include "core/registry.h"

@@ -3,8 +3,8 @@
  * each B x B square of space folds into B*B channels; the exact inverse of
  * DEPTH_TO_SPACE1 with the same Order.
  * Order: DEPTH_COLUMN_ROW (ONNX "DCR") or COLUMN_ROW_DEPTH (ONNX "CRD").
- * The oracle, the rules DS1-DS6 and the fast path are src/depth_space.c's,
- * shared with DEPTH_TO_SPACE, SPACE_TO_DEPTH, DEPTH_TO_SPACE1.
+ * The oracle and the rules DS1-DS6 are depth_space.c's, the fast path
+ * depth_space_fast.c's, shared with DEPTH_TO_SPACE, SPACE_TO_DEPTH, DEPTH_TO_SPACE1.
  */
 #include "depth_space.h"
 #include "core/registry.h"

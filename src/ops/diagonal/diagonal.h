@@ -1,7 +1,8 @@
 /*
  * DIAGONAL_MATRIX and DIAGONAL_MATRIX1 (docs/operators.md P10): what the two
- * operators share, below their op files (src/op_diagonal_matrix.c,
- * src/op_diagonal_matrix1.c).  Both fill a stack of matrices (the last two
+ * operators share, below their op files (op_diagonal_matrix.c,
+ * op_diagonal_matrix1.c): the oracle (diagonal.c) and the fast path
+ * (diagonal_fast.c).  Both fill a stack of matrices (the last two
  * dims: y, x) with a band of diagonals:
  *
  *     topX = x - y;                                           (64-bit)
@@ -30,7 +31,7 @@ static inline int diagonal_use(int64_t begin, int64_t end, int64_t topx) {
  * element of the output's type) and sets the oracle. */
 void diagonal_setup(op_t *op, int64_t begin, int64_t end, const unsigned char *fill);
 
-/* The fast path (both classes' plan hook): kernels diagonal.fill (no input)
+/* The fast path (both classes' plan hook; diagonal_fast.c): kernels diagonal.fill (no input)
  * and diagonal.copy (the input's rows around the band). */
 dmlref_status diagonal_plan(op_t *op, dmlref_error *err);
 

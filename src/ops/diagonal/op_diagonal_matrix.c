@@ -2,9 +2,10 @@
  * DIAGONAL_MATRIX (docs/operators.md P10): a generator, no input.
  * out[..., y, x] = (y + Offset == x) ? Value : 0 over the output's last two
  * dims (a stack of matrices), in 64-bit arithmetic; Value, a FLOAT, is made an
- * element of the output's type once (src/scalar.h: FLOAT16 rounded to nearest
+ * element of the output's type once (src/core/scalar.h: FLOAT16 rounded to nearest
  * even, integers truncated toward zero and saturated, NaN -> 0).  The same as
- * DIAGONAL_MATRIX1 with Begin = Offset, End = Offset + 1 (src/diagonal.c).
+ * DIAGONAL_MATRIX1 with Begin = Offset, End = Offset + 1 (diagonal.h: the
+ * oracle diagonal.c, the fast path diagonal_fast.c).
  *
  *   DM1  Output.DimensionCount allowed at the feature level: 4 before 4_0, 2 to 4 from 4_0
  *   DM2  Output.DataType allowed at the feature level: {FLOAT32, FLOAT16} at 2_0, T8 from

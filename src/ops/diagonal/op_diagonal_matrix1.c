@@ -3,8 +3,8 @@
  * [DiagonalFillBegin, DiagonalFillEnd) of x - y (64-bit; Begin > End inverts
  * it) takes Value, every other element the optional InputTensor's element, or
  * 0 without one.  Value is a DML_SCALAR_UNION of type ValueDataType, copied
- * bit for bit (src/scalar.h; a FLOAT16 is its binary16 pattern in
- * Bytes[0..1]).  Oracle and fast path: src/diagonal.c.
+ * bit for bit (src/core/scalar.h; a FLOAT16 is its binary16 pattern in
+ * Bytes[0..1]).  Oracle: diagonal.c; fast path: diagonal_fast.c.
  *
  *   DG1  Output.DimensionCount 2 to 4 (5_1 on)
  *   DG2  Output.DataType in T11

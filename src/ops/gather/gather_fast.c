@@ -1,6 +1,16 @@
 /*
  * GATHER, GATHER_ELEMENTS and GATHER_ND(1) fast paths.
  *
+ * One file of about 690 lines, on purpose: the five kernels below (rows,
+ * axis_last, axis_last_shared, axis_first and GATHER_ND's tuples) run over one
+ * plan (gather_plan) and one context, are dispatched by one gather_kernel and
+ * planned through one gather_finish, and the first four share the
+ * width-specialized element movers (gather_elems, gather2, the streaming x4/x8
+ * loops), static so that each kernel gets them inlined.  The tuples kernel is
+ * the one separable part (about 80 lines); moving it out would put
+ * gather_plan's layout in a header two files share, for a file still read as
+ * one planner.
+ *
  * All are planned as one loop nest over the output's coordinates c with three
  * byte-stride vectors: out (st[0]), input without its Axis term (st[1]) and
  * indices (st[2]):
@@ -635,7 +645,7 @@ dmlref_status plan_gather(op_t *op, int elements, uint32_t a, uint32_t k, dmlref
  * B = BatchDimensionCount, T = Indices.Sizes[N-1], M = (Q-1) + (R-B-T)): the
  * meaningful output dims [N-M, N) are the batch dims (input and indices move),
  * the rest of the index grid (indices only) and the trailing block (input
- * only), as gather_nd_map of src/gather_nd.c says.  The tuple's component c
+ * only), as gather_nd_map of gather_nd.c says.  The tuple's component c
  * indexes input dim N-R+B+c.  T = 1 is the form of the kernels above; T >= 2
  * takes `tuples`.
  */

@@ -17,6 +17,13 @@
  * binary32 exactly, computes the same, and rounds once to binary16 (nearest
  * even); a NaN result is the canonical quiet NaN.  This file is compiled with
  * -ffp-contract=off (Makefile).
+ *
+ * Why the fast paths stay in this file (the other families keep theirs in
+ * *_fast.c): ScaleBias's kernel and the oracle share sb_element, whose
+ * arithmetic must be compiled with -ffp-contract=off, which the Makefile gives
+ * this one file; both kernels also fall back to the oracle in place.  Keeping
+ * all ScaleBias arithmetic here keeps that flag on exactly the code that needs
+ * it, and the file is short (the class, the oracle, two kernels).
  */
 #include "ops/kernels.h"
 #include "engine/plan.h"

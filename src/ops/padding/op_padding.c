@@ -2,9 +2,9 @@
  * PADDING (docs/operators.md P5): the input surrounded by StartPadding and
  * EndPadding elements per dimension, filled by PaddingMode: CONSTANT (the
  * FLOAT PaddingValue converted to the element type: truncated toward zero and
- * saturated for integers, NaN -> 0, FLOAT16 rounded to nearest even; src/scalar.h),
+ * saturated for integers, NaN -> 0, FLOAT16 rounded to nearest even; src/core/scalar.h),
  * EDGE, REFLECTION, SYMMETRIC (from 3_0) or WRAP (from 6_4).  The rules, the
- * oracle and the fast path are PADDING1's too (src/padding.c).
+ * oracle and the fast path are PADDING1's too (padding.c, padding_fast.c).
  */
 #include "padding.h"
 #include "core/registry.h"

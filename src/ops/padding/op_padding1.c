@@ -2,8 +2,9 @@
  * PADDING1 (docs/operators.md P5): PADDING with a typed fill value, the
  * DML_SCALAR_UNION PaddingValue of type PaddingValueDataType, which must be
  * the output's (PD5, checked in every mode) and is copied bit for bit
- * (src/scalar.h; a FLOAT16 is its binary16 pattern in Bytes[0..1]).  The
- * other rules, the oracle and the fast path are PADDING's (src/padding.c).
+ * (src/core/scalar.h; a FLOAT16 is its binary16 pattern in Bytes[0..1]).  The
+ * other rules, the oracle and the fast path are PADDING's (padding.c,
+ * padding_fast.c).
  */
 #include "padding.h"
 #include "core/registry.h"

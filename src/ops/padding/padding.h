@@ -1,9 +1,9 @@
 /*
- * What PADDING (src/op_padding.c) and PADDING1 (src/op_padding1.c) share
- * (docs/operators.md P5): their parameters, the rules both obey, the oracle and
- * the fast path (src/padding.c).  The two operators differ only in how the fill
- * value is given: a FLOAT converted to the element type (PADDING) or a
- * DML_SCALAR_UNION copied bit for bit (PADDING1, rule PD5).
+ * What PADDING (op_padding.c) and PADDING1 (op_padding1.c) share
+ * (docs/operators.md P5): their parameters, the rules both obey, the oracle
+ * (padding.c) and the fast path (padding_fast.c).  The two operators differ
+ * only in how the fill value is given: a FLOAT converted to the element type
+ * (PADDING) or a DML_SCALAR_UNION copied bit for bit (PADDING1, rule PD5).
  *
  * For output coordinate o, per dimension d: i = o[d] - StartPadding[d],
  * n = Input.Sizes[d]; padding_source_index() maps i into [0, n) by the mode
@@ -47,7 +47,7 @@ dmlref_status padding_compile_pads(op_t *op, const char *op_name, const padding_
 dmlref_status padding_output_sizes(const op_t *op, const padding_fields *f, uint32_t *n, uint32_t *sizes,
                                    dmlref_error *err);
 
-/* The fast path of both operators (a class's plan hook). */
+/* The fast path of both operators (a class's plan hook; padding_fast.c). */
 dmlref_status padding_plan(op_t *op, dmlref_error *err);
 
 #endif

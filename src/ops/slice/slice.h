@@ -33,7 +33,7 @@ dmlref_status slice_check_arrays(const char *op_name, const tensor_t *in, uint32
  * the input element start + step (.) o. */
 dmlref_status slice_oracle(const op_t *op, const exec_args *x, dmlref_error *err);
 
-/* The fast path of both: the view copied by a copy_plan (kernels
+/* The fast path of both (slice_fast.c): the view copied by a copy_plan (kernels
  * "<prefix>.<kind>.<isa>", prefix "slice" or "slice1"). */
 dmlref_status slice_plan(op_t *op, int v1, dmlref_error *err);
 

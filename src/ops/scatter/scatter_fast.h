@@ -1,0 +1,13 @@
+/*
+ * SCATTER's fast path (scatter_fast.c).  May replace op->kernel /
+ * op->kernel_name and set op->plan; the oracle stays when no fast path applies
+ * (or no memory for a plan).  Called after validation succeeded, with Axis.
+ */
+#ifndef DMLREF_OPS_SCATTER_FAST_H
+#define DMLREF_OPS_SCATTER_FAST_H
+
+#include "engine/plan.h"
+
+dmlref_status plan_scatter(op_t *op, uint32_t axis, dmlref_error *err);
+
+#endif

@@ -1,0 +1,13 @@
+/*
+ * TILE's fast path (tile_fast.c).  May replace op->kernel / op->kernel_name and
+ * set op->plan; the oracle stays when no fast path applies (or no memory for a
+ * plan).  Called after validation succeeded, with Repeats[0 .. DimensionCount).
+ */
+#ifndef DMLREF_OPS_TILE_FAST_H
+#define DMLREF_OPS_TILE_FAST_H
+
+#include "engine/plan.h"
+
+dmlref_status plan_tile(op_t *op, const uint32_t *repeats, dmlref_error *err);
+
+#endif
