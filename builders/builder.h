@@ -1,6 +1,6 @@
 /*
  * Random valid cases, one builder per operator (builders/<name>.c, listed by
- * src/operators.def's X-macro): `dmlref gen` draws its golden suites through
+ * src/core/operators.def's X-macro): `dmlref gen` draws its golden suites through
  * them.  A builder draws shapes, data types, layouts and values from a
  * splitmix64 stream (case/prng.h) and fills a case (case/case.h's dmlref_case,
  * the model the case reader fills too):

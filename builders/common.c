@@ -1,7 +1,7 @@
 /*
  * The builders' shared helpers (builder.h): random sizes, layouts with gaps and
  * broadcast, data-type picks, value and index fills, binding a case's desc by
- * the schema.  (The list of builders, one per operator of src/operators.def, is
+ * the schema.  (The list of builders, one per operator of src/core/operators.def, is
  * builders/list.c.)
  * Moved from cli/gen.c as they were: the same PRNG calls in the same order, so
  * `dmlref gen` writes the same files.

@@ -1,5 +1,5 @@
 /*
- * The list of builders, one per operator of src/operators.def: apart from
+ * The list of builders, one per operator of src/core/operators.def: apart from
  * common.c, whose helpers the builders use, so that no file depends back on
  * one that depends on it.
  */

@@ -1,5 +1,5 @@
 /*
- * The operator registry: the classes of src/operators.def that this build
+ * The operator registry: the classes of src/core/operators.def that this build
  * holds (all, or those of `make OPS=...`), looked up by operator type.
  */
 #include "core/registry.h"

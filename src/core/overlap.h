@@ -1,6 +1,6 @@
 /*
  * The exact output no-overlap search for interleaved layouts too large for a
- * bitmap or a sort of every element offset (src/tensor.c check_no_overlap).
+ * bitmap or a sort of every element offset (src/core/tensor.c check_no_overlap).
  */
 #ifndef DMLREF_OVERLAP_H
 #define DMLREF_OVERLAP_H

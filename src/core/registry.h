@@ -1,5 +1,5 @@
 /*
- * The operator registry: one class per operator (src/operators.def lists them),
+ * The operator registry: one class per operator (src/core/operators.def lists them),
  * holding its public schema, its feature-level support rows and its hooks.
  * The layers above (api.c) reach operators only through it.
  */

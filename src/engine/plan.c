@@ -127,12 +127,12 @@ void scratch_release(const scratch_t *s) {
 }
 
 /* Below this much work per thread, extra threads cost more than they save.
- * DMLREF_PAR_GRAIN (bytes, read once: src/env.c) overrides it; the tests set it
+ * DMLREF_PAR_GRAIN (bytes, read once: src/core/env.c) overrides it; the tests set it
  * low to run the partitions on small tensors. */
 #define PAR_GRAIN_DEFAULT (UINT64_C(128) << 10)
 
 /* Destinations of at least this many bytes may be written with streaming
- * stores (DMLREF_STREAM_MIN overrides it, read once: src/env.c): about a last-level
+ * stores (DMLREF_STREAM_MIN overrides it, read once: src/core/env.c): about a last-level
  * cache, above which a result cannot stay cached anyway (glibc's
  * non-temporal threshold is 14 MiB on the benchmark machine). */
 #define STREAM_MIN_DEFAULT (UINT64_C(16) << 20)

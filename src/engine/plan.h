@@ -121,7 +121,7 @@ uint32_t plan_threads(const op_t *op, uint64_t work_bytes);
  * (simd_copy_stream); never in a SIMD=0 build. */
 int plan_stream(uint64_t dst_bytes);
 
-/* The tuning overrides of docs/environment.md: env_bytes() in src/env.h. */
+/* The tuning overrides of docs/environment.md: env_bytes() in src/core/env.h. */
 
 /* ---- scratch memory --------------------------------------------------------- */
 

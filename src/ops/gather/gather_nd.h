@@ -1,7 +1,7 @@
 /*
  * GATHER_ND and GATHER_ND1 (docs/operators.md P1): one implementation in
  * gather_nd.c, GATHER_ND being GATHER_ND1 with BatchDimensionCount 0.  The two
- * classes (src/op_gather_nd.c, src/op_gather_nd1.c) hold their schemas and read
+ * classes (src/ops/gather/op_gather_nd.c, src/ops/gather/op_gather_nd1.c) hold their schemas and read
  * their descs into these calls, so either builds without the other
  * (make OPS=...).
  */

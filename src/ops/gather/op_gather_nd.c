@@ -1,7 +1,7 @@
 /*
  * GATHER_ND (docs/operators.md P1).  output[...] = input[indices[...], ...]:
  * GATHER_ND1 with BatchDimensionCount 0; the one implementation is
- * src/gather_nd.c (rules GN1-GN8, the oracle, the checking pre-pass) and its
+ * src/ops/gather/gather_nd.c (rules GN1-GN8, the oracle, the checking pre-pass) and its
  * fast path plan_gather_nd (gather_fast.c).
  */
 #include "gather_nd.h"

@@ -1,7 +1,7 @@
 /*
  * GATHER_ND1 (docs/operators.md P1).  output[batch, ...] = input[batch, indices[batch, ...], ...]:
  * GATHER_ND with BatchDimensionCount leading dimensions gathered independently.
- * The one implementation is src/gather_nd.c (rules GN1-GN8, the oracle, the
+ * The one implementation is src/ops/gather/gather_nd.c (rules GN1-GN8, the oracle, the
  * checking pre-pass) and its fast path plan_gather_nd (gather_fast.c).
  */
 #include "gather_nd.h"
