@@ -423,6 +423,13 @@ static uint64_t env_u64(const char *name, uint64_t dflt) {
     return v && *v ? strtoull(v, NULL, 10) : dflt;
 }
 
+/* the prefixes of this test's CHECK_KERNELS_REACHED calls (the whole-list check) */
+KERNELS_CHECKED("join.")
+KERNELS_CHECKED("split.")
+KERNELS_CHECKED("gather.")
+KERNELS_CHECKED("gather_elements.")
+KERNELS_CHECKED("scatter_nd.")
+
 TEST(fastpath_random_vs_oracle) {
     const uint64_t seed = test_seed(20261122);
     const uint64_t cases = env_u64("DMLREF_FASTPATH_CASES", 3000);

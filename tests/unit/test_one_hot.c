@@ -574,6 +574,9 @@ static void check_all_paths_at(const char *file, int line, const ofix *f, const 
 }
 #define CHECK_ALL_PATHS(f, ix, va, what) check_all_paths_at(__FILE__, __LINE__, (f), (ix), (va), (what))
 
+/* the prefixes of this test's CHECK_KERNELS_REACHED calls (the whole-list check) */
+KERNELS_CHECKED("one_hot.")
+
 /* Random cases: 1-8 dims, every element size, the four index types (in range, negative,
  * just out of range, extreme), strided / gapped / broadcast Indices and Values, gapped
  * outputs, depths up to 700 (lines over 2 KiB); half of them with a tiny DMLREF_PAR_GRAIN

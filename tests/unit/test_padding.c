@@ -657,6 +657,9 @@ static void note_kernel(const char *name) {
     if (n_seen < 16) snprintf(seen[n_seen++], sizeof seen[0], "%s", name);
 }
 
+/* the prefixes of this test's CHECK_KERNELS_REACHED calls (the whole-list check) */
+KERNELS_CHECKED("padding.")
+
 /* Random shapes, pads (some larger than the input), modes, element sizes and
  * layouts: the fast path writes the oracle's bytes (and the reference's), gaps
  * included, with 1 and 2 threads; half the cases with a tiny thread grain so

@@ -580,6 +580,9 @@ static void note(const char *k) {
     if (n_seen < 16) seen[n_seen++] = k;
 }
 
+/* the prefixes of this test's CHECK_KERNELS_REACHED calls (the whole-list check) */
+KERNELS_CHECKED("scatter.")
+
 /* Random cases: 1-8 dims, each element size, the four index types (negative, out-of-range and
  * repeated values), strided / gapped / broadcast inputs, gapped outputs; half of them with a tiny
  * DMLREF_PAR_GRAIN and DMLREF_STREAM_MIN, so that small tensors split over threads and stream. */
