@@ -1,4 +1,8 @@
 /*
+ * (Over 600 lines on purpose: one family's tests (two operators) over the shared
+ * fixtures, reference and runner: rules, documented examples, data, random cases
+ * against the oracle and every kernel reached.)
+ *
  * DIAGONAL_MATRIX and DIAGONAL_MATRIX1 (P10): the descs' layouts and schemas,
  * every rule (DM1-DM4, DG1-DG7) at the feature levels where it differs, the
  * section's examples, the FLOAT value's conversion into every type (v0) and

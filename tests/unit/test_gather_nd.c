@@ -1,4 +1,8 @@
 /*
+ * (Over 600 lines on purpose: one family's tests over its shared fixture and
+ * runner: rules, documented examples, data of every layout, random cases against
+ * the oracle and every kernel reached; split, each part would re-declare them.)
+ *
  * GATHER_ND and GATHER_ND1 (P1): the descs' layout, the schemas, every rule
  * GN1-GN8 (message, status, rule id and field) at the feature levels where
  * they differ, the checking option (N1), every example of P1.4, data of every

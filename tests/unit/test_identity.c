@@ -1,4 +1,8 @@
 /*
+ * (Over 600 lines on purpose: one operator's tests over the shared fixture: rules,
+ * copies, ScaleBias values, random cases against the oracle and every kernel
+ * reached (plain copies, transposes, ScaleBias).)
+ *
  * ELEMENT_WISE_IDENTITY (P7): every rule at the feature levels where it
  * differs, the copy through strided, broadcast and gapped views, in-place
  * execution with snapshot semantics, and the fast path against the oracle on

@@ -1,4 +1,8 @@
 /*
+ * (Over 600 lines on purpose: one operator's tests over the shared fixture,
+ * reference and all-paths runner: rules, documented examples, values, data,
+ * random cases against the oracle and every kernel reached.)
+ *
  * ONE_HOT (docs/operators.md P8): the desc's layout and schema, every rule
  * (OH1-OH5, with its id and field) at the feature levels where it differs, the
  * page's four examples, the out-of-range rule (the whole sequence off: never

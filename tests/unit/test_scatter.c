@@ -1,4 +1,8 @@
 /*
+ * (Over 600 lines on purpose: one operator's tests over the shared fixture and
+ * reference: rules, documented examples, data, duplicates, random cases against
+ * the oracle and every kernel reached.)
+ *
  * SCATTER = SCATTER_ELEMENTS (docs/operators.md P2): the desc's layout and
  * schema, every rule (SC1-SC7, with its id) at the feature levels where it
  * differs, the page's examples (Example 2 with its corrected {3,3} input),
