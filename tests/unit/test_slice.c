@@ -492,7 +492,11 @@ static void random_case(uint64_t *s, sfix *f, int v1, int big) {
         out_st[d] = (uint32_t)acc;
         acc = acc * out[d] + (rnd(s, 4) == 0 ? 1 : 0);
     }
-    sfix_init(f, v1, types[rnd(s, 4)], n, in, mode ? in_st : NULL, out, rnd(s, 2) ? out_st : NULL, off, size, stride);
+    /* drawn one by one (as arguments their order is unspecified: the cases differed between
+     * compilers); the order gcc evaluated them in, right to left */
+    const int out_gapped = rnd(s, 2) != 0;
+    const DMLREF_TENSOR_DATA_TYPE dt = types[rnd(s, 4)];
+    sfix_init(f, v1, dt, n, in, mode ? in_st : NULL, out, out_gapped ? out_st : NULL, off, size, stride);
 }
 
 /* the prefixes of this test's CHECK_KERNELS_REACHED calls (the whole-list check) */
