@@ -1,6 +1,11 @@
 #!/usr/bin/env python3
 """Differential test of dmlref against numpy.
 
+(Over 600 lines on purpose: one gen_* function (case and numpy expectation)
+per operator, all over the shared Tensor, layout and index helpers, one
+driver run and one comparison; the generators are the file's bulk and stay
+side by side.)
+
 Generates seeded random cases of the operators (every data type, 1-6
 dimensions, strided inputs with gaps, broadcast (zero-stride) inputs, strided
 and transposed outputs, negative indices, SPLIT/JOIN with 1-5 pieces, a few

@@ -1,4 +1,8 @@
 /*
+ * (Over 600 lines on purpose: one family's tests (two operators) over the shared
+ * fixtures, reference and runner: rules, documented examples, data, random cases
+ * against the oracle and every kernel reached.)
+ *
  * DIAGONAL_MATRIX and DIAGONAL_MATRIX1 (P10): the descs' layouts and schemas,
  * every rule (DM1-DM4, DG1-DG7) at the feature levels where it differs, the
  * section's examples, the FLOAT value's conversion into every type (v0) and
@@ -850,6 +854,9 @@ static int32_t rand_end(uint64_t *r, uint32_t h, uint32_t w) {
     return (int32_t)(rnd(r) % (h + w + 3)) - (int32_t)(h + 1);
 }
 
+/* the prefixes of this test's CHECK_KERNELS_REACHED calls (the whole-list check) */
+KERNELS_CHECKED("diagonal.")
+
 /* The fast path writes exactly the reference's (and the oracle's) bytes on random
  * cases of both operators: every data type, 2-4 dims, random layouts, bands across,
  * inverted, empty and half-infinite; half of them with a tiny DMLREF_PAR_GRAIN so
@@ -857,7 +864,8 @@ static int32_t rand_end(uint64_t *r, uint32_t h, uint32_t w) {
 TEST(diagonal_fast_path_matches_oracle) {
     const uint64_t base_seed = test_seed(20260414);
     uint64_t r = 0;
-    int reached_fill = 0, reached_copy = 0, failed = 0;
+    int failed = 0;
+    kernels_seen seen = {{0}, 0};
     for (int iter = 0; iter < 800 && failed < 5; ++iter) {
         if (!test_case((uint64_t)iter)) continue; /* --case: that one alone */
         r = (uint64_t)test_case_seed(base_seed, (uint64_t)iter);
@@ -911,14 +919,13 @@ TEST(diagonal_fast_path_matches_oracle) {
             ref_diagonal(&d.out.buf, NULL, NULL, begin, (int64_t)begin + 1, v, want);
             const int hit = RUN_ALL(&d.d, FL, NULL, 0, ob, want, &k);
             CHECK(hit);
-            reached_fill |= hit && k && strcmp(k, "diagonal.fill") == 0;
+            if (hit && k) kernels_note(&seen, k);
         } else {
             ref_diagonal(&g.out.buf, with_input ? &g.in.buf : NULL, with_input ? in : NULL, begin, end, g.t.Value.Bytes,
                          want);
             const int hit = RUN_ALL(&g.d, FL, with_input ? in : NULL, with_input ? ib : 0, ob, want, &k);
             CHECK(hit);
-            if (hit && k && strcmp(k, "diagonal.fill") == 0) reached_fill = 1;
-            if (hit && k && strcmp(k, "diagonal.copy") == 0) reached_copy = 1;
+            if (hit && k) kernels_note(&seen, k);
         }
         if (test_failures() != before) {
             ++failed;
@@ -933,5 +940,5 @@ TEST(diagonal_fast_path_matches_oracle) {
         }
     }
     if (!test_cases_end()) return; /* --case: the checks over all the cases do not apply */
-    CHECK(reached_fill && reached_copy);
+    CHECK_KERNELS_REACHED(&seen, "diagonal.", NULL); /* fill and copy: every diagonal.* kernel of src/ops/kernels.def */
 }

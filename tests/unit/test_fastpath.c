@@ -232,12 +232,26 @@ static int make_case(rng *r, fcase *fc, int big) {
         break;
     }
     case 1: { /* GATHER_ELEMENTS */
-        const uint32_t ax = rint_(r, 0, n - 1);
+        /* now and then indices broadcast (stride 0) over the dims after Axis (whole rows
+         * gathered: rows, rows_stream) or over every dim but the innermost Axis (the same
+         * indices for every row: axis_last_stream), which random strides hardly draw */
+        const int bcast = chance(r, 15) ? (int)rint_(r, 1, 2) : 0;
+        const uint32_t ax = bcast == 2 ? n - 1 : rint_(r, 0, n - 1);
         memcpy(t, s, sizeof t);
         t[ax] = rint_(r, 1, s[ax] * 2 + 2);
         while (prod(t, n) > cap) t[ax] = (t[ax] + 1) / 2;
         mk(r, &fc->in[0], dt, n, s, 0);
         mk(r, &fc->in[1], it, n, t, 0);
+        if (bcast) {
+            uint32_t st[8];
+            uint64_t acc = 1;
+            for (uint32_t d = n; d-- > 0;) {
+                const int zero = bcast == 1 ? d > ax : d != ax;
+                st[d] = zero ? 0 : (uint32_t)acc;
+                if (!zero) acc *= t[d];
+            }
+            tdesc_init(&fc->in[1], it, n, t, st);
+        }
         mk(r, &fc->out[0], dt, n, t, 1);
         fc->ge = (DMLREF_GATHER_ELEMENTS_OPERATOR_DESC){&fc->in[0].desc, &fc->in[1].desc, &fc->out[0].desc, ax};
         fc->type = DMLREF_OPERATOR_GATHER_ELEMENTS;
@@ -245,7 +259,8 @@ static int make_case(rng *r, fcase *fc, int big) {
         fc->n_out = 1;
         sizes_text(a, sizeof a, s, n);
         sizes_text(b, sizeof b, t, n);
-        snprintf(fc->what, sizeof fc->what, "GATHER_ELEMENTS in %s idx %s axis %u", a, b, ax);
+        snprintf(fc->what, sizeof fc->what, "GATHER_ELEMENTS in %s idx %s axis %u%s", a, b, ax,
+                 bcast == 1 ? " (indices broadcast after Axis)" : bcast == 2 ? " (indices broadcast but Axis)" : "");
         break;
     }
     case 2: { /* SCATTER_ND */
@@ -423,6 +438,13 @@ static uint64_t env_u64(const char *name, uint64_t dflt) {
     return v && *v ? strtoull(v, NULL, 10) : dflt;
 }
 
+/* the prefixes of this test's CHECK_KERNELS_REACHED calls (the whole-list check) */
+KERNELS_CHECKED("join.")
+KERNELS_CHECKED("split.")
+KERNELS_CHECKED("gather.")
+KERNELS_CHECKED("gather_elements.")
+KERNELS_CHECKED("scatter_nd.")
+
 TEST(fastpath_random_vs_oracle) {
     const uint64_t seed = test_seed(20261122);
     const uint64_t cases = env_u64("DMLREF_FASTPATH_CASES", 3000);
@@ -444,11 +466,7 @@ TEST(fastpath_random_vs_oracle) {
     /* join.chunked, split.chunked: blocks above 256 KiB (kernels_concat_chunked_names) */
     static const char *const join[] = {"join.chunked", NULL}, *const split[] = {"split.chunked", NULL};
     static const char *const gather[] = {NULL};
-    /* GATHER_ELEMENTS' rows of 64 B and more, and indices shared across rows (broadcast),
-     * are too rare in the generator's cases, and no other test reaches them yet: a known
-     * gap, listed so that a case reaching them fails here until the list is updated */
-    static const char *const gather_elements[] = {"gather_elements.rows_stream", "gather_elements.axis_last_stream.x4",
-                                                  "gather_elements.axis_last_stream.x8", NULL};
+    static const char *const gather_elements[] = {NULL};
 #if DMLREF_SIMD
     static const char *const scatter_nd[] = {NULL};
 #else /* rows_skip is taken only with streaming stores (plan_stream), 0 without SIMD */
@@ -461,4 +479,68 @@ TEST(fastpath_random_vs_oracle) {
     CHECK_KERNELS_REACHED(&seen, "scatter_nd.", scatter_nd);
     if (getenv("DMLREF_FASTPATH_VERBOSE"))
         for (int i = 0; i < seen.n; ++i) fprintf(stderr, "  kernel seen: %s\n", seen.names[i]);
+}
+
+KERNELS_CHECKED("gather_elements.rows_stream")
+KERNELS_CHECKED("gather_elements.axis_last_stream.")
+
+/* GATHER_ELEMENTS' streaming kernels on purpose (the random cases reach them through their
+ * broadcast indices, above), each against the oracle byte for byte, 1 and 2 threads, with
+ * streaming stores at any size (DMLREF_STREAM_MIN 0):
+ *   rows_stream          Axis 0 of Input [50, 40], Indices [30, 40] strides {1, 0}: each
+ *                        output row a whole input row, 40 elements (64 B and more)
+ *   axis_last_stream.xW  Axis 1 of Input [9, 70], Indices [9, 45] strides {0, 1}: the same
+ *                        45 indices for every row, a packed output of 4- or 8-byte elements */
+TEST(fastpath_gather_elements_streams) {
+    static const DMLREF_TENSOR_DATA_TYPE dts[4] = {DMLREF_TENSOR_DATA_TYPE_UINT8, DMLREF_TENSOR_DATA_TYPE_FLOAT16,
+                                                   DMLREF_TENSOR_DATA_TYPE_FLOAT32, DMLREF_TENSOR_DATA_TYPE_FLOAT64};
+    rng r = {20261123};
+    kernels_seen ks = {{0}, 0};
+    for (int c = 0; c < 6; ++c) {
+        const int rows = c < 4; /* rows_stream at every width (64 B rows from 2-byte elements up), then axis_last */
+        const DMLREF_TENSOR_DATA_TYPE dt = dts[rows ? c : c - 2];
+        const uint32_t ax = rows ? 0 : 1, in_sizes[2] = {rows ? 50u : 9u, rows ? 40u : 70u};
+        const uint32_t ix_sizes[2] = {rows ? 30u : 9u, rows ? 40u : 45u};
+        tdesc in, ix, out;
+        tdesc_init(&in, dt, 2, in_sizes, NULL);
+        tdesc_init(&ix, DMLREF_TENSOR_DATA_TYPE_INT32, 2, ix_sizes, rows ? SIZES(1, 0) : SIZES(0, 1));
+        tdesc_init(&out, dt, 2, ix_sizes, NULL);
+        const DMLREF_GATHER_ELEMENTS_OPERATOR_DESC ge = {&in.desc, &ix.desc, &out.desc, ax};
+        const DMLREF_OPERATOR_DESC d = {DMLREF_OPERATOR_GATHER_ELEMENTS, &ge};
+        const size_t ib = (size_t)in.buf.TotalTensorSizeInBytes, xb = (size_t)ix.buf.TotalTensorSizeInBytes;
+        const size_t ob = (size_t)out.buf.TotalTensorSizeInBytes;
+        unsigned char *inb = fill_random(&r, ib), *ixb = fill_random(&r, xb), *ref = malloc(ob), *got = malloc(ob);
+        if (!ref || !got) abort();
+        const uint32_t bound = in_sizes[ax];
+        fill_indices(&r, &ix, ixb, &bound, 0);
+        dmlref_error err;
+        const dmlref_cbuffer ins[2] = {{inb, ib}, {ixb, xb}};
+        dmlref_buffer rb[1] = {{ref, ob}}, gb[1] = {{got, ob}};
+        const dmlref_options oo = {DMLREF_OPTION_FORCE_ORACLE, 1};
+        memset(ref, 0xA5, ob);
+        CHECK_STATUS(dmlref_run(&d, FL, &oo, ins, 2, rb, 1, &err), err, DMLREF_OK, NULL);
+        setenv("DMLREF_STREAM_MIN", "0", 1);
+        env_reload();
+        for (uint32_t threads = 1; threads <= 2; ++threads) {
+            const dmlref_options fo = {0, threads};
+            dmlref_operator *op = NULL;
+            CHECK_STATUS(dmlref_compile(&d, FL, &fo, &op, &err), err, DMLREF_OK, NULL);
+            if (!op) continue;
+            kernels_note(&ks, dmlref_kernel_name(op));
+            memset(got, 0xA5, ob);
+            CHECK_STATUS(dmlref_execute(op, ins, 2, gb, 1, &err), err, DMLREF_OK, NULL);
+            if (memcmp(ref, got, ob) != 0)
+                test_fail(__FILE__, __LINE__, "case %d (%s, %u threads): differs from the oracle", c,
+                          dmlref_kernel_name(op), threads);
+            dmlref_release(op);
+        }
+        unsetenv("DMLREF_STREAM_MIN");
+        env_reload();
+        free(inb);
+        free(ixb);
+        free(ref);
+        free(got);
+    }
+    CHECK_KERNELS_REACHED(&ks, "gather_elements.rows_stream", NULL); /* neither without SIMD (util.h) */
+    CHECK_KERNELS_REACHED(&ks, "gather_elements.axis_last_stream.", NULL);
 }

@@ -1,4 +1,8 @@
 /*
+ * (Over 600 lines on purpose: one family's tests over its shared fixture and
+ * runner: rules, documented examples, data of every layout, random cases against
+ * the oracle and every kernel reached; split, each part would re-declare them.)
+ *
  * GATHER_ND and GATHER_ND1 (P1): the descs' layout, the schemas, every rule
  * GN1-GN8 (message, status, rule id and field) at the feature levels where
  * they differ, the checking option (N1), every example of P1.4, data of every
@@ -812,26 +816,8 @@ static int64_t rand_index(rng *r, uint32_t A, int is_signed) {
     return odd[rint_(r, 0, 7)];
 }
 
-#define MAX_SEEN 32
-typedef struct seen_t {
-    const char *k[MAX_SEEN];
-    int n;
-} seen_t;
-
-static void note(seen_t *s, const char *k) {
-    for (int i = 0; i < s->n; ++i)
-        if (!strcmp(s->k[i], k)) return;
-    if (s->n < MAX_SEEN) s->k[s->n++] = k;
-}
-
-static int saw(const seen_t *s, const char *prefix) {
-    for (int i = 0; i < s->n; ++i)
-        if (!strncmp(s->k[i], prefix, strlen(prefix))) return 1;
-    return 0;
-}
-
 /* One random case; 1 equal, 0 differs, -1 none drawn. */
-static int random_case(uint64_t seed, uint64_t idx, seen_t *seen) {
+static int random_case(uint64_t seed, uint64_t idx, kernels_seen *seen) {
     static const DMLREF_TENSOR_DATA_TYPE dts[] = {DMLREF_TENSOR_DATA_TYPE_UINT8, DMLREF_TENSOR_DATA_TYPE_INT8,
                                                   DMLREF_TENSOR_DATA_TYPE_FLOAT16, DMLREF_TENSOR_DATA_TYPE_INT16,
                                                   F32, U32, DMLREF_TENSOR_DATA_TYPE_FLOAT64, I64};
@@ -925,7 +911,7 @@ static int random_case(uint64_t seed, uint64_t idx, seen_t *seen) {
             ok = 0;
             break;
         }
-        note(seen, dmlref_kernel_name(op));
+        kernels_note(seen, dmlref_kernel_name(op));
         memset(got, 0xA5, ob);
         const dmlref_cbuffer ins[2] = {{inb, ib}, {ixb, xb}};
         dmlref_buffer outs[1] = {{got, ob}};
@@ -943,10 +929,13 @@ static int random_case(uint64_t seed, uint64_t idx, seen_t *seen) {
     return ok;
 }
 
+/* the prefixes of this test's CHECK_KERNELS_REACHED calls (the whole-list check) */
+KERNELS_CHECKED("gather_nd.")
+
 TEST(gather_nd_fast_path_matches_oracle) {
     const char *e = getenv("DMLREF_GATHER_ND_CASES");
     const uint64_t cases = e && *e ? strtoull(e, NULL, 10) : 1500, seed = test_seed(20261201);
-    seen_t seen = {{0}, 0};
+    kernels_seen seen = {{0}, 0};
     uint64_t ran = 0, failed = 0;
     for (uint64_t i = 0; i < cases && failed < 5; ++i) {
         if (!test_case(i)) continue; /* --case: that one alone */
@@ -961,15 +950,102 @@ TEST(gather_nd_fast_path_matches_oracle) {
     if (failed) test_fail(__FILE__, __LINE__, "%llu of %llu random cases differ (seed %llu)", (unsigned long long)failed,
                           (unsigned long long)ran, (unsigned long long)seed);
     CHECK(ran >= cases / 2);
-    static const char *const want[] = {"gather_nd.tuples.", "gather_nd.rows.", "gather_nd.axis_last.",
-                                       "gather_nd.generic.", "gather_nd.axis_first."};
-    for (size_t i = 0; i < sizeof want / sizeof want[0]; ++i)
-        if (!saw(&seen, want[i])) test_fail(__FILE__, __LINE__, "no random case used a %s kernel", want[i]);
-#if DMLREF_SIMD
-    if (!saw(&seen, "gather_nd.tuples_stream.")) test_fail(__FILE__, __LINE__, "no random case used gather_nd.tuples_stream");
-#endif
+    /* every gather_nd.* kernel of src/ops/kernels.def, but the two that need a broadcast the
+     * random layouts hardly draw, reached and checked by gather_nd_slab_and_shared_stream:
+     * axis_first_slab (an input broadcast over the batch rows) and axis_last_stream
+     * (indices broadcast over the batch rows) */
+    static const char *const unreached[] = {"gather_nd.axis_first_slab.x1", "gather_nd.axis_first_slab.x2",
+                                            "gather_nd.axis_first_slab.x4", "gather_nd.axis_first_slab.x8",
+                                            "gather_nd.axis_last_stream.x4", "gather_nd.axis_last_stream.x8", NULL};
+    CHECK_KERNELS_REACHED(&seen, "gather_nd.", unreached);
     if (getenv("DMLREF_GATHER_ND_VERBOSE")) {
         fprintf(stderr, "  %llu of %llu cases drawn\n", (unsigned long long)ran, (unsigned long long)cases);
-        for (int i = 0; i < seen.n; ++i) fprintf(stderr, "  kernel seen: %s\n", seen.k[i]);
+        for (int i = 0; i < seen.n; ++i) fprintf(stderr, "  kernel seen: %s\n", seen.names[i]);
     }
+}
+
+/* One GATHER_ND1 case through the oracle and the fast path (1 and 2 threads, thread parts
+ * of 64 bytes, slabs and streaming stores at any size), byte for byte; notes the kernel. */
+static void slab_stream_case(const char *what, DMLREF_TENSOR_DATA_TYPE dt, const uint32_t *in, const uint32_t *in_st,
+                             const uint32_t *ix, const uint32_t *ix_st, const uint32_t *out, uint32_t b, uint32_t A,
+                             kernels_seen *seen, rng *r) {
+    nfix f;
+    tdesc_init(&f.in, dt, 3, in, in_st);
+    tdesc_init(&f.ix, I32, 3, ix, ix_st);
+    tdesc_init(&f.out, dt, 3, out, NULL);
+    nfix_desc(&f, 1, b + 1, 3, b); /* R = B + 1 (T = 1, no trailing block), Q = 3 */
+    const size_t ib = (size_t)f.in.buf.TotalTensorSizeInBytes, xb = (size_t)f.ix.buf.TotalTensorSizeInBytes;
+    const size_t ob = (size_t)f.out.buf.TotalTensorSizeInBytes;
+    unsigned char *inb = malloc(ib), *ixb = malloc(xb), *ref = malloc(ob), *got = malloc(ob);
+    if (!inb || !ixb || !ref || !got) abort();
+    for (size_t i = 0; i < ib; ++i) inb[i] = (unsigned char)rnext(r);
+    for (size_t i = 0; i + 4 <= xb; i += 4) { /* in range, negative (from the end) or clamped */
+        const int32_t v = (int32_t)rand_index(r, A, 1);
+        memcpy(ixb + i, &v, 4);
+    }
+    dmlref_error err;
+    memset(ref, 0xA5, ob);
+    const dmlref_options oo = {DMLREF_OPTION_FORCE_ORACLE, 1};
+    CHECK_STATUS(run(&f, FL, &oo, inb, ixb, ref, &err), err, DMLREF_OK, NULL);
+    setenv("DMLREF_PAR_GRAIN", "64", 1);
+    setenv("DMLREF_SLAB_MIN", "0", 1);
+    setenv("DMLREF_STREAM_MIN", "0", 1);
+    env_reload();
+    for (uint32_t threads = 1; threads <= 2; ++threads) {
+        const dmlref_options fo = {0, threads};
+        dmlref_operator *op = NULL;
+        CHECK_STATUS(dmlref_compile(&f.d, FL, &fo, &op, &err), err, DMLREF_OK, NULL);
+        if (!op) continue;
+        kernels_note(seen, dmlref_kernel_name(op));
+        memset(got, 0xA5, ob);
+        const dmlref_cbuffer ins[2] = {{inb, ib}, {ixb, xb}};
+        dmlref_buffer outs[1] = {{got, ob}};
+        CHECK_STATUS(dmlref_execute(op, ins, 2, outs, 1, &err), err, DMLREF_OK, NULL);
+        if (memcmp(ref, got, ob) != 0)
+            test_fail(__FILE__, __LINE__, "%s (%s, %u threads): differs from the oracle", what, dmlref_kernel_name(op), threads);
+        dmlref_release(op);
+    }
+    unsetenv("DMLREF_PAR_GRAIN");
+    unsetenv("DMLREF_SLAB_MIN");
+    unsetenv("DMLREF_STREAM_MIN");
+    env_reload();
+    free(inb);
+    free(ixb);
+    free(ref);
+    free(got);
+}
+
+KERNELS_CHECKED("gather_nd.axis_first_slab.")
+KERNELS_CHECKED("gather_nd.axis_last_stream.")
+
+/* The kernels that need a broadcast (the random cases' exceptions above), GATHER_ND1, every
+ * width they have:
+ *   axis_first_slab   Input [B0, B1, A] broadcast over B0 (strides {0, A, 1}), Indices
+ *                     [B0, B1, 1], B = 2: the innermost output dim moves both input and
+ *                     indices (axis_first), the rows (B0) only the indices, so a column
+ *                     block of the input plane is copied into a slab and read from there
+ *   axis_last_stream  Input [1, B0, A], Indices [B0, K, 1] broadcast over B0 (strides
+ *                     {0, 1, 1}), B = 1: every row gathers the same K indices of its own
+ *                     input row (axis_last with shared indices), a packed output of 4- or
+ *                     8-byte elements written with streaming stores */
+TEST(gather_nd_slab_and_shared_stream) {
+    static const DMLREF_TENSOR_DATA_TYPE dts[4] = {DMLREF_TENSOR_DATA_TYPE_UINT8, DMLREF_TENSOR_DATA_TYPE_FLOAT16, F32,
+                                                   DMLREF_TENSOR_DATA_TYPE_FLOAT64};
+    rng r = {20261202};
+    kernels_seen seen = {{0}, 0};
+    char what[96];
+    for (int w = 0; w < 4; ++w) {
+        const uint32_t B0 = 7, B1 = 37 + 8 * (uint32_t)w, A = 50;
+        snprintf(what, sizeof what, "slab, %u-byte elements", 1u << w);
+        slab_stream_case(what, dts[w], SIZES(B0, B1, A), SIZES(0, A, 1), SIZES(B0, B1, 1), NULL, SIZES(1, B0, B1), 2, A,
+                         &seen, &r);
+    }
+    for (int w = 2; w < 4; ++w) {
+        const uint32_t B0 = 9, K = 45, A = 60;
+        snprintf(what, sizeof what, "shared indices, %u-byte elements", 1u << w);
+        slab_stream_case(what, dts[w], SIZES(1, B0, A), NULL, SIZES(B0, K, 1), SIZES(0, 1, 1), SIZES(1, B0, K), 1, A,
+                         &seen, &r);
+    }
+    CHECK_KERNELS_REACHED(&seen, "gather_nd.axis_first_slab.", NULL);
+    CHECK_KERNELS_REACHED(&seen, "gather_nd.axis_last_stream.", NULL); /* none without SIMD (util.h) */
 }

@@ -1,4 +1,8 @@
 /*
+ * (Over 600 lines on purpose: one operator's tests over the shared fixture: rules,
+ * copies, ScaleBias values, random cases against the oracle and every kernel
+ * reached (plain copies, transposes, ScaleBias).)
+ *
  * ELEMENT_WISE_IDENTITY (P7): every rule at the feature levels where it
  * differs, the copy through strided, broadcast and gapped views, in-place
  * execution with snapshot semantics, and the fast path against the oracle on
@@ -201,6 +205,9 @@ static uint32_t lcg(uint32_t *s) {
     return *s >> 8;
 }
 
+/* the prefixes of this test's CHECK_KERNELS_REACHED calls (the whole-list check) */
+KERNELS_CHECKED("identity.")
+
 /* The fast path writes exactly the oracle's bytes, gaps included, over random
  * permuted, padded and broadcast layouts of every element size. */
 TEST(identity_fast_path_matches_oracle) {
@@ -208,7 +215,7 @@ TEST(identity_fast_path_matches_oracle) {
                                                      F32, DMLREF_TENSOR_DATA_TYPE_FLOAT64};
     const uint64_t base_seed = test_seed(12345);
     uint32_t seed = 0;
-    int reached_fast = 0;
+    kernels_seen seen = {{0}, 0};
     for (int iter = 0; iter < 400; ++iter) {
         if (!test_case((uint64_t)iter)) continue; /* --case: that one alone */
         seed = (uint32_t)test_case_seed(base_seed, (uint64_t)iter);
@@ -255,7 +262,7 @@ TEST(identity_fast_path_matches_oracle) {
             memset(got, 0xCD, out_bytes);
             CHECK_STATUS(dmlref_compile(&f.d, FL, &fast, &op, &err), err, DMLREF_OK, NULL);
             if (!op) continue;
-            if (strncmp(dmlref_kernel_name(op), "identity.", 9) == 0) reached_fast = 1;
+            kernels_note(&seen, dmlref_kernel_name(op));
             CHECK_STATUS(dmlref_execute(op, ins, 1, g, 1, &err), err, DMLREF_OK, NULL);
             if (memcmp(ref, got, out_bytes) != 0)
                 test_fail(__FILE__, __LINE__, "case %d (%s, %u threads): fast path differs from the oracle", iter,
@@ -267,8 +274,18 @@ TEST(identity_fast_path_matches_oracle) {
         free(got);
     }
     if (!test_cases_end()) return; /* --case: the checks over all the cases do not apply */
-    CHECK(reached_fast);
+    CHECK(kernels_saw(&seen, "identity."));
+    /* every identity.* kernel of src/ops/kernels.def, but the ones the next tests check:
+     * the tiled transposes of 1- to 4-byte elements (identity_transpose_tiles_match_oracle:
+     * sides of up to 70; these cases, of up to 5, reach the 8-byte tiles only) and
+     * ScaleBias (identity_scale_bias_fast_path_matches_oracle) */
+    static const char *const unreached[] = {"identity.transpose_x1", "identity.transpose_x2", "identity.transpose_x4",
+                                            "identity.scale_bias.f32", "identity.scale_bias.f16", NULL};
+    CHECK_KERNELS_REACHED(&seen, "identity.", unreached);
 }
+
+/* the prefixes of this test's CHECK_KERNELS_REACHED calls (the whole-list check) */
+KERNELS_CHECKED("identity.transpose_")
 
 /* Permuted layouts large enough for the tiled transpose (copy_plan_transpose): 2 or 3 dims
  * of up to 70, every width, one side packed and the other permuted (either way round), now
@@ -280,7 +297,7 @@ TEST(identity_transpose_tiles_match_oracle) {
                                                      F32, DMLREF_TENSOR_DATA_TYPE_FLOAT64};
     const uint64_t base_seed = test_seed(777);
     uint32_t seed = 0;
-    int reached[4] = {0, 0, 0, 0};
+    kernels_seen seen = {{0}, 0};
     for (int iter = 0; iter < 160; ++iter) {
         if (!test_case((uint64_t)iter)) continue; /* --case: that one alone */
         seed = (uint32_t)test_case_seed(base_seed, (uint64_t)iter);
@@ -333,7 +350,7 @@ TEST(identity_transpose_tiles_match_oracle) {
             memset(got, 0xCD, out_bytes);
             CHECK_STATUS(dmlref_compile(&f.d, FL, &fast, &op, &err), err, DMLREF_OK, NULL);
             if (!op) continue;
-            if (strstr(dmlref_kernel_name(op), ".transpose_x")) reached[w] = 1;
+            kernels_note(&seen, dmlref_kernel_name(op));
             CHECK_STATUS(dmlref_execute(op, ins, 1, g, 1, &err), err, DMLREF_OK, NULL);
             if (memcmp(ref, got, out_bytes) != 0)
                 test_fail(__FILE__, __LINE__, "case %d (%s, %u threads): fast path differs from the oracle", iter,
@@ -350,8 +367,7 @@ TEST(identity_transpose_tiles_match_oracle) {
         free(got_mem);
     }
     if (!test_cases_end()) return; /* --case: the checks over all the cases do not apply */
-    for (int w = 0; w < 4; ++w)
-        if (!reached[w]) test_fail(__FILE__, __LINE__, "no case reached the transpose tiles of width %d", 1 << w);
+    CHECK_KERNELS_REACHED(&seen, "identity.transpose_", NULL); /* the tiles of every width */
 }
 
 TEST(identity_desc_layout) {
@@ -559,6 +575,9 @@ TEST(identity_scale_bias_layouts) {
         }
 }
 
+/* the prefixes of this test's CHECK_KERNELS_REACHED calls (the whole-list check) */
+KERNELS_CHECKED("identity.scale_bias.")
+
 /* The fast path writes exactly the oracle's bytes with ScaleBias: random
  * layouts (long contiguous rows for the vector kernel, strided, broadcast,
  * gapped), random bits in the data (NaNs, subnormals, infinities), random
@@ -569,7 +588,7 @@ TEST(identity_scale_bias_fast_path_matches_oracle) {
                                         0x3F000000u, 0x40000000u, 0x00800000u, 0x33800000u};
     const uint64_t base_seed = test_seed(4242);
     uint32_t seed = 0;
-    int reached[2] = {0, 0};
+    kernels_seen seen = {{0}, 0};
     for (int iter = 0; iter < 300; ++iter) {
         if (!test_case((uint64_t)iter)) continue; /* --case: that one alone */
         seed = (uint32_t)test_case_seed(base_seed, (uint64_t)iter);
@@ -630,7 +649,7 @@ TEST(identity_scale_bias_fast_path_matches_oracle) {
             CHECK_STATUS(dmlref_compile(&f.d, FL, &fast, &op, &err), err, DMLREF_OK, NULL);
             if (!op) continue;
             const char *name = dmlref_kernel_name(op);
-            if (strncmp(name, f16 ? "identity.scale_bias.f16." : "identity.scale_bias.f32.", 24) == 0) reached[f16] = 1;
+            kernels_note(&seen, name);
             CHECK_STATUS(dmlref_execute(op, ins, 1, g, 1, &err), err, DMLREF_OK, NULL);
             if (memcmp(ref, got, out_bytes) != 0)
                 test_fail(__FILE__, __LINE__, "case %d (%s, %u threads, Scale 0x%08X Bias 0x%08X): fast path differs "
@@ -642,5 +661,5 @@ TEST(identity_scale_bias_fast_path_matches_oracle) {
         free(got);
     }
     if (!test_cases_end()) return; /* --case: the checks over all the cases do not apply */
-    CHECK(reached[0] && reached[1]);
+    CHECK_KERNELS_REACHED(&seen, "identity.scale_bias.", NULL); /* f32 and f16 */
 }

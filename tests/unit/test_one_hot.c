@@ -1,4 +1,8 @@
 /*
+ * (Over 600 lines on purpose: one operator's tests over the shared fixture,
+ * reference and all-paths runner: rules, documented examples, values, data,
+ * random cases against the oracle and every kernel reached.)
+ *
  * ONE_HOT (docs/operators.md P8): the desc's layout and schema, every rule
  * (OH1-OH5, with its id and field) at the feature levels where it differs, the
  * page's four examples, the out-of-range rule (the whole sequence off: never
@@ -573,6 +577,9 @@ static void check_all_paths_at(const char *file, int line, const ofix *f, const 
     free(got);
 }
 #define CHECK_ALL_PATHS(f, ix, va, what) check_all_paths_at(__FILE__, __LINE__, (f), (ix), (va), (what))
+
+/* the prefixes of this test's CHECK_KERNELS_REACHED calls (the whole-list check) */
+KERNELS_CHECKED("one_hot.")
 
 /* Random cases: 1-8 dims, every element size, the four index types (in range, negative,
  * just out of range, extreme), strided / gapped / broadcast Indices and Values, gapped

@@ -1,4 +1,8 @@
 /*
+ * (Over 600 lines on purpose: one family's tests (PADDING and PADDING1) over the
+ * shared fixture and reference: rules, documented examples, fill values, data,
+ * random cases against the oracle and every kernel reached.)
+ *
  * PADDING and PADDING1 (docs/operators.md P5): the descs' layout, the schemas,
  * every rule (message and rule id) at the levels where it differs, every
  * example of P5.4 for both operators (plus WRAP and the 1-D [1,2,3] vectors),
@@ -656,6 +660,9 @@ static void note_kernel(const char *name) {
         if (strcmp(seen[i], name) == 0) return;
     if (n_seen < 16) snprintf(seen[n_seen++], sizeof seen[0], "%s", name);
 }
+
+/* the prefixes of this test's CHECK_KERNELS_REACHED calls (the whole-list check) */
+KERNELS_CHECKED("padding.")
 
 /* Random shapes, pads (some larger than the input), modes, element sizes and
  * layouts: the fast path writes the oracle's bytes (and the reference's), gaps

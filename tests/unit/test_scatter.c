@@ -1,4 +1,8 @@
 /*
+ * (Over 600 lines on purpose: one operator's tests over the shared fixture and
+ * reference: rules, documented examples, data, duplicates, random cases against
+ * the oracle and every kernel reached.)
+ *
  * SCATTER = SCATTER_ELEMENTS (docs/operators.md P2): the desc's layout and
  * schema, every rule (SC1-SC7, with its id) at the feature levels where it
  * differs, the page's examples (Example 2 with its corrected {3,3} input),
@@ -579,6 +583,9 @@ static void note(const char *k) {
         if (!strcmp(seen[i], k)) return;
     if (n_seen < 16) seen[n_seen++] = k;
 }
+
+/* the prefixes of this test's CHECK_KERNELS_REACHED calls (the whole-list check) */
+KERNELS_CHECKED("scatter.")
 
 /* Random cases: 1-8 dims, each element size, the four index types (negative, out-of-range and
  * repeated values), strided / gapped / broadcast inputs, gapped outputs; half of them with a tiny

@@ -442,6 +442,9 @@ static int rand_strides(uint64_t *r, uint32_t n, const uint32_t *s, uint32_t *st
     return 1;
 }
 
+/* the prefixes of this test's CHECK_KERNELS_REACHED calls (the whole-list check) */
+KERNELS_CHECKED("tile.")
+
 /* The fast path writes exactly the oracle's bytes on random cases: every element
  * size but 8-byte floats, 1-8 dims, repeats 1-4, random layouts; half of them
  * with a tiny DMLREF_PAR_GRAIN so that 2 threads really split the work. */
@@ -451,6 +454,7 @@ TEST(tile_fast_path_matches_oracle) {
     const uint64_t base_seed = test_seed(20260401);
     uint64_t r = 0;
     int reached = 0, failed = 0, doubling = 0, walked = 0;
+    kernels_seen seen = {{0}, 0};
     for (int iter = 0; iter < 600 && failed < 5; ++iter) {
         if (!test_case((uint64_t)iter)) continue; /* --case: that one alone */
         r = (uint64_t)test_case_seed(base_seed, (uint64_t)iter);
@@ -477,6 +481,7 @@ TEST(tile_fast_path_matches_oracle) {
         const int before = test_failures();
         const char *k = NULL;
         reached |= RUN_ALL(&f, in, &k);
+        if (k) kernels_note(&seen, k);
         if (k && strcmp(k, "tile.doubling") == 0) ++doubling;
         else if (k && strncmp(k, "tile.", 5) == 0) ++walked;
         if (test_failures() != before) {
@@ -493,4 +498,5 @@ TEST(tile_fast_path_matches_oracle) {
     CHECK(reached);
     /* both kernels reached: tile.doubling (small packed outputs) and the copy walk */
     if (doubling < 50 || walked < 50) test_fail(__FILE__, __LINE__, "tile.doubling ran %d cases, the walk %d", doubling, walked);
+    CHECK_KERNELS_REACHED(&seen, "tile.", NULL); /* every tile.* kernel of src/ops/kernels.def */
 }

@@ -2,6 +2,8 @@
 #include "check.h"
 #include "simd/simd.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void tdesc_init(tdesc *t, DMLREF_TENSOR_DATA_TYPE dt, uint32_t n, const uint32_t *sizes,
@@ -49,9 +51,38 @@ static int listed(const char *const *list, const char *name) {
     return 0;
 }
 
+#define KERNELS_DECLARED_MAX 64
+static struct {
+    const char *file, *prefix;
+} declared[KERNELS_DECLARED_MAX];
+static int n_declared;
+
+void kernels_declare(const char *file, const char *prefix) {
+    if (n_declared == KERNELS_DECLARED_MAX) {
+        fprintf(stderr, "KERNELS_CHECKED: more than %d declarations\n", KERNELS_DECLARED_MAX);
+        exit(2);
+    }
+    declared[n_declared].file = file;
+    declared[n_declared].prefix = prefix;
+    ++n_declared;
+}
+
+size_t kernels_count(void) { return sizeof all_kernels / sizeof all_kernels[0]; }
+const char *kernels_at(size_t k) { return all_kernels[k].name; }
+int kernels_declared_count(void) { return n_declared; }
+void kernels_declared_at(int i, const char **file, const char **prefix) {
+    *file = declared[i].file;
+    *prefix = declared[i].prefix;
+}
+
 void kernels_check_reached(const char *file, int line, const kernels_seen *s, const char *prefix,
                            const char *const *unreached) {
-    int matched = 0;
+    int matched = 0, is_declared = 0;
+    for (int i = 0; i < n_declared; ++i)
+        is_declared |= !strcmp(declared[i].file, file) && !strcmp(declared[i].prefix, prefix);
+    if (!is_declared)
+        test_fail(file, line, "no KERNELS_CHECKED(\"%s\") in %s: the whole-list check (kernel_list_covered) "
+                  "does not know of this check", prefix, file);
     for (size_t k = 0; k < sizeof all_kernels / sizeof all_kernels[0]; ++k) {
         const char *name = all_kernels[k].name;
         if (strncmp(name, prefix, strlen(prefix)) != 0) continue;

@@ -2,6 +2,8 @@
 #ifndef DMLREF_TEST_UTIL_H
 #define DMLREF_TEST_UTIL_H
 
+#include <stddef.h>
+
 #include "dmlref.h"
 
 /* A buffer tensor desc with its own storage for sizes and strides. */
@@ -43,5 +45,28 @@ int kernels_saw(const kernels_seen *s, const char *prefix);
 void kernels_check_reached(const char *file, int line, const kernels_seen *s, const char *prefix,
                            const char *const *unreached);
 #define CHECK_KERNELS_REACHED(s, prefix, unreached) kernels_check_reached(__FILE__, __LINE__, s, prefix, unreached)
+
+/*
+ * KERNELS_CHECKED("gather_nd.") at file scope declares that a test of this file
+ * calls CHECK_KERNELS_REACHED(&seen, "gather_nd.", ...).  The declarations are
+ * what the whole list is checked against: the test kernel_list_covered
+ * (test_kernel_list.c) fails, naming it, for every kernel of src/ops/kernels.def
+ * that no declared prefix covers (a new kernel that no test reaches), and
+ * CHECK_KERNELS_REACHED fails for a prefix its file did not declare (a check
+ * the list would not know of).  Registered before main, like TEST.
+ */
+#define KERNELS_CHECKED(prefix) KERNELS_CHECKED_AT_(prefix, __LINE__)
+#define KERNELS_CHECKED_AT_(prefix, line) KERNELS_CHECKED_AT__(prefix, line)
+#define KERNELS_CHECKED_AT__(prefix, line)                                                \
+    __attribute__((constructor)) static void kernels_checked_##line(void) {             \
+        kernels_declare(__FILE__, prefix);                                              \
+    }
+void kernels_declare(const char *file, const char *prefix);
+/* The kernels of src/ops/kernels.def (names without the build's suffix), and the
+ * declarations: for kernel_list_covered. */
+size_t kernels_count(void);
+const char *kernels_at(size_t k);
+int kernels_declared_count(void);
+void kernels_declared_at(int i, const char **file, const char **prefix);
 
 #endif
