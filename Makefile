@@ -352,13 +352,16 @@ test-ship: lib $(INTERNAL)
 code-size:
 	MAKE="$(MAKE)" sh scripts/code-size.sh
 
-# No source file depends on a file that depends back on it (scripts/check-deps.py
-# over the objects' defined and undefined symbols); src/simd/README.md's kernel table
-# is src/ops/kernels.def (scripts/kernel-table.py --check).
+# No source file depends on a file that depends back on it, and every folder uses
+# only itself and the layers below it (scripts/check-deps.py, over the objects'
+# defined and undefined symbols and over every #include); src/simd/README.md's
+# kernel table is src/ops/kernels.def (scripts/kernel-table.py --check); every file
+# path the docs and sources name exists (scripts/check-paths.py).
 .PHONY: check-deps
 check-deps: all
 	NM=$(NM) $(PYTHON) scripts/check-deps.py $(BUILD)
 	$(PYTHON) scripts/kernel-table.py --check
+	$(PYTHON) scripts/check-paths.py
 
 clean:
 	rm -rf build build-*

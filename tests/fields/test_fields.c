@@ -1,5 +1,5 @@
 /*
- * The case files' generic field reader and writer (cli/fields.c) over a
+ * The case files' generic field reader and writer (case/fields.c) over a
  * hand-made schema holding every kind of field no built operator has yet:
  * INT, UINT_ARRAY and INT_ARRAY sharing a count, ENUM, FLOAT, SCALAR_UNION
  * with its DataType field, an optional STRUCT.  Each kind is read, written,

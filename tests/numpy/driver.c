@@ -27,7 +27,7 @@
  *       input slot with no tensor stays NULL (DIAGONAL_MATRIX1 without its InputTensor)
  *   run
  * The desc is built generically: parameters set by name through the schema, tensor
- * fields bound by desc_bind (cli/descbuf.c: single slots one tensor each, an array
+ * fields bound by desc_bind (case/descbuf.c: single slots one tensor each, an array
  * slot the rest), so the driver knows no operator.
  * Each tensor's bytes are BLOB_IN[OFFSET, OFFSET + TOTAL_BYTES): the input data, or the
  * output's prefill.  Every buffer is malloc'd at exactly TOTAL_BYTES (so ASan sees any

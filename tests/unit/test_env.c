@@ -1,5 +1,5 @@
 /*
- * The environment variables (docs/environment.md, src/env.c): read once,
+ * The environment variables (docs/environment.md, src/core/env.c): read once,
  * parsed strictly, a bad value failing every compile with a message.
  */
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * The index policy's one definition (src/index.h): (value, n, policy) ->
+ * The index policy's one definition (src/core/index.h): (value, n, policy) ->
  * (result, in_range) over the edge values of all four index types, written
  * out by hand, and the fast/SIMD readers agreeing with it.
  */

@@ -1,5 +1,5 @@
 /*
- * The exact output no-overlap search (src/overlap.c) against brute force: random
+ * The exact output no-overlap search (src/core/overlap.c) against brute force: random
  * small layouts, every verdict and the earliest colliding element compared with a
  * row-major walk over all elements.
  */

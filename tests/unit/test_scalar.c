@@ -1,5 +1,5 @@
 /*
- * Fill values (src/scalar.c): FLOAT -> element (truncate, saturate, NaN -> 0;
+ * Fill values (src/core/scalar.c): FLOAT -> element (truncate, saturate, NaN -> 0;
  * FLOAT16 round to nearest even) and DMLREF_SCALAR_UNION -> element (bytes).
  */
 #include <math.h>
