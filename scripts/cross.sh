@@ -23,7 +23,8 @@
 #                              (no json-c for emscripten: no command)
 # Environment: JOBS (make -j, default 2), PYTHON (default /usr/bin/python3),
 # CROSS_TIMEOUT (seconds for one target's suites, default 2400),
-# CROSS_SEED (gen's seed, default 20240611), CROSS_GEN_COUNT (default 3).
+# CROSS_SEED (gen's seed, default 20240611), CROSS_GEN_COUNT (default 3), BENCH_CHECK_CROSS
+# (the bench workloads the full suites' bench --check runs, default 6 of the 26).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$PWD
@@ -33,8 +34,9 @@ CROSS_TIMEOUT=${CROSS_TIMEOUT:-2400}
 SEED=${CROSS_SEED:-20240611}
 GEN_COUNT=${CROSS_GEN_COUNT:-3}
 GEN_OPS="GATHER GATHER_ELEMENTS SCATTER_ND SPLIT JOIN"
+BENCH_CHECK_CROSS=${BENCH_CHECK_CROSS:-"gather_rows scatter_nd_elems pad_reflect identity_transpose one_hot small_gather"}
 MARK="# dmlref cross wrapper (scripts/cross.sh)"
-PROGRAMS="test_unit dmlref numpy_driver example_gather bench test_fields test_builders"
+PROGRAMS="test_unit dmlref numpy_driver example_gather bench test_fields test_builders test_shape"
 export PYTHON
 
 [ $# -gt 0 ] && TARGETS="$*" || TARGETS="armhf i386 aarch64 s390x riscv64 wasm32"
@@ -98,7 +100,7 @@ wrap() {
 build_linux() {
     local t=$1 dir=$2 tr goals
     tr=$(triple "$t")
-    if has_cli "$t"; then goals="all $dir/bench $dir/test_fields $dir/test_builders"; else goals="lib"; fi
+    if has_cli "$t"; then goals="all $dir/bench $dir/test_fields $dir/test_builders $dir/test_shape"; else goals="lib"; fi
     make -j"$JOBS" BUILD="$dir" OPENMP=1 CROSS="$tr-" CC="$tr-gcc" AR="$tr-ar" RANLIB="$tr-ranlib" \
         OBJCOPY="$tr-objcopy" NM="$tr-nm" \
         $goals "$dir/test_unit" "$dir/numpy_driver" "$dir/example_gather"
@@ -273,7 +275,8 @@ for t in $TARGETS; do
         wrap "$dir" "$kind"
         build_s=$((SECONDS - start))
         if full_suites "$t"; then
-            BUILD=$dir timeout "$CROSS_TIMEOUT" sh tests/run.sh >"$details/$t.tests" 2>&1
+            # the bench suite's --check over 6 of the 26 workloads (all 26 take minutes emulated)
+            BUILD=$dir BENCH_CHECK="$BENCH_CHECK_CROSS" timeout "$CROSS_TIMEOUT" sh tests/run.sh >"$details/$t.tests" 2>&1
         else
             suites "$dir" "$details/$t.tests"
         fi
