@@ -232,6 +232,23 @@ static int to_u32(PyObject *v, uint32_t *out, const char *what) {
     return 0;
 }
 
+/* An INT32 field: OverflowError naming the field, whatever the integer's size. */
+static int to_i32(PyObject *v, int32_t *out, const char *what, Py_ssize_t index) {
+    long long x = PyLong_AsLongLong(v);
+    if (x == -1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1; /* not an integer: TypeError */
+        PyErr_Clear();
+        x = INT64_MAX; /* beyond int64 too: reported as out of range below */
+    }
+    if (x < INT32_MIN || x > INT32_MAX) {
+        if (index < 0) PyErr_Format(PyExc_OverflowError, "%s must be an integer in [-2^31, 2^31 - 1]", what);
+        else PyErr_Format(PyExc_OverflowError, "%s[%zd] must be an integer in [-2^31, 2^31 - 1]", what, index);
+        return -1;
+    }
+    *out = (int32_t)x;
+    return 0;
+}
+
 static int u32_list(PyObject *seq, uint32_t **out, uint32_t *n, arena *a, const char *what) {
     PyObject *fast = PySequence_Fast(seq, what);
     if (!fast) return -1;
@@ -283,13 +300,8 @@ static int fill_param(const dmlref_param *p, PyObject *v, unsigned char *desc, a
         return 0;
     }
     case DMLREF_PARAM_INT: {
-        long long x = PyLong_AsLongLong(v);
-        if (PyErr_Occurred()) return -1;
-        if (x < INT32_MIN || x > INT32_MAX) {
-            PyErr_Format(PyExc_OverflowError, "%s (%lld) must be in [-2^31, 2^31 - 1]", p->name, x);
-            return -1;
-        }
-        const int32_t y = (int32_t)x;
+        int32_t y;
+        if (to_i32(v, &y, p->name, -1) < 0) return -1;
         memcpy(desc + p->offset, &y, sizeof y);
         return 0;
     }
@@ -311,15 +323,9 @@ static int fill_param(const dmlref_param *p, PyObject *v, unsigned char *desc, a
             if (p->kind == DMLREF_PARAM_UINT_ARRAY) {
                 rc = to_u32(e, &arr[i], p->name);
             } else {
-                long long x = PyLong_AsLongLong(e);
-                if (PyErr_Occurred()) rc = -1;
-                else if (x < INT32_MIN || x > INT32_MAX) {
-                    PyErr_Format(PyExc_OverflowError, "%s[%zd] (%lld) must be in [-2^31, 2^31 - 1]", p->name, i, x);
-                    rc = -1;
-                } else {
-                    const int32_t y = (int32_t)x;
-                    memcpy(&arr[i], &y, sizeof y);
-                }
+                int32_t y;
+                rc = to_i32(e, &y, p->name, i);
+                if (rc == 0) memcpy(&arr[i], &y, sizeof y);
             }
         }
         Py_DECREF(fast);

@@ -37,10 +37,17 @@ def snake(name):
 # becomes the output slot's placeholder Sizes (rank: the first input's DimensionCount).
 # SPLIT's sizes: each piece's share of Axis; ONE_HOT's depth: the size along Axis;
 # DIAGONAL_MATRIX(1)'s shape: the whole shape.  Only Sizes[Axis] of the first two is read.
+# Each value lands in a UINT32 Sizes field: checked here, named as the keyword (where).
+def _size(v, where):
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer, float)):
+        raise TypeError(f"{where} must be an integer, got {type(v).__name__}")
+    return check_range(where, int(v), _U32)
+
+
 GIVEN = {
-    "sizes": lambda v, rank: [[int(e)] * rank for e in v],
-    "depth": lambda v, rank: [int(v)] * rank,
-    "shape": lambda v, rank: [int(e) for e in v],
+    "sizes": lambda v, rank, where: [[_size(e, f"{where}[{i}]")] * rank for i, e in enumerate(v)],
+    "depth": lambda v, rank, where: [_size(v, where)] * rank,
+    "shape": lambda v, rank, where: [_size(e, f"{where}[{i}]") for i, e in enumerate(v)],
 }
 # Extra keyword arguments an operator's output shape needs (required unless out= is given).
 EXTRA = {"SPLIT": ("sizes",), "ONE_HOT": ("depth",), "DIAGONAL_MATRIX": ("shape", "dtype")}
@@ -129,8 +136,34 @@ def union_element(value, code):
 
 
 def union_bytes(value, code):
-    """The 8 bytes of the DML_SCALAR_UNION: the element from byte 0, the rest zero."""
+    """The 8 bytes of the DML_SCALAR_UNION: the element from byte 0, the rest zero.  For a
+    data type without element values (an unknown code: the library refuses it, naming the
+    data-type parameter) raw bytes are kept and a number becomes zeros."""
+    if _types.NAMES.get(code) not in _types.DTYPES:
+        if isinstance(value, (bytes, bytearray, memoryview)) and len(bytes(value)) >= 8:
+            return bytes(value)[:8]
+        return b"\0" * 8
     return union_element(value, code).tobytes().ljust(8, b"\0")
+
+
+# Each integer field's C type: (lowest, highest, how the range is written).
+_U32 = (0, 2**32 - 1, "[0, 2^32 - 1] = [0, 4294967295]")
+_I32 = (-2**31, 2**31 - 1, "[-2^31, 2^31 - 1] = [-2147483648, 2147483647]")
+_FIELD_RANGE = {1: _U32, 6: _U32, 3: _U32, 2: _I32, 4: _I32}
+
+
+def _shown(v):
+    """An integer for a message, in constant time (a huge one by its size)."""
+    return str(v) if v.bit_length() <= 64 else f"an integer of {v.bit_length()} bits"
+
+
+def check_range(where, v, lo_hi):
+    """v (an int) within its C field, else OverflowError naming `where` and the range: the
+    library never sees a value its field cannot hold (no wrap, no silent truncation)."""
+    lo, hi, text = lo_hi
+    if not lo <= v <= hi:
+        raise OverflowError(f"{where} must be in {text}, got {_shown(v)}")
+    return v
 
 
 class Operator:
@@ -198,14 +231,18 @@ class Operator:
                 v = _types.CODES[_types.data_type(out_dtype_of(v))]  # "INT64", np.int64, "int64"
             if p["kind"] == 6 and isinstance(v, str) and v in p["enum_names"]:
                 v = p["enum_names"].index(v)  # an enum by its name ("REFLECTION")
+            where = f"{snake(self.name)}(): {k} ({p['name']})"
             if p["kind"] in _INTEGER_KINDS:
                 if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
                     raise TypeError(f"{snake(self.name)}(): {k} must be an integer, got {type(v).__name__}")
-                v = int(v)
+                v = check_range(where, int(v), _FIELD_RANGE[p["kind"]])
             if p["kind"] in _ARRAY_KINDS:
                 if not hasattr(v, "__len__") or isinstance(v, (str, bytes)):
                     raise TypeError(f"{snake(self.name)}(): {k} must be a sequence of integers")
-                v = [int(e) for e in v]
+                if len(v) > 2**32 - 1:
+                    raise OverflowError(f"{where} has {len(v)} values; its count field holds at most 2^32 - 1")
+                v = [check_range(f"{snake(self.name)}(): {k}[{i}] ({p['name']}[{i}])", int(e), _FIELD_RANGE[p["kind"]])
+                     for i, e in enumerate(v)]
             by_name[p["name"]] = v
         # arrays sharing one count field (DimensionCount) must have the same length: the
         # library reads that many values from each
@@ -326,7 +363,7 @@ class Operator:
         for k in self.extra:
             v = kwargs.get(k)
             if v is not None and k in GIVEN:
-                g = GIVEN[k](v, rank)
+                g = GIVEN[k](v, rank, f"{snake(self.name)}(): {k}")
                 given = [(code, e, None, 0) for e in g] if k == "sizes" else (code, g, None, 0)
         slots, counts = [], []
         for s in self.schema["slots"]:
