@@ -192,16 +192,23 @@ static PyObject *core_calc_size(PyObject *self, PyObject *args) {
 
 /* ---- run ----------------------------------------------------------------- */
 
-/* Everything one call allocates, freed at once. */
+/* Everything one call allocates, freed at once: as many blocks as the call needs (a JOIN
+ * or SPLIT of any number of pieces), the list of them growing by doubling. */
 typedef struct arena {
-    void *blocks[64];
-    int n;
+    void **blocks;
+    size_t n, cap;
 } arena;
 
 static void *arena_alloc(arena *a, size_t n) {
-    if (a->n == (int)(sizeof a->blocks / sizeof a->blocks[0])) {
-        PyErr_SetString(PyExc_ValueError, "too many tensors");
-        return NULL;
+    if (a->n == a->cap) {
+        const size_t cap = a->cap ? a->cap * 2 : 64;
+        void **b = cap <= SIZE_MAX / sizeof *b ? realloc(a->blocks, cap * sizeof *b) : NULL;
+        if (!b) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        a->blocks = b;
+        a->cap = cap;
     }
     void *p = calloc(1, n ? n : 1);
     if (!p) {
@@ -212,9 +219,20 @@ static void *arena_alloc(arena *a, size_t n) {
     return p;
 }
 
+/* count elements of `size` bytes, MemoryError where the product overflows. */
+static void *arena_array(arena *a, size_t count, size_t size) {
+    if (size && count > SIZE_MAX / size) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    return arena_alloc(a, count * size);
+}
+
 static void arena_free(arena *a) {
-    for (int i = 0; i < a->n; ++i) free(a->blocks[i]);
-    a->n = 0;
+    for (size_t i = 0; i < a->n; ++i) free(a->blocks[i]);
+    free(a->blocks);
+    a->blocks = NULL;
+    a->n = a->cap = 0;
 }
 
 static int to_u32(PyObject *v, uint32_t *out, const char *what) {
@@ -253,7 +271,7 @@ static int u32_list(PyObject *seq, uint32_t **out, uint32_t *n, arena *a, const 
     PyObject *fast = PySequence_Fast(seq, what);
     if (!fast) return -1;
     const Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
-    uint32_t *v = arena_alloc(a, (size_t)len * sizeof *v);
+    uint32_t *v = arena_array(a, (size_t)len, sizeof *v);
     int rc = v ? 0 : -1;
     for (Py_ssize_t i = 0; rc == 0 && i < len; ++i) rc = to_u32(PySequence_Fast_GET_ITEM(fast, i), &v[i], what);
     Py_DECREF(fast);
@@ -316,7 +334,7 @@ static int fill_param(const dmlref_param *p, PyObject *v, unsigned char *desc, a
         PyObject *fast = PySequence_Fast(v, p->name);
         if (!fast) return -1;
         const Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
-        uint32_t *arr = arena_alloc(a, (size_t)len * sizeof *arr);
+        uint32_t *arr = arena_array(a, (size_t)len, sizeof *arr);
         int rc = arr ? 0 : -1;
         for (Py_ssize_t i = 0; rc == 0 && i < len; ++i) {
             PyObject *e = PySequence_Fast_GET_ITEM(fast, i);
@@ -401,9 +419,13 @@ static unsigned char *build_desc(const dmlref_schema *s, PyObject *tensors, PyOb
                 PyErr_Format(PyExc_TypeError, "%s: %s takes a list of tensors", s->name, slot->name);
                 return NULL;
             }
+            if ((size_t)PyList_GET_SIZE(t) > UINT32_MAX) {
+                PyErr_Format(PyExc_OverflowError, "%s: %s holds at most 2^32 - 1 tensors", s->name, slot->name);
+                return NULL;
+            }
             count = (uint32_t)PyList_GET_SIZE(t);
-            DMLREF_TENSOR_DESC *tds = arena_alloc(a, (size_t)count * sizeof *tds);
-            DMLREF_BUFFER_TENSOR_DESC *bds = arena_alloc(a, (size_t)count * sizeof *bds);
+            DMLREF_TENSOR_DESC *tds = arena_array(a, count, sizeof *tds);
+            DMLREF_BUFFER_TENSOR_DESC *bds = arena_array(a, count, sizeof *bds);
             if (!tds || !bds) return NULL;
             for (uint32_t i = 0; i < count; ++i)
                 if (fill_tensor(PyList_GET_ITEM(t, i), &tds[i], &bds[i], a) < 0) return NULL;
@@ -468,7 +490,7 @@ static PyObject *core_run(PyObject *self, PyObject *args) {
         PyErr_Format(PyExc_ValueError, "%s has %u tensor slots", s->name, (unsigned)s->n_slots);
         return NULL;
     }
-    arena a = {{0}, 0};
+    arena a = {NULL, 0, 0};
     PyObject *result = NULL;
     dmlref_error err;
     memset(&err, 0, sizeof err);
@@ -486,9 +508,9 @@ static PyObject *core_run(PyObject *self, PyObject *args) {
             PyErr_Format(PyExc_ValueError, "%s: %u buffers expected, %zd given", s->name, (unsigned)(n_in + n_out), nb);
             goto done;
         }
-        Py_buffer *views = arena_alloc(&a, (size_t)nb * sizeof *views);
-        dmlref_cbuffer *ins = arena_alloc(&a, (size_t)(n_in ? n_in : 1) * sizeof *ins);
-        dmlref_buffer *outs = arena_alloc(&a, (size_t)(n_out ? n_out : 1) * sizeof *outs);
+        Py_buffer *views = arena_array(&a, (size_t)nb, sizeof *views);
+        dmlref_cbuffer *ins = arena_array(&a, n_in ? n_in : 1, sizeof *ins);
+        dmlref_buffer *outs = arena_array(&a, n_out ? n_out : 1, sizeof *outs);
         if (!views || !ins || !outs) goto done;
         Py_ssize_t got = 0;
         int ok = 1;
@@ -556,7 +578,7 @@ static PyObject *core_output_sizes(PyObject *self, PyObject *args) {
         PyErr_Format(PyExc_ValueError, "%s has %u tensor slots", s->name, (unsigned)s->n_slots);
         return NULL;
     }
-    arena a = {{0}, 0};
+    arena a = {NULL, 0, 0};
     PyObject *result = NULL;
     dmlref_error err;
     memset(&err, 0, sizeof err);

@@ -1,4 +1,5 @@
-"""Hostile inputs at the package's door (issue 23): parameters far outside their C field."""
+"""Hostile inputs at the package's door (issue 23): parameters far outside their C field,
+any number of JOIN/SPLIT pieces."""
 import time
 
 import numpy as np
@@ -101,3 +102,39 @@ def test_extra_shape_arguments_are_range_checked(kw, v):
         else:
             dmlref.diagonal_matrix(shape=v, dtype=np.float32, offset=0, value=1.0)
     assert time.perf_counter() - t < PROMPT_S
+
+
+# ---- item 2: any number of JOIN/SPLIT pieces -------------------------------------
+
+N_PIECES = 1000
+
+
+def test_join_and_split_of_a_thousand_pieces():
+    rng = np.random.default_rng(23)
+    pieces = [rng.integers(0, 255, (1 + i % 3, 2), dtype=np.uint8) for i in range(N_PIECES)]
+    out = dmlref.join(pieces, axis=0)
+    assert out.tobytes() == np.concatenate(pieces, axis=0).tobytes()
+    sizes = [p.shape[0] for p in pieces]
+    got = dmlref.split(out, axis=0, sizes=sizes)
+    want = np.split(out, np.cumsum(sizes)[:-1], axis=0)
+    assert len(got) == N_PIECES
+    assert all(g.tobytes() == w.tobytes() for g, w in zip(got, want))
+
+
+def test_join_and_split_of_a_thousand_strided_views():
+    rng = np.random.default_rng(24)
+    base = rng.integers(-2**31, 2**31 - 1, (N_PIECES, 3, 4), dtype=np.int32)
+    views = [base[i, :, ::2] for i in range(N_PIECES)]  # strided, not copied
+    out = dmlref.join(views, axis=1)
+    assert out.tobytes() == np.concatenate(views, axis=1).tobytes()
+    # a strided input split into strided out= views (each over its own buffer: out=
+    # buffers must not overlap)
+    wide = np.zeros((3, 2 * out.shape[1]), np.int32)
+    wide[:, ::2] = out
+    src = wide[:, ::2]
+    bufs = np.zeros((N_PIECES, 3, 4), np.int32)
+    outs = [bufs[i][:, ::2] for i in range(N_PIECES)]
+    dmlref.split(src, axis=1, sizes=[2] * N_PIECES, out=outs)
+    for o, w in zip(outs, np.split(src, N_PIECES, axis=1)):
+        assert o.tobytes() == np.ascontiguousarray(w).tobytes()
+    assert not bufs[:, :, 1::2].any()  # only the addressed elements written
