@@ -247,6 +247,17 @@ def distinct_fill(name, data_type, total_slots, spec):
     return out
 
 
+def _file_mode(path):
+    """The permission bits a file written at path gets: the existing file's, else those
+    open() gives a new file (0666 less the umask)."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0o22)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
 class Case:
     """A case file: its JSON document (`doc`), read with numbers kept exactly as written."""
 
@@ -311,10 +322,21 @@ class Case:
         directory changes)."""
         same = os.path.abspath(os.path.dirname(os.path.abspath(path))) == self.base_dir
         text = dumps(self.doc if same else self._absolute_doc())
-        tmp = path + ".tmp"
-        with open(tmp, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
+        # a temporary of a unique name beside the file, renamed over it once written whole:
+        # a failed write (a full disk) leaves the old file as it was and no temporary
+        folder, name = os.path.split(os.path.abspath(path))
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.chmod(tmp, _file_mode(path))  # mkstemp's 0600: the mode open() would give
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
 
     def run(self, *, feature_level=None, strict=False, threads=None):
         """Runs the case through `dmlref run --npy`: {output name: the whole output

@@ -13,6 +13,7 @@
 
 #include <dmlref.h>
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,6 +309,20 @@ static int fill_tensor(PyObject *t, DMLREF_TENSOR_DESC *td, DMLREF_BUFFER_TENSOR
     return 0;
 }
 
+/* A FLOAT field: the nearest FLOAT32; a finite value that rounds beyond FLOAT32's range
+ * (|x| >= FLT_MAX + half an ulp) is a ValueError, as the command refuses it. */
+static int to_f32(PyObject *v, float *out, const char *what, const char *field) {
+    const double d = PyFloat_AsDouble(v);
+    if (d == -1.0 && PyErr_Occurred()) return -1;
+    if (isfinite(d) && fabs(d) >= 0x1.ffffffp127) {
+        PyErr_Format(PyExc_ValueError, "%s%s%s: %R is beyond the finite range of FLOAT32 (give inf for infinity)", what,
+                     field ? "." : "", field ? field : "", v);
+        return -1;
+    }
+    *out = (float)d;
+    return 0;
+}
+
 static int fill_param(const dmlref_param *p, PyObject *v, unsigned char *desc, arena *a) {
     switch (p->kind) {
     case DMLREF_PARAM_UINT:
@@ -324,8 +339,8 @@ static int fill_param(const dmlref_param *p, PyObject *v, unsigned char *desc, a
         return 0;
     }
     case DMLREF_PARAM_FLOAT: {
-        const float f = (float)PyFloat_AsDouble(v);
-        if (PyErr_Occurred()) return -1;
+        float f;
+        if (to_f32(v, &f, p->name, NULL) < 0) return -1;
         memcpy(desc + p->offset, &f, sizeof f);
         return 0;
     }
@@ -380,10 +395,9 @@ static int fill_param(const dmlref_param *p, PyObject *v, unsigned char *desc, a
         }
         float *st = arena_alloc(a, p->struct_size);
         int rc = st ? 0 : -1;
-        for (Py_ssize_t i = 0; rc == 0 && i < len; ++i) {
-            st[i] = (float)PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
-            if (PyErr_Occurred()) rc = -1;
-        }
+        for (Py_ssize_t i = 0; rc == 0 && i < len; ++i)
+            rc = to_f32(PySequence_Fast_GET_ITEM(fast, i), &st[i], p->name,
+                        p->field_names ? p->field_names[i] : NULL);
         Py_DECREF(fast);
         if (rc < 0) return -1;
         const void *ptr = st;
@@ -476,11 +490,13 @@ static unsigned char *build_desc(const dmlref_schema *s, PyObject *tensors, PyOb
 static PyObject *core_run(PyObject *self, PyObject *args) {
     (void)self;
     int op_type, validate_only;
-    unsigned int fl, flags, threads;
-    PyObject *tensors, *params, *buffers;
-    if (!PyArg_ParseTuple(args, "iIIIO!O!O!p", &op_type, &fl, &flags, &threads, &PyList_Type, &tensors, &PyList_Type,
+    unsigned int fl, flags;
+    uint32_t threads;
+    PyObject *tensors, *params, *buffers, *threads_o;
+    if (!PyArg_ParseTuple(args, "iIIOO!O!O!p", &op_type, &fl, &flags, &threads_o, &PyList_Type, &tensors, &PyList_Type,
                           &params, &PyList_Type, &buffers, &validate_only))
         return NULL;
+    if (to_u32(threads_o, &threads, "threads") < 0) return NULL; /* "I" would wrap -1 and 2^32 */
     const dmlref_schema *s = dmlref_operator_schema((DMLREF_OPERATOR_TYPE)op_type);
     if (!s) {
         PyErr_Format(PyExc_ValueError, "operator %d is not in this build", op_type);

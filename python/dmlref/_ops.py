@@ -77,7 +77,7 @@ DEFAULTS = {
 
 _INTEGER_KINDS = (1, 2, 6)  # DMLREF_PARAM_UINT, INT, ENUM
 _ARRAY_KINDS = (3, 4)  # DMLREF_PARAM_UINT_ARRAY, INT_ARRAY
-_ENUM, _UNION = 6, 7  # DMLREF_PARAM_ENUM, DMLREF_PARAM_SCALAR_UNION
+_FLOAT, _ENUM, _UNION, _STRUCT = 5, 6, 7, 8  # DMLREF_PARAM_FLOAT, ENUM, SCALAR_UNION, STRUCT
 
 
 def _is_data_type_enum(p):
@@ -155,6 +155,28 @@ _FIELD_RANGE = {1: _U32, 6: _U32, 3: _U32, 2: _I32, 4: _I32}
 def _shown(v):
     """An integer for a message, in constant time (a huge one by its size)."""
     return str(v) if v.bit_length() <= 64 else f"an integer of {v.bit_length()} bits"
+
+
+def check_float32(where, v):
+    """A FLOAT field's value (DMLREF_PARAM_FLOAT, a STRUCT's fields) as the command reads
+    one: rounded to the nearest FLOAT32, a finite value that rounds beyond FLOAT32's
+    range refused (ValueError); inf and nan given as such are kept."""
+    if isinstance(v, (str, bytes)):
+        raise TypeError(f"{where} must be a number, got {type(v).__name__}")
+    try:
+        d = float(v)
+        finite = np.isfinite(d)
+    except OverflowError:  # an int beyond double
+        d, finite = float("inf"), True
+    except (TypeError, ValueError):
+        raise TypeError(f"{where} must be a number, got {type(v).__name__}") from None
+    with np.errstate(over="ignore"):
+        f = np.float64(d).astype(np.float32)
+    if finite and not np.isfinite(f):
+        shown = _shown(v) if isinstance(v, (int, np.integer)) else repr(v)
+        raise ValueError(f"{where}: {shown} is beyond the finite range of FLOAT32 "
+                         f"[-3.4028235e+38, 3.4028235e+38] (give inf for infinity)")
+    return v
 
 
 def check_range(where, v, lo_hi):
@@ -243,6 +265,13 @@ class Operator:
                     raise OverflowError(f"{where} has {len(v)} values; its count field holds at most 2^32 - 1")
                 v = [check_range(f"{snake(self.name)}(): {k}[{i}] ({p['name']}[{i}])", int(e), _FIELD_RANGE[p["kind"]])
                      for i, e in enumerate(v)]
+            if p["kind"] == _FLOAT:
+                check_float32(where, v)
+            if p["kind"] == _STRUCT and v is not None:
+                fields = p.get("field_names") or []
+                if hasattr(v, "__len__") and len(v) == len(fields):
+                    for f, e in zip(fields, v):
+                        check_float32(f"{snake(self.name)}(): {k} ({p['name']}.{f})", e)
             by_name[p["name"]] = v
         # arrays sharing one count field (DimensionCount) must have the same length: the
         # library reads that many values from each
@@ -259,6 +288,10 @@ class Operator:
     def __call__(self, *args, feature_level=None, check_indices=False, out=None, threads=0,
                  force_oracle=False, **kwargs):
         fname = snake(self.name)
+        # dmlref_options.threads is a uint32_t: refused, not wrapped, beyond it
+        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
+            raise TypeError(f"{fname}(): threads must be an integer, got {type(threads).__name__}")
+        check_range(f"{fname}(): threads (dmlref_options.threads)", int(threads), _U32)
         required = len(self.in_slots)
         while required and self.in_slots[required - 1]["is_optional"]:
             required -= 1

@@ -1,5 +1,8 @@
 """Hostile inputs at the package's door (issue 23): parameters far outside their C field,
-any number of JOIN/SPLIT pieces."""
+any number of JOIN/SPLIT pieces, threads=, FLOAT values beyond FLOAT32 and Case.save on a
+full disk."""
+import errno
+import os
 import time
 
 import numpy as np
@@ -138,3 +141,122 @@ def test_join_and_split_of_a_thousand_strided_views():
     for o, w in zip(outs, np.split(src, N_PIECES, axis=1)):
         assert o.tobytes() == np.ascontiguousarray(w).tobytes()
     assert not bufs[:, :, 1::2].any()  # only the addressed elements written
+
+
+# ---- item 10: threads=, scale_bias=, Case.save -----------------------------------
+
+@pytest.mark.parametrize("threads", [-1, 2**32, 2**70])
+def test_threads_out_of_range_is_refused(threads):
+    x = np.zeros((3, 2), np.float32)
+    with pytest.raises((OverflowError, ValueError), match=r"threads.*\[0, 4294967295\]"):
+        dmlref.element_wise_identity(x, threads=threads)
+
+
+def test_threads_in_range_are_taken():
+    x = np.arange(6, dtype=np.float32).reshape(3, 2)
+    for t in (0, 1, 2**32 - 1):
+        assert dmlref.element_wise_identity(x, threads=t).tobytes() == x.tobytes()
+    with pytest.raises(TypeError, match="threads"):
+        dmlref.element_wise_identity(x, threads=1.5)
+
+
+@pytest.mark.parametrize("sb", [(1e300, 0), (0, -1e300), (3.5e38, 0)])
+def test_scale_bias_beyond_float32_is_refused(sb):
+    x = np.zeros((3, 2), np.float32)
+    with pytest.raises(ValueError, match="scale_bias.*beyond the finite range of FLOAT32"):
+        dmlref.element_wise_identity(x, scale_bias=sb)
+
+
+@pytest.mark.parametrize("v", [1e300, -1e39, 2**200])
+def test_float_parameters_beyond_float32_are_refused(v):
+    with pytest.raises(ValueError, match=r"value \(Value\).*beyond the finite range of FLOAT32"):
+        dmlref.diagonal_matrix(shape=(1, 1, 2, 2), dtype=np.float32, offset=0, value=v)
+    with pytest.raises(ValueError, match=r"padding_value \(PaddingValue\).*beyond the finite range of FLOAT32"):
+        dmlref.padding(np.zeros((1, 1, 1, 2), np.float32), padding_mode="CONSTANT", padding_value=v,
+                       start_padding=[0, 0, 0, 1], end_padding=[0, 0, 0, 0])
+
+
+def test_scale_bias_rounding_to_float32_and_infinities_are_taken():
+    x = np.ones((2,), np.float32)
+    # 3.4028235e38 rounds to FLT_MAX, as the command's strtof rounds it; inf is given as inf
+    assert dmlref.element_wise_identity(x, scale_bias=(3.4028235e38, 0)).tolist() == [np.finfo(np.float32).max] * 2
+    assert np.isinf(dmlref.element_wise_identity(x, scale_bias=(float("inf"), 0))).all()
+    assert np.isnan(dmlref.element_wise_identity(x, scale_bias=(float("nan"), 0))).all()
+
+
+class _Full:
+    """A file opened for writing on a full disk: half of what is written gets there,
+    then ENOSPC."""
+
+    def __init__(self, f):
+        self.f = f
+
+    def write(self, s):
+        self.f.write(s[: len(s) // 2])
+        self.f.flush()
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def __getattr__(self, a):
+        return getattr(self.f, a)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.f.close()
+
+
+def _full_disk(monkeypatch):
+    """Writes fail with ENOSPC however Case.save opens its file (open, os.fdopen)."""
+    import builtins
+
+    real_open, real_fdopen = builtins.open, os.fdopen
+
+    def wrap(f, mode):
+        return _Full(f) if any(c in mode for c in "wax+") else f
+
+    monkeypatch.setattr(builtins, "open", lambda file, mode="r", *a, **k: wrap(real_open(file, mode, *a, **k), mode))
+    monkeypatch.setattr(os, "fdopen", lambda fd, mode="r", *a, **k: wrap(real_fdopen(fd, mode, *a, **k), mode))
+
+
+def test_case_save_on_a_full_disk_leaves_no_temporary_and_the_old_file(tmp_path, monkeypatch):
+    case = dmlref.Case.from_call(dmlref.gather, np.arange(6, dtype=np.float32).reshape(3, 2),
+                                 np.array([[0, 2]], np.int32), axis=0, index_dimensions=1)
+    path = tmp_path / "case.json"
+    path.write_text("the old case\n")
+    _full_disk(monkeypatch)
+    with pytest.raises(OSError) as e:
+        case.save(str(path))
+    monkeypatch.undo()
+    assert e.value.errno == errno.ENOSPC
+    assert sorted(os.listdir(tmp_path)) == ["case.json"]  # no temporary left behind
+    assert path.read_text() == "the old case\n"  # untouched
+    # a save that succeeds writes the case and leaves nothing else
+    case.save(str(path))
+    assert sorted(os.listdir(tmp_path)) == ["case.json"]
+    assert dmlref.Case.load(str(path)).doc == case.doc
+
+
+def test_case_save_on_a_full_disk_with_no_old_file(tmp_path, monkeypatch):
+    case = dmlref.Case.from_call(dmlref.join, [np.zeros(2, np.int8)], axis=0)
+    _full_disk(monkeypatch)
+    with pytest.raises(OSError):
+        case.save(str(tmp_path / "new.json"))
+    monkeypatch.undo()
+    assert os.listdir(tmp_path) == []
+
+
+def test_the_c_layer_refuses_them_too():
+    """_core.run, below the keyword layer (Operator.validate, Case.validate): no wrap, no inf."""
+    from dmlref import _core
+
+    op = OPERATORS["ELEMENT_WISE_IDENTITY"]
+    t = (1, (2,), None, 8)
+    tensors = [t if not s["is_output"] else t for s in op.schema["slots"]]
+    with pytest.raises(ValueError, match=r"ScaleBias\.Scale: 1e\+300 is beyond the finite range of FLOAT32"):
+        op.validate({"InputTensor": t, "OutputTensor": t}, {"ScaleBias": (1e300, 0.0)})
+    assert op.validate({"InputTensor": t, "OutputTensor": t}, {"ScaleBias": (3.4028235e38, 0.0)}) is None
+    for threads in (-1, 2**32, 2**70):
+        with pytest.raises(OverflowError, match="threads"):
+            _core.run(op.type, _core.FEATURE_LEVEL_LATEST, 0, threads, tensors, [None], [], True)
+    assert _core.run(op.type, _core.FEATURE_LEVEL_LATEST, 0, 2**32 - 1, tensors, [None], [], True) is None
