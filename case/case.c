@@ -19,6 +19,7 @@ void case_free(dmlref_case *c) {
             free(t->data);
             free(t->expected);
             free(t->any_nan);
+            free(t->npy_path);
         }
         free(lists[k]);
     }

@@ -57,6 +57,8 @@ typedef struct case_tensor {
     unsigned char *expected;         /* expected_slots elements                  */
     unsigned char *any_nan;          /* per slot: written as "nan"               */
     uint32_t moved_times;            /* its weight in case_bytes_moved           */
+    char *npy_path;                  /* the .npy file its data came from, as opened
+                                        (owned); NULL for any other source       */
 } case_tensor;
 
 typedef struct dmlref_case {

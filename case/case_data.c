@@ -109,7 +109,8 @@ static int fill_npy(case_ctx *x, json_object *v, case_tensor *t) {
     else if (a.data_bytes)
         npy_copy_host(&a, t->data); /* any byte order in the file, host order in the buffer */
     free(bytes);
-    free(path);
+    free(t->npy_path);
+    t->npy_path = path; /* a command's outputs must not overwrite it (cli/guard.c) */
     return rc;
 }
 int case_alloc_buffer(case_ctx *x, case_tensor *t) {

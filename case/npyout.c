@@ -14,8 +14,7 @@ const char *npyout_base(const case_tensor *t, char *buf, size_t cap) {
     return buf;
 }
 
-/* DIR/<base><suffix>.npy into a new string (NULL when out of memory). */
-static char *file_path(const char *dir, const case_tensor *t, const char *suffix) {
+char *npyout_path(const char *dir, const case_tensor *t, const char *suffix) {
     char base[64];
     const size_t n = strlen(dir) + strlen(suffix) + sizeof base + 8;
     char *p = malloc(n);
@@ -30,7 +29,7 @@ static int out_of_memory(const char *dir, char *err, size_t errcap) {
 
 int npyout_buffer(const char *dir, const case_tensor *t, const unsigned char *data, uint64_t slots, char *err,
                   size_t errcap) {
-    char *path = file_path(dir, t, "");
+    char *path = npyout_path(dir, t, "");
     if (!path) return out_of_memory(dir, err, errcap);
     const int rc = npy_write_file(path, t->buf.DataType, data, slots, err, errcap);
     free(path);
@@ -39,7 +38,7 @@ int npyout_buffer(const char *dir, const case_tensor *t, const unsigned char *da
 
 int npyout_logical(const char *dir, const case_tensor *t, const unsigned char *buf, char *err, size_t errcap) {
     uint64_t shape[NPY_MAX_DIMS];
-    char *path = file_path(dir, t, ".logical");
+    char *path = npyout_path(dir, t, ".logical");
     unsigned char *view = logical_gather_alloc(t, buf);
     int rc = -1;
     if (path && view) {
@@ -56,7 +55,7 @@ int npyout_logical(const char *dir, const case_tensor *t, const unsigned char *b
 int npyout_slots(const char *dir, const case_tensor *t, char *err, size_t errcap) {
     uint64_t shape[NPY_MAX_DIMS];
     const uint64_t n = logical_count(t);
-    char *path = file_path(dir, t, ".slots");
+    char *path = npyout_path(dir, t, ".slots");
     uint64_t *slots = n <= SIZE_MAX / sizeof *slots ? malloc(n ? (size_t)n * sizeof *slots : 1) : NULL;
     int rc = -1;
     if (path && slots) {

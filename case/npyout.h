@@ -14,6 +14,10 @@
 /* "InputTensor", "OutputTensors_2". */
 const char *npyout_base(const case_tensor *t, char *buf, size_t cap);
 
+/* DIR/<base><suffix>.npy (suffix "", ".logical" or ".slots") in a new string, freed by the
+ * caller; NULL when out of memory. */
+char *npyout_path(const char *dir, const case_tensor *t, const char *suffix);
+
 /* DIR/<base>.npy: `slots` elements of data (a buffer in t's type) as a 1-D array. */
 int npyout_buffer(const char *dir, const case_tensor *t, const unsigned char *data, uint64_t slots, char *err,
                   size_t errcap);

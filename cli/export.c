@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "dirs.h"
 #include "execute.h"
+#include "guard.h"
 #include "load.h"
 #include "manifest.h"
 #include "case/npyout.h"
@@ -128,9 +129,34 @@ static int remove_manifest(const char *dir, char *err, size_t errcap) {
     return rc;
 }
 
+/* Every file export writes (T.npy, T.slots.npy, T.logical.npy of each tensor, manifest.json)
+ * checked against the files it read, before any is written or the old manifest removed. */
+static int guard_all(const export_args *a, const dmlref_case *c, char *err, size_t errcap) {
+    static const char *const suffixes[3] = {"", ".slots", ".logical"};
+    const size_t n = strlen(a->out) + sizeof "/manifest.json";
+    char *manifest = malloc(n);
+    int bad = manifest ? 0 : -1;
+    if (manifest) {
+        snprintf(manifest, n, "%s/manifest.json", a->out);
+        bad = guard_output(manifest, a->path, c, err, errcap);
+    }
+    free(manifest);
+    for (uint32_t k = 0; !bad && k < c->n_inputs + c->n_outputs; ++k) {
+        const case_tensor *t = k < c->n_inputs ? &c->inputs[k] : &c->outputs[k - c->n_inputs];
+        for (int s = 0; !bad && s < 3; ++s) {
+            char *p = npyout_path(a->out, t, suffixes[s]);
+            bad = p ? guard_output(p, a->path, c, err, errcap) : -1;
+            free(p);
+        }
+    }
+    if (bad && !err[0]) snprintf(err, errcap, "%s: out of memory", a->out);
+    return bad;
+}
+
 static int write_all(const export_args *a, const dmlref_case *c) {
-    char err[1024];
-    int bad = dir_create_path(a->out, err, sizeof err) || remove_manifest(a->out, err, sizeof err);
+    char err[1024] = "";
+    int bad = dir_create_path(a->out, err, sizeof err) || guard_all(a, c, err, sizeof err) ||
+              remove_manifest(a->out, err, sizeof err);
     for (uint32_t k = 0; !bad && k < c->n_inputs; ++k) bad = write_tensor_files(a->out, &c->inputs[k], err, sizeof err);
     for (uint32_t k = 0; !bad && k < c->n_outputs; ++k) bad = write_tensor_files(a->out, &c->outputs[k], err, sizeof err);
     if (!bad) bad = manifest_write(a->out, c, a->path, a->value_flags, err, sizeof err);

@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "dirs.h"
 #include "execute.h"
+#include "guard.h"
 #include "load.h"
 #include "case/npy.h"
 #include "case/npyout.h"
@@ -26,6 +27,7 @@
 #include "case/value.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char usage_main[] =
@@ -118,9 +120,16 @@ static int parse_level(const char *cmd, const char *v, uint32_t *fl) {
 }
 
 /* DIR/<slot>.npy (whole buffers) or DIR/<slot>.logical.npy (logical views) for every output. */
-static int write_npy_outputs(const char *dir, const dmlref_case *c, int logical) {
+static int write_npy_outputs(const char *dir, const char *case_path, const dmlref_case *c, int logical) {
     char err[1024];
     int bad = dir_create_path(dir, err, sizeof err);
+    /* none of them over the case file or an .npy input: checked before any is written */
+    for (uint32_t k = 0; !bad && k < c->n_outputs; ++k) {
+        char *p = npyout_path(dir, &c->outputs[k], logical ? ".logical" : "");
+        bad = p ? guard_output(p, case_path, c, err, sizeof err) : -1;
+        if (!p) snprintf(err, sizeof err, "%s: out of memory", dir);
+        free(p);
+    }
     for (uint32_t k = 0; !bad && k < c->n_outputs; ++k) {
         const case_tensor *t = &c->outputs[k];
         bad = logical ? npyout_logical(dir, t, t->data, err, sizeof err)
@@ -167,7 +176,7 @@ static int cmd_run(int argc, char **argv) {
     if ((rc = cli_load_case(path, fl, &c, 0))) return rc;
     rc = cli_execute_case(path, &c, threads, strict);
     if (rc == CASE_OK && npy_dir) {
-        rc = write_npy_outputs(npy_dir, &c, logical);
+        rc = write_npy_outputs(npy_dir, path, &c, logical);
     } else if (rc == CASE_OK && case_print_outputs_ex(&c, stdout, flags | (logical ? PRINT_LOGICAL : 0))) {
         fprintf(stderr, "dmlref: %s: out of memory for the logical views\n", path);
         rc = CASE_SYSTEM;

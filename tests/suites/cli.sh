@@ -1142,6 +1142,46 @@ expect 2 "validate --json exits 2 when invalid" "$D" validate --json "$CASES/bad
 expect 3 "validate --json: a malformed file is still reported on stderr" "$D" validate --json "$CASES/bad/e3_unknown_key.json"
 if [ -s "$tmp/out" ]; then no "validate --json printed a verdict for a malformed file"; else ok; fi
 
+# ---- hostile doors (issue 23): outputs over inputs, a full stdout, what is wrong said plainly ----
+# an output file that is (or links to) an input of the same command is refused before anything is
+# written: exit 5, naming both; the input stays as it was
+mkdir -p "$tmp/io" "$tmp/io_elsewhere"
+cp "$tmp/npyin/in_v1.npy" "$tmp/io/OutputTensor.npy"
+cp "$tmp/npyin/in_v1.npy" "$tmp/io_elsewhere/data.npy"
+ioc() { # FILE NPY-REFERENCE
+    cat >"$1" <<JSON
+{"operator": "GATHER", "Axis": 1, "IndexDimensions": 1,
+ "InputTensor": {"DataType": "INT64", "Sizes": [3, 4], "npy": "$2"},
+ "IndicesTensor": {"DataType": "UINT32", "Sizes": [1, 2], "data": [2, 0]},
+ "OutputTensor": {"DataType": "INT64", "Sizes": [3, 2]}}
+JSON
+}
+ioc "$tmp/io/case.json" OutputTensor.npy
+expect 5 "run --npy over the case's npy input" "$D" run "$tmp/io/case.json" --npy "$tmp/io"
+contains "$tmp/err" "dmlref: $tmp/io/OutputTensor.npy: the output would overwrite an input of this command ($tmp/io/OutputTensor.npy); nothing written" "run --npy over an input: both named"
+if cmp -s "$tmp/npyin/in_v1.npy" "$tmp/io/OutputTensor.npy"; then ok; else no "run --npy over an input changed the input"; fi
+expect 0 "the case still runs" "$D" run "$tmp/io/case.json"
+# the same file by another spelling of the directory
+expect 5 "run --npy io/../io over the case's npy input" "$D" run "$tmp/io/case.json" --npy "$tmp/io/../io/"
+# --logical writes <T>.logical.npy: an input by that name
+cp "$tmp/npyin/in_v1.npy" "$tmp/io/OutputTensor.logical.npy"
+ioc "$tmp/io/case_l.json" OutputTensor.logical.npy
+expect 5 "run --logical --npy over the case's npy input" "$D" run "$tmp/io/case_l.json" --logical --npy "$tmp/io"
+expect 0 "run --npy (whole buffers) beside that input" "$D" run "$tmp/io/case_l.json" --npy "$tmp/io/sub"
+# an output path that is a symbolic link to the input
+mkdir -p "$tmp/io_link"
+ln -s "$tmp/io_elsewhere/data.npy" "$tmp/io_link/OutputTensor.npy"
+ioc "$tmp/io_elsewhere/case.json" data.npy
+expect 5 "run --npy where the output is a link to the input" "$D" run "$tmp/io_elsewhere/case.json" --npy "$tmp/io_link"
+contains "$tmp/err" "($tmp/io_elsewhere/data.npy)" "run --npy over a link to an input: the input named"
+if [ -L "$tmp/io_link/OutputTensor.npy" ] && cmp -s "$tmp/npyin/in_v1.npy" "$tmp/io_elsewhere/data.npy"; then ok
+else no "run --npy over a link to an input changed the link or the input"; fi
+# the case file itself under an output's name
+mkdir -p "$tmp/io_self"
+cp "$CASES/gather_doc1.json" "$tmp/io_self/OutputTensor.npy"
+expect 5 "run --npy over the case file" "$D" run "$tmp/io_self/OutputTensor.npy" --npy "$tmp/io_self"
+if cmp -s "$CASES/gather_doc1.json" "$tmp/io_self/OutputTensor.npy"; then ok; else no "run --npy replaced the case file"; fi
+
 # ---- host limits: the verdict never depends on the host --------------------
 # A valid SPLIT whose input claims 2^32 + 4 bytes (more than the 4 elements
 # need, which is allowed).  With the default 4 GiB limit every host refuses

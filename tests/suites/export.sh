@@ -260,6 +260,34 @@ if ls "$tmp/again" | grep -q tmp; then no "a failed export left a temporary file
 rmdir "$tmp/again/OutputTensor.npy"
 expect 0 "export again into the same directory" "$D" export "$CASES/join_doc1.json" --out "$tmp/again"
 contains "$tmp/again/manifest.json" '"operator": "JOIN"' "the second export's manifest"
+# an output over an input of the same export (issue 23): exit 5, both named, nothing written or removed
+mkdir -p "$tmp/ex1"
+cp "$CASES/gather_doc1.json" "$tmp/ex1/manifest.json"
+expect 5 "export ex1/manifest.json --out ex1" "$D" export "$tmp/ex1/manifest.json" --out "$tmp/ex1"
+contains "$tmp/err" "dmlref export: $tmp/ex1/manifest.json: the output would overwrite an input of this command ($tmp/ex1/manifest.json); nothing written" "export over its case file: both named"
+if cmp -s "$CASES/gather_doc1.json" "$tmp/ex1/manifest.json"; then ok; else no "export replaced its case file"; fi
+if [ "$(ls "$tmp/ex1")" = manifest.json ]; then ok; else no "export over its case file wrote: $(ls "$tmp/ex1" | tr '\n' ' ')"; fi
+# the case file under a tensor's name, reached by a link
+mkdir -p "$tmp/ex2" "$tmp/ex2_out"
+cp "$CASES/gather_doc1.json" "$tmp/ex2/case.json"
+ln -s "$tmp/ex2/case.json" "$tmp/ex2_out/IndicesTensor.slots.npy"
+expect 5 "export --out where a tensor's file links to the case" "$D" export "$tmp/ex2/case.json" --out "$tmp/ex2_out"
+contains "$tmp/err" "($tmp/ex2/case.json)" "export over a link to its case file: the case named"
+absent "$tmp/ex2_out/manifest.json" "export over a link to its case file wrote a manifest"
+# an npy input under the name export gives the tensor's buffer
+mkdir -p "$tmp/ex3"
+"$PYTHON" -c 'import numpy as np, sys; np.save(sys.argv[1], np.arange(12, dtype=">i8"))' "$tmp/ex3/InputTensor.npy"
+cp "$tmp/ex3/InputTensor.npy" "$tmp/ex3_orig.npy"
+cat >"$tmp/ex3/case.json" <<'JSON'
+{"operator": "GATHER", "Axis": 1, "IndexDimensions": 1,
+ "InputTensor": {"DataType": "INT64", "Sizes": [3, 4], "npy": "InputTensor.npy"},
+ "IndicesTensor": {"DataType": "UINT32", "Sizes": [1, 2], "data": [2, 0]},
+ "OutputTensor": {"DataType": "INT64", "Sizes": [3, 2]}}
+JSON
+expect 5 "export --out over the case's npy input" "$D" export "$tmp/ex3/case.json" --out "$tmp/ex3"
+contains "$tmp/err" "$tmp/ex3/InputTensor.npy: the output would overwrite an input of this command ($tmp/ex3/InputTensor.npy)" "export over its npy input: named"
+if cmp -s "$tmp/ex3_orig.npy" "$tmp/ex3/InputTensor.npy"; then ok; else no "export replaced its npy input"; fi
+expect 0 "export the same case elsewhere" "$D" export "$tmp/ex3/case.json" --out "$tmp/ex3/out"
 expect 0 "export --int64-strings" "$D" export "$CASES/gather_onnx_scalar.json" --out "$tmp/i64" --int64-strings
 
 # ---- directories are created like mkdir -p --------------------------------------------------
