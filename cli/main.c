@@ -26,6 +26,7 @@
 #include "print.h"
 #include "case/value.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,8 +187,7 @@ static int cmd_run(int argc, char **argv) {
         rc = CASE_DIFFER;
     }
     case_free(&c);
-    if (fflush(stdout) != 0 && rc == CASE_OK) rc = CASE_SYSTEM;
-    return rc;
+    return rc; /* a failed write to stdout: main's finish() */
 }
 
 static int cmd_validate(int argc, char **argv) {
@@ -220,7 +220,24 @@ static int cmd_validate(int argc, char **argv) {
     return rc;
 }
 
-int main(int argc, char **argv) {
+/* What every command's standard output came to: a write that failed (a full disk, a closed
+ * descriptor) is exit 5 with a message, whatever the command found; printed text is its result. */
+static int finish(int rc) {
+    errno = 0;
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad) {
+        fprintf(stderr, "dmlref: cannot write standard output%s%s\n", e ? ": " : "", e ? strerror(e) : "");
+        rc = CASE_SYSTEM;
+    }
+    return rc;
+}
+
+static int dispatch(int argc, char **argv) {
     if (argc < 2) {
         fputs(usage_main, stderr);
         return CASE_USAGE;
@@ -245,3 +262,5 @@ int main(int argc, char **argv) {
     fprintf(stderr, "dmlref: unknown command '%s'\n\n%s", cmd, usage_main);
     return CASE_USAGE;
 }
+
+int main(int argc, char **argv) { return finish(dispatch(argc, argv)); }

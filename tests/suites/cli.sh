@@ -1182,6 +1182,27 @@ cp "$CASES/gather_doc1.json" "$tmp/io_self/OutputTensor.npy"
 expect 5 "run --npy over the case file" "$D" run "$tmp/io_self/OutputTensor.npy" --npy "$tmp/io_self"
 if cmp -s "$CASES/gather_doc1.json" "$tmp/io_self/OutputTensor.npy"; then ok; else no "run --npy replaced the case file"; fi
 
+# a failed write to standard output: exit 5 and a message, for every command that prints
+for args in "--version" "--help" "run --help" "validate --help" "bench --help" "gen --help" "export --help" \
+            "run $CASES/gather_doc1.json" "run $CASES/gather_doc1.json --logical" "validate $CASES/gather_doc1.json" \
+            "validate --json $CASES/gather_doc1.json" "validate $CASES/bad/e2_axis.json" \
+            "validate --json $CASES/bad/e2_axis.json" "bench $CASES/gather_doc1.json --repeat 1"; do
+    # shellcheck disable=SC2086 # the words of $args are the arguments
+    repro_note "$D" $args
+    # shellcheck disable=SC2086
+    "$D" $args >/dev/full 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" -eq 5 ]; then ok; else no "dmlref $args >/dev/full: exit $rc, wanted 5"; fi
+    contains "$tmp/err" "dmlref: cannot write standard output: No space left on device" "dmlref $args >/dev/full: message"
+done
+# commands that print nothing on success are not troubled by it
+expect 0 "run --npy with stdout at /dev/full" sh -c '"$1" run "$2" --npy "$3" >/dev/full' sh "$D" "$CASES/gather_doc1.json" "$tmp/full_npy"
+expect 0 "gen with stdout at /dev/full" sh -c '"$1" gen --operator JOIN --count 1 --seed 1 --out "$2" >/dev/full' sh "$D" "$tmp/full_gen"
+expect 0 "export with stdout at /dev/full" sh -c '"$1" export "$2" --out "$3" >/dev/full' sh "$D" "$CASES/gather_doc1.json" "$tmp/full_export"
+# a closed standard output is a failed write too
+expect 5 "validate with stdout closed" sh -c '"$1" validate "$2" >&-' sh "$D" "$CASES/gather_doc1.json"
+contains "$tmp/err" "dmlref: cannot write standard output: Bad file descriptor" "validate with stdout closed: message"
+
 # ---- host limits: the verdict never depends on the host --------------------
 # A valid SPLIT whose input claims 2^32 + 4 bytes (more than the 4 elements
 # need, which is allowed).  With the default 4 GiB limit every host refuses
