@@ -16,10 +16,15 @@ int case_read_file(const char *path, size_t max_bytes, char **text, size_t *len,
     }
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap + 1);
+    int read_errno = 0; /* why fread stopped short: EISDIR for a directory, EIO, ... */
     while (buf) {
+        errno = 0;
         const size_t got = fread(buf + n, 1, cap - n, f);
         n += got;
-        if (n < cap) break;
+        if (n < cap) {
+            read_errno = errno;
+            break;
+        }
         if (cap >= max_bytes) {
             free(buf);
             fclose(f);
@@ -39,7 +44,8 @@ int case_read_file(const char *path, size_t max_bytes, char **text, size_t *len,
     if (ferror(f)) {
         free(buf);
         fclose(f);
-        snprintf(err, errcap, "cannot read %s", path);
+        if (read_errno) snprintf(err, errcap, "cannot read %s: %s", path, strerror(read_errno));
+        else snprintf(err, errcap, "cannot read %s", path);
         return -1;
     }
     fclose(f);

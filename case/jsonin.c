@@ -133,7 +133,12 @@ json_object *jsonin_parse(const char *text, size_t len, char *err, size_t errcap
         while (end < n && (buf[end] == ' ' || buf[end] == '\t' || buf[end] == '\n' || buf[end] == '\r')) ++end;
         if (end < n) jerr = json_tokener_error_parse_unexpected;
     } else if (jerr == json_tokener_continue) {
-        jerr = json_tokener_error_parse_eof;
+        /* json-c ends a top-level literal (null, true, false) only at a delimiter: the NUL
+         * after the text is one (without it, `null` with no newline was "unexpected end") */
+        root = json_tokener_parse_ex(tok, "", 1);
+        jerr = json_tokener_get_error(tok);
+        if (jerr == json_tokener_continue) jerr = json_tokener_error_parse_eof;
+        end = n;
     }
     if (jerr != json_tokener_success) {
         size_t line = 1;

@@ -17,7 +17,11 @@ static int make_one(const char *p, char *err, size_t errcap) {
         snprintf(err, errcap, "cannot create %s: it exists and is not a directory", p);
         return -1;
     }
-    snprintf(err, errcap, "cannot create %s: %s", p, strerror(e));
+    /* mkdir's EEXIST with nothing stat() reaches: a link to nowhere, or a loop of links */
+    const int se = errno;
+    if (e == EEXIST && se == ENOENT && lstat(p, &st) == 0 && S_ISLNK(st.st_mode))
+        snprintf(err, errcap, "cannot create %s: a dangling symbolic link is in the way", p);
+    else snprintf(err, errcap, "cannot create %s: %s", p, strerror(e == EEXIST ? se : e));
     return -1;
 }
 

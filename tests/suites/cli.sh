@@ -1203,6 +1203,33 @@ expect 0 "export with stdout at /dev/full" sh -c '"$1" export "$2" --out "$3" >/
 expect 5 "validate with stdout closed" sh -c '"$1" validate "$2" >&-' sh "$D" "$CASES/gather_doc1.json"
 contains "$tmp/err" "dmlref: cannot write standard output: Bad file descriptor" "validate with stdout closed: message"
 
+# a top-level literal without a trailing newline is a value like any other
+for top in "null:got null" "true:got a boolean" "false:got a boolean" "42:got a number"; do
+    printf '%s' "${top%:*}" >"$tmp/top_nonl.json"
+    expect 3 "run a case file holding ${top%:*} (no newline)" "$D" run "$tmp/top_nonl.json"
+    contains "$tmp/err" "top_nonl.json: the case must be a JSON object, ${top##*:}" "message for ${top%:*} without a newline"
+done
+printf 'nul' >"$tmp/top_nonl.json"
+expect 3 "run a case file holding nul" "$D" run "$tmp/top_nonl.json"
+contains "$tmp/err" "top_nonl.json: not JSON: line 1: unexpected end of data" "message for nul"
+# a directory as the case file, and as an npy input
+mkdir -p "$tmp/dir.json" "$tmp/io_dir/dir.npy"
+expect 3 "run a directory named dir.json" "$D" run "$tmp/dir.json"
+contains "$tmp/err" "dmlref: cannot read $tmp/dir.json: Is a directory" "a directory as the case file: why"
+ioc "$tmp/io_dir/case.json" dir.npy
+expect 3 "run a case whose npy input is a directory" "$D" run "$tmp/io_dir/case.json"
+contains "$tmp/err" "InputTensor.npy: cannot read $tmp/io_dir/dir.npy: Is a directory" "a directory as an npy input: why"
+# --npy at a dangling symbolic link, a link loop, and below them
+ln -s "$tmp/nowhere" "$tmp/dangling"
+ln -s "$tmp/loop" "$tmp/loop"
+expect 5 "run --npy at a dangling link" "$D" run "$CASES/gather_doc1.json" --npy "$tmp/dangling"
+contains "$tmp/err" "cannot create $tmp/dangling: a dangling symbolic link is in the way" "--npy at a dangling link: why"
+expect 5 "run --npy below a dangling link" "$D" run "$CASES/gather_doc1.json" --npy "$tmp/dangling/sub"
+contains "$tmp/err" "cannot create $tmp/dangling: a dangling symbolic link is in the way" "--npy below a dangling link: why"
+expect 5 "run --npy at a link loop" "$D" run "$CASES/gather_doc1.json" --npy "$tmp/loop"
+contains "$tmp/err" "cannot create $tmp/loop: Too many levels of symbolic links" "--npy at a link loop: why"
+[ -e "$tmp/nowhere" ] && no "--npy at a dangling link created its target" || ok
+
 # ---- host limits: the verdict never depends on the host --------------------
 # A valid SPLIT whose input claims 2^32 + 4 bytes (more than the 4 elements
 # need, which is allowed).  With the default 4 GiB limit every host refuses
