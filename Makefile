@@ -167,7 +167,7 @@ CONFIG_LINES = $(call sq,version=$(VERSION)) $(call sq,CC=$(CC)) $(call sq,AR=$(
 	$(call sq,LDFLAGS=$(LDFLAGS)) $(call sq,OPENMP=$(OPENMP)) $(call sq,SIMD=$(SIMD)) \
 	$(call sq,SAN=$(SAN)) $(call sq,SHARED=$(SHARED)) $(call sq,LOCALIZE=$(LOCALIZE)) \
 	$(call sq,ALL_CFLAGS=$(ALL_CFLAGS)) $(call sq,LIB_CFLAGS=$(LIB_CFLAGS)) \
-	$(call sq,LDLIBS_LIB=$(LDLIBS_LIB)) $(call sq,OPS=$(sort $(OPS)))
+	$(call sq,LDLIBS_LIB=$(LDLIBS_LIB)) $(call sq,RELINK_FLAGS=$(RELINK_FLAGS)) $(call sq,OPS=$(sort $(OPS)))
 
 $(STAMP): FORCE
 	@mkdir -p $(dir $@)
@@ -214,9 +214,15 @@ $(INTERNAL): $(LIB_OBJ) $(STAMP)
 	$(RANLIB) $@
 
 # The shipped archive: one relocatable object whose hidden symbols are local.
+# A sanitizer in CC (CC="clang -fsanitize=thread") would make the -r link pull its
+# runtime into the object (clang does so even with -nostdlib -nodefaultlibs), and
+# the archive would then clash with the runtime of any program linked with it:
+# -fno-sanitize=all keeps the objects' instrumentation and leaves the runtime to
+# the program's link (make test-tsan links examples/gather.c against it).
+RELINK_FLAGS = -r -nostdlib $(if $(findstring -fsanitize=,$(CC)),-fno-sanitize=all)
 ifeq ($(LOCALIZE),1)
 $(BUILD)/libdmlref.o: $(LIB_OBJ) $(STAMP)
-	$(CC) -r -nostdlib -o $@.tmp $(LIB_OBJ)
+	$(CC) $(RELINK_FLAGS) -o $@.tmp $(LIB_OBJ)
 	$(OBJCOPY) --localize-hidden $@.tmp $@
 	@# i386 PIC code calls __x86.get_pc_thunk.* helpers that every object
 	@# defines in a COMDAT group: made local, a program's own copy would win and
@@ -485,8 +491,12 @@ fuzz-campaign: fuzz-replay
 
 # ThreadSanitizer: OpenMP's runtime is not TSan-instrumented and gives false
 # reports, so this build has OPENMP=0 (threads come from test_threads.c).
+# The shipped archive of the same build is linked into examples/gather.c by
+# clang -fsanitize=thread and run first (scripts/check-sanitizer-archive.sh): it
+# must hold the instrumented library and no sanitizer runtime of its own.
 test-tsan:
-	$(MAKE) BUILD=build-tsan OPENMP=0 CC="clang -fsanitize=thread" CFLAGS="-O1 -g" build-tsan/test_unit
+	$(MAKE) BUILD=build-tsan OPENMP=0 CC="clang -fsanitize=thread" CFLAGS="-O1 -g" build-tsan/test_unit build-tsan/libdmlref.a
+	SAN_CC="clang -fsanitize=thread" SAN_BUILD=build-tsan sh scripts/check-sanitizer-archive.sh
 	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ./build-tsan/test_unit
 
 # valgrind over the unit tests, without sanitizers; OPENMP=0 avoids libgomp's
