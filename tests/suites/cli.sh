@@ -483,6 +483,32 @@ cat >"$tmp/npyin/f16.json" <<'JSON'
  "OutputTensor": {"DataType": "FLOAT16", "Sizes": [4]}, "expected": {"OutputTensor": [1.5, -2, "inf", 65504]}}
 JSON
 expect 0 ".npy <f2 input" "$D" run "$tmp/npyin/f16.json"
+# The header is read first and checked against the tensor, then exactly the bytes it describes
+# (issue 23, item 3): the whole file used to be read first, up to the memory limit and 4 KiB, so a
+# link to /dev/zero ran 43 s and took 8.9 GB, and a sparse 512 MiB file took 527 MB for 12
+# elements.  Each runs here in 100 MB of address space and 20 seconds at most.
+small='ulimit -v 100000 && exec timeout 20 "$@"' # sh -c "$small" small COMMAND...
+ln -s /dev/zero "$tmp/npyin/zero.npy"
+npycase zero zero.npy
+expect 3 ".npy linked to /dev/zero refused at its first bytes" sh -c "$small" small "$D" run "$tmp/npyin/zero.json"
+contains "$tmp/err" "InputTensor.npy: $tmp/npyin/zero.npy: not a .npy file" ".npy linked to /dev/zero: the message names the file"
+cp "$tmp/npyin/in_v1.npy" "$tmp/npyin/sparse.npy"
+truncate -s 512M "$tmp/npyin/sparse.npy"
+npycase sparse sparse.npy
+expect 3 ".npy of 512 MiB with a header for 12 elements refused unread" sh -c "$small" small "$D" run "$tmp/npyin/sparse.json"
+contains "$tmp/err" "InputTensor.npy: $tmp/npyin/sparse.npy: .npy file has 536870688 bytes after the 96 data bytes its header describes" \
+    ".npy with bytes after its data: the message names the file and the counts"
+# not a regular file (no length to check before reading): exactly the data, then one byte more is refused
+npycase stdin /dev/stdin
+expect 0 ".npy from a pipe" sh -c 'cat "$1" | "$0" run "$2"' "$D" "$tmp/npyin/in_v1.npy" "$tmp/npyin/stdin.json"
+expect 3 ".npy from an endless pipe refused after its data" \
+    sh -c "$small" small sh -c '{ cat "$1"; exec cat /dev/zero; } | "$0" run "$2"' "$D" "$tmp/npyin/in_v1.npy" "$tmp/npyin/stdin.json"
+contains "$tmp/err" "/dev/stdin: .npy file has bytes after the 96 data bytes its header describes" ".npy from an endless pipe: message"
+# a header longer than any numeric dtype needs is not read at all
+printf '\223NUMPY\002\000\377\377\377\177' >"$tmp/npyin/longheader.npy"
+npycase longheader longheader.npy
+expect 3 ".npy with a 2 GiB header refused" sh -c "$small" small "$D" run "$tmp/npyin/longheader.json"
+contains "$tmp/err" ".npy header of 2147483647 bytes is longer than the 65536 this reader reads" ".npy with a 2 GiB header: message"
 
 # ---- random: exact draws, the same bits on every host --------------------------------
 # rcase NAME TYPE LOW HIGH SEED COUNT: a JOIN copying one `random` input
