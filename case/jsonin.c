@@ -142,8 +142,9 @@ json_object *jsonin_parse(const char *text, size_t len, char *err, size_t errcap
                  n == 0 ? "the file is empty" : json_tokener_error_desc(jerr));
         json_object_put(root);
         root = NULL;
-    } else if (json_find_duplicate_key(text, len, err, errcap) != 0) {
-        /* json-c kept the last value of a repeated key; another parser may keep the first */
+    } else if (json_check_meaning(text, len, err, errcap) != 0) {
+        /* json-c kept the last value of a repeated key (another parser may keep the first), cut a
+         * string at \u0000 or read a lone surrogate as U+FFFD */
         json_object_put(root);
         root = NULL;
     }

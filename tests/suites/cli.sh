@@ -1147,6 +1147,43 @@ printf '{\n}\n\n' >"$tmp/emptyobj.json"
 expect 3 "an empty object" "$D" validate "$tmp/emptyobj.json"
 contains "$tmp/err" 'missing "operator"' "empty object message"
 
+# ---- keys and strings that json-c reads differently from other parsers (issue 23, item 4) ----
+# json-c keeps C strings: a key "Axis\u0000x" was the key "Axis" to it (the later value won, and
+# the duplicate check, on decoded keys, saw two keys); "GATHER\u0000X" was GATHER.  Python's json
+# sees Axis 0 and an operator "GATHER\x00X".  json-c also reads a lone surrogate escape as U+FFFD
+# where Python keeps U+D800.  Each is refused with its line, column and JSON path.
+G1='"IndexDimensions": 1, "InputTensor": {"DataType": "FLOAT32", "Sizes": [4], "data": [11, 12, 13, 14]},
+ "OutputTensor": {"DataType": "FLOAT32", "Sizes": [5]}, "expected": {"OutputTensor": [14, 12, 14, 11, 13]}'
+IDX='"IndicesTensor": {"DataType": "UINT32", "Sizes": [5], "data": [3, 1, 3, 0, 2]}'
+meaning() { # NAME EXPECTED-MESSAGE JSON-TEXT
+    printf '%s\n' "$3" >"$tmp/meaning_$1.json"
+    expect 3 "$1 refused" "$D" run "$tmp/meaning_$1.json"
+    contains "$tmp/err" "$2" "$1: message"
+    if [ -s "$tmp/out" ]; then no "$1 printed outputs"; else ok; fi
+}
+meaning nul_key 'line 1, column 40: the key at "Axis\u0000x" holds \u0000: a key or string may not hold U+0000' \
+    "{\"operator\": \"GATHER\", \"Axis\": 0, \"Axis\\u0000x\": 1, $G1, $IDX}"
+meaning nul_operator 'line 1, column 21: the string at "operator" holds \u0000' \
+    "{\"operator\": \"GATHER\\u0000X\", \"Axis\": 0, $G1, $IDX}"
+meaning nul_datatype 'the string at "IndicesTensor.DataType" holds \u0000' \
+    "{\"operator\": \"GATHER\", \"Axis\": 0, $G1, \"IndicesTensor\": {\"DataType\": \"UINT32\\u0000garbage\", \"Sizes\": [5], \"data\": [3, 1, 3, 0, 2]}}"
+meaning nul_comment 'the string at "comment[1]" holds \u0000' \
+    "{\"comment\": [\"a\", \"b\\u0000\"], \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}"
+meaning lone_high 'line 1, column 15: the string at "comment" holds a lone surrogate escape: a high surrogate' \
+    "{\"comment\": \"a\\uD800\", \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}"
+meaning lone_high_then_other 'the string at "name" holds a lone surrogate escape: a high surrogate' \
+    "{\"name\": \"\\ud83d\\u0041\", \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}"
+meaning lone_low 'the string at "description" holds a lone surrogate escape: a low surrogate' \
+    "{\"description\": \"\\uDE00\\uD83D\", \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}"
+meaning lone_key 'the key at "comment.\uDC00" holds a lone surrogate escape: a low surrogate' \
+    "{\"comment\": {\"\\uDC00\": 1}, \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}"
+# json-c read both keys below as U+FFFD: one key to it (the later value won), two to Python
+meaning lone_dup 'the key at "comment.\uD800" holds a lone surrogate escape' \
+    "{\"comment\": {\"\\uD800\": 1, \"\\uFFFD\": 2}, \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}"
+# a pair is one character, escaped or not; \u0001 stays refused (the number marker)
+printf '%s\n' "{\"comment\": \"\\uD83D\\uDE00 \\ud83d\\ude00 $(printf '\360\237\230\200')\", \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}" >"$tmp/pair.json"
+expect 0 "surrogate pairs, escaped and literal, accepted" "$D" run "$tmp/pair.json"
+
 # ---- validate --json: status, rule id and field apart from the message -----
 jq_py='import json,sys
 v = json.load(sys.stdin)
