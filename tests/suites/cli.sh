@@ -1184,6 +1184,27 @@ meaning lone_dup 'the key at "comment.\uD800" holds a lone surrogate escape' \
 printf '%s\n' "{\"comment\": \"\\uD83D\\uDE00 \\ud83d\\ude00 $(printf '\360\237\230\200')\", \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}" >"$tmp/pair.json"
 expect 0 "surrogate pairs, escaped and literal, accepted" "$D" run "$tmp/pair.json"
 
+# ---- strict UTF-8 (RFC 3629) over the raw bytes (issue 23, item 5) ----------------
+# json-c's check let overlong forms and encoded surrogates through; Python's reader refuses
+# them.  Each bad sequence in a key, in a string value and in an ignorable field, refused
+# with its byte offset.
+for bad in overlong_c0af:'\300\257' overlong_e080af:'\340\200\257' surrogate_eda080:'\355\240\200' \
+           surrogate_edbfbf:'\355\277\277' above_10ffff:'\364\220\200\200' five_bytes:'\370\210\200\200\200' \
+           lone_continuation:'\200' cut_short:'\342\202'; do
+    name=${bad%%:*} seq=${bad#*:}
+    printf "{\"comment\": \"$seq\", \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}\n" >"$tmp/u8_comment.json"
+    printf "{\"comment\": {\"a$seq\": 1}, \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}\n" >"$tmp/u8_key.json"
+    printf "{\"operator\": \"GATHER\", \"name\": \"x$seq\", \"Axis\": 0, $G1, $IDX}\n" >"$tmp/u8_name.json"
+    printf "{\"operator\": \"GATHER\", \"Axis$seq\": 0, $G1, $IDX}\n" >"$tmp/u8_field.json"
+    for where in comment:13 key:15 name:33 field:28; do
+        w=${where%%:*} off=${where#*:}
+        expect 3 "UTF-8 $name in $w refused" "$D" validate "$tmp/u8_$w.json"
+        contains "$tmp/err" "not UTF-8: byte offset $off (line 1, column $((off + 1)))" "UTF-8 $name in $w: message"
+    done
+done
+printf '{"comment": "\302\200 \337\277 \340\240\200 \355\237\277 \356\200\200 \357\277\277 \360\220\200\200 \364\217\277\277", "operator": "GATHER", "Axis": 0, %s, %s}\n' "$G1" "$IDX" >"$tmp/u8_edges.json"
+expect 0 "UTF-8 at the edges of each form accepted" "$D" run "$tmp/u8_edges.json"
+
 # ---- validate --json: status, rule id and field apart from the message -----
 jq_py='import json,sys
 v = json.load(sys.stdin)
