@@ -149,7 +149,8 @@ static void make_path_to(scan *s, size_t frames) {
 static void make_path(scan *s) { make_path_to(s, s->nfr - 1); }
 
 static uint32_t hex4(const unsigned char *t) {
-    return (uint32_t)(hexval((char)t[0]) << 12 | hexval((char)t[1]) << 8 | hexval((char)t[2]) << 4 | hexval((char)t[3]));
+    return (uint32_t)(hexval((char)t[0]) << 12 | hexval((char)t[1]) << 8 | hexval((char)t[2]) << 4 |
+                      hexval((char)t[3]));
 }
 
 /* The string whose opening quote is at i (valid JSON): a \u0000 or a lone surrogate escape in it is
@@ -293,7 +294,8 @@ int json_check_meaning(const char *text, size_t len, char *err, size_t errcap) {
     } else if (s.bad) {
         size_t line, col;
         line_col(text, s.bad_pos, &line, &col);
-        snprintf(err, errcap, "line %zu, column %zu: %s %s%s%s holds %s", line, col, s.bad_is_key ? "the key" : "the string",
+        snprintf(err, errcap, "line %zu, column %zu: %s %s%s%s holds %s", line, col,
+                 s.bad_is_key ? "the key" : "the string",
                  s.path[0] ? "at \"" : s.bad_is_key ? "" : "that is the top-level value", s.path,
                  s.path[0] ? "\"" : "", s.bad);
         rc = 1;
