@@ -1,4 +1,4 @@
-/* Reading a whole file into memory (case files, .npy sources): case_read_file (case.h). */
+/* Reading a whole file into memory (case files; .npy sources are read header first, npy.h): case_read_file (case.h). */
 #include "case.h"
 
 #include <errno.h>

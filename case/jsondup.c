@@ -1,4 +1,4 @@
-/* Duplicate object keys in a JSON text; see jsondup.h. */
+/* What json-c reads differently from other parsers (repeated keys, \u0000, lone surrogates); see jsondup.h. */
 #include "jsondup.h"
 
 #include <stdint.h>
@@ -32,6 +32,9 @@ typedef struct scan {
     int found;          /* a duplicate recorded in best_* */
     size_t best_pos, best_first, best_len;
     char path[256];
+    const char *bad;    /* a string that means two things: what (the first in text order) */
+    size_t bad_pos;     /*   where its escape starts                  */
+    int bad_is_key;
 } scan;
 
 /* The array p with room for `need` elements of esz bytes (moved, *cap updated), or NULL
@@ -124,11 +127,12 @@ static void sort_ents(const scan *s, key_ent *v, key_ent *tmp, size_t n) {
     memcpy(v, tmp, n * sizeof *v);
 }
 
-/* The path of the object on top of the stack: "InputTensors[1]", or "" for the root. */
-static void make_path(scan *s) {
+/* The path through the first `frames` frames of the stack, each object's current key and each
+ * array's current index: "InputTensors[1]", or "" for the root. */
+static void make_path_to(scan *s, size_t frames) {
     size_t o = 0;
     s->path[0] = '\0';
-    for (size_t f = 0; f + 1 < s->nfr && o < sizeof s->path; ++f) {
+    for (size_t f = 0; f < frames && o < sizeof s->path; ++f) {
         const frame *fr = &s->fr[f];
         int w;
         if (fr->is_object)
@@ -138,6 +142,54 @@ static void make_path(scan *s) {
             w = snprintf(s->path + o, sizeof s->path - o, "[%zu]", fr->index);
         if (w < 0) break;
         o += (size_t)w;
+    }
+}
+
+/* The path of the object on top of the stack. */
+static void make_path(scan *s) { make_path_to(s, s->nfr - 1); }
+
+static uint32_t hex4(const unsigned char *t) {
+    return (uint32_t)(hexval((char)t[0]) << 12 | hexval((char)t[1]) << 8 | hexval((char)t[2]) << 4 |
+                      hexval((char)t[3]));
+}
+
+/* The string whose opening quote is at i (valid JSON): a \u0000 or a lone surrogate escape in it is
+ * recorded (the first one of the text) with the path of the value or key it is.  json-c keeps C
+ * strings (a key ends at U+0000, and so does every string a C reader takes) and reads a lone
+ * surrogate as U+FFFD; other parsers keep both. */
+static void check_string(scan *s, size_t i, int is_key) {
+    const unsigned char *t = (const unsigned char *)s->text;
+    if (s->bad) return;
+    for (size_t k = i + 1; k < s->len && t[k] != '"'; ++k) {
+        if (t[k] != '\\') continue;
+        if (k + 5 >= s->len || t[k + 1] != 'u') {
+            ++k;
+            continue;
+        }
+        const uint32_t cp = hex4(t + k + 2);
+        const char *what = NULL;
+        if (cp == 0) what = "\\u0000: a key or string may not hold U+0000 (json-c ends the string there, other "
+                            "parsers keep the rest)";
+        else if (cp >= 0xDC00 && cp <= 0xDFFF) what = "a lone surrogate escape: a low surrogate without a high one "
+                                                      "before it (json-c reads U+FFFD, other parsers U+DC00..DFFF)";
+        else if (cp >= 0xD800 && cp <= 0xDBFF) {
+            const size_t n = k + 6;
+            if (n + 5 < s->len && t[n] == '\\' && t[n + 1] == 'u' && hex4(t + n + 2) >= 0xDC00 &&
+                hex4(t + n + 2) <= 0xDFFF) {
+                k = n + 5; /* a pair: one character */
+                continue;
+            }
+            what = "a lone surrogate escape: a high surrogate without a low one after it (json-c reads U+FFFD, other "
+                   "parsers U+D800..DBFF)";
+        }
+        if (what) {
+            s->bad = what;
+            s->bad_pos = k;
+            s->bad_is_key = is_key;
+            make_path_to(s, s->nfr);
+            return;
+        }
+        k += 5;
     }
 }
 
@@ -186,7 +238,7 @@ static void line_col(const char *text, size_t off, size_t *line, size_t *col) {
     }
 }
 
-int json_find_duplicate_key(const char *text, size_t len, char *err, size_t errcap) {
+int json_check_meaning(const char *text, size_t len, char *err, size_t errcap) {
     scan s;
     memset(&s, 0, sizeof s);
     s.text = text;
@@ -208,8 +260,10 @@ int json_find_duplicate_key(const char *text, size_t len, char *err, size_t errc
                 top->key_pos = e->pos + 1;
                 top->key_len = e->raw_len;
                 top->expect_key = 0;
+                check_string(&s, e->pos, 1);
             } else {
-                /* a value string: skip it */
+                /* a value string: checked, then skipped */
+                check_string(&s, i, 0);
                 ++i;
                 while (i < len && text[i] != '"') i += text[i] == '\\' ? 2 : 1;
                 ++i;
@@ -237,6 +291,14 @@ int json_find_duplicate_key(const char *text, size_t len, char *err, size_t errc
     }
     if (rc == -1) {
         snprintf(err, errcap, "out of memory checking the case file for repeated keys");
+    } else if (s.bad) {
+        size_t line, col;
+        line_col(text, s.bad_pos, &line, &col);
+        snprintf(err, errcap, "line %zu, column %zu: %s %s%s%s holds %s", line, col,
+                 s.bad_is_key ? "the key" : "the string",
+                 s.path[0] ? "at \"" : s.bad_is_key ? "" : "that is the top-level value", s.path,
+                 s.path[0] ? "\"" : "", s.bad);
+        rc = 1;
     } else if (s.found) {
         size_t line, col, fline, fcol;
         line_col(text, s.best_pos, &line, &col);

@@ -47,6 +47,40 @@ static void where(const char *text, size_t off, size_t *line, size_t *col) {
 }
 
 /*
+ * The offset of the first byte of text[0..len) that does not begin a well-formed UTF-8
+ * sequence (RFC 3629: the shortest form, no surrogates U+D800..DFFF, nothing above U+10FFFF,
+ * no 5- or 6-byte forms), or len when all is well.  json-c's own check lets overlong forms
+ * and surrogates through, which Python's reader (and most others) refuse.
+ */
+static size_t utf8_invalid(const unsigned char *t, size_t len) {
+    size_t i = 0;
+    while (i < len) {
+        const unsigned char b = t[i];
+        if (b < 0x80) {
+            ++i;
+            continue;
+        }
+        size_t n;
+        unsigned char lo = 0x80, hi = 0xBF; /* the second byte's range */
+        if (b >= 0xC2 && b <= 0xDF) n = 2;
+        else if (b >= 0xE0 && b <= 0xEF) {
+            n = 3;
+            if (b == 0xE0) lo = 0xA0;      /* below: overlong */
+            else if (b == 0xED) hi = 0x9F; /* above: U+D800..DFFF */
+        } else if (b >= 0xF0 && b <= 0xF4) {
+            n = 4;
+            if (b == 0xF0) lo = 0x90;      /* below: overlong */
+            else if (b == 0xF4) hi = 0x8F; /* above: beyond U+10FFFF */
+        } else return i; /* a continuation byte, C0/C1 (overlong), F5..FF */
+        if (len - i < n || t[i + 1] < lo || t[i + 1] > hi) return i;
+        for (size_t k = 2; k < n; ++k)
+            if (t[i + k] < 0x80 || t[i + k] > 0xBF) return i;
+        i += n;
+    }
+    return len;
+}
+
+/*
  * Pass 1 (out == NULL) measures, pass 2 writes.  Returns the output length,
  * or (size_t)-1 with err set.
  */
@@ -106,6 +140,20 @@ static size_t rewrite(const char *text, size_t len, char *out, char *err, size_t
 }
 
 json_object *jsonin_parse(const char *text, size_t len, char *err, size_t errcap) {
+    const size_t bad = utf8_invalid((const unsigned char *)text, len);
+    if (bad < len) {
+        size_t line, col;
+        where(text, bad, &line, &col);
+        /* the offending byte and the continuation bytes after it, up to 4 */
+        char bytes[20] = "";
+        for (size_t k = 0; k < 4 && bad + k < len && (k == 0 || ((unsigned char)text[bad + k] & 0xC0) == 0x80); ++k)
+            snprintf(bytes + 4 * k, sizeof bytes - 4 * k, "\\x%02X", (unsigned char)text[bad + k]);
+        snprintf(err, errcap,
+                 "not UTF-8: byte offset %zu (line %zu, column %zu): %s is not a well-formed UTF-8 sequence "
+                 "(RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF)",
+                 bad, line, col, bytes);
+        return NULL;
+    }
     const size_t n = rewrite(text, len, NULL, err, errcap);
     if (n == (size_t)-1) return NULL;
     if (n >= (size_t)INT_MAX) {
@@ -147,8 +195,9 @@ json_object *jsonin_parse(const char *text, size_t len, char *err, size_t errcap
                  n == 0 ? "the file is empty" : json_tokener_error_desc(jerr));
         json_object_put(root);
         root = NULL;
-    } else if (json_find_duplicate_key(text, len, err, errcap) != 0) {
-        /* json-c kept the last value of a repeated key; another parser may keep the first */
+    } else if (json_check_meaning(text, len, err, errcap) != 0) {
+        /* json-c kept the last value of a repeated key (another parser may keep the first), cut a
+         * string at \u0000 or read a lone surrogate as U+FFFD */
         json_object_put(root);
         root = NULL;
     }

@@ -7,10 +7,14 @@
  * and every float exactly, and to refuse what does not fit, jsonin_parse first
  * scans the text (strings skipped) and turns each number token into a JSON
  * string "\u0001<token>", after checking the token against RFC 8259's number
- * grammar.  json-c then does all the parsing (strict mode, UTF-8 checked,
- * nesting depth limited); jsonin_number_text() gives a number's text back.
- * A string in the file may therefore not contain U+0001 (refused).  An object
- * that repeats a key is refused too (jsondup.h): json-c would keep the last value.
+ * grammar.  json-c then does all the parsing (strict mode, nesting depth
+ * limited); jsonin_number_text() gives a number's text back.  A string in the
+ * file may therefore not contain U+0001 (refused).  Before that the whole text
+ * must be strict UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing
+ * above U+10FFFF; json-c's own check lets overlongs and surrogates through),
+ * the message naming the byte offset.  After it, what json-c reads differently
+ * from other parsers is refused (jsondup.h): a repeated key, \u0000 in a key
+ * or string, a lone surrogate escape.
  */
 #ifndef DMLREF_CLI_JSONIN_H
 #define DMLREF_CLI_JSONIN_H

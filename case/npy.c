@@ -82,38 +82,29 @@ static int pystr(cursor *c, char *buf, size_t cap) {
     return 1;
 }
 
-int npy_parse(const void *bytes, size_t len, npy_array *out, char *err, size_t errcap) {
-    const unsigned char *b = bytes;
-    memset(out, 0, sizeof *out);
+/* The magic, version and header length at b (len bytes, at least 10): 0 with *hstart (10 or 12)
+ * and *hlen, 1 when b holds fewer than *hstart bytes (only then), -1 with a message. */
+static int npy_preamble(const unsigned char *b, size_t len, size_t *hstart, size_t *hlen, char *err, size_t errcap) {
     if (len < 10 || memcmp(b, "\x93NUMPY", 6) != 0) {
         snprintf(err, errcap, "not a .npy file (no \\x93NUMPY magic)");
         return -1;
     }
     const int major = b[6], minor = b[7];
-    size_t hlen, hstart;
-    if (major == 1) {
-        hlen = (size_t)b[8] | (size_t)b[9] << 8;
-        hstart = 10;
-    } else if (major == 2 || major == 3) {
-        if (len < 12) {
-            snprintf(err, errcap, "truncated .npy header");
-            return -1;
-        }
-        hlen = (size_t)b[8] | (size_t)b[9] << 8 | (size_t)b[10] << 16 | (size_t)b[11] << 24;
-        hstart = 12;
-    } else {
+    if ((major != 1 && major != 2 && major != 3) || minor != 0) {
         snprintf(err, errcap, ".npy format version %d.%d is not supported (1.0, 2.0, 3.0 are)", major, minor);
         return -1;
     }
-    if (minor != 0) {
-        snprintf(err, errcap, ".npy format version %d.%d is not supported (1.0, 2.0, 3.0 are)", major, minor);
-        return -1;
-    }
-    if (hlen > len - hstart) {
-        snprintf(err, errcap, "truncated .npy header (%zu header bytes announced, %zu present)", hlen, len - hstart);
-        return -1;
-    }
-    out->version = major;
+    *hstart = major == 1 ? 10 : 12;
+    if (len < *hstart) return 1;
+    *hlen = major == 1 ? (size_t)b[8] | (size_t)b[9] << 8
+                       : (size_t)b[8] | (size_t)b[9] << 8 | (size_t)b[10] << 16 | (size_t)b[11] << 24;
+    return 0;
+}
+
+/* The header dict b[hstart .. hstart + hlen) (the caller has checked that it is there). */
+static int npy_header(const unsigned char *b, size_t hstart, size_t hlen, npy_array *out, char *err, size_t errcap) {
+    out->version = b[6];
+    out->data_offset = hstart + hlen;
     cursor c = {(const char *)b + hstart, (const char *)b + hstart + hlen};
     char key[32], descr[32];
     int have_descr = 0, have_fortran = 0, have_shape = 0, fortran = 0;
@@ -216,21 +207,130 @@ int npy_parse(const void *bytes, size_t len, npy_array *out, char *err, size_t e
         }
         out->count *= out->shape[i];
     }
-    const size_t avail = len - hstart - hlen;
-    if (out->count > avail / out->esize) {
-        snprintf(err, errcap, "truncated .npy data: the shape holds %llu elements of %u bytes, the file has %zu data bytes",
-                 (unsigned long long)out->count, (unsigned)out->esize, avail);
+    if (out->count > SIZE_MAX / out->esize) {
+        snprintf(err, errcap, ".npy shape holds %llu elements of %u bytes, more than this host can address",
+                 (unsigned long long)out->count, (unsigned)out->esize);
         return -1;
     }
     out->data_bytes = (size_t)out->count * out->esize;
-    if (out->data_bytes != avail) {
-        snprintf(err, errcap, ".npy file has %zu bytes after the data its shape describes", avail - out->data_bytes);
-        return -1;
-    }
-    out->data = b + hstart + hlen;
     return 0;
 bad_header:
     snprintf(err, errcap, "malformed .npy header (expected {'descr': ..., 'fortran_order': ..., 'shape': (...)})");
+    return -1;
+}
+
+/* The data's length against what follows the header: avail bytes. */
+static int npy_data_length(const npy_array *a, uint64_t avail, char *err, size_t errcap) {
+    if (a->data_bytes > avail) {
+        snprintf(err, errcap,
+                 "truncated .npy data: the shape holds %llu elements of %u bytes, the file has %llu data bytes",
+                 (unsigned long long)a->count, (unsigned)a->esize, (unsigned long long)avail);
+        return -1;
+    }
+    if (a->data_bytes != avail) {
+        snprintf(err, errcap, ".npy file has %llu bytes after the %zu data bytes its header describes (a .npy file "
+                              "must hold exactly its header's data)",
+                 (unsigned long long)(avail - a->data_bytes), a->data_bytes);
+        return -1;
+    }
+    return 0;
+}
+
+int npy_parse(const void *bytes, size_t len, npy_array *out, char *err, size_t errcap) {
+    const unsigned char *b = bytes;
+    size_t hstart = 0, hlen = 0;
+    memset(out, 0, sizeof *out);
+    const int pre = npy_preamble(b, len, &hstart, &hlen, err, errcap);
+    if (pre) {
+        if (pre > 0) snprintf(err, errcap, "truncated .npy header");
+        return -1;
+    }
+    if (hlen > len - hstart) {
+        snprintf(err, errcap, "truncated .npy header (%zu header bytes announced, %zu present)", hlen, len - hstart);
+        return -1;
+    }
+    if (npy_header(b, hstart, hlen, out, err, errcap) || npy_data_length(out, len - hstart - hlen, err, errcap))
+        return -1;
+    out->data = b + hstart + hlen;
+    return 0;
+}
+
+/* Reads n bytes into p: 0, or -1 with "how many were there" in *got. */
+static int read_exactly(FILE *f, void *p, size_t n, size_t *got) {
+    *got = fread(p, 1, n, f);
+    return *got == n ? 0 : -1;
+}
+
+int npy_read_header(FILE *f, npy_array *out, char *err, size_t errcap) {
+    unsigned char pre[12];
+    size_t got, hstart = 0, hlen = 0;
+    memset(out, 0, sizeof *out);
+    int rc = read_exactly(f, pre, 10, &got);
+    if (ferror(f)) goto read_error;
+    if (rc) {
+        snprintf(err, errcap, got >= 6 && memcmp(pre, "\x93NUMPY", 6) == 0 ? "truncated .npy header"
+                                                                             : "not a .npy file (no \\x93NUMPY magic)");
+        return -1;
+    }
+    rc = npy_preamble(pre, 10, &hstart, &hlen, err, errcap);
+    if (rc < 0) return -1;
+    if (rc > 0) {
+        if (read_exactly(f, pre + 10, 2, &got)) {
+            if (ferror(f)) goto read_error;
+            snprintf(err, errcap, "truncated .npy header");
+            return -1;
+        }
+        if (npy_preamble(pre, 12, &hstart, &hlen, err, errcap)) return -1;
+    }
+    if (hlen > NPY_MAX_HEADER_BYTES) {
+        snprintf(err, errcap, ".npy header of %zu bytes is longer than the %d this reader reads", hlen,
+                 NPY_MAX_HEADER_BYTES);
+        return -1;
+    }
+    unsigned char *b = malloc(hstart + hlen);
+    if (!b) {
+        snprintf(err, errcap, "out of memory reading a .npy header of %zu bytes", hlen);
+        return -1;
+    }
+    memcpy(b, pre, hstart);
+    if (read_exactly(f, b + hstart, hlen, &got)) {
+        free(b);
+        if (ferror(f)) goto read_error;
+        snprintf(err, errcap, "truncated .npy header (%zu header bytes announced, %zu present)", hlen, got);
+        return -1;
+    }
+    rc = npy_header(b, hstart, hlen, out, err, errcap);
+    free(b);
+    return rc;
+read_error:
+    snprintf(err, errcap, "cannot read: %s", strerror(errno));
+    return -1;
+}
+
+int npy_read_data(FILE *f, const npy_array *a, void *dst, char *err, size_t errcap) {
+    struct stat st;
+    size_t got;
+    /* a regular file says its length: one longer or shorter than the header's is refused unread */
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0) {
+        const uint64_t size = (uint64_t)st.st_size;
+        if (npy_data_length(a, size > a->data_offset ? size - a->data_offset : 0, err, errcap)) return -1;
+    }
+    if (read_exactly(f, dst, a->data_bytes, &got)) {
+        if (ferror(f)) goto read_error;
+        return npy_data_length(a, got, err, errcap);
+    }
+    /* anything else (a pipe, a device): one byte more is one too many */
+    unsigned char extra;
+    if (read_exactly(f, &extra, 1, &got) == 0) {
+        snprintf(err, errcap, ".npy file has bytes after the %zu data bytes its header describes (a .npy file must "
+                              "hold exactly its header's data)", a->data_bytes);
+        return -1;
+    }
+    if (ferror(f)) goto read_error;
+    if (a->big_endian != host_big_endian() && a->esize > 1) swap_elements(dst, a->count, a->esize);
+    return 0;
+read_error:
+    snprintf(err, errcap, "cannot read: %s", strerror(errno));
     return -1;
 }
 

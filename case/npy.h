@@ -16,8 +16,14 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define NPY_MAX_DIMS 64
+
+/* The longest header (the dict text after the magic, version and length) read from a file:
+ * numpy's own reader refuses more than 10000 bytes by default, and a header of this format's
+ * dtypes and NPY_MAX_DIMS dimensions needs under 2 KiB. */
+#define NPY_MAX_HEADER_BYTES 65536
 
 typedef struct npy_array {
     DMLREF_TENSOR_DATA_TYPE dtype;
@@ -25,14 +31,31 @@ typedef struct npy_array {
     uint32_t ndim;
     uint64_t shape[NPY_MAX_DIMS];
     uint64_t count;      /* product of shape (1 for shape ())       */
-    const void *data;    /* points into the parsed bytes             */
+    const void *data;    /* points into the parsed bytes (NULL from npy_read_header) */
     size_t data_bytes;   /* count * esize                            */
+    size_t data_offset;  /* where the data starts in the file        */
     int version;         /* 1, 2 or 3                                */
     int big_endian;      /* 1 when the file's elements are big-endian ('>', multi-byte types) */
 } npy_array;
 
 /* Parses a whole .npy file held in memory.  0, or -1 with a message. */
 int npy_parse(const void *bytes, size_t len, npy_array *out, char *err, size_t errcap);
+
+/*
+ * Reads the header of the .npy file open as f, positioned at its start: out gets all but
+ * data (NULL); f is left at out->data_offset.  Reads only the header's bytes (at most
+ * NPY_MAX_HEADER_BYTES + 12), so a huge or endless file costs nothing here: check out's
+ * dtype and count before npy_read_data.  0, or -1 with a message (not naming the file).
+ */
+int npy_read_header(FILE *f, npy_array *out, char *err, size_t errcap);
+
+/*
+ * Reads the data that npy_read_header described, exactly a->data_bytes, from f into dst,
+ * converted to host byte order, and refuses a file with more bytes than that (a regular
+ * file by its size, before reading; anything else by one more byte read).  0, or -1 with
+ * a message (not naming the file).
+ */
+int npy_read_data(FILE *f, const npy_array *a, void *dst, char *err, size_t errcap);
 
 /* Copies the array's data_bytes to dst, each element converted to host byte order. */
 void npy_copy_host(const npy_array *a, void *dst);

@@ -483,6 +483,32 @@ cat >"$tmp/npyin/f16.json" <<'JSON'
  "OutputTensor": {"DataType": "FLOAT16", "Sizes": [4]}, "expected": {"OutputTensor": [1.5, -2, "inf", 65504]}}
 JSON
 expect 0 ".npy <f2 input" "$D" run "$tmp/npyin/f16.json"
+# The header is read first and checked against the tensor, then exactly the bytes it describes
+# (issue 23, item 3): the whole file used to be read first, up to the memory limit and 4 KiB, so a
+# link to /dev/zero ran 43 s and took 8.9 GB, and a sparse 512 MiB file took 527 MB for 12
+# elements.  Each runs here in 100 MB of address space and 20 seconds at most.
+small='ulimit -v 100000 && exec timeout 20 "$@"' # sh -c "$small" small COMMAND...
+ln -s /dev/zero "$tmp/npyin/zero.npy"
+npycase zero zero.npy
+expect 3 ".npy linked to /dev/zero refused at its first bytes" sh -c "$small" small "$D" run "$tmp/npyin/zero.json"
+contains "$tmp/err" "InputTensor.npy: $tmp/npyin/zero.npy: not a .npy file" ".npy linked to /dev/zero: the message names the file"
+cp "$tmp/npyin/in_v1.npy" "$tmp/npyin/sparse.npy"
+truncate -s 512M "$tmp/npyin/sparse.npy"
+npycase sparse sparse.npy
+expect 3 ".npy of 512 MiB with a header for 12 elements refused unread" sh -c "$small" small "$D" run "$tmp/npyin/sparse.json"
+contains "$tmp/err" "InputTensor.npy: $tmp/npyin/sparse.npy: .npy file has 536870688 bytes after the 96 data bytes its header describes" \
+    ".npy with bytes after its data: the message names the file and the counts"
+# not a regular file (no length to check before reading): exactly the data, then one byte more is refused
+npycase stdin /dev/stdin
+expect 0 ".npy from a pipe" sh -c 'cat "$1" | "$0" run "$2"' "$D" "$tmp/npyin/in_v1.npy" "$tmp/npyin/stdin.json"
+expect 3 ".npy from an endless pipe refused after its data" \
+    sh -c "$small" small sh -c '{ cat "$1"; exec cat /dev/zero; } | "$0" run "$2"' "$D" "$tmp/npyin/in_v1.npy" "$tmp/npyin/stdin.json"
+contains "$tmp/err" "/dev/stdin: .npy file has bytes after the 96 data bytes its header describes" ".npy from an endless pipe: message"
+# a header longer than any numeric dtype needs is not read at all
+printf '\223NUMPY\002\000\377\377\377\177' >"$tmp/npyin/longheader.npy"
+npycase longheader longheader.npy
+expect 3 ".npy with a 2 GiB header refused" sh -c "$small" small "$D" run "$tmp/npyin/longheader.json"
+contains "$tmp/err" ".npy header of 2147483647 bytes is longer than the 65536 this reader reads" ".npy with a 2 GiB header: message"
 
 # ---- random: exact draws, the same bits on every host --------------------------------
 # rcase NAME TYPE LOW HIGH SEED COUNT: a JOIN copying one `random` input
@@ -1121,6 +1147,64 @@ printf '{\n}\n\n' >"$tmp/emptyobj.json"
 expect 3 "an empty object" "$D" validate "$tmp/emptyobj.json"
 contains "$tmp/err" 'missing "operator"' "empty object message"
 
+# ---- keys and strings that json-c reads differently from other parsers (issue 23, item 4) ----
+# json-c keeps C strings: a key "Axis\u0000x" was the key "Axis" to it (the later value won, and
+# the duplicate check, on decoded keys, saw two keys); "GATHER\u0000X" was GATHER.  Python's json
+# sees Axis 0 and an operator "GATHER\x00X".  json-c also reads a lone surrogate escape as U+FFFD
+# where Python keeps U+D800.  Each is refused with its line, column and JSON path.
+G1='"IndexDimensions": 1, "InputTensor": {"DataType": "FLOAT32", "Sizes": [4], "data": [11, 12, 13, 14]},
+ "OutputTensor": {"DataType": "FLOAT32", "Sizes": [5]}, "expected": {"OutputTensor": [14, 12, 14, 11, 13]}'
+IDX='"IndicesTensor": {"DataType": "UINT32", "Sizes": [5], "data": [3, 1, 3, 0, 2]}'
+meaning() { # NAME EXPECTED-MESSAGE JSON-TEXT
+    printf '%s\n' "$3" >"$tmp/meaning_$1.json"
+    expect 3 "$1 refused" "$D" run "$tmp/meaning_$1.json"
+    contains "$tmp/err" "$2" "$1: message"
+    if [ -s "$tmp/out" ]; then no "$1 printed outputs"; else ok; fi
+}
+meaning nul_key 'line 1, column 40: the key at "Axis\u0000x" holds \u0000: a key or string may not hold U+0000' \
+    "{\"operator\": \"GATHER\", \"Axis\": 0, \"Axis\\u0000x\": 1, $G1, $IDX}"
+meaning nul_operator 'line 1, column 21: the string at "operator" holds \u0000' \
+    "{\"operator\": \"GATHER\\u0000X\", \"Axis\": 0, $G1, $IDX}"
+meaning nul_datatype 'the string at "IndicesTensor.DataType" holds \u0000' \
+    "{\"operator\": \"GATHER\", \"Axis\": 0, $G1, \"IndicesTensor\": {\"DataType\": \"UINT32\\u0000garbage\", \"Sizes\": [5], \"data\": [3, 1, 3, 0, 2]}}"
+meaning nul_comment 'the string at "comment[1]" holds \u0000' \
+    "{\"comment\": [\"a\", \"b\\u0000\"], \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}"
+meaning lone_high 'line 1, column 15: the string at "comment" holds a lone surrogate escape: a high surrogate' \
+    "{\"comment\": \"a\\uD800\", \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}"
+meaning lone_high_then_other 'the string at "name" holds a lone surrogate escape: a high surrogate' \
+    "{\"name\": \"\\ud83d\\u0041\", \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}"
+meaning lone_low 'the string at "description" holds a lone surrogate escape: a low surrogate' \
+    "{\"description\": \"\\uDE00\\uD83D\", \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}"
+meaning lone_key 'the key at "comment.\uDC00" holds a lone surrogate escape: a low surrogate' \
+    "{\"comment\": {\"\\uDC00\": 1}, \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}"
+# json-c read both keys below as U+FFFD: one key to it (the later value won), two to Python
+meaning lone_dup 'the key at "comment.\uD800" holds a lone surrogate escape' \
+    "{\"comment\": {\"\\uD800\": 1, \"\\uFFFD\": 2}, \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}"
+# a pair is one character, escaped or not; \u0001 stays refused (the number marker)
+printf '%s\n' "{\"comment\": \"\\uD83D\\uDE00 \\ud83d\\ude00 $(printf '\360\237\230\200')\", \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}" >"$tmp/pair.json"
+expect 0 "surrogate pairs, escaped and literal, accepted" "$D" run "$tmp/pair.json"
+
+# ---- strict UTF-8 (RFC 3629) over the raw bytes (issue 23, item 5) ----------------
+# json-c's check let overlong forms and encoded surrogates through; Python's reader refuses
+# them.  Each bad sequence in a key, in a string value and in an ignorable field, refused
+# with its byte offset.
+for bad in overlong_c0af:'\300\257' overlong_e080af:'\340\200\257' surrogate_eda080:'\355\240\200' \
+           surrogate_edbfbf:'\355\277\277' above_10ffff:'\364\220\200\200' five_bytes:'\370\210\200\200\200' \
+           lone_continuation:'\200' cut_short:'\342\202'; do
+    name=${bad%%:*} seq=${bad#*:}
+    printf "{\"comment\": \"$seq\", \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}\n" >"$tmp/u8_comment.json"
+    printf "{\"comment\": {\"a$seq\": 1}, \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}\n" >"$tmp/u8_key.json"
+    printf "{\"operator\": \"GATHER\", \"name\": \"x$seq\", \"Axis\": 0, $G1, $IDX}\n" >"$tmp/u8_name.json"
+    printf "{\"operator\": \"GATHER\", \"Axis$seq\": 0, $G1, $IDX}\n" >"$tmp/u8_field.json"
+    for where in comment:13 key:15 name:33 field:28; do
+        w=${where%%:*} off=${where#*:}
+        expect 3 "UTF-8 $name in $w refused" "$D" validate "$tmp/u8_$w.json"
+        contains "$tmp/err" "not UTF-8: byte offset $off (line 1, column $((off + 1)))" "UTF-8 $name in $w: message"
+    done
+done
+printf '{"comment": "\302\200 \337\277 \340\240\200 \355\237\277 \356\200\200 \357\277\277 \360\220\200\200 \364\217\277\277", "operator": "GATHER", "Axis": 0, %s, %s}\n' "$G1" "$IDX" >"$tmp/u8_edges.json"
+expect 0 "UTF-8 at the edges of each form accepted" "$D" run "$tmp/u8_edges.json"
+
 # ---- validate --json: status, rule id and field apart from the message -----
 jq_py='import json,sys
 v = json.load(sys.stdin)
@@ -1218,7 +1302,7 @@ expect 3 "run a directory named dir.json" "$D" run "$tmp/dir.json"
 contains "$tmp/err" "dmlref: cannot read $tmp/dir.json: Is a directory" "a directory as the case file: why"
 ioc "$tmp/io_dir/case.json" dir.npy
 expect 3 "run a case whose npy input is a directory" "$D" run "$tmp/io_dir/case.json"
-contains "$tmp/err" "InputTensor.npy: cannot read $tmp/io_dir/dir.npy: Is a directory" "a directory as an npy input: why"
+contains "$tmp/err" "InputTensor.npy: $tmp/io_dir/dir.npy: cannot read: Is a directory" "a directory as an npy input: why"
 # --npy at a dangling symbolic link, a link loop, and below them
 ln -s "$tmp/nowhere" "$tmp/dangling"
 ln -s "$tmp/loop" "$tmp/loop"
