@@ -162,6 +162,7 @@ int case_fill_tensor(case_ctx *x, case_tensor *t, const tensor_src *src) {
         uint64_t count;
         snprintf(base, sizeof base, "%s.data", t->name);
         const int rc = case_read_list(x, src->value, t, base, &dst, NULL, &count);
+        if (rc) return rc; /* (then src->value may be no array at all) */
         /* how the file gave it, so that case_write writes it the same way */
         t->whole = count == t->total_slots;
         json_object *first = json_object_array_length(src->value) ? json_object_array_get_idx(src->value, 0) : NULL;

@@ -23,7 +23,7 @@
 #include "load.h"
 #include "case/npy.h"
 #include "case/npyout.h"
-#include "print.h"
+#include "case/print.h"
 #include "case/value.h"
 
 #include <errno.h>
