@@ -14,17 +14,6 @@
 
 #define DISTINCT_MAX_DIMS 8
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int fail(char *err, size_t errcap, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errcap, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 /* The largest value an integer type holds (0 for a float type). */
 static uint64_t type_max(DMLREF_TENSOR_DATA_TYPE dt) {
     switch (dt) {
@@ -44,7 +33,7 @@ int distinct_fill(json_object *obj, case_tensor *t, char *err, size_t errcap) {
     char path[96];
     json_object *seed = NULL, *modulus = NULL, *group = NULL, *unravel = NULL;
     if (!obj || !json_object_is_type(obj, json_type_object))
-        return fail(err, errcap, "%s.distinct: expected an object {\"seed\": S, \"modulus\": M}, got %s", t->name,
+        return fields_fail(err, errcap, "%s.distinct: expected an object {\"seed\": S, \"modulus\": M}, got %s", t->name,
                     jsonin_kind(obj));
     json_object_object_foreach(obj, key, val) {
         if (strcmp(key, "seed") == 0) seed = val;
@@ -52,20 +41,20 @@ int distinct_fill(json_object *obj, case_tensor *t, char *err, size_t errcap) {
         else if (strcmp(key, "group") == 0) group = val;
         else if (strcmp(key, "unravel") == 0) unravel = val;
         else if (strcmp(key, "comment") != 0)
-            return fail(err, errcap, "%s.distinct: unknown key \"%.60s\" (seed, modulus, group, unravel)", t->name, key);
+            return fields_fail(err, errcap, "%s.distinct: unknown key \"%.60s\" (seed, modulus, group, unravel)", t->name, key);
     }
     if (!seed || !modulus)
-        return fail(err, errcap, "%s.distinct: missing \"%s\"", t->name, !seed ? "seed" : "modulus");
+        return fields_fail(err, errcap, "%s.distinct: missing \"%s\"", t->name, !seed ? "seed" : "modulus");
     const uint64_t tmax = type_max(t->buf.DataType);
     if (!tmax)
-        return fail(err, errcap, "%s.distinct: needs an integer DataType, not %s", t->name,
+        return fields_fail(err, errcap, "%s.distinct: needs an integer DataType, not %s", t->name,
                     dmlref_data_type_name(t->buf.DataType));
     int64_t s, m, g = 0;
     snprintf(path, sizeof path, "%s.distinct.seed", t->name);
     if (fields_get_int(seed, path, 0, INT64_MAX, &s, err, errcap)) return -1;
     snprintf(path, sizeof path, "%s.distinct.modulus", t->name);
     if (fields_get_int(modulus, path, 1, INT64_C(1) << 62, &m, err, errcap)) return -1;
-    if ((m & (m - 1)) != 0) return fail(err, errcap, "%s: %" PRId64 " is not a power of two", path, m);
+    if ((m & (m - 1)) != 0) return fields_fail(err, errcap, "%s: %" PRId64 " is not a power of two", path, m);
     /* the coordinates' sizes: [M] when not unravelled */
     uint64_t dims[DISTINCT_MAX_DIMS] = {(uint64_t)m};
     size_t k = 1;
@@ -73,7 +62,7 @@ int distinct_fill(json_object *obj, case_tensor *t, char *err, size_t errcap) {
         snprintf(path, sizeof path, "%s.distinct.unravel", t->name);
         if (!json_object_is_type(unravel, json_type_array) || json_object_array_length(unravel) == 0 ||
             json_object_array_length(unravel) > DISTINCT_MAX_DIMS)
-            return fail(err, errcap, "%s: expected an array of 1 to %d sizes", path, DISTINCT_MAX_DIMS);
+            return fields_fail(err, errcap, "%s: expected an array of 1 to %d sizes", path, DISTINCT_MAX_DIMS);
         k = json_object_array_length(unravel);
         uint64_t prod = 1;
         for (size_t d = 0; d < k; ++d) {
@@ -84,18 +73,18 @@ int distinct_fill(json_object *obj, case_tensor *t, char *err, size_t errcap) {
             prod = prod > (uint64_t)m / (uint64_t)v ? (uint64_t)m + 1 : prod * (uint64_t)v;
         }
         if (prod != (uint64_t)m)
-            return fail(err, errcap, "%s.distinct.unravel: the sizes' product must equal modulus %" PRId64, t->name, m);
+            return fields_fail(err, errcap, "%s.distinct.unravel: the sizes' product must equal modulus %" PRId64, t->name, m);
     }
     for (size_t d = 0; d < k; ++d)
         if (dims[d] - 1 > tmax)
-            return fail(err, errcap, "%s.distinct: values up to %" PRIu64 " do not fit %s", t->name, dims[d] - 1,
+            return fields_fail(err, errcap, "%s.distinct: values up to %" PRIu64 " do not fit %s", t->name, dims[d] - 1,
                         dmlref_data_type_name(t->buf.DataType));
     const uint64_t n_values = t->total_slots / k;
     if (group) {
         snprintf(path, sizeof path, "%s.distinct.group", t->name);
         if (fields_get_int(group, path, 1, m, &g, err, errcap)) return -1;
     } else if (n_values > (uint64_t)m) {
-        return fail(err, errcap, "%s.distinct: %" PRIu64 " values cannot be distinct below modulus %" PRId64
+        return fields_fail(err, errcap, "%s.distinct: %" PRIu64 " values cannot be distinct below modulus %" PRId64
                                  " (give a group)", t->name, n_values, m);
     }
     const uint64_t per = g ? (uint64_t)g : n_values, mask = (uint64_t)m - 1;

@@ -12,10 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int fail(char *err, size_t errcap, const char *fmt, ...) {
+int fields_fail(char *err, size_t errcap, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err, errcap, fmt, ap);
@@ -81,9 +78,9 @@ int fields_get_int(json_object *v, const char *path, int64_t lo, int64_t hi, int
                 }
             }
         }
-        return fail(err, errcap, "%s: expected an integer in [%" PRId64 ", %" PRId64 "], got %.40s", path, lo, hi, t);
+        return fields_fail(err, errcap, "%s: expected an integer in [%" PRId64 ", %" PRId64 "], got %.40s", path, lo, hi, t);
     }
-    return fail(err, errcap, "%s: expected an integer in [%" PRId64 ", %" PRId64 "], got %s", path, lo, hi,
+    return fields_fail(err, errcap, "%s: expected an integer in [%" PRId64 ", %" PRId64 "], got %s", path, lo, hi,
                 jsonin_kind(v));
 }
 
@@ -93,16 +90,16 @@ static int read_float(json_object *v, const char *path, float *out, char *err, s
     const char *num = jsonin_number_text(v);
     if (num) {
         if (value_from_number(num, DMLREF_TENSOR_DATA_TYPE_FLOAT32, out, why, sizeof why))
-            return fail(err, errcap, "%s: %s", path, why);
+            return fields_fail(err, errcap, "%s: %s", path, why);
         return 0;
     }
     if (jsonin_is_string(v)) {
         int is_nan = 0;
         if (value_from_string(json_object_get_string(v), DMLREF_TENSOR_DATA_TYPE_FLOAT32, out, &is_nan, why, sizeof why))
-            return fail(err, errcap, "%s: %s", path, why);
+            return fields_fail(err, errcap, "%s: %s", path, why);
         return 0;
     }
-    return fail(err, errcap, "%s: expected a number, \"nan\", \"inf\", \"-inf\" or \"0x...\", got %s", path,
+    return fields_fail(err, errcap, "%s: expected a number, \"nan\", \"inf\", \"-inf\" or \"0x...\", got %s", path,
                 jsonin_kind(v));
 }
 
@@ -117,12 +114,12 @@ static int read_array(const dmlref_schema *s, const dmlref_param *p, json_object
                       fields_store *st, char *err, size_t errcap) {
     char path[160];
     if (json_object_get_type(v) != json_type_array)
-        return fail(err, errcap, "%s: expected an array of integers, got %s", p->name, jsonin_kind(v));
+        return fields_fail(err, errcap, "%s: expected an array of integers, got %s", p->name, jsonin_kind(v));
     const size_t n = json_object_array_length(v);
-    if (n > UINT32_MAX) return fail(err, errcap, "%s: too many entries", p->name);
+    if (n > UINT32_MAX) return fields_fail(err, errcap, "%s: too many entries", p->name);
     const int is_int = p->kind == DMLREF_PARAM_INT_ARRAY;
     unsigned char *a = fields_store_alloc(st, n * 4);
-    if (!a) return fail(err, errcap, "%s: out of memory", p->name);
+    if (!a) return fields_fail(err, errcap, "%s: out of memory", p->name);
     for (size_t i = 0; i < n; ++i) {
         int64_t x;
         snprintf(path, sizeof path, "%s[%zu]", p->name, i);
@@ -145,13 +142,13 @@ static int read_array(const dmlref_schema *s, const dmlref_param *p, json_object
         int64_t c;
         if (fields_get_int(cv, p->count_name, 0, UINT32_MAX, &c, err, errcap)) return -1;
         if ((uint64_t)c != n)
-            return fail(err, errcap, "%s (%" PRId64 ") differs from the length of %s (%zu)", p->count_name, c, p->name, n);
+            return fields_fail(err, errcap, "%s (%" PRId64 ") differs from the length of %s (%zu)", p->count_name, c, p->name, n);
     }
     /* arrays before this one (all read already) that share its count field */
     for (const dmlref_param *q = s->params; q < p; ++q)
         if (is_array_kind(q->kind) && q->count_name && q->count_offset == p->count_offset &&
             desc_get_u32(desc, p->count_offset) != n)
-            return fail(err, errcap, "%s: %zu entries, but %s has %u (both are counted by %s)", p->name, n, q->name,
+            return fields_fail(err, errcap, "%s: %zu entries, but %s has %u (both are counted by %s)", p->name, n, q->name,
                         (unsigned)desc_get_u32(desc, p->count_offset), p->count_name);
     desc_set_u32(desc, p->count_offset, (uint32_t)n);
     return 0;
@@ -181,7 +178,7 @@ static int read_one(const dmlref_schema *s, const dmlref_param *p, json_object *
     case DMLREF_PARAM_ENUM: {
         enum_list(p, list, sizeof list);
         if (!jsonin_is_string(v))
-            return fail(err, errcap, "%s: expected the name of a value (%s), got %s", p->name, list,
+            return fields_fail(err, errcap, "%s: expected the name of a value (%s), got %s", p->name, list,
                         jsonin_kind(v));
         const char *name = json_object_get_string(v);
         for (uint32_t i = 0; i < p->enum_count; ++i)
@@ -189,14 +186,14 @@ static int read_one(const dmlref_schema *s, const dmlref_param *p, json_object *
                 desc_set_u32(desc, p->offset, i);
                 return 0;
             }
-        return fail(err, errcap, "%s: unknown value \"%.40s\" (%s)", p->name, name, list);
+        return fields_fail(err, errcap, "%s: unknown value \"%.40s\" (%s)", p->name, name, list);
     }
     case DMLREF_PARAM_SCALAR_UNION: {
         const DMLREF_TENSOR_DATA_TYPE dt = (DMLREF_TENSOR_DATA_TYPE)desc_get_u32(desc, p->type_offset);
         const uint32_t es = dmlref_data_type_size(dt);
         unsigned char bytes[8] = {0};
         if (es == 0 || es > 8)
-            return fail(err, errcap, "%s: its data type (%u) has no element values", p->name, (unsigned)dt);
+            return fields_fail(err, errcap, "%s: its data type (%u) has no element values", p->name, (unsigned)dt);
         const char *num = jsonin_number_text(v);
         int is_nan = 0;
         if (num ? value_from_number(num, dt, bytes, why, sizeof why)
@@ -204,7 +201,7 @@ static int read_one(const dmlref_schema *s, const dmlref_param *p, json_object *
                                                    dmlref_data_type_name(dt), jsonin_kind(v)),
                                           -1)
                                        : value_from_string(json_object_get_string(v), dt, bytes, &is_nan, why, sizeof why))
-            return fail(err, errcap, "%s: %s", p->name, why);
+            return fields_fail(err, errcap, "%s: %s", p->name, why);
         memset(at, 0, 8);
         memcpy(at, bytes, es);
         return 0;
@@ -214,21 +211,21 @@ static int read_one(const dmlref_schema *s, const dmlref_param *p, json_object *
         for (uint32_t i = 0, len = 0; i < p->field_count && len < sizeof list; ++i)
             len += (uint32_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", p->field_names[i]);
         if (json_object_get_type(v) != json_type_object)
-            return fail(err, errcap, "%s: expected an object {%s}%s, got %s", p->name, list, p->is_optional ? " or null" : "",
+            return fields_fail(err, errcap, "%s: expected an object {%s}%s, got %s", p->name, list, p->is_optional ? " or null" : "",
                         jsonin_kind(v));
         json_object_object_foreach(v, key, val) {
             uint32_t i = 0;
             while (i < p->field_count && strcmp(p->field_names[i], key) != 0) ++i;
-            if (i == p->field_count) return fail(err, errcap, "%s: unknown key \"%.60s\" (%s)", p->name, key, list);
+            if (i == p->field_count) return fields_fail(err, errcap, "%s: unknown key \"%.60s\" (%s)", p->name, key, list);
             (void)val;
         }
         unsigned char *obj = fields_store_alloc(st, p->struct_size);
-        if (!obj) return fail(err, errcap, "%s: out of memory", p->name);
+        if (!obj) return fields_fail(err, errcap, "%s: out of memory", p->name);
         char path[160];
         for (uint32_t i = 0; i < p->field_count; ++i) {
             json_object *fv = json_object_object_get(v, p->field_names[i]);
             snprintf(path, sizeof path, "%s.%s", p->name, p->field_names[i]);
-            if (!fv) return fail(err, errcap, "%s: missing \"%s\"", p->name, p->field_names[i]);
+            if (!fv) return fields_fail(err, errcap, "%s: missing \"%s\"", p->name, p->field_names[i]);
             float f;
             if (read_float(fv, path, &f, err, errcap)) return -1;
             if ((i + 1) * sizeof f <= p->struct_size) memcpy(obj + i * sizeof f, &f, sizeof f);
@@ -237,7 +234,7 @@ static int read_one(const dmlref_schema *s, const dmlref_param *p, json_object *
         return 0;
     }
     }
-    return fail(err, errcap, "%s: a field of unknown kind %d", p->name, (int)p->kind);
+    return fields_fail(err, errcap, "%s: a field of unknown kind %d", p->name, (int)p->kind);
 }
 
 int fields_read_params(const dmlref_schema *s, json_object *root, void *desc, fields_store *st, char *err,
@@ -251,7 +248,7 @@ int fields_read_params(const dmlref_schema *s, json_object *root, void *desc, fi
             json_object *v = json_object_object_get(root, p->name);
             if (!v) {
                 if (p->kind == DMLREF_PARAM_STRUCT && p->is_optional) continue;
-                return fail(err, errcap, "missing \"%s\" (a field of %s)", p->name, s->name);
+                return fields_fail(err, errcap, "missing \"%s\" (a field of %s)", p->name, s->name);
             }
             if (read_one(s, p, root, v, desc, st, err, errcap)) return -1;
         }

@@ -66,6 +66,12 @@ void fields_write_params(FILE *f, const dmlref_schema *s, const void *desc, unsi
 void fields_write_params_object(FILE *f, const dmlref_schema *s, const void *desc, unsigned value_flags);
 
 /* Reads a JSON integer in [lo, hi] (an exact decimal, "-0" for 0).  0, or -1 with a message. */
+/* The formatted message into err[0..errcap); returns -1 (the field readers' failure). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+int fields_fail(char *err, size_t errcap, const char *fmt, ...);
+
 int fields_get_int(json_object *v, const char *path, int64_t lo, int64_t hi, int64_t *out, char *err, size_t errcap);
 
 #endif

@@ -412,6 +412,20 @@ static int fill_param(const dmlref_param *p, PyObject *v, unsigned char *desc, a
 /* The DMLREF_*_OPERATOR_DESC of schema s from run's tensors and params, in a's memory;
  * *n_in, *n_out: the tensors bound as inputs, as outputs.  null_outputs: an output slot may
  * be None (output_sizes).  NULL with a Python exception on failure. */
+/* The operator's schema, its tensor list one entry per slot; NULL with the error set. */
+static const dmlref_schema *call_schema(int op_type, PyObject *tensors) {
+    const dmlref_schema *s = dmlref_operator_schema((DMLREF_OPERATOR_TYPE)op_type);
+    if (!s) {
+        PyErr_Format(PyExc_ValueError, "operator %d is not in this build", op_type);
+        return NULL;
+    }
+    if ((uint32_t)PyList_GET_SIZE(tensors) != s->n_slots) {
+        PyErr_Format(PyExc_ValueError, "%s has %u tensor slots", s->name, (unsigned)s->n_slots);
+        return NULL;
+    }
+    return s;
+}
+
 static unsigned char *build_desc(const dmlref_schema *s, PyObject *tensors, PyObject *params, int null_outputs,
                                  arena *a, uint32_t *n_in_out, uint32_t *n_out_out) {
     unsigned char *desc = arena_alloc(a, s->desc_size);
@@ -497,15 +511,8 @@ static PyObject *core_run(PyObject *self, PyObject *args) {
                           &params, &PyList_Type, &buffers, &validate_only))
         return NULL;
     if (to_u32(threads_o, &threads, "threads") < 0) return NULL; /* "I" would wrap -1 and 2^32 */
-    const dmlref_schema *s = dmlref_operator_schema((DMLREF_OPERATOR_TYPE)op_type);
-    if (!s) {
-        PyErr_Format(PyExc_ValueError, "operator %d is not in this build", op_type);
-        return NULL;
-    }
-    if ((uint32_t)PyList_GET_SIZE(tensors) != s->n_slots) {
-        PyErr_Format(PyExc_ValueError, "%s has %u tensor slots", s->name, (unsigned)s->n_slots);
-        return NULL;
-    }
+    const dmlref_schema *s = call_schema(op_type, tensors);
+    if (!s) return NULL;
     arena a = {NULL, 0, 0};
     PyObject *result = NULL;
     dmlref_error err;
@@ -585,15 +592,8 @@ static PyObject *core_output_sizes(PyObject *self, PyObject *args) {
     PyObject *tensors, *params;
     if (!PyArg_ParseTuple(args, "iIO!O!I", &op_type, &fl, &PyList_Type, &tensors, &PyList_Type, &params, &output))
         return NULL;
-    const dmlref_schema *s = dmlref_operator_schema((DMLREF_OPERATOR_TYPE)op_type);
-    if (!s) {
-        PyErr_Format(PyExc_ValueError, "operator %d is not in this build", op_type);
-        return NULL;
-    }
-    if ((uint32_t)PyList_GET_SIZE(tensors) != s->n_slots) {
-        PyErr_Format(PyExc_ValueError, "%s has %u tensor slots", s->name, (unsigned)s->n_slots);
-        return NULL;
-    }
+    const dmlref_schema *s = call_schema(op_type, tensors);
+    if (!s) return NULL;
     arena a = {NULL, 0, 0};
     PyObject *result = NULL;
     dmlref_error err;
