@@ -10,6 +10,7 @@
 #include "case/case.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,10 +92,12 @@ int main(int argc, char **argv) {
     }
     char *names[1024];
     size_t count = 0;
-    for (struct dirent *e; (e = readdir(d)) != NULL && count < 1024;) {
+    errno = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL && count < 1024; errno = 0) {
         const size_t l = strlen(e->d_name);
         if (l > 5 && strcmp(e->d_name + l - 5, ".json") == 0) names[count++] = strdup(e->d_name);
     }
+    if (errno != 0) fail(dir, "readdir: %s%.0u", strerror(errno), 0);
     closedir(d);
     qsort(names, count, sizeof names[0], cmp_name);
     for (size_t i = 0; i < count; ++i) {
