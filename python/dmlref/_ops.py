@@ -39,9 +39,7 @@ def snake(name):
 # DIAGONAL_MATRIX(1)'s shape: the whole shape.  Only Sizes[Axis] of the first two is read.
 # Each value lands in a UINT32 Sizes field: checked here, named as the keyword (where).
 def _size(v, where):
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer, float)):
-        raise TypeError(f"{where} must be an integer, got {type(v).__name__}")
-    return check_range(where, int(v), _U32)
+    return check_range(where, integer(where, v, _U32), _U32)
 
 
 GIVEN = {
@@ -179,6 +177,17 @@ def check_float32(where, v):
     return v
 
 
+def integer(where, v, lo_hi):
+    """v as an int when it is one (a Python or numpy integer, not a bool), else TypeError in the
+    command's words (case/fields.c): a float, a string, a bool is refused, never truncated or
+    parsed (`Repeats[2]: expected an integer in [0, 4294967295], got 1.9`)."""
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        shown = (str(v) if isinstance(v, (float, np.floating, decimal.Decimal))
+                 else repr(v) if isinstance(v, (str, bytes, bool)) else type(v).__name__)
+        raise TypeError(f"{where}: expected an integer in [{lo_hi[0]}, {lo_hi[1]}], got {shown[:40]}")
+    return int(v)
+
+
 def check_range(where, v, lo_hi):
     """v (an int) within its C field, else OverflowError naming `where` and the range: the
     library never sees a value its field cannot hold (no wrap, no silent truncation)."""
@@ -263,8 +272,9 @@ class Operator:
                     raise TypeError(f"{snake(self.name)}(): {k} must be a sequence of integers")
                 if len(v) > 2**32 - 1:
                     raise OverflowError(f"{where} has {len(v)} values; its count field holds at most 2^32 - 1")
-                v = [check_range(f"{snake(self.name)}(): {k}[{i}] ({p['name']}[{i}])", int(e), _FIELD_RANGE[p["kind"]])
-                     for i, e in enumerate(v)]
+                lo_hi = _FIELD_RANGE[p["kind"]]
+                v = [check_range(w, integer(w, e, lo_hi), lo_hi)
+                     for i, e in enumerate(v) for w in [f"{snake(self.name)}(): {k}[{i}] ({p['name']}[{i}])"]]
             if p["kind"] == _FLOAT:
                 check_float32(where, v)
             if p["kind"] == _STRUCT and v is not None:

@@ -1,6 +1,7 @@
 """Hostile inputs at the package's door (issue 23): parameters far outside their C field,
 any number of JOIN/SPLIT pieces, threads=, FLOAT values beyond FLOAT32 and Case.save on a
-full disk."""
+full disk; integers that are not integers (a float, a string, a bool in an integer array),
+refused as the command refuses them; Case.validate reading the descriptor as the command does."""
 import errno
 import os
 import time
@@ -260,3 +261,65 @@ def test_the_c_layer_refuses_them_too():
         with pytest.raises(OverflowError, match="threads"):
             _core.run(op.type, _core.FEATURE_LEVEL_LATEST, 0, threads, tensors, [None], [], True)
     assert _core.run(op.type, _core.FEATURE_LEVEL_LATEST, 0, 2**32 - 1, tensors, [None], [], True) is None
+
+
+# ---- integers are integers: what the command refuses, the package refuses (issue 23) ----------
+
+def _command(*args, path=None, doc=None):
+    """(exit status, stderr) of `dmlref ARGS`, with doc written to path first."""
+    import subprocess
+
+    if doc is not None:
+        with open(path, "w") as f:
+            f.write(dmlref._case.dumps(doc))
+    p = subprocess.run([dmlref._case.command(), *args], capture_output=True, text=True)
+    return p.returncode, p.stderr
+
+
+NOT_INTEGERS = [1.5, 2.0, np.float64(1.0), "1", True, None, __import__("decimal").Decimal("1")]
+
+
+@pytest.mark.parametrize("name", sorted(OPERATORS))
+def test_integer_array_parameters_refuse_what_is_not_an_integer(name):
+    """An element of TILE's Repeats, SLICE's Offsets, PADDING's StartPadding ... given as 1.5
+    ran as 1 (int() truncated it), "2" as 2, True as 1: the command refuses each (exit 3)."""
+    d = _minimal(name)
+    op = OPERATORS[name]
+    arrays = [(k, p) for k, p in op.kw.items() if p["kind"] in (_UINT_ARRAY, _INT_ARRAY) and d.kwargs.get(k)]
+    for k, p in arrays:
+        rng = "[0, 4294967295]" if p["kind"] == _UINT_ARRAY else "[-2147483648, 2147483647]"
+        for v in NOT_INTEGERS:
+            err, _ = _call(d, **{k: [v] + list(d.kwargs[k])[1:]})
+            shown = "1.0" if isinstance(v, np.floating) else repr(v) if isinstance(v, (str, bool)) else \
+                "NoneType" if v is None else str(v)
+            assert isinstance(err, TypeError), f"{name}.{k}[0]={v!r}: {type(err).__name__}: {err}"
+            assert str(err) == (f"{dmlref.snake(name)}(): {k}[0] ({p['name']}[0]): expected an integer in {rng}, "
+                                f"got {shown}"), str(err)
+        # numpy integers are integers
+        err, _ = _call(d, **{k: np.asarray(d.kwargs[k], np.int64)})
+        assert err is None, f"{name}.{k} as int64 array: {err}"
+
+
+def test_the_command_words_the_refusal_alike(tmp_path):
+    """The package's message ends as the command's does for the same value."""
+    x = np.zeros((1, 2), np.float32)
+    with pytest.raises(TypeError) as e:
+        dmlref.tile(x, repeats=[1, 1.5])
+    case = dmlref.Case.from_call(dmlref.tile, x, repeats=[1, 2]).doc
+    case["Repeats"] = [1, 1.5]
+    rc, err = _command("validate", str(tmp_path / "t.json"), path=str(tmp_path / "t.json"), doc=case)
+    assert rc == 3 and "Repeats[1]: expected an integer in [0, 4294967295], got 1.5" in err, err
+    assert str(e.value).endswith("(Repeats[1]): expected an integer in [0, 4294967295], got 1.5")
+
+
+def test_output_shape_keywords_refuse_floats():
+    """split(sizes=[1.5, 2.5]) split a 4-wide axis as [1, 2] (then refused for the sum), and
+    diagonal_matrix(shape=(1, 1, 2.5, 2)) made a 2 x 2 matrix: int() truncated them."""
+    x = np.zeros((1, 4), np.float32)
+    with pytest.raises(TypeError, match=r"^split\(\): sizes\[0\]: expected an integer in \[0, 4294967295\], got 1\.5$"):
+        dmlref.split(x, axis=1, sizes=[1.5, 2.5])
+    with pytest.raises(TypeError, match=r"^diagonal_matrix\(\): shape\[2\]: expected an integer .* got 2\.5$"):
+        dmlref.diagonal_matrix(shape=(1, 1, 2.5, 2), dtype="FLOAT32", offset=0, value=1.0)
+    with pytest.raises(TypeError, match=r"^one_hot\(\): depth: expected an integer .* got 2\.0$"):
+        dmlref.one_hot(np.zeros((1, 1), np.uint32), np.array([0, 1], np.float32), axis=1, depth=2.0)
+    assert [a.shape for a in dmlref.split(x, axis=1, sizes=[np.int64(1), 3])] == [(1, 1), (1, 3)]
