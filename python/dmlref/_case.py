@@ -9,6 +9,7 @@ for the same seed as case/distinct.c (python/tests/test_case.py compares the two
 `bytes_moved` read as case/case_read.c's parse_moved reads it."""
 import copy
 import decimal
+import fractions
 import json
 import os
 import shutil
@@ -180,6 +181,207 @@ def _json_int(v, path, lo, hi):
     if not lo <= v <= hi:
         raise _malformed(f"{path}: {v} is out of range [{lo}, {hi}]")
     return v
+
+
+# ---- the descriptor's fields, read as the command reads them (case/case_read.c, fields.c) ------
+
+# value_type_from_name (case/value.c): every named type, UINT4 and INT4 too (no operator takes
+# them: the library's verdict, not a malformed file)
+_TYPE_CODES = dict(_types.CODES, UINT4=12, INT4=13)
+_TYPE_LIST = "FLOAT64 FLOAT32 FLOAT16 INT64 INT32 INT16 INT8 UINT64 UINT32 UINT16 UINT8"
+_F32_BEYOND = fractions.Fraction(2**128 - 2**103)  # FLT_MAX + half an ulp: rounds to infinity
+_FLOAT_BEYOND = {"FLOAT16": fractions.Fraction(65520), "FLOAT32": _F32_BEYOND,
+                 "FLOAT64": fractions.Fraction(2**1024 - 2**970)}
+
+
+def _kind(v):
+    """case/jsonin.c's jsonin_kind: what a JSON value is, for a message."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, dict):
+        return "an object"
+    if isinstance(v, list):
+        return "an array"
+    if isinstance(v, (float, np.floating)) and not np.isfinite(v):
+        return "a non-standard number (NaN/Infinity)"  # bare NaN, Infinity: json.loads takes them
+    return "a string" if isinstance(v, str) else "a number"
+
+
+def _number_text(v):
+    """The text of a number as the case file holds it (as dumps writes it), else None."""
+    if isinstance(v, bool) or not isinstance(v, (int, float, decimal.Decimal, np.integer, np.floating)):
+        return None
+    if isinstance(v, (float, np.floating)) and not np.isfinite(v):
+        return None
+    if isinstance(v, int) and v.bit_length() > 10000:  # str() refuses beyond 4300 digits
+        return f"an integer of {v.bit_length()} bits"
+    return repr(float(v)) if isinstance(v, (float, np.floating)) else str(v)
+
+
+def _field_int(v, path, lo, hi):
+    """fields_get_int / case_get_uint: an integer literal (`-0` is 0) in [lo, hi]; not 1.0, not
+    "1", not true."""
+    t = _number_text(v)
+    if t is None:
+        raise _malformed(f"{path}: expected an integer in [{lo}, {hi}], got {_kind(v)}")
+    if isinstance(v, decimal.Decimal) and v == 0 and v.as_tuple().exponent == 0:
+        v = 0  # "-0" (_loads keeps it a Decimal for its sign)
+    if isinstance(v, (int, np.integer)) and lo <= int(v) <= hi:
+        return int(v)
+    raise _malformed(f"{path}: expected an integer in [{lo}, {hi}], got {t[:40]}")
+
+
+def _field_value(v, path, type_name):
+    """An element of type_name written as in a case file (case/value.c): an exact integer in
+    range, a number rounded to the float type (refused beyond its finite range), "nan", "inf",
+    "-inf" (float types), "0x..." with two hex digits per byte.  Its bytes, in host order."""
+    dtype = np.dtype(_types.DTYPES[type_name]).newbyteorder("=")
+    isz, is_float = dtype.itemsize, dtype.kind == "f"
+    if isinstance(v, str):
+        if v.startswith("0x"):
+            if len(v) != 2 + 2 * isz:
+                raise _malformed(f'{path}: bit pattern "{v[:40]}" must have exactly {2 * isz} hex digits for {type_name}')
+            if any(c not in "0123456789abcdefABCDEF" for c in v[2:]):
+                raise _malformed(f'{path}: bit pattern "{v[:40]}" has a non-hex digit')
+            return np.array([int(v[2:], 16)], f"u{isz}").tobytes()
+        if v not in ("nan", "inf", "-inf"):
+            raise _malformed(f'{path}: expected a number, "nan", "inf", "-inf" or "0x...", got "{v[:40]}"')
+        if not is_float:
+            raise _malformed(f'{path}: "{v}" is not a value of the integer type {type_name}')
+        return np.array([float(v)], dtype).tobytes()
+    t = _number_text(v)
+    if t is None:
+        raise _malformed(f"{path}: expected a value of {type_name}, got {_kind(v)}")
+    if not is_float:
+        if isinstance(v, decimal.Decimal) and v == 0 and v.as_tuple().exponent == 0:
+            v = 0
+        if not isinstance(v, (int, np.integer)):
+            raise _malformed(f"{path}: expected an integer for {type_name}, got {t}")
+        info = np.iinfo(dtype)
+        if not info.min <= int(v) <= info.max:
+            lo = f"[{info.min}, {info.max}]" if info.min else f"[0, {info.max}]"
+            raise _malformed(f"{path}: {t} is not representable in {type_name} {lo}")
+        return np.array([int(v)], dtype).tobytes()
+    if abs(fractions.Fraction(v if not isinstance(v, np.floating) else float(v))) >= _FLOAT_BEYOND[type_name]:
+        raise _malformed(f'{path}: {t} is beyond the finite range of {type_name} (write "inf" for infinity)')
+    with np.errstate(over="ignore"):  # (the rounding of a value never changes a verdict)
+        return np.array([float(v)], np.float64).astype(dtype).tobytes()
+
+
+def _field_float(v, path):
+    """A FLOAT field (read_float): the FLOAT32 value as a Python float."""
+    if not isinstance(v, str) and _number_text(v) is None:
+        raise _malformed(f'{path}: expected a number, "nan", "inf", "-inf" or "0x...", got {_kind(v)}')
+    return float(np.frombuffer(_field_value(v, path, "FLOAT32"), np.float32)[0])
+
+
+def _enum_list(p):
+    return ", ".join(n for n in p["enum_names"] if n)
+
+
+def _read_params(op, doc):
+    """{schema name: value op.validate takes} for the operator's fields in doc, as
+    fields_read_params reads them (the same order and messages); Error with status
+    DMLREF_CASE_MALFORMED for a field the command refuses (exit 3)."""
+    out, counts = {}, {}
+    for union_pass in (False, True):
+        for p in op.params:
+            if (p["kind"] == 7) != union_pass:
+                continue
+            name, kind, v = p["name"], p["kind"], doc.get(p["name"])
+            if v is None:
+                if kind == 8 and p["is_optional"]:
+                    out[name] = None
+                    continue
+                raise _malformed(f'missing "{name}" (a field of {op.name})')
+            if kind in (1, 2):
+                out[name] = _field_int(v, name, *((0, 2**32 - 1) if kind == 1 else (-2**31, 2**31 - 1)))
+            elif kind in (3, 4):
+                if not isinstance(v, list):
+                    raise _malformed(f"{name}: expected an array of integers, got {_kind(v)}")
+                lo, hi = (0, 2**32 - 1) if kind == 3 else (-2**31, 2**31 - 1)
+                out[name] = [_field_int(e, f"{name}[{i}]", lo, hi) for i, e in enumerate(v)]
+                cname = p.get("count_name")
+                if cname:
+                    if doc.get(cname) is not None:
+                        c = _field_int(doc[cname], cname, 0, 2**32 - 1)
+                        if c != len(v):
+                            raise _malformed(f"{cname} ({c}) differs from the length of {name} ({len(v)})")
+                    first = counts.setdefault(cname, (name, len(v)))
+                    if first[1] != len(v):
+                        raise _malformed(f"{name}: {len(v)} entries, but {first[0]} has {first[1]} "
+                                         f"(both are counted by {cname})")
+            elif kind == 5:
+                out[name] = _field_float(v, name)
+            elif kind == 6:
+                if not isinstance(v, str):
+                    raise _malformed(f"{name}: expected the name of a value ({_enum_list(p)}), got {_kind(v)}")
+                if v not in p["enum_names"]:
+                    raise _malformed(f'{name}: unknown value "{v[:40]}" ({_enum_list(p)})')
+                out[name] = p["enum_names"].index(v)
+            elif kind == 7:
+                tname = _types.NAMES.get(out.get(op.union_type.get(name)))
+                if tname not in _types.DTYPES:
+                    code = out.get(op.union_type.get(name))
+                    raise _malformed(f"{name}: its data type ({code}) has no element values")
+                out[name] = _field_value(v, name, tname).ljust(8, b"\0")
+            elif kind == 8:
+                fields = p.get("field_names") or []
+                listed = ", ".join(fields)
+                if not isinstance(v, dict):
+                    raise _malformed(f"{name}: expected an object {{{listed}}}{' or null' if p['is_optional'] else ''}, "
+                                     f"got {_kind(v)}")
+                for key in v:
+                    if key not in fields:
+                        raise _malformed(f'{name}: unknown key "{str(key)[:60]}" ({listed})')
+                for f in fields:
+                    if f not in v:
+                        raise _malformed(f'{name}: missing "{f}"')
+                out[name] = tuple(_field_float(v[f], f"{name}.{f}") for f in fields)
+    return out
+
+
+def _read_tensor(t, name):
+    """(DataType code, Sizes, Strides or None, TotalTensorSizeInBytes, Flags, alignment) of a
+    tensor object, read as case/case_read.c reads it (data and unknown keys are not read)."""
+    if not isinstance(t, dict):
+        raise _malformed(f"{name}: expected a tensor object, got {_kind(t)}")
+    dt = t.get("DataType")
+    if dt is None:
+        raise _malformed(f"{name}: missing DataType")
+    if not isinstance(dt, str):
+        raise _malformed(f"{name}.DataType: expected a string, got {_kind(dt)}")
+    if dt not in _TYPE_CODES:
+        raise _malformed(f'{name}.DataType: unknown data type "{dt[:40]}" ({_TYPE_LIST})')
+    sizes = t.get("Sizes")
+    if sizes is None:
+        raise _malformed(f"{name}: missing Sizes")
+    if not isinstance(sizes, list):
+        raise _malformed(f"{name}.Sizes: expected an array, got {_kind(sizes)}")
+    if len(sizes) > 64:
+        raise _malformed(f"{name}.Sizes: {len(sizes)} entries (at most 8 dimensions exist)")
+    sizes = tuple(_field_int(v, f"{name}.Sizes[{i}]", 0, 2**32 - 1) for i, v in enumerate(sizes))
+    if t.get("DimensionCount") is not None:
+        c = _field_int(t["DimensionCount"], f"{name}.DimensionCount", 0, 2**32 - 1)
+        if c != len(sizes):
+            raise _malformed(f"{name}: DimensionCount ({c}) differs from the length of Sizes ({len(sizes)})")
+    strides = t.get("Strides")
+    if strides is not None:
+        if not isinstance(strides, list):
+            raise _malformed(f"{name}.Strides: expected an array, got {_kind(strides)}")
+        if len(strides) != len(sizes):
+            raise _malformed(f"{name}.Strides: {len(strides)} entries, but Sizes has {len(sizes)}")
+        strides = tuple(_field_int(v, f"{name}.Strides[{i}]", 0, 2**32 - 1) for i, v in enumerate(strides))
+    extra = [_field_int(t[k], f"{name}.{k}", 0, 2**32 - 1) if t.get(k) is not None else 0
+             for k in ("Flags", "GuaranteedBaseOffsetAlignment")]
+    code = _TYPE_CODES[dt]
+    if t.get("TotalTensorSizeInBytes") is not None:
+        total = _field_int(t["TotalTensorSizeInBytes"], f"{name}.TotalTensorSizeInBytes", 0, 2**64 - 1)
+    else:
+        total = _core.calc_buffer_tensor_size(code, sizes, strides)
+    return (code, sizes, strides, total, *extra)
 
 
 def distinct_fill(name, data_type, total_slots, spec):
@@ -369,40 +571,49 @@ class Case:
 
     def validate(self, feature_level=None):
         """dmlref_validate on the case's descriptor (in this process, data not read):
-        None, or the InvalidDescriptor the library reports (status, rule, field)."""
+        None, or the InvalidDescriptor the library reports (status, rule, field).  The
+        descriptor's fields (parameters, tensors' DataType, Sizes, Strides, Flags,
+        GuaranteedBaseOffsetAlignment, TotalTensorSizeInBytes, counts) are read as the command
+        reads them: one it refuses (exit 3) raises Error with status DMLREF_CASE_MALFORMED and
+        its message (`Axis: expected an integer in [0, 4294967295], got 1.0`)."""
         op = OPERATORS.get(self.operator)
         if op is None:
             return InvalidDescriptor(f"unknown operator {self.operator!r}", status="DMLREF_ERROR_UNSUPPORTED_OPERATOR")
-
-        def tensor(t):
-            code = _types.CODES.get(t.get("DataType"))
-            if code is None:
-                raise ValueError(f"unknown DataType {t.get('DataType')!r}")
-            total = t.get("TotalTensorSizeInBytes")
-            if total is None:
-                total = _core.calc_buffer_tensor_size(code, t["Sizes"], t.get("Strides"))
-            return (code, tuple(int(n) for n in t["Sizes"]),
-                    None if t.get("Strides") is None else tuple(int(n) for n in t["Strides"]), int(total))
-
+        level = self.doc.get("feature_level")
+        if level is not None and not isinstance(level, str):
+            raise _malformed(f'feature_level: expected a string such as "4_1", got {_kind(level)}')
+        if level is not None and level not in _types.LEVELS:
+            raise _malformed(f'feature_level: unknown level "{level[:20]}" ({" ".join(_types.LEVELS)})')
+        params = _read_params(op, self.doc)
         tensors = {}
-        for slot in op.schema["slots"]:
-            t = self.doc.get(slot["name"])
-            if t is not None:
-                tensors[slot["name"]] = [tensor(x) for x in t] if slot["is_array"] else tensor(t)
-        def param(p, v):
-            if p["kind"] == 6 and isinstance(v, str):  # an enum: case files name its value
-                return p["enum_names"].index(v) if v in p["enum_names"] else -1
-            return int(v) if p["kind"] in (1, 2, 6) else v
-
-        params = {p["name"]: param(p, self.doc[p["name"]]) for p in op.params if p["name"] in self.doc}
-        return op.validate(tensors, params, feature_level or self.doc.get("feature_level"))
+        # as case/case_read.c: the single tensors, then the arrays and their counts
+        for slot in sorted(op.schema["slots"], key=lambda sl: sl["is_array"]):
+            name, t = slot["name"], self.doc.get(slot["name"])
+            if t is None and slot["is_array"]:
+                raise _malformed(f'missing "{name}" (an array of tensors)')
+            if t is None:
+                if not slot["is_optional"]:
+                    raise _malformed(f'missing "{name}" (a tensor of {op.name})')
+                continue
+            if not slot["is_array"]:
+                tensors[name] = _read_tensor(t, name)
+                continue
+            if not isinstance(t, list):
+                raise _malformed(f"{name}: expected an array of tensors, got {_kind(t)}")
+            cname = slot.get("count_name")
+            if cname and self.doc.get(cname) is not None:
+                c = _field_int(self.doc[cname], cname, 0, 2**32 - 1)
+                if c != len(t):
+                    raise _malformed(f"{cname} ({c}) differs from the length of {name} ({len(t)})")
+            tensors[name] = [_read_tensor(x, f"{name}[{i}]") for i, x in enumerate(t)]
+        return op.validate(tensors, params, feature_level or level)
 
     def _why_invalid(self, e, feature_level):
         """The command's exit 2 as the library's own error: its status, rule and field
         from dmlref_validate, or (a valid descriptor under --strict) the index error."""
         try:
             err = self.validate(feature_level)
-        except (ValueError, KeyError, TypeError, OverflowError):
+        except (Error, ValueError, KeyError, TypeError, OverflowError):
             err = None
         if err is not None:
             return err

@@ -281,12 +281,23 @@ static int u32_list(PyObject *seq, uint32_t **out, uint32_t *n, arena *a, const 
     return rc;
 }
 
-/* (DataType, Sizes, Strides or None, TotalTensorSizeInBytes) -> a DMLREF_TENSOR_DESC. */
+/* (DataType, Sizes, Strides or None, TotalTensorSizeInBytes[, Flags, GuaranteedBaseOffsetAlignment])
+ * -> a DMLREF_TENSOR_DESC.  TotalTensorSizeInBytes is checked, not wrapped ("K" would take -1
+ * as 2^64 - 1 and 2^64 + 16 as 16). */
 static int fill_tensor(PyObject *t, DMLREF_TENSOR_DESC *td, DMLREF_BUFFER_TENSOR_DESC *bd, arena *a) {
-    PyObject *sizes, *strides;
+    PyObject *sizes, *strides, *total_o, *flags_o = NULL, *align_o = NULL;
     int dtype;
-    unsigned long long total;
-    if (!PyArg_ParseTuple(t, "iOOK", &dtype, &sizes, &strides, &total)) return -1;
+    uint32_t flags = 0, align = 0;
+    if (!PyArg_ParseTuple(t, "iOOO|OO", &dtype, &sizes, &strides, &total_o, &flags_o, &align_o)) return -1;
+    const unsigned long long total = PyLong_AsUnsignedLongLong(total_o);
+    if (total == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1; /* not an integer: TypeError */
+        PyErr_Clear();
+        PyErr_SetString(PyExc_OverflowError, "TotalTensorSizeInBytes must be an integer in [0, 2^64 - 1]");
+        return -1;
+    }
+    if (flags_o && to_u32(flags_o, &flags, "Flags") < 0) return -1;
+    if (align_o && to_u32(align_o, &align, "GuaranteedBaseOffsetAlignment") < 0) return -1;
     uint32_t n = 0, ns = 0;
     uint32_t *sz = NULL, *st = NULL;
     if (u32_list(sizes, &sz, &n, a, "Sizes") < 0) return -1;
@@ -298,12 +309,12 @@ static int fill_tensor(PyObject *t, DMLREF_TENSOR_DESC *td, DMLREF_BUFFER_TENSOR
         }
     }
     bd->DataType = (DMLREF_TENSOR_DATA_TYPE)dtype;
-    bd->Flags = DMLREF_TENSOR_FLAG_NONE;
+    bd->Flags = (DMLREF_TENSOR_FLAGS)flags;
     bd->DimensionCount = n;
     bd->Sizes = sz;
     bd->Strides = st;
     bd->TotalTensorSizeInBytes = total;
-    bd->GuaranteedBaseOffsetAlignment = 0;
+    bd->GuaranteedBaseOffsetAlignment = align;
     td->Type = DMLREF_TENSOR_TYPE_BUFFER;
     td->Desc = bd;
     return 0;
@@ -323,7 +334,7 @@ static int to_f32(PyObject *v, float *out, const char *what, const char *field) 
     return 0;
 }
 
-static int fill_param(const dmlref_param *p, PyObject *v, unsigned char *desc, arena *a) {
+static int fill_param(const dmlref_schema *s, const dmlref_param *p, PyObject *v, unsigned char *desc, arena *a) {
     switch (p->kind) {
     case DMLREF_PARAM_UINT:
     case DMLREF_PARAM_ENUM: {
@@ -364,6 +375,18 @@ static int fill_param(const dmlref_param *p, PyObject *v, unsigned char *desc, a
         Py_DECREF(fast);
         if (rc < 0) return -1;
         const uint32_t count = (uint32_t)len;
+        /* arrays sharing one count field (SLICE's Offsets, Sizes, Strides: DimensionCount) must
+         * be as long as each other: the library reads that many values from each */
+        uint32_t before;
+        memcpy(&before, desc + p->count_offset, sizeof before);
+        for (const dmlref_param *q = s->params; q < p; ++q) {
+            if ((q->kind == DMLREF_PARAM_UINT_ARRAY || q->kind == DMLREF_PARAM_INT_ARRAY) && q->count_name &&
+                q->count_offset == p->count_offset && before != count) {
+                PyErr_Format(PyExc_ValueError, "%s: %u entries, but %s has %u (both are counted by %s)", p->name,
+                             (unsigned)count, q->name, (unsigned)before, p->count_name);
+                return -1;
+            }
+        }
         const void *ptr = arr;
         memcpy(desc + p->offset, &ptr, sizeof ptr);
         memcpy(desc + p->count_offset, &count, sizeof count);
@@ -479,7 +502,7 @@ static unsigned char *build_desc(const dmlref_schema *s, PyObject *tensors, PyOb
             PyErr_Format(PyExc_ValueError, "%s: parameter %s missing", s->name, p->name);
             return NULL;
         }
-        if (fill_param(p, PyList_GET_ITEM(params, pi++), desc, a) < 0) return NULL;
+        if (fill_param(s, p, PyList_GET_ITEM(params, pi++), desc, a) < 0) return NULL;
     }
     if (pi != PyList_GET_SIZE(params)) {
         PyErr_Format(PyExc_ValueError, "%s: too many parameters", s->name);

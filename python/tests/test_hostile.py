@@ -323,3 +323,117 @@ def test_output_shape_keywords_refuse_floats():
     with pytest.raises(TypeError, match=r"^one_hot\(\): depth: expected an integer .* got 2\.0$"):
         dmlref.one_hot(np.zeros((1, 1), np.uint32), np.array([0, 1], np.float32), axis=1, depth=2.0)
     assert [a.shape for a in dmlref.split(x, axis=1, sizes=[np.int64(1), 3])] == [(1, 1), (1, 3)]
+
+
+# ---- Case.validate reads the descriptor as the command does (issue 23) -------------------------
+
+CASES = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "cases")
+
+
+def test_case_validate_agrees_with_the_command_on_every_case_file():
+    """A valid case's ScaleBias ({"Scale": 2, "Bias": -1}) raised TypeError (its keys were read
+    as values), as did a FLOAT given "inf"; Sizes of 4.0 were truncated, a count that differs
+    from its array's length ignored.  Now: valid where the command says valid, the library's
+    verdict where it says invalid, and where it refuses a descriptor field, its message."""
+    import glob
+
+    files = sorted(glob.glob(os.path.join(CASES, "*.json")) + glob.glob(os.path.join(CASES, "bad", "*.json")))
+    assert len(files) > 100
+    raised = 0
+    for f in files:
+        rc, err = _command("validate", f)
+        try:
+            case = dmlref.Case.load(f)
+        except ValueError:  # not JSON (json.JSONDecodeError)
+            assert rc == 3, f
+            continue
+        try:
+            verdict = case.validate()
+        except dmlref.Error as e:
+            assert rc == 3 and e.status == "DMLREF_CASE_MALFORMED" and e.message in err, (f, e.message, err)
+            raised += 1
+            continue
+        if rc == 0:
+            assert verdict is None, (f, verdict)
+        elif rc in (2, 7):
+            assert isinstance(verdict, dmlref.InvalidDescriptor), (f, verdict)
+        else:  # a problem of the data, which validate does not read
+            assert rc == 3 and verdict is None or isinstance(verdict, dmlref.InvalidDescriptor), (f, rc, verdict)
+    assert raised >= 15
+
+
+def _diag(value, **more):
+    return dict({"operator": "DIAGONAL_MATRIX", "Offset": 0, "Value": value,
+                 "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 2, 2]}}, **more)
+
+
+@pytest.mark.parametrize("value", ["inf", "-inf", "nan", "0x7fc01234", "0x00000001", 0, -0.0, 3.4028235e38])
+def test_case_validate_takes_every_float_the_command_takes(tmp_path, value):
+    """A FLOAT field given "inf" (or "nan", "0x...") raised TypeError: must be real number, not str."""
+    path = str(tmp_path / "c.json")
+    assert _command("validate", path, path=path, doc=_diag(value))[0] == 0
+    assert dmlref.Case(_diag(value)).validate() is None
+    sb = {"operator": "ELEMENT_WISE_IDENTITY", "ScaleBias": {"Scale": value, "Bias": "0x3f800000"},
+          "InputTensor": {"DataType": "FLOAT32", "Sizes": [2], "data": [1, 2]},
+          "OutputTensor": {"DataType": "FLOAT32", "Sizes": [2]}}
+    assert _command("validate", path, path=path, doc=sb)[0] == 0
+    assert dmlref.Case(sb).validate() is None
+
+
+@pytest.mark.parametrize("value", ["infinity", "0x7fc0", "0x7fc0000g", "1.5", True, [1.0], {"x": 1}, 1e39, -3.5e38,
+                                   2**200])
+def test_case_validate_refuses_every_float_the_command_refuses(tmp_path, value):
+    path = str(tmp_path / "c.json")
+    for doc in (_diag(value), {"operator": "ELEMENT_WISE_IDENTITY", "ScaleBias": {"Scale": 1, "Bias": value},
+                               "InputTensor": {"DataType": "FLOAT32", "Sizes": [2], "data": [1, 2]},
+                               "OutputTensor": {"DataType": "FLOAT32", "Sizes": [2]}}):
+        rc, err = _command("validate", path, path=path, doc=doc)
+        with pytest.raises(dmlref.Error) as e:
+            dmlref.Case(doc).validate()
+        assert rc == 3 and e.value.status == "DMLREF_CASE_MALFORMED" and e.value.message in err, (e.value.message, err)
+
+
+def test_case_validate_reads_fields_exactly(tmp_path):
+    """Fields the command refuses or reads exactly: an integer 1.0, a number for an enum, a
+    ScaleBias key too many, TotalTensorSizeInBytes of -1 (wrapped to 2^64 - 1 by "K") or
+    2^64 + 8 (wrapped to 8), Flags (dropped: an input OWNED_BY_DML was valid in Python)."""
+    path = str(tmp_path / "c.json")
+    base = {"operator": "GATHER", "Axis": 0, "IndexDimensions": 1,
+            "InputTensor": {"DataType": "FLOAT32", "Sizes": [4], "data": [1, 2, 3, 4]},
+            "IndicesTensor": {"DataType": "UINT32", "Sizes": [2], "data": [0, 1]},
+            "OutputTensor": {"DataType": "FLOAT32", "Sizes": [2]}}
+    import copy
+
+    def variant(**changes):
+        d = copy.deepcopy(base)
+        for path_, v in changes.items():
+            *outer, last = path_.split(".")
+            (d[outer[0]] if outer else d)[last] = v
+        return d
+
+    for doc in (variant(Axis=0.0), variant(Axis="0"), variant(Axis=True),
+                variant(**{"InputTensor.TotalTensorSizeInBytes": -1}),
+                variant(**{"InputTensor.TotalTensorSizeInBytes": 2**64 + 16}),
+                variant(**{"InputTensor.Sizes": [4.0]}), variant(**{"InputTensor.Strides": ["1"]}),
+                variant(**{"InputTensor.DataType": 1})):
+        rc, err = _command("validate", path, path=path, doc=doc)
+        with pytest.raises(dmlref.Error) as e:
+            dmlref.Case(doc).validate()
+        assert rc == 3 and e.value.message in err, (e.value.message, err)
+    flagged = variant(**{"OutputTensor.Flags": 1})
+    rc, out = _command("validate", path, path=path, doc=flagged)
+    verdict = dmlref.Case(flagged).validate()
+    assert rc == 2 and isinstance(verdict, dmlref.InvalidDescriptor), (rc, verdict)
+
+
+def test_arrays_sharing_a_count_may_not_differ_in_length():
+    """Operator.validate (and Case.validate below it) with SLICE's Offsets of 1 value and Sizes,
+    Strides of 8: _core.c set DimensionCount to 8 and the library read 7 values past the end of
+    Offsets' block (valgrind: invalid read in slice_window_rules)."""
+    op = OPERATORS["SLICE"]
+    t = (1, (3,) * 8, None, 4 * 3**8)
+    o = (1, (1,) * 8, None, 4)
+    with pytest.raises(ValueError, match=r"^Sizes: 8 entries, but Offsets has 1 \(both are counted by DimensionCount\)$"):
+        op.validate({"InputTensor": t, "OutputTensor": o}, {"Offsets": [0], "Sizes": [1] * 8, "Strides": [1] * 8})
+    assert op.validate({"InputTensor": t, "OutputTensor": o}, {"Offsets": [0] * 8, "Sizes": [1] * 8,
+                                                               "Strides": [1] * 8}) is None
