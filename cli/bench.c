@@ -41,7 +41,7 @@ static const char usage_bench[] =
     "Out-of-range indices are clamped silently (benchmarks do not check indices).\n"
     "\n"
     "exit status: 0 ok, 2 descriptor invalid, 3 case file unreadable or malformed,\n"
-    "4 bad command line, 5 execution failed\n";
+    "4 bad command line or a bad DMLREF_* variable, 5 execution failed\n";
 
 static int cmp_u64(const void *a, const void *b) {
     const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -124,7 +124,7 @@ int cmd_bench(int argc, char **argv) {
     }
     if (st != DMLREF_OK) {
         fprintf(stderr, "dmlref: %s: %s\n", path, err.message);
-        rc = CASE_SYSTEM;
+        rc = st == DMLREF_ERROR_OPTIONS ? CASE_USAGE : CASE_SYSTEM; /* a bad DMLREF_* variable: exit 4, as run */
     } else {
         qsort(times, (size_t)repeat, sizeof *times, cmp_u64);
         const uint64_t median = repeat % 2 ? times[repeat / 2] : (times[repeat / 2 - 1] + times[repeat / 2]) / 2;

@@ -250,6 +250,9 @@ int cmd_gen(int argc, char **argv) {
     const int suite = val[O_SUITE] != NULL;
     if (!val[O_SEED] || suite == (val[O_OUT] != NULL) || (!suite && (!val[O_OPERATOR] || !val[O_COUNT])))
         return usage("%s%s", "--operator, --count, --seed and --out are required (or --seed and --suite)", "");
+    /* "" would be "/gen_..." files, or --suite's /small, /large, /bits at the root */
+    if ((val[O_OUT] && !*val[O_OUT]) || (val[O_SUITE] && !*val[O_SUITE]))
+        return usage("%s needs a directory%s", val[O_SUITE] ? "--suite" : "--out", "");
     if (cli_parse_u64(val[O_SEED], UINT64_MAX, &seed))
         return usage("--seed needs a non-negative integer, got '%s'%s", val[O_SEED], "");
     count = suite ? 100 : 0;
@@ -295,7 +298,11 @@ int cmd_gen(int argc, char **argv) {
             const size_t l = e ? (size_t)(e - p) : strlen(p);
             char one[64];
             snprintf(one, sizeof one, "%.*s", (int)(l < sizeof one ? l : sizeof one - 1), p);
-            if (n_ops == 64 || (ops[n_ops] = case_operator_from_name(one)) == 0) {
+            if (n_ops == 64) {
+                fprintf(stderr, "dmlref gen: --operator names more than 64 operators\n");
+                return CASE_USAGE;
+            }
+            if ((ops[n_ops] = case_operator_from_name(one)) == 0) {
                 char names[512];
                 fprintf(stderr, "dmlref gen: unknown operator '%s' (%s, ALL)\n", one, case_operator_names(names, sizeof names));
                 return CASE_USAGE;

@@ -1330,6 +1330,26 @@ contains "$tmp/err" "cannot create $tmp/dangling: a dangling symbolic link is in
 expect 5 "run --npy at a link loop" "$D" run "$CASES/gather_doc1.json" --npy "$tmp/loop"
 contains "$tmp/err" "cannot create $tmp/loop: Too many levels of symbolic links" "--npy at a link loop: why"
 [ -e "$tmp/nowhere" ] && no "--npy at a dangling link created its target" || ok
+# bench: a bad library variable is a bad command line (exit 4, docs/environment.md), as for run
+# and export; bench said 5 (an execution failure)
+expect 4 "bench with DMLREF_PAR_GRAIN=-1" env DMLREF_PAR_GRAIN=-1 "$D" bench "$CASES/gather_doc1.json" --repeat 1
+contains "$tmp/err" 'DMLREF_PAR_GRAIN has the value "-1"' "bench names the bad variable"
+expect 4 "bench with DMLREF_FORCE_ORACLE=2" env DMLREF_FORCE_ORACLE=2 "$D" bench "$CASES/gather_doc1.json" --repeat 1 --run
+contains "$tmp/err" 'DMLREF_FORCE_ORACLE has the value "2"' "bench --run names the bad variable"
+if [ -s "$tmp/out" ]; then no "bench with a bad variable printed a result"; else ok; fi
+# gen: an empty --out or --suite is a bad command line (4), as run's --npy= and export's --out=;
+# --suite= wrote /small, /large and /bits at the root (exit 0), --out= said "cannot create : ..." (5)
+expect 4 "gen --out=" "$D" gen --operator GATHER --count 1 --seed 1 --out=
+contains "$tmp/err" "dmlref gen: --out needs a directory" "gen --out= says what is missing"
+expect 4 "gen --suite=" "$D" gen --suite= --seed 1 --operator GATHER --count 0 --large-count 0 --bits-count 0
+contains "$tmp/err" "dmlref gen: --suite needs a directory" "gen --suite= says what is missing"
+expect 4 "gen --suite ''" "$D" gen --suite "" --seed 1 --operator GATHER --count 0 --large-count 0 --bits-count 0
+# more operators than gen keeps: said so, not "unknown operator 'GATHER'"
+ops65=GATHER
+for i in $(seq 64); do ops65="$ops65,GATHER"; done
+expect 4 "gen --operator with 65 names" "$D" gen --operator "$ops65" --count 1 --seed 1 --out "$tmp/g65"
+contains "$tmp/err" "dmlref gen: --operator names more than 64 operators" "gen: 65 names"
+if grep -q "unknown operator" "$tmp/err"; then no "gen called GATHER unknown"; else ok; fi
 
 # ---- host limits: the verdict never depends on the host --------------------
 # A valid SPLIT whose input claims 2^32 + 4 bytes (more than the 4 elements
