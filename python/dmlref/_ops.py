@@ -122,8 +122,10 @@ def union_element(value, code):
         value = float(value)  # "nan", "inf", "-inf"
     if isinstance(value, decimal.Decimal):
         value = int(value) if dtype.kind in "iu" and value == value.to_integral_value() else float(value)
+    if isinstance(value, (bool, np.bool_)):  # the command: "expected a value of FLOAT32, got a boolean"
+        raise TypeError(f"a {name} value must be a number, got {value!r}")
     if dtype.kind in "iu":
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        if not isinstance(value, (int, np.integer)):
             raise TypeError(f"a {name} value must be an integer, got {value!r}")
         info = np.iinfo(dtype)
         if not info.min <= int(value) <= info.max:
@@ -159,7 +161,7 @@ def check_float32(where, v):
     """A FLOAT field's value (DMLREF_PARAM_FLOAT, a STRUCT's fields) as the command reads
     one: rounded to the nearest FLOAT32, a finite value that rounds beyond FLOAT32's
     range refused (ValueError); inf and nan given as such are kept."""
-    if isinstance(v, (str, bytes)):
+    if isinstance(v, (str, bytes, bool, np.bool_)):  # the command refuses `true` for a FLOAT too
         raise TypeError(f"{where} must be a number, got {type(v).__name__}")
     try:
         d = float(v)
@@ -260,8 +262,11 @@ class Operator:
                     raise TypeError(f"{snake(self.name)}() missing keyword argument {k!r}")
             if v is not None and _is_data_type_enum(p) and not isinstance(v, (int, np.integer)):
                 v = _types.CODES[_types.data_type(out_dtype_of(v))]  # "INT64", np.int64, "int64"
-            if p["kind"] == 6 and isinstance(v, str) and v in p["enum_names"]:
-                v = p["enum_names"].index(v)  # an enum by its name ("REFLECTION")
+            if p["kind"] == 6 and isinstance(v, str):  # an enum by its name ("REFLECTION")
+                if v not in p["enum_names"]:  # (was "must be an integer, got str")
+                    raise ValueError(f"{snake(self.name)}(): {k} ({p['name']}): unknown value {v[:40]!r} "
+                                     f"({', '.join(n for n in p['enum_names'] if n)})")
+                v = p["enum_names"].index(v)
             where = f"{snake(self.name)}(): {k} ({p['name']})"
             if p["kind"] in _INTEGER_KINDS:
                 if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
@@ -383,7 +388,7 @@ class Operator:
                 tensors[slot["name"]] = ts if slot["is_array"] else ts[0]
 
         flags = (_core.OPTION_CHECK_INDICES if check_indices else 0) | (_core.OPTION_FORCE_ORACLE if force_oracle else 0)
-        err = _core.run(self.type, fl, flags, threads, [tensors[s["name"]] for s in self.schema["slots"]],
+        err = _core.run(self.type, fl, flags, int(threads), [tensors[s["name"]] for s in self.schema["slots"]],
                         values, buffers, False)
         if err is not None:
             _, status, msg, rule, field = err

@@ -437,3 +437,34 @@ def test_arrays_sharing_a_count_may_not_differ_in_length():
         op.validate({"InputTensor": t, "OutputTensor": o}, {"Offsets": [0], "Sizes": [1] * 8, "Strides": [1] * 8})
     assert op.validate({"InputTensor": t, "OutputTensor": o}, {"Offsets": [0] * 8, "Sizes": [1] * 8,
                                                                "Strides": [1] * 8}) is None
+
+
+def test_numpy_integer_threads_run():
+    """threads=np.int64(2) passed the keyword layer's check and was refused below it
+    (OverflowError: threads must be an integer in [0, 2^32 - 1]): _core takes Python ints."""
+    x = np.arange(8, dtype=np.float32)
+    for threads in (np.int64(2), np.uint32(1), np.int8(0)):
+        out = dmlref.gather(x, np.array([2, 0], np.int32), axis=0, index_dimensions=1, threads=threads)
+        assert out.tolist() == [2.0, 0.0]
+
+
+def test_booleans_are_not_numbers():
+    """padding_value=True, scale_bias=(True, 0), diagonal_matrix1(value=True) of a float type ran
+    as 1.0; the command refuses `true` there ("got a boolean")."""
+    x = np.zeros((1, 1, 2, 2), np.float32)
+    with pytest.raises(TypeError, match=r"^padding\(\): padding_value \(PaddingValue\) must be a number, got bool$"):
+        dmlref.padding(x, padding_mode="CONSTANT", padding_value=True, start_padding=[0] * 4, end_padding=[0] * 4)
+    with pytest.raises(TypeError, match=r"scale_bias \(ScaleBias\.Bias\) must be a number, got bool_?$"):
+        dmlref.element_wise_identity(x, scale_bias=(1.0, np.True_))
+    with pytest.raises(TypeError, match=r"^a FLOAT32 value must be a number, got True$"):
+        dmlref.diagonal_matrix1(shape=(2, 2), dtype="FLOAT32", value=True, diagonal_fill_begin=0, diagonal_fill_end=1)
+
+
+def test_an_unknown_enum_name_is_named():
+    """padding_mode="MIRROR" said `padding_mode must be an integer, got str`."""
+    x = np.zeros((1, 1, 2, 2), np.float32)
+    with pytest.raises(ValueError, match=r"^padding\(\): padding_mode \(PaddingMode\): unknown value 'MIRROR' "
+                                         r"\(CONSTANT, EDGE, REFLECTION, SYMMETRIC, WRAP\)$"):
+        dmlref.padding(x, padding_mode="MIRROR", padding_value=0.0, start_padding=[0] * 4, end_padding=[0] * 4)
+    assert dmlref.padding(x, padding_mode="EDGE", padding_value=0.0, start_padding=[0] * 4,
+                          end_padding=[0] * 4).shape == (1, 1, 2, 2)
