@@ -264,7 +264,7 @@ class Operator:
                 v = _types.CODES[_types.data_type(out_dtype_of(v))]  # "INT64", np.int64, "int64"
             if p["kind"] == 6 and isinstance(v, str):  # an enum by its name ("REFLECTION")
                 if v not in p["enum_names"]:  # (was "must be an integer, got str")
-                    raise ValueError(f"{snake(self.name)}(): {k} ({p['name']}): unknown value {v[:40]!r} "
+                    raise TypeError(f"{snake(self.name)}(): {k} ({p['name']}): unknown value {v[:40]!r} "
                                      f"({', '.join(n for n in p['enum_names'] if n)})")
                 v = p["enum_names"].index(v)
             where = f"{snake(self.name)}(): {k} ({p['name']})"
