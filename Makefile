@@ -272,7 +272,7 @@ $(BUILDERS): $(BUILDERS_OBJ) $(STAMP)
 	$(RANLIB) $@
 
 $(CLI): $(CLI_OBJ) $(BUILDERS) $(CASELIB) $(STATIC) $(STAMP)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILDERS) $(CASELIB) $(STATIC) $(LDLIBS_LIB) -ljson-c -lm
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILDERS) $(CASELIB) $(STATIC) $(LDLIBS_LIB) -lm
 
 $(UNIT): $(TEST_OBJ) $(INTERNAL) $(STAMP)
 	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(INTERNAL) $(LDLIBS_LIB) -lm -lpthread
@@ -289,19 +289,19 @@ $(NUMPY_DRIVER): $(BUILD)/tests/numpy/driver.o $(BUILD)/case/descbuf.o $(INTERNA
 # (tests/fields/test_fields.c, tests/suites/fields.sh), linked like fuzz_case.
 FIELDS_TEST = $(BUILD)/test_fields
 $(FIELDS_TEST): tests/fields/test_fields.c $(CASELIB) $(INTERNAL) $(HEADERS) $(STAMP)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -ljson-c -lm
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -lm
 
 # The builders' shared helpers under gen's filters and flavours (tests/builders/test_builders.c,
 # tests/suites/builders.sh), linked with the builders and the case library.
 BUILDERS_TEST = $(BUILD)/test_builders
 $(BUILDERS_TEST): tests/builders/test_builders.c $(BUILDERS) $(CASELIB) $(INTERNAL) $(HEADERS) $(STAMP)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILDERS) $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -ljson-c -lm
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILDERS) $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -lm
 
 # dmlref_output_sizes over every documented example (tests/shape/test_shape.c,
 # tests/suites/shape.sh), linked with the case library.
 SHAPE_TEST = $(BUILD)/test_shape
 $(SHAPE_TEST): tests/shape/test_shape.c $(CASELIB) $(INTERNAL) $(HEADERS) $(STAMP)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -ljson-c -lm
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -lm
 
 # The README's C example (examples/gather.c), built against the shipped static library.
 EXAMPLE = $(BUILD)/example_gather
@@ -387,7 +387,7 @@ BENCH = $(BUILD)/bench
 
 # The workloads are case files (bench/workloads/*.json), read by the case library.
 $(BENCH): bench/bench.c $(CASELIB) $(INTERNAL) $(HEADERS) $(STAMP)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ bench/bench.c $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -ljson-c -lm
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ bench/bench.c $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -lm
 
 bench: $(BENCH) $(CLI)
 	$(BENCH) $(BENCH_ARGS)
@@ -462,7 +462,7 @@ $(FUZZ_DESC_TARGETS:%=$(BUILD)/%): $(BUILD)/%: fuzz/%.c fuzz/desc_decode.h $(INT
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -fsanitize=fuzzer $< $(INTERNAL) $(LDLIBS_LIB) -lm -o $@
 
 $(BUILD)/fuzz_case: fuzz/fuzz_case.c $(CASELIB) $(INTERNAL) $(STAMP)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -fsanitize=fuzzer $< $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -ljson-c -lm -o $@
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -fsanitize=fuzzer $< $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -lm -o $@
 
 # Each target over its committed corpus once (-runs=0: no mutation).
 fuzz-replay: fuzz
