@@ -291,6 +291,14 @@ FIELDS_TEST = $(BUILD)/test_fields
 $(FIELDS_TEST): tests/fields/test_fields.c $(CASELIB) $(INTERNAL) $(HEADERS) $(STAMP)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -lm
 
+# The case library's JSON reader, alone and under the case reader (tests/json/test_json.c,
+# tests/suites/json_read.sh), linked with the case library; the allocation functions are
+# wrapped (--wrap) so that the test can make the Nth allocation fail.
+JSON_TEST = $(BUILD)/test_json
+JSON_TEST_WRAP = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=posix_memalign
+$(JSON_TEST): tests/json/test_json.c $(CASELIB) $(INTERNAL) $(HEADERS) $(STAMP)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) $(JSON_TEST_WRAP) -o $@ $< $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -lm
+
 # The builders' shared helpers under gen's filters and flavours (tests/builders/test_builders.c,
 # tests/suites/builders.sh), linked with the builders and the case library.
 BUILDERS_TEST = $(BUILD)/test_builders
@@ -316,7 +324,7 @@ examples: $(CLI) $(EXAMPLE)
 	@echo "== $(EXAMPLE)"; $(EXAMPLE)
 
 # The README's test command.  Runs every suite and ends with "N passed, N failed".
-test: $(UNIT) $(NUMPY_DRIVER) $(EXAMPLE) $(if $(CLI_SRC),$(CLI) $(FIELDS_TEST) $(BUILDERS_TEST) $(SHAPE_TEST)) $(BUILD)/bench
+test: $(UNIT) $(NUMPY_DRIVER) $(EXAMPLE) $(if $(CLI_SRC),$(CLI) $(FIELDS_TEST) $(JSON_TEST) $(BUILDERS_TEST) $(SHAPE_TEST)) $(BUILD)/bench
 	BUILD=$(BUILD) PYTHON=$(PYTHON) sh tests/run.sh
 
 test-asan:
