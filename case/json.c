@@ -3,8 +3,9 @@
  * checks the text and counts, the second fills the tree in one allocation.
  * While the text is read, finished values wait on a stack at the front of that
  * allocation; when their array or object closes they move, as one block, to
- * the back, and the array or object takes their place on the stack.  Every
- * value is on the stack or in a block, so the two never meet, and the root
+ * the back (memmove: the block may overlap where they were), and the array or
+ * object takes their place on the stack.  Every value read so far is on the
+ * stack or in a block, so the stack never reaches the blocks, and the root
  * ends up first.  Arrays and objects open frames (at most JSON_MAX_DEPTH), so
  * nothing recurses.
  */
@@ -426,7 +427,7 @@ static void close_container(parser *p) {
         if (f->kind == JV_OBJECT && f->count > 1) find_repeats(p, f);
         const size_t n = p->top - f->base;
         p->bottom -= n;
-        if (n) memcpy(p->vals + p->bottom, p->vals + f->base, n * sizeof *p->vals);
+        if (n) memmove(p->vals + p->bottom, p->vals + f->base, n * sizeof *p->vals);
         p->top = f->base;
     }
     jv *v = push(p, f->kind, f->offset);
