@@ -39,12 +39,13 @@
 #   SHARED=1                 0: no shared library (built, installed or checked)
 #   LOCALIZE=1               0: libdmlref.a holds the plain objects (no `-r` link,
 #                            no objcopy); internal names then stay global
-#   WITH_CLI=1               0: `all` builds the libraries only (no json-c)
+#   WITH_CLI=1               0: `all` builds the libraries only (no command)
 #   PREFIX LIBDIR BINDIR INCLUDEDIR PKGCONFIGDIR DESTDIR   install locations
 #   PYTHON                   the python3 with numpy the tests use
-# CC=emcc (wasm32: no shared libraries, no objcopy, no libgomp, no json-c, no
-# SIMDe in its sysroot) changes the defaults to SHARED=0 LOCALIZE=0 OPENMP=0
-# SIMD=0 WITH_CLI=0 AR=emar RANLIB=emranlib; each can still be given.
+# CC=emcc (wasm32: no shared libraries, no objcopy, no libgomp, no SIMDe in its
+# sysroot; the command needs a file system, node's with -sNODERAWFS=1) changes
+# the defaults to SHARED=0 LOCALIZE=0 OPENMP=0 SIMD=0 WITH_CLI=0 AR=emar
+# RANLIB=emranlib; each can still be given (WITH_CLI=1 builds the command).
 
 BUILD   ?= build
 PREFIX  ?= /usr/local
