@@ -378,7 +378,8 @@ static void sift_down(const jv *keys, size_t *o, size_t root, size_t n) {
 }
 
 /* The object on top closes (second pass, its members on the stack): the earliest repeat
- * of a key in it, if earlier than the one recorded.  Heapsort: no recursion, no memory. */
+ * of a key in it, if earlier than the one recorded.  Heapsort: no recursion, no memory of
+ * its own (p->order is part of the tree's allocation). */
 static void find_repeats(parser *p, const frame *f) {
     const jv *keys = p->vals + f->base;
     size_t *o = p->order;
@@ -406,10 +407,9 @@ static void find_repeats(parser *p, const frame *f) {
 
 static int open_container(parser *p) {
     if (p->depth == JSON_MAX_DEPTH) {
-        size_t line, col;
-        line_col(p->t, p->i, &line, &col);
-        snprintf(p->err, p->errcap, "not JSON: line %zu: nesting deeper than %d levels", line, JSON_MAX_DEPTH);
-        return -1;
+        char what[48];
+        snprintf(what, sizeof what, "nesting deeper than %d levels", JSON_MAX_DEPTH);
+        return fail_at(p, p->i, what);
     }
     frame *f = &p->fr[p->depth++];
     memset(f, 0, sizeof *f);
@@ -586,7 +586,8 @@ const char *jv_key(const jv *o, size_t i) { return jv_is(o, JV_OBJECT) && i < o-
 const jv *jv_value(const jv *o, size_t i) { return jv_is(o, JV_OBJECT) && i < o->len ? &o->u.items[2 * i + 1] : NULL; }
 
 const jv *jv_get(const jv *o, const char *key) {
-    for (size_t i = 0; i < jv_count(o) && jv_is(o, JV_OBJECT); ++i)
+    if (!jv_is(o, JV_OBJECT)) return NULL;
+    for (size_t i = 0; i < o->len; ++i)
         if (strcmp(o->u.items[2 * i].u.s, key) == 0) return &o->u.items[2 * i + 1];
     return NULL;
 }
