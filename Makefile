@@ -39,12 +39,13 @@
 #   SHARED=1                 0: no shared library (built, installed or checked)
 #   LOCALIZE=1               0: libdmlref.a holds the plain objects (no `-r` link,
 #                            no objcopy); internal names then stay global
-#   WITH_CLI=1               0: `all` builds the libraries only (no json-c)
+#   WITH_CLI=1               0: `all` builds the libraries only (no command)
 #   PREFIX LIBDIR BINDIR INCLUDEDIR PKGCONFIGDIR DESTDIR   install locations
 #   PYTHON                   the python3 with numpy the tests use
-# CC=emcc (wasm32: no shared libraries, no objcopy, no libgomp, no json-c, no
-# SIMDe in its sysroot) changes the defaults to SHARED=0 LOCALIZE=0 OPENMP=0
-# SIMD=0 WITH_CLI=0 AR=emar RANLIB=emranlib; each can still be given.
+# CC=emcc (wasm32: no shared libraries, no objcopy, no libgomp, no SIMDe in its
+# sysroot; the command needs a file system, node's with -sNODERAWFS=1) changes
+# the defaults to SHARED=0 LOCALIZE=0 OPENMP=0 SIMD=0 WITH_CLI=0 AR=emar
+# RANLIB=emranlib; each can still be given (WITH_CLI=1 builds the command).
 
 BUILD   ?= build
 PREFIX  ?= /usr/local
@@ -272,7 +273,7 @@ $(BUILDERS): $(BUILDERS_OBJ) $(STAMP)
 	$(RANLIB) $@
 
 $(CLI): $(CLI_OBJ) $(BUILDERS) $(CASELIB) $(STATIC) $(STAMP)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILDERS) $(CASELIB) $(STATIC) $(LDLIBS_LIB) -ljson-c -lm
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILDERS) $(CASELIB) $(STATIC) $(LDLIBS_LIB) -lm
 
 $(UNIT): $(TEST_OBJ) $(INTERNAL) $(STAMP)
 	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(INTERNAL) $(LDLIBS_LIB) -lm -lpthread
@@ -289,19 +290,27 @@ $(NUMPY_DRIVER): $(BUILD)/tests/numpy/driver.o $(BUILD)/case/descbuf.o $(INTERNA
 # (tests/fields/test_fields.c, tests/suites/fields.sh), linked like fuzz_case.
 FIELDS_TEST = $(BUILD)/test_fields
 $(FIELDS_TEST): tests/fields/test_fields.c $(CASELIB) $(INTERNAL) $(HEADERS) $(STAMP)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -ljson-c -lm
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -lm
+
+# The case library's JSON reader, alone and under the case reader (tests/json/test_json.c,
+# tests/suites/json_read.sh), linked with the case library; the allocation functions are
+# wrapped (--wrap) so that the test can make the Nth allocation fail.
+JSON_TEST = $(BUILD)/test_json
+JSON_TEST_WRAP = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=posix_memalign
+$(JSON_TEST): tests/json/test_json.c $(CASELIB) $(INTERNAL) $(HEADERS) $(STAMP)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) $(JSON_TEST_WRAP) -o $@ $< $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -lm
 
 # The builders' shared helpers under gen's filters and flavours (tests/builders/test_builders.c,
 # tests/suites/builders.sh), linked with the builders and the case library.
 BUILDERS_TEST = $(BUILD)/test_builders
 $(BUILDERS_TEST): tests/builders/test_builders.c $(BUILDERS) $(CASELIB) $(INTERNAL) $(HEADERS) $(STAMP)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILDERS) $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -ljson-c -lm
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILDERS) $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -lm
 
 # dmlref_output_sizes over every documented example (tests/shape/test_shape.c,
 # tests/suites/shape.sh), linked with the case library.
 SHAPE_TEST = $(BUILD)/test_shape
 $(SHAPE_TEST): tests/shape/test_shape.c $(CASELIB) $(INTERNAL) $(HEADERS) $(STAMP)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -ljson-c -lm
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -lm
 
 # The README's C example (examples/gather.c), built against the shipped static library.
 EXAMPLE = $(BUILD)/example_gather
@@ -316,7 +325,7 @@ examples: $(CLI) $(EXAMPLE)
 	@echo "== $(EXAMPLE)"; $(EXAMPLE)
 
 # The README's test command.  Runs every suite and ends with "N passed, N failed".
-test: $(UNIT) $(NUMPY_DRIVER) $(EXAMPLE) $(if $(CLI_SRC),$(CLI) $(FIELDS_TEST) $(BUILDERS_TEST) $(SHAPE_TEST)) $(BUILD)/bench
+test: $(UNIT) $(NUMPY_DRIVER) $(EXAMPLE) $(if $(CLI_SRC),$(CLI) $(FIELDS_TEST) $(JSON_TEST) $(BUILDERS_TEST) $(SHAPE_TEST)) $(BUILD)/bench
 	BUILD=$(BUILD) PYTHON=$(PYTHON) sh tests/run.sh
 
 test-asan:
@@ -387,7 +396,7 @@ BENCH = $(BUILD)/bench
 
 # The workloads are case files (bench/workloads/*.json), read by the case library.
 $(BENCH): bench/bench.c $(CASELIB) $(INTERNAL) $(HEADERS) $(STAMP)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ bench/bench.c $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -ljson-c -lm
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ bench/bench.c $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -lm
 
 bench: $(BENCH) $(CLI)
 	$(BENCH) $(BENCH_ARGS)
@@ -462,7 +471,7 @@ $(FUZZ_DESC_TARGETS:%=$(BUILD)/%): $(BUILD)/%: fuzz/%.c fuzz/desc_decode.h $(INT
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -fsanitize=fuzzer $< $(INTERNAL) $(LDLIBS_LIB) -lm -o $@
 
 $(BUILD)/fuzz_case: fuzz/fuzz_case.c $(CASELIB) $(INTERNAL) $(STAMP)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -fsanitize=fuzzer $< $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -ljson-c -lm -o $@
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -fsanitize=fuzzer $< $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -lm -o $@
 
 # Each target over its committed corpus once (-runs=0: no mutation).
 fuzz-replay: fuzz

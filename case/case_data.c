@@ -20,13 +20,15 @@
 
 /* ---- tensors: data ---------------------------------------------------------------- */
 
-static int fill_random(case_ctx *x, json_object *obj, case_tensor *t) {
+static int fill_random(case_ctx *x, const jv *obj, case_tensor *t) {
     char path[PATH_MAX_LEN], why[160];
-    json_object *seed = NULL, *low = NULL, *high = NULL;
-    if (!obj || json_object_get_type(obj) != json_type_object)
+    const jv *seed = NULL, *low = NULL, *high = NULL;
+    if (!jv_is(obj, JV_OBJECT))
         return case_fail(x, "%s.random: expected an object {\"seed\": S, \"low\": A, \"high\": B}, got %s", t->name,
-                    jsonin_kind(obj));
-    json_object_object_foreach(obj, key, val) {
+                    jv_kind_name(obj));
+    for (size_t i = 0; i < jv_count(obj); ++i) {
+        const char *key = jv_key(obj, i);
+        const jv *val = fields_given(jv_value(obj, i));
         if (strcmp(key, "seed") == 0) seed = val;
         else if (strcmp(key, "low") == 0) low = val;
         else if (strcmp(key, "high") == 0) high = val;
@@ -35,7 +37,7 @@ static int fill_random(case_ctx *x, json_object *obj, case_tensor *t) {
     if (!seed || !low || !high)
         return case_fail(x, "%s.random: missing \"%s\"", t->name, !seed ? "seed" : !low ? "low" : "high");
     uint64_t s;
-    const char *st = jsonin_number_text(seed);
+    const char *st = jv_number(seed);
     if (st && st[0] == '-') {
         errno = 0;
         const long long v = strtoll(st, NULL, 10);
@@ -49,11 +51,11 @@ static int fill_random(case_ctx *x, json_object *obj, case_tensor *t) {
     }
     const DMLREF_TENSOR_DATA_TYPE dt = t->buf.DataType;
     unsigned char lo[8] = {0}, hi[8] = {0};
-    json_object *bounds[2] = {low, high};
+    const jv *bounds[2] = {low, high};
     for (int k = 0; k < 2; ++k) {
-        const char *num = jsonin_number_text(bounds[k]);
+        const char *num = jv_number(bounds[k]);
         snprintf(path, sizeof path, "%s.random.%s", t->name, k ? "high" : "low");
-        if (!num) return case_fail(x, "%s: expected a finite number, got %s", path, jsonin_kind(bounds[k]));
+        if (!num) return case_fail(x, "%s: expected a finite number, got %s", path, jv_kind_name(bounds[k]));
         if (value_from_number(num, dt, k ? hi : lo, why, sizeof why)) return case_fail(x, "%s: %s", path, why);
     }
     prng r = {s};
@@ -79,10 +81,10 @@ static int fill_random(case_ctx *x, json_object *obj, case_tensor *t) {
     return 0;
 }
 
-static int fill_npy(case_ctx *x, json_object *v, case_tensor *t) {
+static int fill_npy(case_ctx *x, const jv *v, case_tensor *t) {
     char err[256];
-    if (!jsonin_is_string(v)) return case_fail(x, "%s.npy: expected a path string, got %s", t->name, jsonin_kind(v));
-    const char *rel = json_object_get_string(v);
+    const char *rel = jv_string(v);
+    if (!rel) return case_fail(x, "%s.npy: expected a path string, got %s", t->name, jv_kind_name(v));
     if (!x->opts->base_dir) return case_fail(x, "%s.npy: npy references are not allowed here (no base directory)", t->name);
     const size_t bl = strlen(x->opts->base_dir), rl = strlen(rel);
     char *path = malloc(bl + rl + 2);
@@ -165,8 +167,7 @@ int case_fill_tensor(case_ctx *x, case_tensor *t, const tensor_src *src) {
         if (rc) return rc; /* (then src->value may be no array at all) */
         /* how the file gave it, so that case_write writes it the same way */
         t->whole = count == t->total_slots;
-        json_object *first = json_object_array_length(src->value) ? json_object_array_get_idx(src->value, 0) : NULL;
-        t->nested = first && json_object_get_type(first) == json_type_array;
+        t->nested = jv_is(jv_at(src->value, 0), JV_ARRAY);
         return rc;
     }
     if (src->kind == SRC_NPY) return fill_npy(x, src->value, t);

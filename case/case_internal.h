@@ -7,7 +7,8 @@
 #define DMLREF_CASE_INTERNAL_H
 
 #include "case.h"
-#include "jsonin.h"
+#include "fields.h"
+#include "json.h"
 
 #include <stdint.h>
 
@@ -29,7 +30,7 @@ __attribute__((format(printf, 2, 3)))
 int case_fail(case_ctx *x, const char *fmt, ...);
 
 /* A JSON integer in [lo, hi] (an exact decimal, "-0" for 0): 0, or CASE_MALFORMED naming path. */
-int case_get_uint(case_ctx *x, json_object *v, const char *path, uint64_t lo, uint64_t hi, uint64_t *out);
+int case_get_uint(case_ctx *x, const jv *v, const char *path, uint64_t lo, uint64_t hi, uint64_t *out);
 
 /* Keys every object of a case file may hold and the reader skips ("comment", "name", ...). */
 int case_ignorable(const char *key);
@@ -39,7 +40,7 @@ int case_ignorable(const char *key);
  * NULL) and its count into *count; *nan_flags (when not NULL): per slot, written
  * as "nan".  The count is the whole buffer's slots or the slots its elements span.
  */
-int case_read_list(case_ctx *x, json_object *a, const case_tensor *t, const char *base, unsigned char **dst,
+int case_read_list(case_ctx *x, const jv *a, const case_tensor *t, const char *base, unsigned char **dst,
                    unsigned char **nan_flags, uint64_t *count);
 
 /* Where a tensor's data comes from in the file. */
@@ -47,7 +48,7 @@ enum { SRC_NONE, SRC_DATA, SRC_NPY, SRC_RANDOM, SRC_DISTINCT };
 
 typedef struct tensor_src {
     int kind;
-    json_object *value;
+    const jv *value;
 } tensor_src;
 
 /* t's buffer: span_slots and total_slots, TotalTensorSizeInBytes allocated (against the

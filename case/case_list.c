@@ -22,8 +22,8 @@ int case_fail(case_ctx *x, const char *fmt, ...) {
 }
 /* ---- scalars --------------------------------------------------------------- */
 
-int case_get_uint(case_ctx *x, json_object *v, const char *path, uint64_t lo, uint64_t hi, uint64_t *out) {
-    const char *t = jsonin_number_text(v);
+int case_get_uint(case_ctx *x, const jv *v, const char *path, uint64_t lo, uint64_t hi, uint64_t *out) {
+    const char *t = jv_number(v);
     if (t && t[0] != '-') {
         int ok = 1;
         for (const char *p = t; *p; ++p) ok &= *p >= '0' && *p <= '9';
@@ -41,7 +41,7 @@ int case_get_uint(case_ctx *x, json_object *v, const char *path, uint64_t lo, ui
         return 0;
     }
     if (t) return case_fail(x, "%s: expected an integer in [%" PRIu64 ", %" PRIu64 "], got %.40s", path, lo, hi, t);
-    return case_fail(x, "%s: expected an integer in [%" PRIu64 ", %" PRIu64 "], got %s", path, lo, hi, jsonin_kind(v));
+    return case_fail(x, "%s: expected an integer in [%" PRIu64 ", %" PRIu64 "], got %s", path, lo, hi, jv_kind_name(v));
 }
 
 int case_ignorable(const char *key) {
@@ -69,21 +69,21 @@ static void leaf_path(char *buf, size_t cap, const list_walk *w, uint32_t depth)
     for (uint32_t i = 0; i < depth && len < cap; ++i) len += (size_t)snprintf(buf + len, cap - len, "[%u]", (unsigned)w->idx[i]);
 }
 
-static int walk(list_walk *w, json_object *a, uint32_t level) {
+static int walk(list_walk *w, const jv *a, uint32_t level) {
     char path[PATH_MAX_LEN + 64];
-    const size_t n = json_object_array_length(a);
+    const size_t n = jv_count(a);
     if (w->depth > 1 && n != w->shape[level]) {
         leaf_path(path, sizeof path, w, level);
         return case_fail(w->x, "%s: expected %u entries (the tensor's Sizes), got %zu", path, (unsigned)w->shape[level], n);
     }
     for (size_t i = 0; i < n; ++i) {
-        json_object *v = json_object_array_get_idx(a, i);
+        const jv *v = jv_at(a, i);
         w->idx[level] = (uint32_t)i;
         if (level + 1 < w->depth) {
-            if (!v || json_object_get_type(v) != json_type_array) {
+            if (!jv_is(v, JV_ARRAY)) {
                 leaf_path(path, sizeof path, w, level + 1);
                 return case_fail(w->x, "%s: expected an array (nested data follows the tensor's Sizes), got %s", path,
-                            jsonin_kind(v));
+                            jv_kind_name(v));
             }
             if (walk(w, v, level + 1)) return CASE_MALFORMED;
             continue;
@@ -93,11 +93,11 @@ static int walk(list_walk *w, json_object *a, uint32_t level) {
             unsigned char *p = w->dst + w->count * w->t->esize;
             char why[160];
             int rc, nanword = 0;
-            const char *num = jsonin_number_text(v);
+            const char *num = jv_number(v);
             if (num) rc = value_from_number(num, dt, p, why, sizeof why);
-            else if (jsonin_is_string(v)) rc = value_from_string(json_object_get_string(v), dt, p, &nanword, why, sizeof why);
+            else if (jv_is(v, JV_STRING)) rc = value_from_string(jv_string(v), dt, p, &nanword, why, sizeof why);
             else {
-                snprintf(why, sizeof why, "expected a number or a string, got %s", jsonin_kind(v));
+                snprintf(why, sizeof why, "expected a number or a string, got %s", jv_kind_name(v));
                 rc = -1;
             }
             if (rc) {
@@ -127,7 +127,7 @@ static int is_packed(const case_tensor *t) {
  * tensor's Sizes (leading 1s may be left out) and are allowed only for
  * packed tensors.
  */
-int case_read_list(case_ctx *x, json_object *a, const case_tensor *t, const char *base, unsigned char **dst,
+int case_read_list(case_ctx *x, const jv *a, const case_tensor *t, const char *base, unsigned char **dst,
                      unsigned char **nan_flags, uint64_t *count) {
     list_walk w;
     memset(&w, 0, sizeof w);
@@ -135,13 +135,12 @@ int case_read_list(case_ctx *x, json_object *a, const case_tensor *t, const char
     w.base = base;
     w.t = t;
     w.depth = 1;
-    if (!a || json_object_get_type(a) != json_type_array)
-        return case_fail(x, "%s: expected an array, got %s", base, jsonin_kind(a));
-    json_object *probe = a;
+    if (!jv_is(a, JV_ARRAY)) return case_fail(x, "%s: expected an array, got %s", base, jv_kind_name(a));
+    const jv *probe = a;
     uint32_t depth = 0;
-    while (probe && json_object_get_type(probe) == json_type_array && depth <= 8) {
+    while (jv_is(probe, JV_ARRAY) && depth <= 8) {
         ++depth;
-        probe = json_object_array_length(probe) ? json_object_array_get_idx(probe, 0) : NULL;
+        probe = jv_at(probe, 0);
     }
     const uint32_t dims = t->buf.DimensionCount;
     if (depth > 1) {

@@ -16,17 +16,17 @@
 
 /* ---- tensors: structure ------------------------------------------------------- */
 
-static int parse_tensor(case_ctx *x, json_object *obj, case_tensor *t, const char *name, int is_output, tensor_src *src) {
+static int parse_tensor(case_ctx *x, const jv *obj, case_tensor *t, const char *name, int is_output, tensor_src *src) {
     char path[PATH_MAX_LEN];
-    json_object *dt = NULL, *sizes = NULL, *strides = NULL, *total = NULL, *dimcount = NULL, *flags = NULL,
-                *align = NULL;
+    const jv *dt = NULL, *sizes = NULL, *strides = NULL, *total = NULL, *dimcount = NULL, *flags = NULL, *align = NULL;
     snprintf(t->name, sizeof t->name, "%s", name);
     t->is_output = is_output;
     src->kind = SRC_NONE;
     src->value = NULL;
-    if (!obj || json_object_get_type(obj) != json_type_object)
-        return case_fail(x, "%s: expected a tensor object, got %s", name, jsonin_kind(obj));
-    json_object_object_foreach(obj, key, val) {
+    if (!jv_is(obj, JV_OBJECT)) return case_fail(x, "%s: expected a tensor object, got %s", name, jv_kind_name(obj));
+    for (size_t i = 0; i < jv_count(obj); ++i) {
+        const char *key = jv_key(obj, i);
+        const jv *val = fields_given(jv_value(obj, i));
         if (strcmp(key, "DataType") == 0) dt = val;
         else if (strcmp(key, "Sizes") == 0) sizes = val;
         else if (strcmp(key, "Strides") == 0) strides = val;
@@ -48,22 +48,21 @@ static int parse_tensor(case_ctx *x, json_object *obj, case_tensor *t, const cha
                            "TotalTensorSizeInBytes, data, npy, random, distinct)", name, key);
     }
     if (!dt) return case_fail(x, "%s: missing DataType", name);
-    if (!jsonin_is_string(dt)) return case_fail(x, "%s.DataType: expected a string, got %s", name, jsonin_kind(dt));
-    t->buf.DataType = value_type_from_name(json_object_get_string(dt));
+    if (!jv_is(dt, JV_STRING)) return case_fail(x, "%s.DataType: expected a string, got %s", name, jv_kind_name(dt));
+    t->buf.DataType = value_type_from_name(jv_string(dt));
     if (t->buf.DataType == DMLREF_TENSOR_DATA_TYPE_UNKNOWN)
         return case_fail(x, "%s.DataType: unknown data type \"%.40s\" (FLOAT64 FLOAT32 FLOAT16 INT64 INT32 INT16 INT8 "
-                       "UINT64 UINT32 UINT16 UINT8)", name, json_object_get_string(dt));
+                       "UINT64 UINT32 UINT16 UINT8)", name, jv_string(dt));
     if (!sizes) return case_fail(x, "%s: missing Sizes", name);
-    if (json_object_get_type(sizes) != json_type_array)
-        return case_fail(x, "%s.Sizes: expected an array, got %s", name, jsonin_kind(sizes));
-    const size_t n = json_object_array_length(sizes);
+    if (!jv_is(sizes, JV_ARRAY)) return case_fail(x, "%s.Sizes: expected an array, got %s", name, jv_kind_name(sizes));
+    const size_t n = jv_count(sizes);
     if (n > 64) return case_fail(x, "%s.Sizes: %zu entries (at most 8 dimensions exist)", name, n);
     t->sizes = calloc(n ? n : 1, sizeof *t->sizes);
     if (!t->sizes) return case_fail(x, "%s: out of memory", name);
     for (size_t i = 0; i < n; ++i) {
         uint64_t v;
         snprintf(path, sizeof path, "%s.Sizes[%zu]", name, i);
-        if (case_get_uint(x, json_object_array_get_idx(sizes, i), path, 0, UINT32_MAX, &v)) return CASE_MALFORMED;
+        if (case_get_uint(x, jv_at(sizes, i), path, 0, UINT32_MAX, &v)) return CASE_MALFORMED;
         t->sizes[i] = (uint32_t)v;
     }
     if (dimcount) {
@@ -73,16 +72,16 @@ static int parse_tensor(case_ctx *x, json_object *obj, case_tensor *t, const cha
         if (v != n) return case_fail(x, "%s: DimensionCount (%" PRIu64 ") differs from the length of Sizes (%zu)", name, v, n);
     }
     if (strides) {
-        if (json_object_get_type(strides) != json_type_array)
-            return case_fail(x, "%s.Strides: expected an array, got %s", name, jsonin_kind(strides));
-        if (json_object_array_length(strides) != n)
-            return case_fail(x, "%s.Strides: %zu entries, but Sizes has %zu", name, json_object_array_length(strides), n);
+        if (!jv_is(strides, JV_ARRAY))
+            return case_fail(x, "%s.Strides: expected an array, got %s", name, jv_kind_name(strides));
+        if (jv_count(strides) != n)
+            return case_fail(x, "%s.Strides: %zu entries, but Sizes has %zu", name, jv_count(strides), n);
         t->strides = calloc(n ? n : 1, sizeof *t->strides);
         if (!t->strides) return case_fail(x, "%s: out of memory", name);
         for (size_t i = 0; i < n; ++i) {
             uint64_t v;
             snprintf(path, sizeof path, "%s.Strides[%zu]", name, i);
-            if (case_get_uint(x, json_object_array_get_idx(strides, i), path, 0, UINT32_MAX, &v)) return CASE_MALFORMED;
+            if (case_get_uint(x, jv_at(strides, i), path, 0, UINT32_MAX, &v)) return CASE_MALFORMED;
             t->strides[i] = (uint32_t)v;
         }
     }
@@ -119,7 +118,7 @@ static int parse_tensor(case_ctx *x, json_object *obj, case_tensor *t, const cha
 #define CASE_MAX_SLOTS 16
 
 typedef struct slot_map {
-    json_object *value;  /* the tensor, or the array of tensors; NULL: absent */
+    const jv *value;     /* the tensor, or the array of tensors; NULL: absent (or null) */
     uint32_t first, count;
 } slot_map;
 
@@ -130,12 +129,14 @@ static void output_names(const dmlref_schema *s, char *buf, size_t cap) {
         if (s->slots[i].is_output) len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", s->slots[i].name);
 }
 
-static int parse_expected(case_ctx *x, json_object *exp, dmlref_case *c, const slot_map *map) {
+static int parse_expected(case_ctx *x, const jv *exp, dmlref_case *c, const slot_map *map) {
     char base[PATH_MAX_LEN], names[256];
     const dmlref_schema *s = c->schema;
-    if (json_object_get_type(exp) != json_type_object)
-        return case_fail(x, "expected: expected an object mapping output names to lists, got %s", jsonin_kind(exp));
-    json_object_object_foreach(exp, key, val) {
+    if (!jv_is(exp, JV_OBJECT))
+        return case_fail(x, "expected: expected an object mapping output names to lists, got %s", jv_kind_name(exp));
+    for (size_t m = 0; m < jv_count(exp); ++m) {
+        const char *key = jv_key(exp, m);
+        const jv *val = fields_given(jv_value(exp, m));
         if (case_ignorable(key)) continue;
         uint32_t k = 0;
         while (k < s->n_slots && !(s->slots[k].is_output && strcmp(key, s->slots[k].name) == 0)) ++k;
@@ -148,16 +149,16 @@ static int parse_expected(case_ctx *x, json_object *exp, dmlref_case *c, const s
         const int is_array = sl->is_array;
         size_t n = 1;
         if (is_array) {
-            if (json_object_get_type(val) != json_type_array)
-                return case_fail(x, "expected.%s: expected an array of lists, got %s", sl->name, jsonin_kind(val));
-            n = json_object_array_length(val);
+            if (!jv_is(val, JV_ARRAY))
+                return case_fail(x, "expected.%s: expected an array of lists, got %s", sl->name, jv_kind_name(val));
+            n = jv_count(val);
             if (n != map[k].count)
                 return case_fail(x, "expected.%s: %zu lists, but the case has %u outputs", sl->name, n, (unsigned)map[k].count);
         }
         for (size_t i = 0; i < n; ++i) {
-            json_object *list = is_array ? json_object_array_get_idx(val, i) : val;
+            const jv *list = is_array ? jv_at(val, i) : val;
             case_tensor *t = &c->outputs[map[k].first + i];
-            if (is_array && !list) continue; /* null: not compared */
+            if (is_array && jv_is(list, JV_NULL)) continue; /* null: not compared */
             if (is_array) snprintf(base, sizeof base, "expected.%s[%zu]", sl->name, i);
             else snprintf(base, sizeof base, "expected.%s", sl->name);
             const uint64_t need = t->total_slots * t->esize;
@@ -173,7 +174,7 @@ static int parse_expected(case_ctx *x, json_object *exp, dmlref_case *c, const s
 
 /* The tensors' weights in case_bytes_moved: `bytes_moved` {"Slot": k, ...}, or by default
  * 2 for every output and 1 for every index input (docs/performance.md). */
-static int parse_moved(case_ctx *x, json_object *moved, dmlref_case *c) {
+static int parse_moved(case_ctx *x, const jv *moved, dmlref_case *c) {
     const dmlref_schema *s = c->schema;
     case_tensor *lists[2] = {c->inputs, c->outputs};
     const uint32_t counts[2] = {c->n_inputs, c->n_outputs};
@@ -185,9 +186,11 @@ static int parse_moved(case_ctx *x, json_object *moved, dmlref_case *c) {
             t->moved_times = moved ? 0 : t->is_output ? 2 : j < s->n_slots && s->slots[j].is_index ? 1 : 0;
         }
     if (!moved) return 0;
-    if (!json_object_is_type(moved, json_type_object))
-        return case_fail(x, "bytes_moved: expected an object {\"OutputTensor\": 2, ...}, got %s", jsonin_kind(moved));
-    json_object_object_foreach(moved, key, val) {
+    if (!jv_is(moved, JV_OBJECT))
+        return case_fail(x, "bytes_moved: expected an object {\"OutputTensor\": 2, ...}, got %s", jv_kind_name(moved));
+    for (size_t m = 0; m < jv_count(moved); ++m) {
+        const char *key = jv_key(moved, m);
+        const jv *val = fields_given(jv_value(moved, m));
         if (case_ignorable(key)) continue;
         char path[PATH_MAX_LEN];
         int64_t v;
@@ -216,27 +219,27 @@ uint64_t case_bytes_moved(const dmlref_case *c) {
     return sum;
 }
 
-static int parse_root(case_ctx *x, json_object *root, dmlref_case *c) {
-    json_object *op = NULL, *fl = NULL, *expected = NULL, *moved = NULL;
+static int parse_root(case_ctx *x, const jv *root, dmlref_case *c) {
+    const jv *op = NULL, *fl = NULL, *expected = NULL, *moved = NULL;
     char names[512];
-    if (json_object_get_type(root) != json_type_object)
-        return case_fail(x, "the case must be a JSON object, got %s", jsonin_kind(root));
-    op = json_object_object_get(root, "operator");
+    if (!jv_is(root, JV_OBJECT)) return case_fail(x, "the case must be a JSON object, got %s", jv_kind_name(root));
+    op = fields_member(root, "operator");
     if (!op) return case_fail(x, "missing \"operator\" (%s)", case_operator_names(names, sizeof names));
-    if (!jsonin_is_string(op)) return case_fail(x, "operator: expected a string, got %s", jsonin_kind(op));
-    const dmlref_schema *sc = x->opts->schema && strcmp(json_object_get_string(op), x->opts->schema->name) == 0
+    const char *op_name = jv_string(op);
+    if (!op_name) return case_fail(x, "operator: expected a string, got %s", jv_kind_name(op));
+    const dmlref_schema *sc = x->opts->schema && strcmp(op_name, x->opts->schema->name) == 0
                                   ? x->opts->schema
-                                  : case_schema_from_name(json_object_get_string(op));
+                                  : case_schema_from_name(op_name);
     if (!sc) {
         /* one dmlref knows but this build left out (make OPS=...) */
         for (uint32_t t = 1; t < 256; ++t) {
-            const char *known = dmlref_operator_name((DMLREF_OPERATOR_TYPE)t), *name = json_object_get_string(op);
-            if (known && (strcmp(known, name) == 0 ||
-                          (t == DMLREF_OPERATOR_SCATTER_ELEMENTS && strcmp(name, "SCATTER_ELEMENTS") == 0)))
+            const char *known = dmlref_operator_name((DMLREF_OPERATOR_TYPE)t);
+            if (known && (strcmp(known, op_name) == 0 ||
+                          (t == DMLREF_OPERATOR_SCATTER_ELEMENTS && strcmp(op_name, "SCATTER_ELEMENTS") == 0)))
                 return case_fail(x, "operator: %s is not built into this dmlref (make OPS=\"...\" left it out; this build has %s)",
                             known, case_operator_names(names, sizeof names));
         }
-        return case_fail(x, "operator: unknown operator \"%.40s\" (%s)", json_object_get_string(op),
+        return case_fail(x, "operator: unknown operator \"%.40s\" (%s)", op_name,
                     case_operator_names(names, sizeof names));
     }
     if (sc->n_slots > CASE_MAX_SLOTS) return case_fail(x, "%s: more than %d tensor fields", sc->name, CASE_MAX_SLOTS);
@@ -246,7 +249,9 @@ static int parse_root(case_ctx *x, json_object *root, dmlref_case *c) {
 
     slot_map map[CASE_MAX_SLOTS];
     memset(map, 0, sizeof map);
-    json_object_object_foreach(root, key, val) {
+    for (size_t m = 0; m < jv_count(root); ++m) {
+        const char *key = jv_key(root, m);
+        const jv *val = fields_given(jv_value(root, m));
         int known = 0;
         if (strcmp(key, "operator") == 0) known = 1;
         else if (strcmp(key, "feature_level") == 0) fl = val, known = 1;
@@ -254,9 +259,9 @@ static int parse_root(case_ctx *x, json_object *root, dmlref_case *c) {
         else if (strcmp(key, "bytes_moved") == 0) moved = val, known = 1;
         else if (strcmp(key, "features") == 0) {
             /* gen's summary of what the case uses: informative, its contents ignored */
-            if (!json_object_is_type(val, json_type_object))
+            if (!jv_is(val, JV_OBJECT))
                 return case_fail(x, "features: expected an object (what the case uses, as gen writes it), got %s",
-                            jsonin_kind(val));
+                            jv_kind_name(val));
             known = 1;
         } else if (case_ignorable(key)) known = 1;
         for (uint32_t i = 0; i < sc->n_params && !known; ++i)
@@ -268,10 +273,10 @@ static int parse_root(case_ctx *x, json_object *root, dmlref_case *c) {
 
     c->feature_level = DMLREF_FEATURE_LEVEL_LATEST;
     if (fl) {
-        if (!jsonin_is_string(fl)) return case_fail(x, "feature_level: expected a string such as \"4_1\", got %s", jsonin_kind(fl));
-        const uint32_t v = case_feature_level_from_name(json_object_get_string(fl));
+        if (!jv_is(fl, JV_STRING)) return case_fail(x, "feature_level: expected a string such as \"4_1\", got %s", jv_kind_name(fl));
+        const uint32_t v = case_feature_level_from_name(jv_string(fl));
         if (!v) return case_fail(x, "feature_level: unknown level \"%.20s\" (1_0 2_0 2_1 3_0 3_1 4_0 4_1 5_0 5_1 5_2 6_0 6_1 6_2 6_3 6_4)",
-                            json_object_get_string(fl));
+                            jv_string(fl));
         c->feature_level = (DMLREF_FEATURE_LEVEL)v;
     }
     if (x->opts->feature_level) c->feature_level = (DMLREF_FEATURE_LEVEL)x->opts->feature_level;
@@ -289,15 +294,15 @@ static int parse_root(case_ctx *x, json_object *root, dmlref_case *c) {
             map[i].count = map[i].value ? 1 : 0;
             continue;
         }
-        json_object *array = map[i].value;
+        const jv *array = map[i].value;
         if (!array) {
             if (sl->is_optional) continue;
             return case_fail(x, "missing \"%s\" (an array of tensors)", sl->name);
         }
-        if (json_object_get_type(array) != json_type_array)
-            return case_fail(x, "%s: expected an array of tensors, got %s", sl->name, jsonin_kind(array));
-        const size_t n_array = json_object_array_length(array);
-        json_object *count = sl->count_name ? json_object_object_get(root, sl->count_name) : NULL;
+        if (!jv_is(array, JV_ARRAY))
+            return case_fail(x, "%s: expected an array of tensors, got %s", sl->name, jv_kind_name(array));
+        const size_t n_array = jv_count(array);
+        const jv *count = sl->count_name ? fields_member(root, sl->count_name) : NULL;
         if (count) {
             int64_t v;
             if (fields_get_int(count, sl->count_name, 0, UINT32_MAX, &v, x->err, x->errcap)) return CASE_MALFORMED;
@@ -337,7 +342,7 @@ static int parse_root(case_ctx *x, json_object *root, dmlref_case *c) {
             tensor_src *src = out ? &out_src[map[i].first + k] : &in_src[map[i].first + k];
             if (sl->is_array) snprintf(name, sizeof name, "%s[%u]", sl->name, (unsigned)k);
             else snprintf(name, sizeof name, "%s", sl->name);
-            rc = parse_tensor(x, sl->is_array ? json_object_array_get_idx(map[i].value, k) : map[i].value, t, name, out, src);
+            rc = parse_tensor(x, sl->is_array ? jv_at(map[i].value, k) : map[i].value, t, name, out, src);
             t->slot = sl->name;
             t->index = sl->is_array ? (int32_t)k : -1;
         }
@@ -401,11 +406,11 @@ int case_parse_ex(const char *json_text, size_t len, const case_options *opts, d
     memset(out, 0, sizeof *out);
     case_ctx x = {err, errcap, opts ? opts : &defaults, 0, 0};
     x.max_bytes = x.opts->max_bytes ? x.opts->max_bytes : CASE_DEFAULT_MAX_BYTES;
-    json_object *root = jsonin_parse(json_text, len, err, errcap);
-    /* json-c gives NULL for the valid document `null` too: no message then */
-    if (!root) return err[0] ? CASE_MALFORMED : case_fail(&x, "the case must be a JSON object, got null");
-    const int rc = parse_root(&x, root, out);
-    json_object_put(root);
+    json_doc doc;
+    const json_status st = json_parse(json_text, len, &doc, err, errcap);
+    if (st != JSON_OK) return CASE_MALFORMED; /* JSON_BAD, or JSON_OOM: "out of memory reading JSON ..." */
+    const int rc = parse_root(&x, doc.root, out);
+    json_free(&doc);
     if (rc) case_free(out);
     return rc;
 }

@@ -4,7 +4,6 @@
  */
 #include "distinct.h"
 #include "fields.h"
-#include "jsonin.h"
 #include "prng.h"
 #include "value.h"
 
@@ -29,13 +28,15 @@ static uint64_t type_max(DMLREF_TENSOR_DATA_TYPE dt) {
     }
 }
 
-int distinct_fill(json_object *obj, case_tensor *t, char *err, size_t errcap) {
+int distinct_fill(const jv *obj, case_tensor *t, char *err, size_t errcap) {
     char path[96];
-    json_object *seed = NULL, *modulus = NULL, *group = NULL, *unravel = NULL;
-    if (!obj || !json_object_is_type(obj, json_type_object))
+    const jv *seed = NULL, *modulus = NULL, *group = NULL, *unravel = NULL;
+    if (!jv_is(obj, JV_OBJECT))
         return fields_fail(err, errcap, "%s.distinct: expected an object {\"seed\": S, \"modulus\": M}, got %s", t->name,
-                    jsonin_kind(obj));
-    json_object_object_foreach(obj, key, val) {
+                    jv_kind_name(obj));
+    for (size_t i = 0; i < jv_count(obj); ++i) {
+        const char *key = jv_key(obj, i);
+        const jv *val = fields_given(jv_value(obj, i));
         if (strcmp(key, "seed") == 0) seed = val;
         else if (strcmp(key, "modulus") == 0) modulus = val;
         else if (strcmp(key, "group") == 0) group = val;
@@ -60,15 +61,14 @@ int distinct_fill(json_object *obj, case_tensor *t, char *err, size_t errcap) {
     size_t k = 1;
     if (unravel) {
         snprintf(path, sizeof path, "%s.distinct.unravel", t->name);
-        if (!json_object_is_type(unravel, json_type_array) || json_object_array_length(unravel) == 0 ||
-            json_object_array_length(unravel) > DISTINCT_MAX_DIMS)
+        if (!jv_is(unravel, JV_ARRAY) || jv_count(unravel) == 0 || jv_count(unravel) > DISTINCT_MAX_DIMS)
             return fields_fail(err, errcap, "%s: expected an array of 1 to %d sizes", path, DISTINCT_MAX_DIMS);
-        k = json_object_array_length(unravel);
+        k = jv_count(unravel);
         uint64_t prod = 1;
         for (size_t d = 0; d < k; ++d) {
             int64_t v;
             snprintf(path, sizeof path, "%s.distinct.unravel[%zu]", t->name, d);
-            if (fields_get_int(json_object_array_get_idx(unravel, d), path, 1, m, &v, err, errcap)) return -1;
+            if (fields_get_int(jv_at(unravel, d), path, 1, m, &v, err, errcap)) return -1;
             dims[d] = (uint64_t)v;
             prod = prod > (uint64_t)m / (uint64_t)v ? (uint64_t)m + 1 : prod * (uint64_t)v;
         }

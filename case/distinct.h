@@ -6,8 +6,8 @@
 #define DMLREF_CASE_DISTINCT_H
 
 #include "case.h"
+#include "json.h"
 
-#include <json-c/json.h>
 #include <stddef.h>
 
 /*
@@ -19,6 +19,6 @@
  * coordinates in that row-major shape, one slot each.  0, or -1 with a
  * message naming t->name.
  */
-int distinct_fill(json_object *obj, case_tensor *t, char *err, size_t errcap);
+int distinct_fill(const jv *obj, case_tensor *t, char *err, size_t errcap);
 
 #endif

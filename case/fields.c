@@ -3,7 +3,6 @@
  * (fields.h).
  */
 #include "fields.h"
-#include "jsonin.h"
 #include "value.h"
 
 #include <errno.h>
@@ -51,8 +50,12 @@ static int is_array_kind(dmlref_param_kind k) { return k == DMLREF_PARAM_UINT_AR
 
 /* ---- reading ---------------------------------------------------------------------------- */
 
-int fields_get_int(json_object *v, const char *path, int64_t lo, int64_t hi, int64_t *out, char *err, size_t errcap) {
-    const char *t = jsonin_number_text(v);
+const jv *fields_given(const jv *v) { return jv_is(v, JV_NULL) ? NULL : v; }
+
+const jv *fields_member(const jv *obj, const char *key) { return fields_given(jv_get(obj, key)); }
+
+int fields_get_int(const jv *v, const char *path, int64_t lo, int64_t hi, int64_t *out, char *err, size_t errcap) {
+    const char *t = jv_number(v);
     if (t) {
         const int neg = t[0] == '-';
         int ok = t[neg] != '\0';
@@ -81,26 +84,26 @@ int fields_get_int(json_object *v, const char *path, int64_t lo, int64_t hi, int
         return fields_fail(err, errcap, "%s: expected an integer in [%" PRId64 ", %" PRId64 "], got %.40s", path, lo, hi, t);
     }
     return fields_fail(err, errcap, "%s: expected an integer in [%" PRId64 ", %" PRId64 "], got %s", path, lo, hi,
-                jsonin_kind(v));
+                jv_kind_name(v));
 }
 
 /* A FLOAT: number (nearest FLOAT32, finite), "nan", "inf", "-inf" or "0x" + 8 hex digits. */
-static int read_float(json_object *v, const char *path, float *out, char *err, size_t errcap) {
+static int read_float(const jv *v, const char *path, float *out, char *err, size_t errcap) {
     char why[160];
-    const char *num = jsonin_number_text(v);
+    const char *num = jv_number(v);
     if (num) {
         if (value_from_number(num, DMLREF_TENSOR_DATA_TYPE_FLOAT32, out, why, sizeof why))
             return fields_fail(err, errcap, "%s: %s", path, why);
         return 0;
     }
-    if (jsonin_is_string(v)) {
+    if (jv_is(v, JV_STRING)) {
         int is_nan = 0;
-        if (value_from_string(json_object_get_string(v), DMLREF_TENSOR_DATA_TYPE_FLOAT32, out, &is_nan, why, sizeof why))
+        if (value_from_string(jv_string(v), DMLREF_TENSOR_DATA_TYPE_FLOAT32, out, &is_nan, why, sizeof why))
             return fields_fail(err, errcap, "%s: %s", path, why);
         return 0;
     }
     return fields_fail(err, errcap, "%s: expected a number, \"nan\", \"inf\", \"-inf\" or \"0x...\", got %s", path,
-                jsonin_kind(v));
+                jv_kind_name(v));
 }
 
 static void enum_list(const dmlref_param *p, char *buf, size_t cap) {
@@ -110,12 +113,12 @@ static void enum_list(const dmlref_param *p, char *buf, size_t cap) {
         if (p->enum_names[i]) len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", p->enum_names[i]);
 }
 
-static int read_array(const dmlref_schema *s, const dmlref_param *p, json_object *root, json_object *v, void *desc,
+static int read_array(const dmlref_schema *s, const dmlref_param *p, const jv *root, const jv *v, void *desc,
                       fields_store *st, char *err, size_t errcap) {
     char path[160];
-    if (json_object_get_type(v) != json_type_array)
-        return fields_fail(err, errcap, "%s: expected an array of integers, got %s", p->name, jsonin_kind(v));
-    const size_t n = json_object_array_length(v);
+    if (!jv_is(v, JV_ARRAY))
+        return fields_fail(err, errcap, "%s: expected an array of integers, got %s", p->name, jv_kind_name(v));
+    const size_t n = jv_count(v);
     if (n > UINT32_MAX) return fields_fail(err, errcap, "%s: too many entries", p->name);
     const int is_int = p->kind == DMLREF_PARAM_INT_ARRAY;
     unsigned char *a = fields_store_alloc(st, n * 4);
@@ -123,7 +126,7 @@ static int read_array(const dmlref_schema *s, const dmlref_param *p, json_object
     for (size_t i = 0; i < n; ++i) {
         int64_t x;
         snprintf(path, sizeof path, "%s[%zu]", p->name, i);
-        if (fields_get_int(json_object_array_get_idx(v, i), path, is_int ? INT32_MIN : 0, is_int ? INT32_MAX : UINT32_MAX,
+        if (fields_get_int(jv_at(v, i), path, is_int ? INT32_MIN : 0, is_int ? INT32_MAX : UINT32_MAX,
                            &x, err, errcap))
             return -1;
         if (is_int) {
@@ -137,7 +140,7 @@ static int read_array(const dmlref_schema *s, const dmlref_param *p, json_object
     set_ptr(desc, p->offset, a);
     if (!p->count_name) return 0;
     /* the count field: given -> must equal the length; shared by several arrays -> equal lengths */
-    json_object *cv = json_object_object_get(root, p->count_name);
+    const jv *cv = fields_member(root, p->count_name);
     if (cv) {
         int64_t c;
         if (fields_get_int(cv, p->count_name, 0, UINT32_MAX, &c, err, errcap)) return -1;
@@ -154,7 +157,7 @@ static int read_array(const dmlref_schema *s, const dmlref_param *p, json_object
     return 0;
 }
 
-static int read_one(const dmlref_schema *s, const dmlref_param *p, json_object *root, json_object *v, void *desc,
+static int read_one(const dmlref_schema *s, const dmlref_param *p, const jv *root, const jv *v, void *desc,
                     fields_store *st, char *err, size_t errcap) {
     unsigned char *at = (unsigned char *)desc + p->offset;
     char why[160], list[512];
@@ -177,10 +180,10 @@ static int read_one(const dmlref_schema *s, const dmlref_param *p, json_object *
         return read_float(v, p->name, (float *)(void *)at, err, errcap);
     case DMLREF_PARAM_ENUM: {
         enum_list(p, list, sizeof list);
-        if (!jsonin_is_string(v))
+        const char *name = jv_string(v);
+        if (!name)
             return fields_fail(err, errcap, "%s: expected the name of a value (%s), got %s", p->name, list,
-                        jsonin_kind(v));
-        const char *name = json_object_get_string(v);
+                        jv_kind_name(v));
         for (uint32_t i = 0; i < p->enum_count; ++i)
             if (p->enum_names[i] && strcmp(p->enum_names[i], name) == 0) {
                 desc_set_u32(desc, p->offset, i);
@@ -194,13 +197,13 @@ static int read_one(const dmlref_schema *s, const dmlref_param *p, json_object *
         unsigned char bytes[8] = {0};
         if (es == 0 || es > 8)
             return fields_fail(err, errcap, "%s: its data type (%u) has no element values", p->name, (unsigned)dt);
-        const char *num = jsonin_number_text(v);
+        const char *num = jv_number(v);
         int is_nan = 0;
         if (num ? value_from_number(num, dt, bytes, why, sizeof why)
-                : !jsonin_is_string(v) ? (snprintf(why, sizeof why, "expected a value of %s, got %s",
-                                                   dmlref_data_type_name(dt), jsonin_kind(v)),
+                : !jv_is(v, JV_STRING) ? (snprintf(why, sizeof why, "expected a value of %s, got %s",
+                                                   dmlref_data_type_name(dt), jv_kind_name(v)),
                                           -1)
-                                       : value_from_string(json_object_get_string(v), dt, bytes, &is_nan, why, sizeof why))
+                                       : value_from_string(jv_string(v), dt, bytes, &is_nan, why, sizeof why))
             return fields_fail(err, errcap, "%s: %s", p->name, why);
         memset(at, 0, 8);
         memcpy(at, bytes, es);
@@ -210,20 +213,20 @@ static int read_one(const dmlref_schema *s, const dmlref_param *p, json_object *
         list[0] = '\0';
         for (uint32_t i = 0, len = 0; i < p->field_count && len < sizeof list; ++i)
             len += (uint32_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", p->field_names[i]);
-        if (json_object_get_type(v) != json_type_object)
+        if (!jv_is(v, JV_OBJECT))
             return fields_fail(err, errcap, "%s: expected an object {%s}%s, got %s", p->name, list, p->is_optional ? " or null" : "",
-                        jsonin_kind(v));
-        json_object_object_foreach(v, key, val) {
+                        jv_kind_name(v));
+        for (size_t k = 0; k < jv_count(v); ++k) {
+            const char *key = jv_key(v, k);
             uint32_t i = 0;
             while (i < p->field_count && strcmp(p->field_names[i], key) != 0) ++i;
             if (i == p->field_count) return fields_fail(err, errcap, "%s: unknown key \"%.60s\" (%s)", p->name, key, list);
-            (void)val;
         }
         unsigned char *obj = fields_store_alloc(st, p->struct_size);
         if (!obj) return fields_fail(err, errcap, "%s: out of memory", p->name);
         char path[160];
         for (uint32_t i = 0; i < p->field_count; ++i) {
-            json_object *fv = json_object_object_get(v, p->field_names[i]);
+            const jv *fv = fields_member(v, p->field_names[i]);
             snprintf(path, sizeof path, "%s.%s", p->name, p->field_names[i]);
             if (!fv) return fields_fail(err, errcap, "%s: missing \"%s\"", p->name, p->field_names[i]);
             float f;
@@ -237,7 +240,7 @@ static int read_one(const dmlref_schema *s, const dmlref_param *p, json_object *
     return fields_fail(err, errcap, "%s: a field of unknown kind %d", p->name, (int)p->kind);
 }
 
-int fields_read_params(const dmlref_schema *s, json_object *root, void *desc, fields_store *st, char *err,
+int fields_read_params(const dmlref_schema *s, const jv *root, void *desc, fields_store *st, char *err,
                        size_t errcap) {
     for (int pass = 0; pass < 2; ++pass)
         for (uint32_t i = 0; i < s->n_params; ++i) {
@@ -245,7 +248,7 @@ int fields_read_params(const dmlref_schema *s, json_object *root, void *desc, fi
             if ((p->kind == DMLREF_PARAM_SCALAR_UNION) != (pass == 1)) continue;
             if (p->is_count || desc_is_array_count(s, p->name)) continue; /* derived from its array */
             /* absent or null: missing (NULL for an optional struct) */
-            json_object *v = json_object_object_get(root, p->name);
+            const jv *v = fields_member(root, p->name);
             if (!v) {
                 if (p->kind == DMLREF_PARAM_STRUCT && p->is_optional) continue;
                 return fields_fail(err, errcap, "missing \"%s\" (a field of %s)", p->name, s->name);

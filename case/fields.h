@@ -27,8 +27,8 @@
 
 #include "descbuf.h"
 #include "dmlref.h"
+#include "json.h"
 
-#include <json-c/json.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -51,7 +51,7 @@ void *fields_store_alloc(fields_store *st, size_t bytes);
  * naming the field in err ("missing \"Axis\" (a field of GATHER)",
  * "PaddingMode: unknown value \"X\" (CONSTANT, EDGE, ...)").
  */
-int fields_read_params(const dmlref_schema *s, json_object *root, void *desc, fields_store *st, char *err,
+int fields_read_params(const dmlref_schema *s, const jv *root, void *desc, fields_store *st, char *err,
                        size_t errcap);
 
 /*
@@ -65,13 +65,20 @@ void fields_write_params(FILE *f, const dmlref_schema *s, const void *desc, unsi
  * value_flags are value_format_ex's (VALUE_INT64_STRINGS for scalar unions). */
 void fields_write_params_object(FILE *f, const dmlref_schema *s, const void *desc, unsigned value_flags);
 
-/* Reads a JSON integer in [lo, hi] (an exact decimal, "-0" for 0).  0, or -1 with a message. */
 /* The formatted message into err[0..errcap); returns -1 (the field readers' failure). */
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif
 int fields_fail(char *err, size_t errcap, const char *fmt, ...);
 
-int fields_get_int(json_object *v, const char *path, int64_t lo, int64_t hi, int64_t *out, char *err, size_t errcap);
+/* Reads a JSON integer in [lo, hi] (an exact decimal, "-0" for 0).  0, or -1 with a message. */
+int fields_get_int(const jv *v, const char *path, int64_t lo, int64_t hi, int64_t *out, char *err, size_t errcap);
+
+/* A member whose value is null means what an absent one means (docs/cli.md, "Fields of a case
+ * file"): the value of key in object obj, or NULL when it is absent or null. */
+const jv *fields_member(const jv *obj, const char *key);
+
+/* The same rule for a member's value met while walking an object: v, or NULL for a null. */
+const jv *fields_given(const jv *v);
 
 #endif

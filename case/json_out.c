@@ -1,7 +1,7 @@
 #include "json_out.h"
 #include "value.h"
 
-void jout_string(FILE *f, const char *s) {
+static void string_out(FILE *f, const char *s, int short_bf) {
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)s; *p; ++p) {
         switch (*p) {
@@ -10,6 +10,13 @@ void jout_string(FILE *f, const char *s) {
         case '\n': fputs("\\n", f); break;
         case '\t': fputs("\\t", f); break;
         case '\r': fputs("\\r", f); break;
+        case '\b':
+        case '\f':
+            if (short_bf) {
+                fputs(*p == '\b' ? "\\b" : "\\f", f);
+                break;
+            }
+            /* fall through */
         default:
             if (*p < 0x20) fprintf(f, "\\u%04x", *p);
             else fputc(*p, f);
@@ -17,6 +24,10 @@ void jout_string(FILE *f, const char *s) {
     }
     fputc('"', f);
 }
+
+void jout_string(FILE *f, const char *s) { string_out(f, s, 0); }
+
+void jout_string_short(FILE *f, const char *s) { string_out(f, s, 1); }
 
 void jout_u32_list(FILE *f, const uint32_t *v, uint32_t n) {
     fputc('[', f);

@@ -7,8 +7,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* A JSON string with its quotes, escaped. */
+/* A JSON string with its quotes, escaped: \" \\ \n \t \r, \u00xx for the other control
+ * characters, every other byte as it is. */
 void jout_string(FILE *f, const char *s);
+
+/* The same with \b and \f for U+0008 and U+000C (the form of `validate --json`'s verdict). */
+void jout_string_short(FILE *f, const char *s);
 
 /* [a, b, c] */
 void jout_u32_list(FILE *f, const uint32_t *v, uint32_t n);

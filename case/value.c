@@ -243,7 +243,7 @@ const char *value_format_ex(const void *p, DMLREF_TENSOR_DATA_TYPE dt, unsigned 
         snprintf(buf, cap, "%.*g", a, v);
         /* integral values print as integers (10, not 1e+01) while exactly so */
         if (strchr(buf, 'e') && fabs(v) < 1e16 && v == trunc(v)) snprintf(buf, cap, "%.0f", v);
-        /* -0.0, not -0: JSON readers (Python's, json-c) read "-0" as the integer 0
+        /* -0.0, not -0: JSON readers (Python's, many C ones) read "-0" as the integer 0
          * and lose the sign; "-0.0" is a float everywhere */
         if (v == 0 && signbit(v)) snprintf(buf, cap, "-0.0");
         break;

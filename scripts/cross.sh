@@ -16,11 +16,11 @@
 #
 # Targets:
 #   armhf i386 aarch64 s390x   everything: unit, cli, example, numpy, identity
-#                              (OpenMP on; the multiarch libc6/libjson-c5/libgomp1:<arch>)
-#   riscv64                    no libjson-c-dev:riscv64 in Debian 12: no command, so
-#                              unit, example and numpy only (the cross libc, QEMU_LD_PREFIX)
+#                              (OpenMP on; the multiarch libc6/libgomp1:<arch>)
+#   riscv64                    unit, example, numpy and identity (the cross libc and
+#                              libgomp, QEMU_LD_PREFIX)
 #   wasm32                     emcc, -msimd128, OPENMP=0, node: unit, example and numpy
-#                              (no json-c for emscripten: no command)
+#                              (the command is not built: WITH_CLI=0 for emcc)
 # Environment: JOBS (make -j, default 2), PYTHON (default /usr/bin/python3),
 # CROSS_TIMEOUT (seconds for one target's suites, default 2400),
 # CROSS_SEED (gen's seed, default 20240611), CROSS_GEN_COUNT (default 3), BENCH_CHECK_CROSS
@@ -36,7 +36,7 @@ GEN_COUNT=${CROSS_GEN_COUNT:-3}
 GEN_OPS="GATHER GATHER_ELEMENTS SCATTER_ND SPLIT JOIN"
 BENCH_CHECK_CROSS=${BENCH_CHECK_CROSS:-"gather_rows scatter_nd_elems pad_reflect identity_transpose one_hot small_gather"}
 MARK="# dmlref cross wrapper (scripts/cross.sh)"
-PROGRAMS="test_unit dmlref numpy_driver example_gather bench test_fields test_builders test_shape"
+PROGRAMS="test_unit dmlref numpy_driver example_gather bench test_fields test_json test_builders test_shape"
 export PYTHON
 
 [ $# -gt 0 ] && TARGETS="$*" || TARGETS="armhf i386 aarch64 s390x riscv64 wasm32"
@@ -61,7 +61,7 @@ multiarch_of() {
     s390x) echo s390x-linux-gnu ;; *) echo "" ;;
     esac
 }
-has_cli() { case $1 in armhf | i386 | aarch64 | s390x) return 0 ;; *) return 1 ;; esac; }
+has_cli() { case $1 in armhf | i386 | aarch64 | s390x | riscv64) return 0 ;; *) return 1 ;; esac; }
 # Targets that run every suite of tests/run.sh under emulation: one 32-bit and one big-endian
 # host (the command's suites are long under qemu); i386 and aarch64 run the library's suites
 # (unit, example, numpy) and the identity check of the command's verdicts and files.
@@ -100,7 +100,7 @@ wrap() {
 build_linux() {
     local t=$1 dir=$2 tr goals
     tr=$(triple "$t")
-    if has_cli "$t"; then goals="all $dir/bench $dir/test_fields $dir/test_builders $dir/test_shape"; else goals="lib"; fi
+    if has_cli "$t"; then goals="all $dir/bench $dir/test_fields $dir/test_json $dir/test_builders $dir/test_shape"; else goals="lib"; fi
     make -j"$JOBS" BUILD="$dir" OPENMP=1 CROSS="$tr-" CC="$tr-gcc" AR="$tr-ar" RANLIB="$tr-ranlib" \
         OBJCOPY="$tr-objcopy" NM="$tr-nm" \
         $goals "$dir/test_unit" "$dir/numpy_driver" "$dir/example_gather"

@@ -12,7 +12,7 @@
  */
 #include "case/case.h"
 #include "case/fields.h"
-#include "case/jsonin.h"
+#include "case/json.h"
 #include "case/value.h"
 
 #include <stddef.h>
@@ -85,10 +85,10 @@ static int passed, failed;
 static int read_text(const char *text, D *d, fields_store *st, char *err, size_t cap) {
     memset(d, 0, sizeof *d);
     err[0] = '\0';
-    json_object *root = jsonin_parse(text, strlen(text), err, cap);
-    if (!root) return -1;
-    const int rc = fields_read_params(&schema, root, d, st, err, cap);
-    json_object_put(root);
+    json_doc doc;
+    if (json_parse(text, strlen(text), &doc, err, cap) != JSON_OK) return -1;
+    const int rc = fields_read_params(&schema, doc.root, d, st, err, cap);
+    json_free(&doc);
     return rc;
 }
 

@@ -13,7 +13,7 @@ outputs), then reads the JSON as a test author would:
     through BigInt, other integers as numbers (a number beyond 2^53, which JSON.parse
     would round, counts as skipped: --int64-strings leaves none).
 
-and compares each with the .npy file's bytes.  json-c, the command's own reader,
+and compares each with the .npy file's bytes.  The command's own reader (case/json.c)
 reads the same text back through `expected` (tests/suites/cli.sh runs gen's cases).
 
     roundtrip.py --dmlref build/dmlref [--node node] CASE_OR_DIR...

@@ -499,8 +499,8 @@ elif [ "$real_d" != "$D" ]; then # qemu-user reserves the guest's address space:
     small='exec timeout 20 "$@"'
     echo "cli: emulated build: the .npy reading checks run without the 100 MB address-space cap"
 fi
-# a tensor's "data" that is no list (the reader asserted inside json-c after its message; found by
-# the fuzz_case corpus replay)
+# a tensor's "data" that is no list (the reader once asserted inside json-c, its JSON parser
+# then, after its message; found by the fuzz_case corpus replay)
 printf '{"operator": "GATHER", "InputTensor": {"DataType": "FLOAT32", "Sizes": [2], "data": 5},
  "IndicesTensor": {"DataType": "UINT32", "Sizes": [1], "data": [0]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1]},
  "Axis": 0, "IndexDimensions": 1}' >"$tmp/data_scalar.json"
@@ -1164,11 +1164,12 @@ printf '{\n}\n\n' >"$tmp/emptyobj.json"
 expect 3 "an empty object" "$D" validate "$tmp/emptyobj.json"
 contains "$tmp/err" 'missing "operator"' "empty object message"
 
-# ---- keys and strings that json-c reads differently from other parsers (issue 23, item 4) ----
-# json-c keeps C strings: a key "Axis\u0000x" was the key "Axis" to it (the later value won, and
-# the duplicate check, on decoded keys, saw two keys); "GATHER\u0000X" was GATHER.  Python's json
-# sees Axis 0 and an operator "GATHER\x00X".  json-c also reads a lone surrogate escape as U+FFFD
-# where Python keeps U+D800.  Each is refused with its line, column and JSON path.
+# ---- keys and strings that parsers read differently (issue 23, item 4) ----
+# A C reader keeps C strings: json-c, the reader's parser then, took a key "Axis\u0000x" for the
+# key "Axis" (the later value won, and the duplicate check, on decoded keys, saw two keys) and
+# "GATHER\u0000X" for GATHER, where Python's json sees Axis 0 and an operator "GATHER\x00X".
+# json-c also read a lone surrogate escape as U+FFFD where Python keeps U+D800.  Each is refused
+# with its line, column and JSON path.
 G1='"IndexDimensions": 1, "InputTensor": {"DataType": "FLOAT32", "Sizes": [4], "data": [11, 12, 13, 14]},
  "OutputTensor": {"DataType": "FLOAT32", "Sizes": [5]}, "expected": {"OutputTensor": [14, 12, 14, 11, 13]}'
 IDX='"IndicesTensor": {"DataType": "UINT32", "Sizes": [5], "data": [3, 1, 3, 0, 2]}'
@@ -1194,16 +1195,24 @@ meaning lone_low 'the string at "description" holds a lone surrogate escape: a l
     "{\"description\": \"\\uDE00\\uD83D\", \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}"
 meaning lone_key 'the key at "comment.\uDC00" holds a lone surrogate escape: a low surrogate' \
     "{\"comment\": {\"\\uDC00\": 1}, \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}"
-# json-c read both keys below as U+FFFD: one key to it (the later value won), two to Python
+# json-c read both keys below as U+FFFD: one key to it (the later value won), two to Python;
+# a repeated key does not hide the lone surrogate's path (it once emptied it)
 meaning lone_dup 'the key at "comment.\uD800" holds a lone surrogate escape' \
     "{\"comment\": {\"\\uD800\": 1, \"\\uFFFD\": 2}, \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}"
-# a pair is one character, escaped or not; \u0001 stays refused (the number marker)
-printf '%s\n' "{\"comment\": \"\\uD83D\\uDE00 \\ud83d\\ude00 $(printf '\360\237\230\200')\", \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}" >"$tmp/pair.json"
-expect 0 "surrogate pairs, escaped and literal, accepted" "$D" run "$tmp/pair.json"
+meaning dup_then_lone 'line 1, column 32: the key at "comment.b\uD800" holds a lone surrogate escape' \
+    "{\"comment\": {\"a\": 1, \"a\": 2, \"b\\uD800\": 3}, \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}"
+# a pair is one character, escaped or not; \u0001 is an ordinary character (json-c's reader refused
+# it: it marked numbers with it)
+printf '%s\n' "{\"comment\": \"\\uD83D\\uDE00 \\ud83d\\ude00 $(printf '\360\237\230\200') \\u0001\", \"operator\": \"GATHER\", \"Axis\": 0, $G1, $IDX}" >"$tmp/pair.json"
+expect 0 "surrogate pairs, escaped and literal, and \\u0001 accepted" "$D" run "$tmp/pair.json"
+# nesting is limited (64 levels), without recursion: 100000 brackets are a message
+"$PYTHON" -c 'import sys; sys.stdout.write("[" * 100000)' >"$tmp/deep.json"
+expect 3 "100000 nested brackets refused" "$D" validate "$tmp/deep.json"
+contains "$tmp/err" "deep.json: not JSON: line 1: nesting deeper than 64 levels" "100000 nested brackets: message"
 
 # ---- strict UTF-8 (RFC 3629) over the raw bytes (issue 23, item 5) ----------------
-# json-c's check let overlong forms and encoded surrogates through; Python's reader refuses
-# them.  Each bad sequence in a key, in a string value and in an ignorable field, refused
+# json-c's check (the reader's parser then) let overlong forms and encoded surrogates through;
+# Python's reader refuses them.  Each bad sequence in a key, in a string value and in an ignorable field, refused
 # with its byte offset.
 for bad in overlong_c0af:'\300\257' overlong_e080af:'\340\200\257' surrogate_eda080:'\355\240\200' \
            surrogate_edbfbf:'\355\277\277' above_10ffff:'\364\220\200\200' five_bytes:'\370\210\200\200\200' \
