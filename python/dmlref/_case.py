@@ -81,9 +81,14 @@ def dumps(doc):
     return "".join(out) + "\n"
 
 
+def _non_standard(name):
+    # RFC 8259 has no NaN or Infinity literal; the command's reader refuses them (not JSON)
+    raise ValueError(f"not JSON: {name} is not a JSON value (RFC 8259 has no such literal)")
+
+
 def _loads(text):
     # numbers stay as written: decimals exactly, and "-0" keeps its sign (a float -0.0)
-    return json.loads(text, parse_float=decimal.Decimal,
+    return json.loads(text, parse_float=decimal.Decimal, parse_constant=_non_standard,
                       parse_int=lambda t: decimal.Decimal(t) if t == "-0" else int(t))
 
 
@@ -195,7 +200,7 @@ _FLOAT_BEYOND = {"FLOAT16": fractions.Fraction(65520), "FLOAT32": _F32_BEYOND,
 
 
 def _kind(v):
-    """case/jsonin.c's jsonin_kind: what a JSON value is, for a message."""
+    """What a JSON value is, for a message (case/json.c's jv_kind_name)."""
     if v is None:
         return "null"
     if isinstance(v, bool):
@@ -204,8 +209,6 @@ def _kind(v):
         return "an object"
     if isinstance(v, list):
         return "an array"
-    if isinstance(v, (float, np.floating)) and not np.isfinite(v):
-        return "a non-standard number (NaN/Infinity)"  # bare NaN, Infinity: json.loads takes them
     return "a string" if isinstance(v, str) else "a number"
 
 
