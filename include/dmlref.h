@@ -3,7 +3,7 @@
  * operators (the 22 of src/core/operators.def: GATHER, SCATTER, SLICE, PADDING,
  * JOIN, SPLIT, TILE, ONE_HOT, ...; dmlref_execute below lists them all).
  *
- * One file of about 680 lines, on purpose: it is the whole public API, one
+ * One file of about 730 lines, on purpose: it is the whole public API, one
  * header as DirectML's is one (directml.h), so that a caller includes one file
  * and the DMLREF_ types sit next to the functions that take them.
  *
@@ -511,9 +511,55 @@ enum {
     DMLREF_OPTION_FORCE_ORACLE = 0x2
 };
 
+/*
+ * The caller's threads (dmlref_options.threadpool): a pool that runs the parts a
+ * compiled operator splits its work into, in place of OpenMP's thread team, as
+ * XNNPACK's pthreadpool or ONNX Runtime's intra-op pool would.
+ *
+ * parallel_for(ctx, n, task, arg) must call task(arg, i) exactly once for every i
+ * in [0, n), on any threads, in any order, possibly at once, and return only when
+ * every call has returned (their writes visible to the caller: a join, a barrier).
+ * dmlref calls it from inside dmlref_execute only, with n >= 2, and never from
+ * inside a task; tasks neither block on one another nor call back into the pool,
+ * so a pool may also run them one after another on the calling thread.  Several
+ * executes (of one compiled operator or of different ones) may call it at once
+ * from different threads when the caller executes from several threads.
+ *
+ * threads: how many tasks the pool can run at once (>= 1).  The work is split for
+ * it exactly as for that many OpenMP threads: the same parts, so the same bytes.
+ */
+typedef struct dmlref_threadpool {
+    void (*parallel_for)(void *ctx, uint32_t n, void (*task)(void *arg, uint32_t i), void *arg);
+    void *ctx;
+    uint32_t threads;
+} dmlref_threadpool;
+
+/*
+ * Options of dmlref_compile (zero-initialised: the defaults).
+ *
+ * threads and threadpool:
+ *   threadpool NULL   OpenMP's team: threads 0 = OpenMP's default
+ *                     (omp_get_max_threads), 1 = serial, T = at most T threads;
+ *                     a build without OpenMP (make OPENMP=0) is serial.
+ *   threadpool set    the pool runs every part, and no OpenMP function or
+ *                     parallel region is entered (in any build: a build without
+ *                     OpenMP is parallel through its pool).  threads 0 = the
+ *                     pool's threads, 1 = serial (the pool is never called),
+ *                     T = at most T, where T must not exceed the pool's threads:
+ *                     compile refuses T > threadpool->threads with
+ *                     DMLREF_ERROR_OPTIONS (more parts than the pool runs at once
+ *                     is a configuration error, not a request dmlref would cap
+ *                     silently), as it refuses a pool whose parallel_for is NULL
+ *                     or whose threads is 0.
+ * Either way a part gets at least DMLREF_PAR_GRAIN bytes of work (docs/environment.md),
+ * so small operators run serially, and there are at most 256 parts.  dmlref_compile
+ * copies *threadpool into the compiled operator: the struct need not outlive the call,
+ * but the pool (parallel_for, ctx) must outlive every execute of the operator.
+ */
 typedef struct dmlref_options {
     uint32_t flags;   /* DMLREF_OPTION_* */
-    uint32_t threads; /* 0 = default (OpenMP's), 1 = serial */
+    uint32_t threads; /* 0 = default (OpenMP's, or the pool's), 1 = serial, T = at most T */
+    const dmlref_threadpool *threadpool; /* NULL: OpenMP (or serial without it) */
 } dmlref_options;
 
 /* Input buffers: {pointer, size in bytes}; size must be >= TotalTensorSizeInBytes. */

@@ -86,12 +86,31 @@ static dmlref_status find_class(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE
     return DMLREF_OK;
 }
 
+/* options.threadpool (include/dmlref.h): a pool that can run something, and a thread
+ * count it can honour. */
+static dmlref_status check_threadpool(const char *name, const dmlref_options *options, dmlref_error *err) {
+    const dmlref_threadpool *tp = options->threadpool;
+    if (!tp) return DMLREF_OK;
+    if (!tp->parallel_for)
+        return set_error(err, DMLREF_ERROR_OPTIONS, "%s: options.threadpool->parallel_for is NULL", name);
+    if (tp->threads == 0)
+        return set_error(err, DMLREF_ERROR_OPTIONS,
+                         "%s: options.threadpool->threads is 0 (a pool runs at least 1 task at once)", name);
+    if (options->threads > tp->threads)
+        return set_error(err, DMLREF_ERROR_OPTIONS,
+                         "%s: options.threads (%u) exceeds options.threadpool->threads (%u): a pool of %u "
+                         "threads runs at most %u parts at once (0 = the pool's threads)",
+                         name, (unsigned)options->threads, (unsigned)tp->threads, (unsigned)tp->threads,
+                         (unsigned)tp->threads);
+    return DMLREF_OK;
+}
+
 /* dmlref_compile and dmlref_validate: api names the caller in messages;
  * validate_only stops after the descriptor rules (no host limits, no plan). */
 static dmlref_status compile_impl(const char *api, const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
                                   const dmlref_options *options, int validate_only, dmlref_operator **out_op,
                                   dmlref_error *err) {
-    static const dmlref_options defaults = {0, 0};
+    static const dmlref_options defaults = {.flags = 0, .threads = 0};
     clear_error(err);
     if (!out_op) return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: op is NULL", api);
     *out_op = NULL;
@@ -103,6 +122,7 @@ static dmlref_status compile_impl(const char *api, const DMLREF_OPERATOR_DESC *d
     if (options->flags & ~(uint32_t)(DMLREF_OPTION_CHECK_INDICES | DMLREF_OPTION_FORCE_ORACLE))
         return set_error(err, DMLREF_ERROR_OPTIONS, "%s: options.flags (0x%x) has unknown bits", name,
                          (unsigned)options->flags);
+    TRY(check_threadpool(name, options, err));
 
     op_t *op = calloc(1, sizeof *op);
     if (!op) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
@@ -111,6 +131,10 @@ static dmlref_status compile_impl(const char *api, const DMLREF_OPERATOR_DESC *d
     op->name = name;
     op->feature_level = (uint32_t)feature_level;
     op->options = *options;
+    if (options->threadpool) { /* the copy: the caller's struct need not outlive compile */
+        op->pool = *options->threadpool;
+        op->options.threadpool = &op->pool;
+    }
     dmlref_status st = cls->compile(op, desc->Desc, err);
     if (st == DMLREF_OK && !validate_only) st = check_host_limits(op, err);
     if (st == DMLREF_OK && !validate_only) {

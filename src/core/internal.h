@@ -167,7 +167,8 @@ struct dmlref_operator {
     DMLREF_OPERATOR_TYPE type;
     const char *name;           /* "GATHER", ...                               */
     uint32_t feature_level;
-    dmlref_options options;
+    dmlref_options options;     /* options.threadpool: &pool below, or NULL   */
+    dmlref_threadpool pool;     /* the caller's pool, copied at compile        */
     uint32_t n_inputs, n_outputs;
     tensor_t *inputs;           /* n_inputs, in binding order                  */
     tensor_t *outputs;          /* n_outputs                                   */

@@ -66,7 +66,26 @@ uint64_t nest_fold(nest_t *nt, uint32_t k, uint64_t esize, const int *want) {
     return block;
 }
 
-void run_ranges(uint32_t nth, uint64_t units, range_fn fn, const void *ctx) {
+/* A pool's task i: the part i of n, the same range OpenMP's schedule(static) gives thread i. */
+typedef struct pool_job {
+    range_fn fn;
+    const void *ctx;
+    uint64_t units;
+    uint32_t n;
+} pool_job;
+
+static void pool_task(void *arg, uint32_t i) {
+    const pool_job *j = arg;
+    j->fn(j->ctx, j->units * (uint64_t)i / j->n, j->units * (uint64_t)(i + 1) / j->n, i);
+}
+
+void run_ranges(const op_t *op, uint32_t nth, uint64_t units, range_fn fn, const void *ctx) {
+    const dmlref_threadpool *tp = op->options.threadpool;
+    if (nth > 1 && units > 1 && tp) {
+        const pool_job job = {fn, ctx, units, (uint32_t)(units < nth ? units : nth)};
+        tp->parallel_for(tp->ctx, job.n, pool_task, (void *)(uintptr_t)&job);
+        return;
+    }
 #ifdef _OPENMP
     if (nth > 1 && units > 1) {
         const int n = (int)(units < nth ? units : nth);
@@ -75,8 +94,6 @@ void run_ranges(uint32_t nth, uint64_t units, range_fn fn, const void *ctx) {
             fn(ctx, units * (uint64_t)t / (uint64_t)n, units * (uint64_t)(t + 1) / (uint64_t)n, (uint32_t)t);
         return;
     }
-#else
-    (void)nth;
 #endif
     fn(ctx, 0, units, 0);
 }
@@ -147,17 +164,21 @@ int plan_stream(uint64_t dst_bytes) {
 }
 
 uint32_t plan_threads(const op_t *op, uint64_t work_bytes) {
+    const dmlref_threadpool *tp = op->options.threadpool;
+    uint64_t nth = op->options.threads;
+    if (tp) { /* the caller's pool (compile checked threads <= tp->threads): no OpenMP */
+        if (nth == 0) nth = tp->threads;
+    } else {
 #ifdef _OPENMP
+        if (nth == 0) nth = (uint64_t)omp_get_max_threads();
+#else
+        return 1;
+#endif
+    }
     uint64_t grain = env_bytes(ENV_PAR_GRAIN, PAR_GRAIN_DEFAULT);
     if (grain == 0) grain = 1;
-    uint64_t nth = op->options.threads ? op->options.threads : (uint64_t)omp_get_max_threads();
     const uint64_t by_work = work_bytes / grain;
     if (nth > by_work) nth = by_work;
     if (nth > 256) nth = 256;
     return nth < 1 ? 1 : (uint32_t)nth;
-#else
-    (void)op;
-    (void)work_bytes;
-    return 1;
-#endif
 }

@@ -107,14 +107,20 @@ static inline void nest_offsets(const nest_t *nt, uint64_t p, uint64_t *off) {
 
 /* ---- threads -------------------------------------------------------------- */
 
-/* Runs fn(ctx, lo, hi, part) over a static partition of [0, units) into at
- * most nth contiguous ranges, part = 0, 1, ... (OpenMP parallel for,
- * schedule(static)); serial when nth is 1 or OpenMP is off. */
+/* Runs fn(ctx, lo, hi, part) over a static partition of [0, units) into
+ * n = min(nth, units) contiguous ranges, part p = [units * p / n, units * (p + 1) / n),
+ * p = 0 .. n-1: through the operator's thread pool (options.threadpool: one
+ * parallel_for of n tasks, task p the range p) when it has one, else an OpenMP
+ * parallel for, schedule(static), one range per thread (the same ranges);
+ * serial (fn(ctx, 0, units, 0)) when n is 1, or without a pool in a build
+ * without OpenMP.  The one place the library's work is split across threads:
+ * with a pool set no OpenMP function or region is entered. */
 typedef void (*range_fn)(const void *ctx, uint64_t lo, uint64_t hi, uint32_t part);
-void run_ranges(uint32_t nth, uint64_t units, range_fn fn, const void *ctx);
+void run_ranges(const op_t *op, uint32_t nth, uint64_t units, range_fn fn, const void *ctx);
 
 /* Threads to use for work_bytes of work: 1 below the grain, else at most
- * the operator's thread option (0 = OpenMP's default). */
+ * the operator's thread option (0 = the pool's threads with a thread pool,
+ * else OpenMP's default; 1 without either), and at most 256. */
 uint32_t plan_threads(const op_t *op, uint64_t work_bytes);
 
 /* 1 when a destination of dst_bytes is large enough for streaming stores

@@ -416,7 +416,7 @@ static void fast_vs_oracle_t(const DMLREF_OPERATOR_DESC *desc, const dmlref_cbuf
                              size_t out_bytes, const char *want_kernel, const char *what, uint32_t threads) {
     dmlref_operator *f = NULL, *o = NULL;
     dmlref_error err;
-    const dmlref_options fo = {0, threads}, oo = {DMLREF_OPTION_FORCE_ORACLE, 1};
+    const dmlref_options fo = {.flags = 0, .threads = threads}, oo = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
     CHECK_STATUS(dmlref_compile(desc, (DMLREF_FEATURE_LEVEL)0x6400, &fo, &f, &err), err, DMLREF_OK, NULL);
     CHECK_STATUS(dmlref_compile(desc, (DMLREF_FEATURE_LEVEL)0x6400, &oo, &o, &err), err, DMLREF_OK, NULL);
     if (!f || !o) return;

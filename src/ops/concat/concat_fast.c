@@ -159,11 +159,11 @@ static dmlref_status concat_kernel(const op_t *op, const exec_args *x, dmlref_er
     concat_ctx c = {p, x, 0};
     (void)err;
     switch (p->mode) {
-    case CONCAT_INNER: run_ranges(p->nth, p->opoints, concat_inner_range, &c); break;
-    case CONCAT_CHUNKED: run_ranges(p->nth, p->opoints * p->upo, concat_chunked_range, &c); break;
+    case CONCAT_INNER: run_ranges(op, p->nth, p->opoints, concat_inner_range, &c); break;
+    case CONCAT_CHUNKED: run_ranges(op, p->nth, p->opoints * p->upo, concat_chunked_range, &c); break;
     default:
         for (c.k = 0; c.k < p->count; ++c.k)
-            run_ranges(p->pieces[c.k].nth, p->pieces[c.k].cp.units, concat_strided_range, &c);
+            run_ranges(op, p->pieces[c.k].nth, p->pieces[c.k].cp.units, concat_strided_range, &c);
         break;
     }
     return DMLREF_OK;

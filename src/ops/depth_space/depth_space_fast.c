@@ -187,7 +187,7 @@ static void depth_space_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t
 static dmlref_status depth_space_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
     const depth_space_ctx c = {op->plan, x};
     (void)err;
-    run_ranges(c.p->nth, c.p->units, depth_space_range, &c);
+    run_ranges(op, c.p->nth, c.p->units, depth_space_range, &c);
     return DMLREF_OK;
 }
 

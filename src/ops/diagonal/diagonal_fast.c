@@ -161,7 +161,7 @@ static void diagonal_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t pa
 static dmlref_status diagonal_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
     const diagonal_ctx c = {op->plan, x};
     (void)err;
-    run_ranges(c.p->nth, c.p->rows, diagonal_range, &c);
+    run_ranges(op, c.p->nth, c.p->rows, diagonal_range, &c);
     return DMLREF_OK;
 }
 

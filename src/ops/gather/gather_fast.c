@@ -512,7 +512,7 @@ static dmlref_status gather_kernel(const op_t *op, const exec_args *x, dmlref_er
     gather_ctx c = {p, x, NULL};
     (void)err;
     if (p->kind == G_AXIS_FIRST) c.slab = scratch_claim(&p->slab);
-    run_ranges(p->nth, p->units, fns[p->kind], &c);
+    run_ranges(op, p->nth, p->units, fns[p->kind], &c);
     if (c.slab) scratch_release(&p->slab);
     return DMLREF_OK;
 }

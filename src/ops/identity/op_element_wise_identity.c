@@ -166,7 +166,7 @@ static void identity_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t pa
 static dmlref_status identity_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
     if (IN_DATA(x, 0) == OUT_DATA(x, 0)) return identity_oracle(op, x, err); /* in place: a snapshot */
     const identity_ctx c = {op->plan, x};
-    run_ranges(c.p->nth, c.p->copy.units, identity_range, &c);
+    run_ranges(op, c.p->nth, c.p->copy.units, identity_range, &c);
     return DMLREF_OK;
 }
 
@@ -208,7 +208,7 @@ static dmlref_status sb_kernel(const op_t *op, const exec_args *x, dmlref_error 
     if (IN_DATA(x, 0) == OUT_DATA(x, 0) && memcmp(in->bstrides, out->bstrides, sizeof in->bstrides) != 0)
         return identity_oracle(op, x, err);
     const identity_ctx c = {p, x};
-    run_ranges(p->nth, p->units, out->esize == 4 ? sb_range_x4 : sb_range_x2, &c);
+    run_ranges(op, p->nth, p->units, out->esize == 4 ? sb_range_x4 : sb_range_x2, &c);
     return DMLREF_OK;
 }
 

@@ -233,7 +233,7 @@ static dmlref_status one_hot_kernel(const op_t *op, const exec_args *x, dmlref_e
         for (uint64_t i = 0; i < PAT_BYTES; i += es) memcpy(buf + i, off, (size_t)es);
         c.pat = buf;
     }
-    run_ranges(p->nth, p->units, p->mode == OH_PLANES ? planes_range : rows_range, &c);
+    run_ranges(op, p->nth, p->units, p->mode == OH_PLANES ? planes_range : rows_range, &c);
     return DMLREF_OK;
 }
 

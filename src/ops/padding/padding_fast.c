@@ -338,7 +338,7 @@ static void pad_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
 static dmlref_status pad_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
     const pad_ctx c = {op->plan, OUT_DATA(x, 0), IN_DATA(x, 0)};
     (void)err;
-    run_ranges(c.p->nth, c.p->units, pad_range, &c);
+    run_ranges(op, c.p->nth, c.p->units, pad_range, &c);
     return DMLREF_OK;
 }
 

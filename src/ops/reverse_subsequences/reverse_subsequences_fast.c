@@ -190,7 +190,7 @@ static void rs_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
 static dmlref_status rs_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
     const rs_ctx c = {op->plan, x};
     (void)err;
-    run_ranges(c.p->nth, c.p->seq.points, rs_range, &c);
+    run_ranges(op, c.p->nth, c.p->seq.points, rs_range, &c);
     return DMLREF_OK;
 }
 

@@ -200,12 +200,12 @@ static dmlref_status scatter_kernel(const op_t *op, const exec_args *x, dmlref_e
     scatter_ctx c = {p, x, NULL};
     (void)err;
     if (p->mode == SC_LINES) {
-        run_ranges(p->copy_nth, p->whole.units, copy_range, &c);
-        run_ranges(p->nth, p->opoints * p->inner.points, lines_range, &c);
+        run_ranges(op, p->copy_nth, p->whole.units, copy_range, &c);
+        run_ranges(op, p->nth, p->opoints * p->inner.points, lines_range, &c);
         return DMLREF_OK;
     }
     c.tmp = p->mode == SC_STREAM ? scratch_claim(&p->tmp) : NULL; /* taken: the in-place variant, same bytes */
-    run_ranges(p->nth, p->opoints, slab_range, &c);
+    run_ranges(op, p->nth, p->opoints, slab_range, &c);
     if (c.tmp) scratch_release(&p->tmp);
     return DMLREF_OK;
 }

@@ -251,12 +251,12 @@ static dmlref_status scatter_kernel(const op_t *op, const exec_args *x, dmlref_e
     if (marks) {
         mark_targets(p, x, marks);
         c.marks = marks;
-        run_ranges(p->copy_nth, p->flat_total, copy_unmarked_range, &c);
+        run_ranges(op, p->copy_nth, p->flat_total, copy_unmarked_range, &c);
         scratch_release(&p->marks);
     } else {
-        run_ranges(p->copy_nth, p->copy.units, copy_range, &c);
+        run_ranges(op, p->copy_nth, p->copy.units, copy_range, &c);
     }
-    if (p->up_nth > 1) run_ranges(p->up_nth, p->up_nth, apply_range, &c);
+    if (p->up_nth > 1) run_ranges(op, p->up_nth, p->up_nth, apply_range, &c);
     else if (fast_elems(p)) apply_elems64(p, x, 0, p->bound[0]);
     else apply(p, x, 0, p->flat_total);
     simd_stream_fence();

@@ -29,7 +29,7 @@ static void slice_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part)
 static dmlref_status slice_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
     const slice_ctx c = {op->plan, x};
     (void)err;
-    run_ranges(c.p->nth, c.p->copy.units, slice_range, &c);
+    run_ranges(op, c.p->nth, c.p->copy.units, slice_range, &c);
     return DMLREF_OK;
 }
 
