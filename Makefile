@@ -275,8 +275,29 @@ $(BUILDERS): $(BUILDERS_OBJ) $(STAMP)
 $(CLI): $(CLI_OBJ) $(BUILDERS) $(CASELIB) $(STATIC) $(STAMP)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILDERS) $(CASELIB) $(STATIC) $(LDLIBS_LIB) -lm
 
-$(UNIT): $(TEST_OBJ) $(INTERNAL) $(STAMP)
-	$(CC) $(LDFLAGS) -o $@ $(TEST_OBJ) $(INTERNAL) $(LDLIBS_LIB) -lm -lpthread
+# The unit tests link the builders and the case library: random valid cases of
+# every operator and the pthread pool (case/pool.c) of tests/unit/test_threadpool.c.
+# With OpenMP from gcc (libgomp) they are linked with trap versions of every
+# OpenMP symbol the library references (OMP_TRAP_SYMS, -Wl,--wrap), which that
+# test counts; the link fails, naming it, when the library references any other
+# omp_* / GOMP_* / __kmpc_* symbol (one the trap would miss).
+IS_CLANG := $(if $(findstring clang,$(shell $(CC) --version 2>/dev/null)),1)
+OMP_TRAP_SYMS = GOMP_parallel omp_get_max_threads omp_get_num_threads omp_get_thread_num
+OMP_TRAP = $(if $(and $(filter 1,$(OPENMP)),$(if $(IS_CLANG),,1)),1)
+UNIT_OMP_WRAP = $(if $(OMP_TRAP),$(foreach s,$(OMP_TRAP_SYMS),-Wl,--wrap=$(s)))
+$(UNIT): $(TEST_OBJ) $(BUILDERS) $(CASELIB) $(INTERNAL) $(STAMP)
+ifneq ($(OMP_TRAP),)
+	@extra=$$($(NM) -u $(INTERNAL) | sed -n 's/^ *U \(omp_[A-Za-z_]*\|GOMP_[A-Za-z_]*\|__kmpc_[A-Za-z_]*\)$$/\1/p' | sort -u | \
+	    grep -vxF $(foreach s,$(OMP_TRAP_SYMS),-e $(s))); \
+	if [ -n "$$extra" ]; then echo "Makefile: the library references OpenMP symbols the unit tests' trap" \
+	    "does not wrap: $$extra (add them to OMP_TRAP_SYMS and to tests/unit/test_threadpool.c)"; exit 1; fi
+endif
+	$(CC) $(LDFLAGS) $(UNIT_OMP_WRAP) -o $@ $(TEST_OBJ) $(BUILDERS) $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -lm -lpthread
+
+# test_threadpool.c defines the trap versions when the link wraps them.
+$(BUILD)/tests/unit/test_threadpool.o: tests/unit/test_threadpool.c $(HEADERS) $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(if $(OMP_TRAP),-DDMLREF_OMP_TRAP=1) -c $< -o $@
 
 unit: $(UNIT)
 
