@@ -273,7 +273,7 @@ $(BUILDERS): $(BUILDERS_OBJ) $(STAMP)
 	$(RANLIB) $@
 
 $(CLI): $(CLI_OBJ) $(BUILDERS) $(CASELIB) $(STATIC) $(STAMP)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILDERS) $(CASELIB) $(STATIC) $(LDLIBS_LIB) -lm
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILDERS) $(CASELIB) $(STATIC) $(LDLIBS_LIB) -lm -lpthread
 
 # The unit tests link the builders and the case library: random valid cases of
 # every operator and the pthread pool (case/pool.c) of tests/unit/test_threadpool.c.
@@ -417,7 +417,7 @@ BENCH = $(BUILD)/bench
 
 # The workloads are case files (bench/workloads/*.json), read by the case library.
 $(BENCH): bench/bench.c $(CASELIB) $(INTERNAL) $(HEADERS) $(STAMP)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ bench/bench.c $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -lm
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ bench/bench.c $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -lm -lpthread
 
 bench: $(BENCH) $(CLI)
 	$(BENCH) $(BENCH_ARGS)

@@ -2,10 +2,11 @@
  * dmlref benchmark: the workloads of docs/performance.md, each a case file
  * (bench/workloads/<name>.json, docs/case-format.md) named in
  * bench/workloads/workloads.txt, plus a 64 MiB memcpy, each with 1 thread and
- * with all threads, in one run.
+ * with all threads, in one run; with --pool P also with P OpenMP threads and
+ * through a pthread pool of P threads (dmlref_options.threadpool, case/pool.c).
  *
- *   bench [--repeat N] [--oracle] [--no-hugepages] [--workloads DIR] [FILTER]
- *   bench --check [--workloads DIR] [FILTER]
+ *   bench [--repeat N] [--oracle] [--no-hugepages] [--pool P] [--workloads DIR] [FILTER]
+ *   bench --check [--pool P] [--workloads DIR] [FILTER]
  *   bench --help
  *
  * Prints per workload and thread count: median ms over N timed runs (default
@@ -19,7 +20,14 @@
  * The last lines compare a small GATHER (small_gather.json: 16 rows of 64
  * bytes) with the oracle, which must not pay for threads.  --check runs every
  * workload once through the fast path and once through the oracle and
- * compares the outputs byte for byte.
+ * compares the outputs byte for byte (with --pool P, the fast path through
+ * the pool too).
+ *
+ * --pool P: the issue 24 comparison of the caller's threads with OpenMP's.  Each
+ * workload gets two more lines, timed one after the other in the same run:
+ * "omp P" (OpenMP, options.threads = P) and "pool P" (the pthread pool of P
+ * threads, options.threadpool; no OpenMP), whose kernel column ends with
+ * "pool/omp R", R = the pool's median / OpenMP's (1.05: 5% slower).
  */
 #define _DEFAULT_SOURCE /* madvise */
 #include <stdint.h>
@@ -35,11 +43,14 @@
 #include <sys/mman.h>
 
 #include "case/case.h"
+#include "case/pool.h"
 #include "dmlref.h"
 
 static int repeat = 11;
 static int hugepages = 1;
 static const char *dir = "bench/workloads";
+static pool *the_pool;      /* --pool P: the pthread pool, or NULL */
+static uint32_t pool_threads;
 
 static double now_ms(void) {
     struct timespec ts;
@@ -110,10 +121,13 @@ static int load(const char *id, dmlref_case *c) {
     return LOAD_OK;
 }
 
-static dmlref_operator *compile(const char *id, const dmlref_case *c, uint32_t threads, uint32_t flags) {
+/* threads: options.threads; with_pool: through the --pool pool (options.threadpool). */
+static dmlref_operator *compile(const char *id, const dmlref_case *c, uint32_t threads, uint32_t flags,
+                                int with_pool) {
     dmlref_operator *op = NULL;
     dmlref_error err;
-    const dmlref_options o = {.flags = flags, .threads = threads};
+    const dmlref_options o = {.flags = flags, .threads = threads,
+                              .threadpool = with_pool ? pool_threadpool(the_pool) : NULL};
     if (dmlref_compile(&c->desc, c->feature_level, &o, &op, &err) != DMLREF_OK) {
         fprintf(stderr, "%s: compile failed: %s\n", id, err.message);
         exit(1);
@@ -130,8 +144,9 @@ static void execute(const char *id, const dmlref_case *c, const dmlref_operator 
 }
 
 /* Median ms of `repeat` executions of the compiled op. */
-static double time_op(const char *id, const dmlref_case *c, uint32_t threads, uint32_t flags, const char **kernel) {
-    dmlref_operator *op = compile(id, c, threads, flags);
+static double time_op(const char *id, const dmlref_case *c, uint32_t threads, uint32_t flags, int with_pool,
+                      const char **kernel) {
+    dmlref_operator *op = compile(id, c, threads, flags, with_pool);
     if (kernel) *kernel = dmlref_kernel_name(op);
     double t[256];
     const int n = repeat < 256 ? repeat : 256;
@@ -197,47 +212,76 @@ static double memcpy_limit_now(void) {
     return MEMCPY_MOVED / (a < b ? a : b) * 1e-6;
 }
 
-/* Times the case with 1 thread and with all, each line against the memcpy limit
- * measured just before it. */
+/* Times the case with 1 thread and with all, then (--pool P) with P OpenMP threads and
+ * through the pool, each line against the memcpy limit measured just before it. */
 static void time_lines(const char *id, const dmlref_case *c, int all, int oracle) {
-    const uint32_t thr[2] = {1, 0};
+    const uint32_t thr[4] = {1, 0, pool_threads, pool_threads};
     const double moved = (double)case_bytes_moved(c);
-    for (int k = 0; k < 2; ++k) {
+    double omp_ms = 0;
+    for (int k = 0; k < (the_pool ? 4 : 2); ++k) {
         const double limit = memcpy_limit_now();
         const char *kernel = NULL;
-        const double ms = time_op(id, c, thr[k], oracle ? DMLREF_OPTION_FORCE_ORACLE : 0, &kernel);
+        const double ms = time_op(id, c, thr[k], oracle ? DMLREF_OPTION_FORCE_ORACLE : 0, k == 3, &kernel);
         const double gbs = moved / ms * 1e-6;
-        printf("%-24s %3d %9.3f %8.1f %8.1f %6.2f  %s\n", id, k ? all : 1, ms, gbs, limit, gbs / limit, kernel);
+        char t[16];
+        if (k < 2) snprintf(t, sizeof t, "%d", k ? all : 1);
+        else snprintf(t, sizeof t, "%s%u", k == 2 ? "omp" : "p", (unsigned)pool_threads);
+        if (k == 2) omp_ms = ms;
+        printf("%-24s %5s %9.3f %8.1f %8.1f %6.2f  %s", id, t, ms, gbs, limit, gbs / limit, kernel);
+        if (k == 3) printf(", pool/omp %.3f", ms / omp_ms);
+        printf("\n");
         fflush(stdout);
     }
 }
 
-/* --check: one execution through the fast path (all threads), one through the
- * oracle, both from the same 0xCD-filled outputs; 0 when every output byte agrees. */
-static int check_one(const char *id, const dmlref_case *c) {
-    dmlref_operator *op = compile(id, c, 0, 0);
-    const char *kernel = dmlref_kernel_name(op);
-    unsigned char **fast = calloc(c->n_outputs ? c->n_outputs : 1, sizeof *fast);
-    if (!fast) exit(2);
+/* Executes op from outputs filled with 0xCD and returns copies of the outputs. */
+static unsigned char **outputs_of(const char *id, const dmlref_case *c, const dmlref_operator *op) {
+    unsigned char **out = calloc(c->n_outputs ? c->n_outputs : 1, sizeof *out);
+    if (!out) exit(2);
+    for (uint32_t k = 0; k < c->n_outputs; ++k) memset(c->outputs[k].data, 0xCD, c->outputs[k].bytes);
     execute(id, c, op);
     for (uint32_t k = 0; k < c->n_outputs; ++k) {
-        fast[k] = xmalloc(c->outputs[k].bytes ? c->outputs[k].bytes : 1);
-        memcpy(fast[k], c->outputs[k].data, c->outputs[k].bytes);
-        memset(c->outputs[k].data, 0xCD, c->outputs[k].bytes);
+        out[k] = xmalloc(c->outputs[k].bytes ? c->outputs[k].bytes : 1);
+        memcpy(out[k], c->outputs[k].data, c->outputs[k].bytes);
     }
-    dmlref_operator *oracle = compile(id, c, 0, DMLREF_OPTION_FORCE_ORACLE);
-    execute(id, c, oracle);
+    return out;
+}
+
+/* 1 when outputs a and b differ (and frees a). */
+static int differ_free(const dmlref_case *c, unsigned char **a, unsigned char *const *b) {
     int bad = 0;
     for (uint32_t k = 0; k < c->n_outputs; ++k) {
-        bad |= memcmp(fast[k], c->outputs[k].data, c->outputs[k].bytes) != 0;
-        free(fast[k]);
+        bad |= memcmp(a[k], b[k], c->outputs[k].bytes) != 0;
+        free(a[k]);
     }
-    free(fast);
-    printf("%-24s %-8s %14.0f  %s\n", id, bad ? "DIFFERS" : "same", (double)case_bytes_moved(c), kernel);
+    free(a);
+    return bad;
+}
+
+/* --check: one execution through the fast path (all threads), one through the
+ * oracle (and with --pool P one through the pool), each from the same 0xCD-filled
+ * outputs; 0 when every output byte agrees. */
+static int check_one(const char *id, const dmlref_case *c) {
+    dmlref_operator *op = compile(id, c, 0, 0, 0);
+    const char *kernel = dmlref_kernel_name(op);
+    unsigned char **fast = outputs_of(id, c, op);
+    dmlref_operator *oracle = compile(id, c, 0, DMLREF_OPTION_FORCE_ORACLE, 0);
+    unsigned char **ref = outputs_of(id, c, oracle);
+    int bad = differ_free(c, fast, ref), pool_bad = 0;
+    if (the_pool) {
+        dmlref_operator *pooled = compile(id, c, 0, 0, 1);
+        pool_bad = differ_free(c, outputs_of(id, c, pooled), ref);
+        dmlref_release(pooled);
+    }
+    for (uint32_t k = 0; k < c->n_outputs; ++k) free(ref[k]);
+    free(ref);
+    printf("%-24s %-8s %14.0f  %s", id, bad || pool_bad ? "DIFFERS" : "same", (double)case_bytes_moved(c), kernel);
+    if (the_pool) printf(" (pool %u: %s)", (unsigned)pool_threads, pool_bad ? "differs" : "same");
+    printf("\n");
     fflush(stdout);
     dmlref_release(op);
     dmlref_release(oracle);
-    return bad;
+    return bad | pool_bad;
 }
 
 /* The small op: GATHER of 16 rows of 64 bytes from a 256-row table, fast path against the oracle. */
@@ -247,12 +291,12 @@ static void small_op(const char *id, const dmlref_case *c, int all) {
     const char *kernel = NULL;
     repeat = 2001; /* the op takes well under a microsecond: median of many */
     for (int r = 0; r < 5; ++r) {
-        f[r] = time_op(id, c, 0, 0, &kernel);
-        o[r] = time_op(id, c, 0, DMLREF_OPTION_FORCE_ORACLE, NULL);
+        f[r] = time_op(id, c, 0, 0, 0, &kernel);
+        o[r] = time_op(id, c, 0, DMLREF_OPTION_FORCE_ORACLE, 0, NULL);
     }
     repeat = saved;
     const double fm = median(f, 5), om = median(o, 5);
-    printf("%-24s %3d %9.5f %8s %8s %6s  %s (oracle %.5f ms, fast/oracle %.2f)\n", "small_gather_16x64B", all, fm, "-",
+    printf("%-24s %5d %9.5f %8s %8s %6s  %s (oracle %.5f ms, fast/oracle %.2f)\n", "small_gather_16x64B", all, fm, "-",
            "-", "-", kernel, om, fm / om);
 }
 
@@ -281,8 +325,8 @@ static char **read_list(size_t *n, char **text_out) {
 }
 
 static const char usage[] =
-    "usage: bench [--repeat N] [--oracle] [--no-hugepages] [--workloads DIR] [FILTER]\n"
-    "       bench --check [--workloads DIR] [FILTER]\n"
+    "usage: bench [--repeat N] [--oracle] [--no-hugepages] [--pool P] [--workloads DIR] [FILTER]\n"
+    "       bench --check [--pool P] [--workloads DIR] [FILTER]\n"
     "\n"
     "Times the workloads of docs/performance.md (and a 64 MiB memcpy), each with 1 thread\n"
     "and with all threads: median ms over N timed runs, GB/s, the memcpy limit measured\n"
@@ -292,6 +336,10 @@ static const char usage[] =
     "  --repeat N       timed runs per line (default 11, 1 to 100000)\n"
     "  --oracle         force the scalar oracle (DMLREF_OPTION_FORCE_ORACLE)\n"
     "  --no-hugepages   do not advise transparent huge pages for large buffers\n"
+    "  --pool P         also time each workload with P OpenMP threads (thr \"ompP\") and through\n"
+    "                   a pthread pool of P threads (dmlref_options.threadpool, thr \"pP\"; the\n"
+    "                   kernel column ends with pool/omp, the ratio of the medians); with\n"
+    "                   --check, also run the fast path through the pool (P: 1 to 1024)\n"
     "  --workloads DIR  where the case files are (default bench/workloads)\n"
     "  --check          time nothing: run each workload once through the fast path and once\n"
     "                   through the oracle, compare the outputs byte for byte\n"
@@ -323,6 +371,13 @@ int main(int argc, char **argv) {
                 return usage_error("--repeat needs a number in [1, 100000], got", i + 1 < argc ? argv[i + 1] : "");
             repeat = (int)v;
             ++i;
+        } else if (!strcmp(a, "--pool")) {
+            char *end = NULL;
+            const long v = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
+            if (i + 1 >= argc || end == argv[i + 1] || *end || v < 1 || v > 1024)
+                return usage_error("--pool needs a number in [1, 1024], got", i + 1 < argc ? argv[i + 1] : "");
+            pool_threads = (uint32_t)v;
+            ++i;
         } else if (!strcmp(a, "--workloads")) {
             if (i + 1 >= argc) return usage_error("--workloads needs a directory, got", "");
             dir = argv[++i];
@@ -340,6 +395,10 @@ int main(int argc, char **argv) {
             filter = a;
         }
     }
+    if (pool_threads && !(the_pool = pool_create(pool_threads))) {
+        fprintf(stderr, "bench: cannot start a pool of %u threads\n", (unsigned)pool_threads);
+        return 2;
+    }
     size_t n_ids = 0;
     char *list_text = NULL;
     char **ids = read_list(&n_ids, &list_text);
@@ -355,10 +414,10 @@ int main(int argc, char **argv) {
         const double best_gbs = MEMCPY_MOVED / (mc1 < mcn ? mc1 : mcn) * 1e-6;
         printf("# %d timed runs per line (median), buffers of 2 MiB or more %s\n", repeat,
                hugepages ? "advised to use transparent huge pages" : "on default pages");
-        printf("%-24s %3s %9s %8s %8s %6s  %s\n", "workload", "thr", "median ms", "GB/s", "memcpy", "ratio", "kernel");
-        printf("%-24s %3d %9.3f %8.1f %8.1f %6.2f  %s\n", "memcpy_64MiB", 1, mc1, MEMCPY_MOVED / mc1 * 1e-6, best_gbs,
+        printf("%-24s %5s %9s %8s %8s %6s  %s\n", "workload", "thr", "median ms", "GB/s", "memcpy", "ratio", "kernel");
+        printf("%-24s %5d %9.3f %8.1f %8.1f %6.2f  %s\n", "memcpy_64MiB", 1, mc1, MEMCPY_MOVED / mc1 * 1e-6, best_gbs,
                MEMCPY_MOVED / mc1 * 1e-6 / best_gbs, "memcpy");
-        printf("%-24s %3d %9.3f %8.1f %8.1f %6.2f  %s\n", "memcpy_64MiB", all, mcn, MEMCPY_MOVED / mcn * 1e-6, best_gbs,
+        printf("%-24s %5d %9.3f %8.1f %8.1f %6.2f  %s\n", "memcpy_64MiB", all, mcn, MEMCPY_MOVED / mcn * 1e-6, best_gbs,
                MEMCPY_MOVED / mcn * 1e-6 / best_gbs, "memcpy, one part per thread");
         fflush(stdout);
     }
@@ -369,7 +428,7 @@ int main(int argc, char **argv) {
         if (filter && !strstr(id, filter)) continue;
         dmlref_case c;
         if (load(id, &c) == LOAD_NOT_BUILT)
-            printf("%-24s %3s %9s %8s %8s %6s  %s\n", id, "-", "-", "-", "-", "-", "not in this build");
+            printf("%-24s %5s %9s %8s %8s %6s  %s\n", id, "-", "-", "-", "-", "-", "not in this build");
         else if (check) bad |= check_one(id, &c);
         else if (i < n_ids) time_lines(id, &c, all, oracle);
         else small_op(id, &c, all);
@@ -379,5 +438,6 @@ int main(int argc, char **argv) {
     free(list_text);
     free(mc_src);
     free(mc_dst);
+    pool_destroy(the_pool);
     return bad;
 }

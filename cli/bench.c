@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "load.h"
 #include "case/json_out.h"
+#include "case/pool.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -27,17 +28,20 @@
 #include <time.h>
 
 static const char usage_bench[] =
-    "usage: dmlref bench CASE.json [--repeat N] [--threads T] [--warmup W] [--batch B] [--run]\n"
+    "usage: dmlref bench CASE.json [--repeat N] [--threads T] [--pool P] [--warmup W] [--batch B] [--run]\n"
     "\n"
     "Builds the case's buffers (use `random` inputs for large tensors), compiles once,\n"
     "executes W times (default 2) to warm up, then times N executions (default 11) of\n"
     "dmlref_execute alone and prints JSON:\n"
     "  {\"operator\", \"median_ns\", \"min_ns\", \"bytes_moved\", \"gb_per_s\", \"repeat\", \"threads\",\n"
-    "   \"batch\", \"timed\", \"kernel\"}\n"
+    "   \"pool\", \"batch\", \"timed\", \"kernel\"}\n"
     "bytes_moved = 2 x output bytes + index bytes; gb_per_s = bytes_moved / median_ns.\n"
     "Tiny operators: --batch B times B consecutive calls per sample (default 1) and reports\n"
     "the time per call; --run times dmlref_run (compile, execute and release) instead of\n"
     "dmlref_execute (\"timed\": \"run\" or \"execute\").\n"
+    "--pool P runs the operator through a pthread pool of P threads (dmlref_options.threadpool,\n"
+    "P from 1 to 1024; no OpenMP) instead of OpenMP's threads (\"pool\": P, 0 without);\n"
+    "--threads T then asks for at most T <= P parts (0: P).\n"
     "Out-of-range indices are clamped silently (benchmarks do not check indices).\n"
     "\n"
     "exit status: 0 ok, 2 descriptor invalid, 3 case file unreadable or malformed,\n"
@@ -64,7 +68,7 @@ static dmlref_status one_call(const dmlref_case *c, const dmlref_operator *op, c
 
 int cmd_bench(int argc, char **argv) {
     const char *path = NULL, *v;
-    uint64_t repeat = 11, threads = 0, warmup = 2, batch = 1;
+    uint64_t repeat = 11, threads = 0, warmup = 2, batch = 1, pool_threads = 0;
     int time_run = 0;
     for (int i = 0; i < argc; ++i) {
         const char *a = argv[i];
@@ -76,6 +80,7 @@ int cmd_bench(int argc, char **argv) {
         uint64_t *target = NULL, max = 0, min = 0;
         if (strncmp(a, "--repeat", n = 8) == 0) target = &repeat, max = 1000000, min = 1;
         else if (strncmp(a, "--threads", n = 9) == 0) target = &threads, max = UINT32_MAX, min = 0;
+        else if (strncmp(a, "--pool", n = 6) == 0) target = &pool_threads, max = 1024, min = 1;
         else if (strncmp(a, "--warmup", n = 8) == 0) target = &warmup, max = 1000000, min = 0;
         else if (strncmp(a, "--batch", n = 7) == 0) target = &batch, max = 1000000, min = 1;
         if (strcmp(a, "--run") == 0) {
@@ -103,11 +108,19 @@ int cmd_bench(int argc, char **argv) {
         fprintf(stderr, "dmlref bench: missing CASE.json (dmlref bench --help)\n");
         return CASE_USAGE;
     }
+    pool *tp = NULL;
+    if (pool_threads && !(tp = pool_create((uint32_t)pool_threads))) {
+        fprintf(stderr, "dmlref bench: cannot start a pool of %" PRIu64 " threads\n", pool_threads);
+        return CASE_SYSTEM;
+    }
     dmlref_case c;
     int rc = cli_load_case(path, 0, &c, 0);
-    if (rc) return rc;
+    if (rc) {
+        pool_destroy(tp);
+        return rc;
+    }
 
-    const dmlref_options o = {.flags = 0, .threads = (uint32_t)threads};
+    const dmlref_options o = {.flags = 0, .threads = (uint32_t)threads, .threadpool = tp ? pool_threadpool(tp) : NULL};
     dmlref_operator *op = NULL;
     dmlref_error err;
     uint64_t *times = malloc((size_t)repeat * sizeof *times);
@@ -130,15 +143,16 @@ int cmd_bench(int argc, char **argv) {
         const uint64_t median = repeat % 2 ? times[repeat / 2] : (times[repeat / 2 - 1] + times[repeat / 2]) / 2;
         const uint64_t moved = case_bytes_moved(&c); /* the case's bytes_moved, or 2 x output + index bytes */
         printf("{\"operator\": \"%s\", \"median_ns\": %" PRIu64 ", \"min_ns\": %" PRIu64 ", \"bytes_moved\": %" PRIu64
-               ", \"gb_per_s\": %.3f, \"repeat\": %" PRIu64 ", \"threads\": %" PRIu64 ", \"batch\": %" PRIu64
-               ", \"timed\": \"%s\", \"kernel\": ",
+               ", \"gb_per_s\": %.3f, \"repeat\": %" PRIu64 ", \"threads\": %" PRIu64 ", \"pool\": %" PRIu64
+               ", \"batch\": %" PRIu64 ", \"timed\": \"%s\", \"kernel\": ",
                c.op_name, median, times[0], moved, median ? (double)moved / (double)median : 0.0, repeat, threads,
-               batch, time_run ? "run" : "execute");
+               pool_threads, batch, time_run ? "run" : "execute");
         jout_string(stdout, dmlref_kernel_name(op));
         printf("}\n");
     }
     dmlref_release(op);
     free(times);
     case_free(&c);
+    pool_destroy(tp);
     return rc;
 }

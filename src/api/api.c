@@ -98,10 +98,9 @@ static dmlref_status check_threadpool(const char *name, const dmlref_options *op
                          "%s: options.threadpool->threads is 0 (a pool runs at least 1 task at once)", name);
     if (options->threads > tp->threads)
         return set_error(err, DMLREF_ERROR_OPTIONS,
-                         "%s: options.threads (%u) exceeds options.threadpool->threads (%u): a pool of %u "
-                         "threads runs at most %u parts at once (0 = the pool's threads)",
-                         name, (unsigned)options->threads, (unsigned)tp->threads, (unsigned)tp->threads,
-                         (unsigned)tp->threads);
+                         "%s: options.threads (%u) exceeds options.threadpool->threads (%u), the tasks the pool "
+                         "runs at once (0: as many as the pool runs)",
+                         name, (unsigned)options->threads, (unsigned)tp->threads);
     return DMLREF_OK;
 }
 

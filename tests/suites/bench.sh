@@ -2,7 +2,9 @@
 # The bench program's workloads (bench/workloads/*.json, case files named in
 # workloads.txt) cannot rot: each one is listed, parses, validates and runs once
 # through the fast path and once through the oracle with the same output bytes
-# (`bench --check`, nothing timed), and moves the bytes docs/performance.md counts.
+# (`bench --check`, nothing timed), and moves the bytes docs/performance.md counts;
+# --check runs with --pool 2, so each runs through a 2-thread pthread pool too
+# (dmlref_options.threadpool) with the same bytes as the oracle.
 # Environment: BUILD (default build); BENCH_CHECK: the workloads `--check` runs, space-separated
 # (default: all of them; scripts/cross.sh names a few under emulation, where all 26 take minutes).
 BUILD=${BUILD:-build}
@@ -41,14 +43,14 @@ done
 
 # ---- every workload once, fast path against the oracle, and its bytes moved --------------
 if [ -z "${BENCH_CHECK:-}" ]; then
-    "$B" --check >"$tmp/out" 2>"$tmp/err"
+    "$B" --check --pool 2 >"$tmp/out" 2>"$tmp/err"
     rc=$?
 else
     echo "bench: --check runs only $BENCH_CHECK (BENCH_CHECK)"
     rc=0
     : >"$tmp/out"
     for id in $BENCH_CHECK; do
-        "$B" --check "$id" >"$tmp/one" 2>"$tmp/err" || rc=$?
+        "$B" --check --pool 2 "$id" >"$tmp/one" 2>"$tmp/err" || rc=$?
         grep "^$id " "$tmp/one" >>"$tmp/out" || no "bench --check $id: no such workload"
     done
 fi
@@ -60,8 +62,8 @@ while read -r id bytes; do
     [ -n "${BENCH_CHECK:-}" ] && ! echo " $BENCH_CHECK " | grep -q " $id " && continue
     line=$(grep "^$id " "$tmp/out")
     case "$line" in
-    *" same "*) ok ;;
-    *) no "bench --check $id: fast path and oracle differ, or it did not run: '$line'" ;;
+    *" same "*"(pool 2: same)") ok ;;
+    *) no "bench --check --pool 2 $id: fast path (OpenMP or the pool) and oracle differ, or it did not run: '$line'" ;;
     esac
     got=$(echo "$line" | awk '{print $3}')
     [ "$got" = "$bytes" ] && ok || no "$id moves $got bytes, not $bytes"
@@ -97,6 +99,18 @@ EOF
 # ---- the tiny one through the command, and a FILTER ------------------------------------------
 "$B" --check small >"$tmp/out" 2>"$tmp/err"
 [ "$(grep -c ' same ' "$tmp/out")" -eq 1 ] && ok || no "bench --check small: not exactly small_gather"
+
+# ---- --pool: a bad count, and a pool of 3 and of 1 (no timing) ------------------------------
+"$B" --check --pool 0 small >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 4 ] && ok || no "bench --pool 0: exit $rc, wanted 4"
+grep -q -- "--pool needs a number in \[1, 1024\]" "$tmp/err" && ok || no "bench --pool 0 names the range"
+for p in 1 3; do
+    "$B" --check --pool $p small >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ "$rc" -eq 0 ] && grep -q "small_gather .* same .*(pool $p: same)" "$tmp/out" && ok ||
+        no "bench --check --pool $p small: exit $rc, '$(cat "$tmp/out")'"
+done
 
 # ---- a missing or bad workload file ------------------------------------------------------------
 "$B" --check --workloads "$tmp/none" >"$tmp/out" 2>"$tmp/err"

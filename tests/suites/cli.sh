@@ -1127,6 +1127,19 @@ expect 0 "bench --run" "$D" bench "$CASES/gather_doc1.json" --run --batch=4 --re
 if py -c 'import json, sys
 b = json.load(open(sys.argv[1])); assert b["batch"] == 4 and b["timed"] == "run" and b["threads"] == 1, b' "$tmp/out" 2>"$tmp/err"
 then ok; else no "bench --run times dmlref_run"; fi
+# --pool P: through a pthread pool of P threads (dmlref_options.threadpool); no timing checked
+expect 0 "bench --pool" "$D" bench "$tmp/bench.json" --repeat 2 --pool 2
+if py -c 'import json, sys
+b = json.load(open(sys.argv[1])); assert b["pool"] == 2 and b["threads"] == 0 and b["median_ns"] > 0, b' "$tmp/out" 2>"$tmp/err"
+then ok; else no "bench --pool reports the pool"; fi
+expect 0 "bench without --pool" "$D" bench "$tmp/bench.json" --repeat 1
+if py -c 'import json, sys
+b = json.load(open(sys.argv[1])); assert b["pool"] == 0, b' "$tmp/out" 2>"$tmp/err"
+then ok; else no "bench without --pool reports pool 0"; fi
+expect 4 "bench --pool 0" "$D" bench "$tmp/bench.json" --pool 0
+contains "$tmp/err" "--pool needs a number in [1, 1024]" "bench --pool 0 message"
+expect 4 "bench --threads above --pool" "$D" bench "$tmp/bench.json" --pool 2 --threads 3
+contains "$tmp/err" "options.threads (3) exceeds options.threadpool->threads (2)" "bench --threads above --pool message"
 expect 4 "bench --batch 0" "$D" bench "$CASES/gather_doc1.json" --batch 0
 contains "$tmp/err" "--batch needs a number in [1, 1000000]" "bench --batch 0 message"
 expect 4 "bench an unknown option" "$D" bench "$CASES/gather_doc1.json" --bogus
