@@ -105,7 +105,7 @@ void case_free(dmlref_case *c);
 uint64_t case_bytes_moved(const dmlref_case *c);
 
 /* Reads a whole file (at most max_bytes).  0, or -1 with a message, or CASE_OUT_OF_MEMORY with
- * one ("out of memory reading PATH"). */
+ * one ("PATH: out of memory reading the file"). */
 int case_read_file(const char *path, size_t max_bytes, char **text, size_t *len, char *err, size_t errcap);
 
 /*

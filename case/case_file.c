@@ -11,7 +11,7 @@ int case_read_file(const char *path, size_t max_bytes, char **text, size_t *len,
     *len = 0;
     FILE *f = fopen(path, "rb");
     if (!f && errno == ENOMEM) {
-        snprintf(err, errcap, "out of memory opening %s", path);
+        snprintf(err, errcap, "%s: out of memory opening the file", path);
         return CASE_OUT_OF_MEMORY;
     }
     if (!f) {
@@ -42,7 +42,7 @@ int case_read_file(const char *path, size_t max_bytes, char **text, size_t *len,
     }
     if (!buf) {
         fclose(f);
-        snprintf(err, errcap, "out of memory reading %s", path);
+        snprintf(err, errcap, "%s: out of memory reading the file", path);
         return CASE_OUT_OF_MEMORY;
     }
     if (ferror(f)) {
