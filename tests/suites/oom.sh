@@ -12,7 +12,7 @@
 # One check per failure point.  Skipped (counted as skipped) where the shim cannot load: no
 # $BUILD/failalloc.so, a command that is not a native dynamic program (cross builds run under
 # qemu through a wrapper script, static builds) or one the probe finds the shim not counting
-# in (a sanitizer runtime that must come first).
+# in.
 # Environment: BUILD (default build); OOM_POINTS (default 0: every point; M: at most M points
 # per command, spread evenly over 1 .. K, the first and the last included); OOM_ALL=1 adds
 # `gen --operator ALL` (about 9000 points; not in `make test`).
@@ -38,6 +38,12 @@ skip_all() {
 [ -f "$BUILD/failalloc.so" ] || skip_all "$BUILD/failalloc.so is not built (make BUILD=$BUILD $BUILD/failalloc.so)"
 SHIM=$(cd "$BUILD" && pwd)/failalloc.so
 [ "$(head -c 4 "$D" | tail -c 3)" = ELF ] || skip_all "$D is not a native program (a wrapper script: an emulated build)"
+# AddressSanitizer's runtime wants to come first in the library list: the shim may come before
+# it (its functions call the runtime's), so an ASan build (make test-asan) is swept too, its
+# checks on every error path (leaks included) on top; allocations the runtime makes itself
+# (its strdup) are not counted there.
+ASAN_OPTIONS="verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export ASAN_OPTIONS
 DMLREF_ALLOC_COUNT="$tmp/probe" LD_PRELOAD="$SHIM" "$D" --version >/dev/null 2>&1
 [ -s "$tmp/probe" ] || skip_all "LD_PRELOAD=$SHIM does not count the allocations of $D (a static or sanitizer build)"
 
@@ -78,7 +84,11 @@ sweep() {
         return
     fi
     step=1
-    if [ "$OOM_POINTS" -gt 0 ] && [ "$total" -gt "$OOM_POINTS" ]; then step=$(((total + OOM_POINTS - 1) / OOM_POINTS)); fi
+    if [ "$OOM_POINTS" -gt 0 ] && [ "$total" -gt "$OOM_POINTS" ]; then # 1, 1 + step, ..., then total
+        m=$OOM_POINTS
+        [ "$m" -lt 2 ] && m=2
+        step=$(((total - 1 + m - 2) / (m - 1)))
+    fi
     n=1
     ran=0
     while [ "$n" -le "$total" ]; do
