@@ -25,6 +25,7 @@
 #   libdmlref_internal.a     the plain objects, internal names global: for the
 #                            unit tests, fuzz targets, bench and the numpy driver
 #   dmlref                   the command (linked against the shipped libdmlref.a)
+#   failalloc.so             (make test) the out-of-memory sweep's LD_PRELOAD library
 #   flags.stamp              the build configuration (compiler, tools, every flag,
 #                            switch and the version); rewritten only when it changes,
 #                            every object and link depends on it, so `make` after
@@ -333,6 +334,14 @@ SHAPE_TEST = $(BUILD)/test_shape
 $(SHAPE_TEST): tests/shape/test_shape.c $(CASELIB) $(INTERNAL) $(HEADERS) $(STAMP)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -lm
 
+# The LD_PRELOAD library that fails the Nth allocation (tests/oom/failalloc.c) for the
+# out-of-memory sweep over the command (tests/suites/oom.sh, docs/hardening.md): the
+# project's warnings, none of its other flags (no OpenMP, no sanitizer: the sweep skips a
+# sanitizer build, whose runtime must come first).
+FAILALLOC = $(BUILD)/failalloc.so
+$(FAILALLOC): tests/oom/failalloc.c $(STAMP)
+	$(CC) -std=c11 $(WARN) -O2 -g -fPIC -shared $(LDFLAGS) -o $@ $< -ldl
+
 # The README's C example (examples/gather.c), built against the shipped static library.
 EXAMPLE = $(BUILD)/example_gather
 $(EXAMPLE): examples/gather.c $(STATIC) $(STAMP)
@@ -346,7 +355,7 @@ examples: $(CLI) $(EXAMPLE)
 	@echo "== $(EXAMPLE)"; $(EXAMPLE)
 
 # The README's test command.  Runs every suite and ends with "N passed, N failed".
-test: $(UNIT) $(NUMPY_DRIVER) $(EXAMPLE) $(if $(CLI_SRC),$(CLI) $(FIELDS_TEST) $(JSON_TEST) $(BUILDERS_TEST) $(SHAPE_TEST)) $(BUILD)/bench
+test: $(UNIT) $(NUMPY_DRIVER) $(EXAMPLE) $(if $(CLI_SRC),$(CLI) $(FIELDS_TEST) $(JSON_TEST) $(BUILDERS_TEST) $(SHAPE_TEST) $(FAILALLOC)) $(BUILD)/bench
 	BUILD=$(BUILD) PYTHON=$(PYTHON) sh tests/run.sh
 
 test-asan:

@@ -49,7 +49,7 @@
  * c->n_outputs, the tensors in binding order, the parameters in the desc
  * (bld_set_param, bld_set_array; anything else the desc points at in c->store);
  * 0, or -1 to draw again (a shape that does not fit).  Tensor data is calloc'd
- * (NULL: out of memory, the caller checks). */
+ * (NULL: out of memory, bld_out_of_memory set, the caller checks). */
 typedef struct builder {
     DMLREF_OPERATOR_TYPE type;
     int (*build)(prng *r, dmlref_case *c);
@@ -89,6 +89,13 @@ typedef struct bld_settings {
                                 Scale + Bias: arithmetic, so only when asked: gen --scale-bias)  */
 } bld_settings;
 extern bld_settings bld_opts;
+
+/* Set when an allocation failed while a case was drawn (a tensor's sizes, strides or data,
+ * an array parameter, a builder's scratch); bld_case_init clears it.  The case is then
+ * incomplete (a tensor without data, a parameter unset): gen stops with "out of memory"
+ * instead of drawing again, which would give another case than the arguments name.  The
+ * helpers leave a tensor without data alone (no fill, no index stored). */
+extern int bld_out_of_memory;
 
 /* The largest cap the small cases' builders use (an output's element count):
  * bld_cap scales caps by max_elements / BLD_SMALL_CAP. */

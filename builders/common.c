@@ -24,6 +24,7 @@ const DMLREF_TENSOR_DATA_TYPE bld_index_types[4] = {
     DMLREF_TENSOR_DATA_TYPE_UINT32};
 
 bld_settings bld_opts;
+int bld_out_of_memory;
 
 uint32_t bld_rnd(prng *r, uint32_t n) { return (uint32_t)prng_below(r, n); }
 
@@ -121,7 +122,10 @@ void bld_tensor_init(case_tensor *t, DMLREF_TENSOR_DATA_TYPE dt, uint32_t n, con
     t->index = -1;
     t->sizes = calloc(8, sizeof *t->sizes);
     t->strides = calloc(8, sizeof *t->strides);
-    if (!t->sizes || !t->strides) return; /* DimensionCount 0 and no data: the caller's out-of-memory check */
+    if (!t->sizes || !t->strides) { /* DimensionCount 0 and no data: the caller's out-of-memory check */
+        bld_out_of_memory = 1;
+        return;
+    }
     t->buf.DimensionCount = n;
     memcpy(t->sizes, sizes, n * sizeof *sizes);
 }
@@ -172,6 +176,7 @@ void bld_layout(prng *r, case_tensor *t, int allow_broadcast) {
     t->buf = (DMLREF_BUFFER_TENSOR_DESC){t->buf.DataType, DMLREF_TENSOR_FLAG_NONE, t->buf.DimensionCount, t->sizes,
                                          has_strides ? t->strides : NULL, bytes, 0};
     t->data = calloc((size_t)bytes, 1);
+    if (!t->data) bld_out_of_memory = 1;
     t->bytes = (size_t)bytes;
     t->whole = bld_rnd(r, 3) == 0;
     t->nested = !has_strides && t->buf.DimensionCount > 1 && bld_rnd(r, 3) == 0;
@@ -295,11 +300,11 @@ static void bits_value(prng *r, DMLREF_TENSOR_DATA_TYPE dt, unsigned char *p) {
 }
 
 void bld_fill_random(prng *r, case_tensor *t) {
-    for (uint64_t i = 0; i < t->total_slots; ++i) bld_rand_value(r, t->buf.DataType, t->data + i * t->esize);
+    for (uint64_t i = 0; t->data && i < t->total_slots; ++i) bld_rand_value(r, t->buf.DataType, t->data + i * t->esize);
 }
 
 void bld_store_index(case_tensor *t, uint64_t slot, int64_t v) {
-    value_store_bits(t->data + slot * t->esize, t->esize, (uint64_t)v);
+    if (t->data) value_store_bits(t->data + slot * t->esize, t->esize, (uint64_t)v);
 }
 
 int bld_is_signed_index(const case_tensor *t) {
@@ -419,6 +424,7 @@ void bld_bind(dmlref_case *g) {
 
 int bld_case_init(dmlref_case *g, DMLREF_OPERATOR_TYPE type) {
     memset(g, 0, sizeof *g);
+    bld_out_of_memory = 0;
     const dmlref_schema *s = dmlref_operator_schema(type);
     if (!s) return -1;
     g->type = type;
@@ -434,6 +440,7 @@ int bld_case_init(dmlref_case *g, DMLREF_OPERATOR_TYPE type) {
     g->desc_mem = desc_alloc(s);
     if (!g->inputs || !g->outputs || !g->in_descs || !g->out_descs || !g->in_bufs || !g->out_bufs || !g->desc_mem) {
         bld_case_free(g);
+        bld_out_of_memory = 1;
         return -1;
     }
     return 0;
@@ -456,6 +463,7 @@ void bld_set_param(dmlref_case *g, const char *name, uint32_t v) {
 void bld_set_array(dmlref_case *g, const char *name, const uint32_t *v, uint32_t n) {
     const dmlref_param *p = desc_param(g->schema, name);
     uint32_t *a = p && n <= 8 ? fields_store_alloc(&g->store, 8 * sizeof *a) : NULL;
+    if (p && n <= 8 && !a) bld_out_of_memory = 1;
     if (!a) return; /* validation reports what is missing */
     memcpy(a, v, n * sizeof *v);
     memcpy(bld_desc(g) + p->offset, &a, sizeof a);

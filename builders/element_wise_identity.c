@@ -40,7 +40,10 @@ static int build(prng *r, dmlref_case *g) {
     bld_fill_random(r, &g->inputs[0]);
     if (bld_opts.scale_bias) { /* drawn last: the rest of the case as without it */
         DMLREF_SCALE_BIAS *sb = fields_store_alloc(&g->store, sizeof *sb); /* kept with the case's desc */
-        if (!sb) return -1;
+        if (!sb) {
+            bld_out_of_memory = 1;
+            return -1;
+        }
         *sb = (DMLREF_SCALE_BIAS){1.0f, 0.0f};
         if (bld_rnd(r, 8) != 0) {
             scale_bias_value(r, &sb->Scale);

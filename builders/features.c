@@ -85,7 +85,10 @@ uint64_t features_min_total_bytes(const case_tensor *t) { return (t->span_slots 
 /* Whether some slot below IndexOfLastElement is addressed by no element. */
 static int has_gaps(const case_tensor *t) {
     unsigned char *seen = calloc((size_t)t->span_slots, 1);
-    if (!seen) return 0;
+    if (!seen) {
+        bld_out_of_memory = 1; /* the answer is unknown: gen stops */
+        return 0;
+    }
     uint64_t distinct = 0;
     uint32_t c[8] = {0};
     do {
@@ -122,8 +125,11 @@ void features_of(const dmlref_case *c, features *ft) {
         ft->gaps |= has_gaps(t);
         ft->padded_total |= t->buf.TotalTensorSizeInBytes > features_min_total_bytes(t);
     }
-    for (size_t k = 0; k < sizeof features_levels / sizeof features_levels[0] && !ft->min_level; ++k)
-        if (dmlref_validate(&c->desc, (DMLREF_FEATURE_LEVEL)features_levels[k], NULL) == DMLREF_OK) ft->min_level = features_levels[k];
+    for (size_t k = 0; k < sizeof features_levels / sizeof features_levels[0] && !ft->min_level; ++k) {
+        const dmlref_status st = dmlref_validate(&c->desc, (DMLREF_FEATURE_LEVEL)features_levels[k], NULL);
+        if (st == DMLREF_ERROR_OUT_OF_MEMORY) bld_out_of_memory = 1; /* no verdict: gen stops */
+        else if (st == DMLREF_OK) ft->min_level = features_levels[k];
+    }
 }
 
 static void write_type_list(FILE *f, uint32_t mask, const DMLREF_TENSOR_DATA_TYPE *order, uint32_t n) {

@@ -34,7 +34,8 @@ typedef struct slot_tensor {
 /* c's tensors in slot order (an array slot: each), at most cap of them; their number. */
 uint32_t features_tensors(const dmlref_case *c, slot_tensor *out, uint32_t cap);
 
-/* What c (a builder's case: its strides always at hand) uses. */
+/* What c (a builder's case: its strides always at hand) uses; bld_out_of_memory set when an
+ * allocation failed on the way (then ft is incomplete). */
 void features_of(const dmlref_case *c, features *ft);
 
 /* Whether an index tensor's elements (its addressed slots) hold a negative value. */

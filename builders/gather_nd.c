@@ -41,6 +41,7 @@ static int build(prng *r, dmlref_case *g, int nd1) {
     bld_layout(r, &g->outputs[0], 0);
     bld_fill_random(r, &g->inputs[0]);
     bld_fill_random(r, &g->inputs[1]);
+    if (bld_out_of_memory) return -1; /* a tensor without strides or data: gen stops */
     /* component c indexes input dim N-R+B+c; when the components share one slot
      * (a broadcast last dim) every value must suit the smallest of their sizes */
     uint32_t least = I[B];

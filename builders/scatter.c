@@ -29,7 +29,10 @@ static int build(prng *r, dmlref_case *g) {
     for (int k = 0; k < 3; ++k) bld_fill_random(r, &g->inputs[k]);
     /* each line: the first idx[a] entries of a shuffled [0, in[a]) */
     uint32_t *perm = malloc((size_t)in[a] * sizeof *perm);
-    if (!perm) return -1;
+    if (!perm) {
+        bld_out_of_memory = 1;
+        return -1;
+    }
     uint32_t lines[8], c[8] = {0};
     memcpy(lines, idx, sizeof lines);
     lines[a] = 1;

@@ -36,9 +36,13 @@ static int build(prng *r, dmlref_case *g) {
     bld_layout(r, &g->inputs[2], 1);
     bld_layout(r, &g->outputs[0], 0);
     for (int k = 0; k < 3; ++k) bld_fill_random(r, &g->inputs[k]);
+    if (bld_out_of_memory) return -1; /* a tensor without sizes or data: gen stops */
     /* distinct targets: the first `tuples` entries of a shuffled [0, room) */
     uint64_t *perm = malloc((size_t)room * sizeof *perm);
-    if (!perm) return -1;
+    if (!perm) {
+        bld_out_of_memory = 1;
+        return -1;
+    }
     for (uint64_t i = 0; i < room; ++i) perm[i] = i;
     for (uint64_t i = 0; i < tuples; ++i) {
         const uint64_t j = i + prng_below(r, room - i), x = perm[i];

@@ -11,24 +11,11 @@
 
 #include "dmlref.h"
 #include "fields.h"
+#include "status.h" /* the exit statuses, CASE_OK ... CASE_OUT_OF_MEMORY */
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-
-/* Exit statuses of the command (docs/case-format.md), returned by case_parse. */
-enum {
-    CASE_OK = 0,
-    CASE_DIFFER = 1,    /* outputs differ from `expected`                 */
-    CASE_INVALID = 2,   /* the descriptor is invalid (library's message)  */
-    CASE_MALFORMED = 3, /* unreadable or malformed case file              */
-    CASE_USAGE = 4,     /* bad command line                               */
-    CASE_SYSTEM = 5,    /* cannot write an output file, internal failure   */
-    CASE_HOST_LIMIT = 6, /* valid, but a buffer is larger than this host can
-                            address (a 32-bit host; DMLREF_ERROR_HOST_LIMIT)  */
-    CASE_CANNOT_VERIFY = 7 /* dmlref cannot decide whether the descriptor is
-                              valid (DMLREF_ERROR_CANNOT_VERIFY): not "invalid" */
-};
 
 /* Default cap on the bytes of all buffers of one case together. */
 #define CASE_DEFAULT_MAX_BYTES (UINT64_C(4) << 30)
@@ -95,8 +82,10 @@ typedef struct case_options {
  * Parses a case from json_text[0..len): structure, descriptor (validated with
  * dmlref_validate at the case's feature level), buffers (inputs filled,
  * outputs 0xCD unless given data) and `expected`.  Returns CASE_OK,
- * CASE_INVALID (the library's message in err) or CASE_MALFORMED (the JSON
- * path and the problem in err).  On failure *out holds nothing to free
+ * CASE_INVALID (the library's message in err), CASE_MALFORMED (the JSON
+ * path and the problem in err), CASE_CANNOT_VERIFY, CASE_HOST_LIMIT or
+ * CASE_OUT_OF_MEMORY (an allocation failed, here or in dmlref_validate: no
+ * verdict, err says "out of memory").  On failure *out holds nothing to free
  * (case_free is harmless).  The order of checks: JSON structure and keys,
  * then the descriptor, then data.
  */
@@ -115,7 +104,8 @@ void case_free(dmlref_case *c);
  */
 uint64_t case_bytes_moved(const dmlref_case *c);
 
-/* Reads a whole file (at most max_bytes).  0, or -1 with a message. */
+/* Reads a whole file (at most max_bytes).  0, or -1 with a message, or CASE_OUT_OF_MEMORY with
+ * one ("PATH: out of memory reading the file"). */
 int case_read_file(const char *path, size_t max_bytes, char **text, size_t *len, char *err, size_t errcap);
 
 /*

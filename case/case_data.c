@@ -88,7 +88,7 @@ static int fill_npy(case_ctx *x, const jv *v, case_tensor *t) {
     if (!x->opts->base_dir) return case_fail(x, "%s.npy: npy references are not allowed here (no base directory)", t->name);
     const size_t bl = strlen(x->opts->base_dir), rl = strlen(rel);
     char *path = malloc(bl + rl + 2);
-    if (!path) return case_fail(x, "%s.npy: out of memory", t->name);
+    if (!path) return case_oom(x, "%s.npy: out of memory", t->name);
     if (rel[0] == '/' || bl == 0) memcpy(path, rel, rl + 1);
     else {
         memcpy(path, x->opts->base_dir, bl);
@@ -98,10 +98,13 @@ static int fill_npy(case_ctx *x, const jv *v, case_tensor *t) {
     /* the header first, checked against the tensor; then exactly the bytes it describes, read
      * straight into the buffer: a huge or endless file costs no more than the tensor */
     npy_array a;
-    int rc = 0;
+    int rc = 0, hrc = 0;
     FILE *f = fopen(path, "rb");
-    if (!f) rc = case_fail(x, "%s.npy: cannot open %s: %s", t->name, path, strerror(errno));
-    else if (npy_read_header(f, &a, err, sizeof err)) rc = case_fail(x, "%s.npy: %s: %s", t->name, path, err);
+    if (!f && errno == ENOMEM) rc = case_oom(x, "%s.npy: out of memory opening %s", t->name, path);
+    else if (!f) rc = case_fail(x, "%s.npy: cannot open %s: %s", t->name, path, strerror(errno));
+    else if ((hrc = npy_read_header(f, &a, err, sizeof err)) == CASE_OUT_OF_MEMORY)
+        rc = case_oom(x, "%s.npy: %s: %s", t->name, path, err);
+    else if (hrc) rc = case_fail(x, "%s.npy: %s: %s", t->name, path, err);
     else if (a.dtype != t->buf.DataType)
         rc = case_fail(x, "%s.npy: %s holds dtype %s (%s), but the tensor's DataType is %s", t->name, path,
                   npy_descr(a.dtype), dmlref_data_type_name(a.dtype), dmlref_data_type_name(t->buf.DataType));
@@ -150,7 +153,7 @@ int case_alloc_buffer(case_ctx *x, case_tensor *t) {
     if (x->opts->alloc) mem = x->opts->alloc(total ? (size_t)total : 1, (size_t)al, x->opts->alloc_user);
     else if (posix_memalign(&mem, (size_t)al, total ? (size_t)total : 1) != 0) mem = NULL;
     t->data = mem;
-    if (!t->data) return case_fail(x, "%s: cannot allocate %" PRIu64 " bytes", t->name, total);
+    if (!t->data) return case_oom(x, "%s: out of memory for its %" PRIu64 " bytes", t->name, total);
     x->bytes += total + (al > 64 ? al : 0);
     t->bytes = (size_t)total;
     memset(t->data, t->is_output ? 0xCD : 0, t->bytes);
@@ -164,7 +167,7 @@ int case_fill_tensor(case_ctx *x, case_tensor *t, const tensor_src *src) {
         uint64_t count;
         snprintf(base, sizeof base, "%s.data", t->name);
         const int rc = case_read_list(x, src->value, t, base, &dst, NULL, &count);
-        if (rc) return rc; /* (then src->value may be no array at all) */
+        if (rc) return rc; /* (then src->value may be no array at all; CASE_OUT_OF_MEMORY passes) */
         /* how the file gave it, so that case_write writes it the same way */
         t->whole = count == t->total_slots;
         t->nested = jv_is(jv_at(src->value, 0), JV_ARRAY);

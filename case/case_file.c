@@ -10,6 +10,10 @@ int case_read_file(const char *path, size_t max_bytes, char **text, size_t *len,
     *text = NULL;
     *len = 0;
     FILE *f = fopen(path, "rb");
+    if (!f && errno == ENOMEM) {
+        snprintf(err, errcap, "%s: out of memory opening the file", path);
+        return CASE_OUT_OF_MEMORY;
+    }
     if (!f) {
         snprintf(err, errcap, "cannot open %s: %s", path, strerror(errno));
         return -1;
@@ -38,8 +42,8 @@ int case_read_file(const char *path, size_t max_bytes, char **text, size_t *len,
     }
     if (!buf) {
         fclose(f);
-        snprintf(err, errcap, "%s: out of memory", path);
-        return -1;
+        snprintf(err, errcap, "%s: out of memory reading the file", path);
+        return CASE_OUT_OF_MEMORY;
     }
     if (ferror(f)) {
         free(buf);

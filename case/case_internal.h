@@ -29,6 +29,13 @@ __attribute__((format(printf, 2, 3)))
 #endif
 int case_fail(case_ctx *x, const char *fmt, ...);
 
+/* An allocation failed: the message (it says "out of memory") into x->err; returns
+ * CASE_OUT_OF_MEMORY. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+int case_oom(case_ctx *x, const char *fmt, ...);
+
 /* A JSON integer in [lo, hi] (an exact decimal, "-0" for 0): 0, or CASE_MALFORMED naming path. */
 int case_get_uint(case_ctx *x, const jv *v, const char *path, uint64_t lo, uint64_t hi, uint64_t *out);
 
@@ -52,7 +59,8 @@ typedef struct tensor_src {
 } tensor_src;
 
 /* t's buffer: span_slots and total_slots, TotalTensorSizeInBytes allocated (against the
- * cap), inputs zero and outputs 0xCD.  0, CASE_MALFORMED or CASE_HOST_LIMIT. */
+ * cap), inputs zero and outputs 0xCD.  0, CASE_MALFORMED (beyond the cap), CASE_HOST_LIMIT
+ * or CASE_OUT_OF_MEMORY. */
 int case_alloc_buffer(case_ctx *x, case_tensor *t);
 
 /* t's data from its source (data, npy, random, distinct); nothing for SRC_NONE. */

@@ -20,6 +20,14 @@ int case_fail(case_ctx *x, const char *fmt, ...) {
     va_end(ap);
     return CASE_MALFORMED;
 }
+
+int case_oom(case_ctx *x, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(x->err, x->errcap, fmt, ap);
+    va_end(ap);
+    return CASE_OUT_OF_MEMORY;
+}
 /* ---- scalars --------------------------------------------------------------- */
 
 int case_get_uint(case_ctx *x, const jv *v, const char *path, uint64_t lo, uint64_t hi, uint64_t *out) {
@@ -164,11 +172,11 @@ int case_read_list(case_ctx *x, const jv *a, const case_tensor *t, const char *b
     }
     if (!*dst) {
         *dst = malloc(w.count ? (size_t)(w.count * t->esize) : 1);
-        if (!*dst) return case_fail(x, "%s: out of memory", base);
+        if (!*dst) return case_oom(x, "%s: out of memory", base);
     }
     if (nan_flags) {
         *nan_flags = calloc(w.count ? (size_t)w.count : 1, 1);
-        if (!*nan_flags) return case_fail(x, "%s: out of memory", base);
+        if (!*nan_flags) return case_oom(x, "%s: out of memory", base);
     }
     w.dst = *dst;
     w.nan_flags = nan_flags ? *nan_flags : NULL;

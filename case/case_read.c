@@ -9,6 +9,7 @@
 #include "descbuf.h"
 #include "value.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,7 +59,7 @@ static int parse_tensor(case_ctx *x, const jv *obj, case_tensor *t, const char *
     const size_t n = jv_count(sizes);
     if (n > 64) return case_fail(x, "%s.Sizes: %zu entries (at most 8 dimensions exist)", name, n);
     t->sizes = calloc(n ? n : 1, sizeof *t->sizes);
-    if (!t->sizes) return case_fail(x, "%s: out of memory", name);
+    if (!t->sizes) return case_oom(x, "%s: out of memory", name);
     for (size_t i = 0; i < n; ++i) {
         uint64_t v;
         snprintf(path, sizeof path, "%s.Sizes[%zu]", name, i);
@@ -77,7 +78,7 @@ static int parse_tensor(case_ctx *x, const jv *obj, case_tensor *t, const char *
         if (jv_count(strides) != n)
             return case_fail(x, "%s.Strides: %zu entries, but Sizes has %zu", name, jv_count(strides), n);
         t->strides = calloc(n ? n : 1, sizeof *t->strides);
-        if (!t->strides) return case_fail(x, "%s: out of memory", name);
+        if (!t->strides) return case_oom(x, "%s: out of memory", name);
         for (size_t i = 0; i < n; ++i) {
             uint64_t v;
             snprintf(path, sizeof path, "%s.Strides[%zu]", name, i);
@@ -163,7 +164,8 @@ static int parse_expected(case_ctx *x, const jv *exp, dmlref_case *c, const slot
             else snprintf(base, sizeof base, "expected.%s", sl->name);
             const uint64_t need = t->total_slots * t->esize;
             if (need > x->max_bytes - x->bytes) return case_fail(x, "%s: beyond the memory limit", base);
-            if (case_read_list(x, list, t, base, &t->expected, &t->any_nan, &t->expected_slots)) return CASE_MALFORMED;
+            const int rc = case_read_list(x, list, t, base, &t->expected, &t->any_nan, &t->expected_slots);
+            if (rc) return rc;
             x->bytes += t->expected_slots * t->esize;
             t->has_expected = 1;
             c->has_expected = 1;
@@ -283,8 +285,9 @@ static int parse_root(case_ctx *x, const jv *root, dmlref_case *c) {
 
     /* parameters, then single tensors, then tensor arrays (and their counts) */
     c->desc_mem = desc_alloc(sc);
-    if (!c->desc_mem) return case_fail(x, "out of memory");
-    if (fields_read_params(sc, root, c->desc_mem, &c->store, x->err, x->errcap)) return CASE_MALFORMED;
+    if (!c->desc_mem) return case_oom(x, "%s: out of memory", sc->name);
+    const int frc = fields_read_params(sc, root, c->desc_mem, &c->store, x->err, x->errcap);
+    if (frc) return frc == CASE_OUT_OF_MEMORY ? frc : CASE_MALFORMED;
     for (uint32_t i = 0; i < sc->n_slots; ++i)
         if (!sc->slots[i].is_array && !sc->slots[i].is_optional && !map[i].value)
             return case_fail(x, "missing \"%s\" (a tensor of %s)", sc->slots[i].name, c->op_name);
@@ -330,7 +333,7 @@ static int parse_root(case_ctx *x, const jv *root, dmlref_case *c) {
     tensor_src *out_src = calloc(c->n_outputs ? c->n_outputs : 1, sizeof *out_src);
     int rc = 0;
     if (!c->inputs || !c->outputs || !c->in_descs || !c->out_descs || !c->in_bufs || !c->out_bufs || !in_src || !out_src) {
-        rc = case_fail(x, "out of memory for %u tensors", (unsigned)(c->n_inputs + c->n_outputs));
+        rc = case_oom(x, "%s: out of memory", sc->name);
         goto done;
     }
     char name[40];
@@ -365,6 +368,10 @@ static int parse_root(case_ctx *x, const jv *root, dmlref_case *c) {
 
     dmlref_error derr;
     const dmlref_status vst = dmlref_validate(&c->desc, c->feature_level, &derr);
+    if (vst == DMLREF_ERROR_OUT_OF_MEMORY) { /* no verdict: the library could not finish */
+        rc = case_oom(x, "out of memory validating the descriptor");
+        goto done;
+    }
     if (vst != DMLREF_OK) {
         snprintf(x->err, x->errcap, "%s", derr.message);
         if (x->opts->verdict) *x->opts->verdict = derr;
@@ -408,7 +415,8 @@ int case_parse_ex(const char *json_text, size_t len, const case_options *opts, d
     x.max_bytes = x.opts->max_bytes ? x.opts->max_bytes : CASE_DEFAULT_MAX_BYTES;
     json_doc doc;
     const json_status st = json_parse(json_text, len, &doc, err, errcap);
-    if (st != JSON_OK) return CASE_MALFORMED; /* JSON_BAD, or JSON_OOM: "out of memory reading JSON ..." */
+    if (st == JSON_OOM) return CASE_OUT_OF_MEMORY; /* "out of memory reading JSON ..." */
+    if (st != JSON_OK) return CASE_MALFORMED;
     const int rc = parse_root(&x, doc.root, out);
     json_free(&doc);
     if (rc) case_free(out);

@@ -3,6 +3,7 @@
  * (fields.h).
  */
 #include "fields.h"
+#include "status.h"
 #include "value.h"
 
 #include <errno.h>
@@ -122,7 +123,10 @@ static int read_array(const dmlref_schema *s, const dmlref_param *p, const jv *r
     if (n > UINT32_MAX) return fields_fail(err, errcap, "%s: too many entries", p->name);
     const int is_int = p->kind == DMLREF_PARAM_INT_ARRAY;
     unsigned char *a = fields_store_alloc(st, n * 4);
-    if (!a) return fields_fail(err, errcap, "%s: out of memory", p->name);
+    if (!a) {
+        fields_fail(err, errcap, "%s: out of memory", p->name);
+        return CASE_OUT_OF_MEMORY;
+    }
     for (size_t i = 0; i < n; ++i) {
         int64_t x;
         snprintf(path, sizeof path, "%s[%zu]", p->name, i);
@@ -223,7 +227,10 @@ static int read_one(const dmlref_schema *s, const dmlref_param *p, const jv *roo
             if (i == p->field_count) return fields_fail(err, errcap, "%s: unknown key \"%.60s\" (%s)", p->name, key, list);
         }
         unsigned char *obj = fields_store_alloc(st, p->struct_size);
-        if (!obj) return fields_fail(err, errcap, "%s: out of memory", p->name);
+        if (!obj) {
+            fields_fail(err, errcap, "%s: out of memory", p->name);
+            return CASE_OUT_OF_MEMORY;
+        }
         char path[160];
         for (uint32_t i = 0; i < p->field_count; ++i) {
             const jv *fv = fields_member(v, p->field_names[i]);
@@ -253,7 +260,8 @@ int fields_read_params(const dmlref_schema *s, const jv *root, void *desc, field
                 if (p->kind == DMLREF_PARAM_STRUCT && p->is_optional) continue;
                 return fields_fail(err, errcap, "missing \"%s\" (a field of %s)", p->name, s->name);
             }
-            if (read_one(s, p, root, v, desc, st, err, errcap)) return -1;
+            const int rc = read_one(s, p, root, v, desc, st, err, errcap);
+            if (rc) return rc;
         }
     return 0;
 }

@@ -49,7 +49,8 @@ void *fields_store_alloc(fields_store *st, size_t bytes);
  * structs in st.  Parameters are read in schema order (unions last, after
  * the DataType fields they depend on).  Returns 0, or -1 with a message
  * naming the field in err ("missing \"Axis\" (a field of GATHER)",
- * "PaddingMode: unknown value \"X\" (CONSTANT, EDGE, ...)").
+ * "PaddingMode: unknown value \"X\" (CONSTANT, EDGE, ...)"), or CASE_OUT_OF_MEMORY (status.h)
+ * with "NAME: out of memory" when an array or struct cannot be allocated.
  */
 int fields_read_params(const dmlref_schema *s, const jv *root, void *desc, fields_store *st, char *err,
                        size_t errcap);

@@ -1,4 +1,5 @@
 #include "file_atomic.h"
+#include "status.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -12,7 +13,7 @@ int file_write_atomic(const char *path, const file_part *parts, size_t n_parts, 
     char *tmp = malloc(plen + 16);
     if (!tmp) {
         snprintf(err, errcap, "%s: out of memory", path);
-        return -1;
+        return CASE_OUT_OF_MEMORY;
     }
     memcpy(tmp, path, plen);
     memcpy(tmp + plen, ".tmp.XXXXXX", 12);
@@ -24,7 +25,7 @@ int file_write_atomic(const char *path, const file_part *parts, size_t n_parts, 
     }
     (void)fchmod(fd, 0644);
     FILE *f = fdopen(fd, "wb");
-    int ok = f != NULL;
+    int ok = f != NULL, nomem = !f && errno == ENOMEM;
     if (ok) {
         for (size_t i = 0; ok && i < n_parts; ++i)
             ok = parts[i].len == 0 || fwrite(parts[i].data, 1, parts[i].len, f) == parts[i].len;
@@ -34,9 +35,10 @@ int file_write_atomic(const char *path, const file_part *parts, size_t n_parts, 
     }
     if (ok && rename(tmp, path) != 0) ok = 0;
     if (!ok) {
-        snprintf(err, errcap, "%s: write failed: %s", path, strerror(errno));
+        if (nomem) snprintf(err, errcap, "%s: out of memory", path);
+        else snprintf(err, errcap, "%s: write failed: %s", path, strerror(errno));
         remove(tmp);
     }
     free(tmp);
-    return ok ? 0 : -1;
+    return ok ? 0 : nomem ? CASE_OUT_OF_MEMORY : -1;
 }

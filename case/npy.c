@@ -1,5 +1,6 @@
 #include "npy.h"
 #include "file_atomic.h"
+#include "status.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -290,7 +291,7 @@ int npy_read_header(FILE *f, npy_array *out, char *err, size_t errcap) {
     unsigned char *b = malloc(hstart + hlen);
     if (!b) {
         snprintf(err, errcap, "out of memory reading a .npy header of %zu bytes", hlen);
-        return -1;
+        return CASE_OUT_OF_MEMORY;
     }
     memcpy(b, pre, hstart);
     if (read_exactly(f, b + hstart, hlen, &got)) {
@@ -379,7 +380,7 @@ int npy_write_file_shaped(const char *path, DMLREF_TENSOR_DATA_TYPE dt, const vo
         swapped = malloc(bytes);
         if (!swapped) {
             snprintf(err, errcap, "%s: out of memory (%zu bytes)", path, bytes);
-            return -1;
+            return CASE_OUT_OF_MEMORY;
         }
         memcpy(swapped, data, bytes);
         swap_elements(swapped, count, es);

@@ -45,7 +45,8 @@ int npy_parse(const void *bytes, size_t len, npy_array *out, char *err, size_t e
  * Reads the header of the .npy file open as f, positioned at its start: out gets all but
  * data (NULL); f is left at out->data_offset.  Reads only the header's bytes (at most
  * NPY_MAX_HEADER_BYTES + 12), so a huge or endless file costs nothing here: check out's
- * dtype and count before npy_read_data.  0, or -1 with a message (not naming the file).
+ * dtype and count before npy_read_data.  0, or -1 with a message (not naming the file), or
+ * CASE_OUT_OF_MEMORY (status.h) with one when the header's buffer cannot be allocated.
  */
 int npy_read_header(FILE *f, npy_array *out, char *err, size_t errcap);
 
@@ -65,7 +66,8 @@ void npy_copy_host(const npy_array *a, void *dst);
  * temporary file in the same directory that is rename()d into place, so the
  * file appears whole or not at all.  data holds count elements in host byte
  * order; the file holds them little-endian (the descr's '<'), so it has the
- * same bytes on every host.  0, or -1 with a message.
+ * same bytes on every host.  0, or -1 with a message, or CASE_OUT_OF_MEMORY (status.h)
+ * with one when an allocation failed.
  */
 int npy_write_file(const char *path, DMLREF_TENSOR_DATA_TYPE dt, const void *data, uint64_t count, char *err,
                    size_t errcap);

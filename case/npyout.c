@@ -24,7 +24,7 @@ char *npyout_path(const char *dir, const case_tensor *t, const char *suffix) {
 
 static int out_of_memory(const char *dir, char *err, size_t errcap) {
     snprintf(err, errcap, "%s: out of memory", dir);
-    return -1;
+    return CASE_OUT_OF_MEMORY;
 }
 
 int npyout_buffer(const char *dir, const case_tensor *t, const unsigned char *data, uint64_t slots, char *err,
@@ -40,12 +40,12 @@ int npyout_logical(const char *dir, const case_tensor *t, const unsigned char *b
     uint64_t shape[NPY_MAX_DIMS];
     char *path = npyout_path(dir, t, ".logical");
     unsigned char *view = logical_gather_alloc(t, buf);
-    int rc = -1;
+    int rc;
     if (path && view) {
         logical_shape(t, shape);
         rc = npy_write_file_shaped(path, t->buf.DataType, view, t->buf.DimensionCount, shape, err, errcap);
     } else {
-        out_of_memory(dir, err, errcap);
+        rc = out_of_memory(dir, err, errcap);
     }
     free(view);
     free(path);
@@ -57,14 +57,14 @@ int npyout_slots(const char *dir, const case_tensor *t, char *err, size_t errcap
     const uint64_t n = logical_count(t);
     char *path = npyout_path(dir, t, ".slots");
     uint64_t *slots = n <= SIZE_MAX / sizeof *slots ? malloc(n ? (size_t)n * sizeof *slots : 1) : NULL;
-    int rc = -1;
+    int rc;
     if (path && slots) {
         logical_slots(t, slots);
         logical_shape(t, shape);
         rc = npy_write_file_shaped(path, DMLREF_TENSOR_DATA_TYPE_UINT64, slots, t->buf.DimensionCount, shape, err,
                                    errcap);
     } else {
-        out_of_memory(dir, err, errcap);
+        rc = out_of_memory(dir, err, errcap);
     }
     free(slots);
     free(path);

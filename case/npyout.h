@@ -18,6 +18,9 @@ const char *npyout_base(const case_tensor *t, char *buf, size_t cap);
  * caller; NULL when out of memory. */
 char *npyout_path(const char *dir, const case_tensor *t, const char *suffix);
 
+/* The writers below: 0, or -1 with a message in err, or CASE_OUT_OF_MEMORY (status.h) with one
+ * when an allocation failed. */
+
 /* DIR/<base>.npy: `slots` elements of data (a buffer in t's type) as a 1-D array. */
 int npyout_buffer(const char *dir, const case_tensor *t, const unsigned char *data, uint64_t slots, char *err,
                   size_t errcap);

@@ -45,7 +45,7 @@ static const char usage_bench[] =
     "Out-of-range indices are clamped silently (benchmarks do not check indices).\n"
     "\n"
     "exit status: 0 ok, 2 descriptor invalid, 3 case file unreadable or malformed,\n"
-    "4 bad command line or a bad DMLREF_* variable, 5 execution failed\n";
+    "4 bad command line or a bad DMLREF_* variable, 5 execution failed, 8 out of memory\n";
 
 static int cmp_u64(const void *a, const void *b) {
     const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -125,7 +125,7 @@ int cmd_bench(int argc, char **argv) {
     dmlref_error err;
     uint64_t *times = malloc((size_t)repeat * sizeof *times);
     dmlref_status st = times ? dmlref_compile(&c.desc, c.feature_level, &o, &op, &err) : DMLREF_ERROR_OUT_OF_MEMORY;
-    if (!times) snprintf(err.message, sizeof err.message, "out of memory");
+    if (!times) snprintf(err.message, sizeof err.message, "out of memory for %" PRIu64 " timings", repeat);
     /* every output page was written by the 0xCD fill; touch once more to be sure */
     for (uint32_t k = 0; k < c.n_outputs && st == DMLREF_OK; ++k) memset(c.outputs[k].data, 0xCD, c.outputs[k].bytes);
     for (uint64_t i = 0; i < warmup && st == DMLREF_OK; ++i)
@@ -137,7 +137,8 @@ int cmd_bench(int argc, char **argv) {
     }
     if (st != DMLREF_OK) {
         fprintf(stderr, "dmlref: %s: %s\n", path, err.message);
-        rc = st == DMLREF_ERROR_OPTIONS ? CASE_USAGE : CASE_SYSTEM; /* a bad DMLREF_* variable: exit 4, as run */
+        rc = st == DMLREF_ERROR_OPTIONS ? CASE_USAGE /* a bad DMLREF_* variable: exit 4, as run */
+             : st == DMLREF_ERROR_OUT_OF_MEMORY ? CASE_OUT_OF_MEMORY : CASE_SYSTEM;
     } else {
         qsort(times, (size_t)repeat, sizeof *times, cmp_u64);
         const uint64_t median = repeat % 2 ? times[repeat / 2] : (times[repeat / 2 - 1] + times[repeat / 2]) / 2;

@@ -1,6 +1,8 @@
 /* Output directories, created like `mkdir -p` (dirs.h). */
 #include "dirs.h"
 
+#include "case/status.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +32,7 @@ int dir_create_path(const char *path, char *err, size_t errcap) {
     char *p = malloc(n + 1);
     if (!p) {
         snprintf(err, errcap, "cannot create %s: out of memory", path);
-        return -1;
+        return CASE_OUT_OF_MEMORY;
     }
     memcpy(p, path, n + 1);
     int rc = 0;

@@ -27,10 +27,19 @@ int cli_execute_case(const char *path, dmlref_case *c, uint32_t threads, int str
     }
     if (st != DMLREF_OK) {
         fprintf(stderr, "dmlref: %s: %s\n", path, err.message);
-        if (st == DMLREF_ERROR_HOST_LIMIT) return CASE_HOST_LIMIT;
-        if (st == DMLREF_ERROR_CANNOT_VERIFY) return CASE_CANNOT_VERIFY;
-        if (st == DMLREF_ERROR_OPTIONS) return CASE_USAGE; /* a bad DMLREF_* variable (docs/environment.md) */
-        return st == DMLREF_ERROR_OUT_OF_MEMORY || st == DMLREF_ERROR_BINDING ? CASE_SYSTEM : CASE_INVALID;
+        return cli_exit_status(st);
     }
     return CASE_OK;
+}
+
+int cli_exit_status(dmlref_status st) {
+    switch (st) {
+    case DMLREF_OK: return CASE_OK;
+    case DMLREF_ERROR_HOST_LIMIT: return CASE_HOST_LIMIT;
+    case DMLREF_ERROR_CANNOT_VERIFY: return CASE_CANNOT_VERIFY;
+    case DMLREF_ERROR_OUT_OF_MEMORY: return CASE_OUT_OF_MEMORY; /* no verdict on the case */
+    case DMLREF_ERROR_OPTIONS: return CASE_USAGE; /* a bad DMLREF_* variable (docs/environment.md) */
+    case DMLREF_ERROR_BINDING: return CASE_SYSTEM;
+    default: return CASE_INVALID;
+    }
 }

@@ -12,8 +12,14 @@
  * the case runs again without the check (indices clamped, the last update
  * wins), or with `strict` an error (CASE_INVALID).  Messages name `path`.
  * Returns the exit status (CASE_OK, CASE_INVALID, CASE_SYSTEM, CASE_HOST_LIMIT,
- * CASE_CANNOT_VERIFY, CASE_USAGE for a bad DMLREF_* variable).
+ * CASE_CANNOT_VERIFY, CASE_OUT_OF_MEMORY, CASE_USAGE for a bad DMLREF_* variable).
  */
 int cli_execute_case(const char *path, dmlref_case *c, uint32_t threads, int strict);
+
+/* The exit status for a status of dmlref_compile, dmlref_execute or dmlref_run:
+ * CASE_OUT_OF_MEMORY for DMLREF_ERROR_OUT_OF_MEMORY (never a verdict), CASE_HOST_LIMIT,
+ * CASE_CANNOT_VERIFY, CASE_USAGE (DMLREF_ERROR_OPTIONS: a bad DMLREF_* variable),
+ * CASE_SYSTEM (DMLREF_ERROR_BINDING), CASE_INVALID for the rest. */
+int cli_exit_status(dmlref_status st);
 
 #endif

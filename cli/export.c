@@ -47,7 +47,8 @@ static const char usage_export[] =
     "\n"
     "exit status: 0 ok, 1 dmlref's outputs differ from the case's `expected` (nothing\n"
     "written), 2 descriptor invalid, 3 case file unreadable or malformed, 4 bad command\n"
-    "line, 5 a file could not be written, 6 too large for this host's address space\n";
+    "line, 5 a file could not be written, 6 too large for this host's address space,\n"
+    "8 out of memory (no verdict on the case)\n";
 
 static int usage(const char *fmt, const char *arg) {
     fprintf(stderr, "dmlref export: ");
@@ -106,18 +107,20 @@ static int parse_args(int argc, char **argv, export_args *a) {
     return 0;
 }
 
-/* T.npy, T.slots.npy, T.logical.npy of one tensor (its buffer: the input's data, the output's result). */
+/* T.npy, T.slots.npy, T.logical.npy of one tensor (its buffer: the input's data, the output's
+ * result).  0, -1 or CASE_OUT_OF_MEMORY (npyout.h). */
 static int write_tensor_files(const char *dir, const case_tensor *t, char *err, size_t errcap) {
-    if (npyout_buffer(dir, t, t->data, t->total_slots, err, errcap)) return -1;
-    if (npyout_slots(dir, t, err, errcap)) return -1;
-    return npyout_logical(dir, t, t->data, err, errcap);
+    int rc = npyout_buffer(dir, t, t->data, t->total_slots, err, errcap);
+    if (!rc) rc = npyout_slots(dir, t, err, errcap);
+    if (!rc) rc = npyout_logical(dir, t, t->data, err, errcap);
+    return rc;
 }
 
 /* An old manifest goes first: until the new one is written the directory says it is incomplete. */
 static int remove_manifest(const char *dir, char *err, size_t errcap) {
     const size_t n = strlen(dir) + sizeof "/manifest.json";
     char *path = malloc(n);
-    int rc = path ? 0 : -1;
+    int rc = path ? 0 : CASE_OUT_OF_MEMORY;
     if (path) {
         snprintf(path, n, "%s/manifest.json", dir);
         if (remove(path) != 0 && errno != ENOENT) rc = -1;
@@ -135,7 +138,7 @@ static int guard_all(const export_args *a, const dmlref_case *c, char *err, size
     static const char *const suffixes[3] = {"", ".slots", ".logical"};
     const size_t n = strlen(a->out) + sizeof "/manifest.json";
     char *manifest = malloc(n);
-    int bad = manifest ? 0 : -1;
+    int bad = manifest ? 0 : CASE_OUT_OF_MEMORY;
     if (manifest) {
         snprintf(manifest, n, "%s/manifest.json", a->out);
         bad = guard_output(manifest, a->path, c, err, errcap);
@@ -145,23 +148,24 @@ static int guard_all(const export_args *a, const dmlref_case *c, char *err, size
         const case_tensor *t = k < c->n_inputs ? &c->inputs[k] : &c->outputs[k - c->n_inputs];
         for (int s = 0; !bad && s < 3; ++s) {
             char *p = npyout_path(a->out, t, suffixes[s]);
-            bad = p ? guard_output(p, a->path, c, err, errcap) : -1;
+            bad = p ? guard_output(p, a->path, c, err, errcap) : CASE_OUT_OF_MEMORY;
             free(p);
         }
     }
-    if (bad && !err[0]) snprintf(err, errcap, "%s: out of memory", a->out);
+    if (bad == CASE_OUT_OF_MEMORY && !err[0]) snprintf(err, errcap, "%s: out of memory", a->out);
     return bad;
 }
 
 static int write_all(const export_args *a, const dmlref_case *c) {
     char err[1024] = "";
-    int bad = dir_create_path(a->out, err, sizeof err) || guard_all(a, c, err, sizeof err) ||
-              remove_manifest(a->out, err, sizeof err);
+    int bad = dir_create_path(a->out, err, sizeof err);
+    if (!bad) bad = guard_all(a, c, err, sizeof err);
+    if (!bad) bad = remove_manifest(a->out, err, sizeof err);
     for (uint32_t k = 0; !bad && k < c->n_inputs; ++k) bad = write_tensor_files(a->out, &c->inputs[k], err, sizeof err);
     for (uint32_t k = 0; !bad && k < c->n_outputs; ++k) bad = write_tensor_files(a->out, &c->outputs[k], err, sizeof err);
     if (!bad) bad = manifest_write(a->out, c, a->path, a->value_flags, err, sizeof err);
     if (bad) fprintf(stderr, "dmlref export: %s\n", err);
-    return bad ? CASE_SYSTEM : CASE_OK;
+    return bad == CASE_OUT_OF_MEMORY ? CASE_OUT_OF_MEMORY : bad ? CASE_SYSTEM : CASE_OK;
 }
 
 int cmd_export(int argc, char **argv) {

@@ -72,7 +72,7 @@ static const char usage_gen[] =
     "meets the filters is skipped with a note.\n"
     "\n"
     "exit status: 0 ok, 4 bad command line or filters no case of an operator can meet,\n"
-    "5 a file could not be written\n";
+    "5 a file could not be written, 8 out of memory\n";
 
 
 /* ---- the command line ---------------------------------------------------------------------- */
@@ -151,13 +151,17 @@ static void cfg_args(gen_cfg *cfg) {
 static int gen_dir(const DMLREF_OPERATOR_TYPE *ops, int n_ops, int all, uint64_t count, uint64_t seed,
                    const gen_cfg *cfg, const char *dir, int *written) {
     char derr[1024];
-    if (dir_create_path(dir, derr, sizeof derr)) {
+    const int drc = dir_create_path(dir, derr, sizeof derr);
+    if (drc) {
         fprintf(stderr, "dmlref gen: %s\n", derr);
-        return CASE_SYSTEM;
+        return drc == CASE_OUT_OF_MEMORY ? CASE_OUT_OF_MEMORY : CASE_SYSTEM;
     }
     const size_t dl = strlen(dir);
     char *path = malloc(dl + 160);
-    if (!path) return CASE_SYSTEM;
+    if (!path) {
+        fprintf(stderr, "dmlref gen: %s: out of memory\n", dir);
+        return CASE_OUT_OF_MEMORY;
+    }
     char err[2048];
     int rc = CASE_OK;
     for (int k = 0; k < n_ops && rc == CASE_OK; ++k) {
@@ -191,7 +195,8 @@ static int gen_dir(const DMLREF_OPERATOR_TYPE *ops, int n_ops, int all, uint64_t
             if (rc == CASE_OK) {
                 snprintf(path, dl + 160, "%s/%s_%s_%" PRIu64 "_%" PRIu64 ".json", dir, cfg->prefix, lower, seed, i);
                 const file_part part = {text, len};
-                if (file_write_atomic(path, &part, 1, err, sizeof err)) rc = CASE_SYSTEM;
+                const int wrc = file_write_atomic(path, &part, 1, err, sizeof err);
+                if (wrc) rc = wrc == CASE_OUT_OF_MEMORY ? CASE_OUT_OF_MEMORY : CASE_SYSTEM;
                 else if (i == 0) ++*written;
             }
             free(text);
@@ -323,7 +328,10 @@ int cmd_gen(int argc, char **argv) {
         const char *root = val[O_SUITE];
         const size_t rl = strlen(root);
         char *dir = malloc(rl + 16);
-        if (!dir) return CASE_SYSTEM;
+        if (!dir) {
+            fprintf(stderr, "dmlref gen: %s: out of memory\n", root);
+            return CASE_OUT_OF_MEMORY;
+        }
         static const char *const sub[3] = {"small", "large", "bits"};
         const uint64_t counts[3] = {count, large_count, bits_count};
         rc = CASE_OK;

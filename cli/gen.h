@@ -20,7 +20,7 @@ typedef struct gen_cfg {
     const char *prefix; /* "gen", "gen-bits", "gen-large", "gen-bits-large", each + "-scale-bias" */
 } gen_cfg;
 
-/* gen_make_case's results besides case.h's CASE_OK and CASE_SYSTEM. */
+/* gen_make_case's results besides case.h's CASE_OK, CASE_SYSTEM and CASE_OUT_OF_MEMORY. */
 #define GEN_UNMET (-1)      /* no case met the filters (err says what they broke) */
 #define GEN_SELF_CHECK (-2) /* a case failed one of gen's own checks: an internal error, which the
                                same arguments reproduce (gen prints the `repro:` line) */
@@ -30,7 +30,9 @@ typedef struct gen_cfg {
  * through the operator's builder until it is valid and meets cfg's filters; its
  * expected values from the oracle; checked (run again, and its file text read back
  * with case_parse, run and compared).  CASE_OK (*text, *len: the file, malloc'd),
- * CASE_SYSTEM, GEN_UNMET or GEN_SELF_CHECK, with a message in err.
+ * CASE_SYSTEM, CASE_OUT_OF_MEMORY (an allocation failed, in gen or in the library: the
+ * case was not made, and no check failed), GEN_UNMET or GEN_SELF_CHECK, with a message in
+ * err.
  */
 int gen_make_case(DMLREF_OPERATOR_TYPE type, uint64_t seed, uint64_t i, const gen_cfg *cfg, char **text, size_t *len,
                   char *err, size_t errcap);

@@ -10,6 +10,7 @@
 
 #include "builders/features.h"
 #include "case/case.h"
+#include "case/memout.h"
 #include "case/prng.h"
 
 #include <inttypes.h>
@@ -87,9 +88,10 @@ static void note_level_why(level_why *why, uint32_t *n_why, const dmlref_error *
 }
 
 /* Draws from r through the operator's builder until a case is valid and meets the filters:
- * CASE_OK (c holds it), CASE_SYSTEM (out of memory), GEN_SELF_CHECK (the builder draws no valid
- * case) or GEN_UNMET (none met the filters within GEN_FILTER_DRAWS draws; err says what they
- * broke).  On failure c holds nothing. */
+ * CASE_OK (c holds it), CASE_OUT_OF_MEMORY (an allocation failed, in a builder or in
+ * dmlref_validate: drawing again would give another case than the arguments name),
+ * GEN_SELF_CHECK (the builder draws no valid case) or GEN_UNMET (none met the filters within
+ * GEN_FILTER_DRAWS draws; err says what they broke).  On failure c holds nothing. */
 static int draw_case(DMLREF_OPERATOR_TYPE type, prng *r, const gen_cfg *cfg, dmlref_case *c, char *err,
                      size_t errcap) {
     const int filtered = cfg_filters(cfg);
@@ -105,21 +107,36 @@ static int draw_case(DMLREF_OPERATOR_TYPE type, prng *r, const gen_cfg *cfg, dml
     dmlref_error derr;
     for (uint32_t attempt = 0;; ++attempt) {
         if (bld_case_init(c, type)) {
-            snprintf(err, errcap, "out of memory");
-            return CASE_SYSTEM;
+            snprintf(err, errcap, "%s: out of memory drawing a case", schema->name);
+            return CASE_OUT_OF_MEMORY;
         }
         int rc = b->build(r, c);
         for (uint32_t k = 0; rc == 0 && k < c->n_inputs; ++k) rc = c->inputs[k].data ? 0 : -1;
         for (uint32_t k = 0; rc == 0 && k < c->n_outputs; ++k) rc = c->outputs[k].data ? 0 : -1;
-        if (rc == 0) {
+        dmlref_status vst = DMLREF_OK;
+        if (rc == 0 && !bld_out_of_memory) {
             bld_bind(c);
-            if (dmlref_validate(&c->desc, DMLREF_FEATURE_LEVEL_6_4, &derr) == DMLREF_OK) {
-                if (!filtered) return CASE_OK;
-                int why = violation(c, cfg);
-                if (why < 0 && cfg->level && dmlref_validate(&c->desc, (DMLREF_FEATURE_LEVEL)cfg->level, &derr) != DMLREF_OK) {
+            vst = dmlref_validate(&c->desc, DMLREF_FEATURE_LEVEL_6_4, &derr);
+        }
+        int why = -1;
+        if (rc == 0 && !bld_out_of_memory && vst == DMLREF_OK && filtered) {
+            why = violation(c, cfg);
+            if (why < 0 && cfg->level) {
+                vst = dmlref_validate(&c->desc, (DMLREF_FEATURE_LEVEL)cfg->level, &derr);
+                if (vst != DMLREF_OK && vst != DMLREF_ERROR_OUT_OF_MEMORY) {
                     why = R_LEVEL;
                     note_level_why(level_why, &n_level_why, &derr);
+                    vst = DMLREF_OK; /* valid at 6_4: a case the filter rejects */
                 }
+            }
+        }
+        if (bld_out_of_memory || vst == DMLREF_ERROR_OUT_OF_MEMORY) {
+            bld_case_free(c);
+            snprintf(err, errcap, "%s: out of memory drawing a case", schema->name);
+            return CASE_OUT_OF_MEMORY;
+        }
+        if (rc == 0) {
+            if (vst == DMLREF_OK) {
                 if (why < 0) return CASE_OK;
                 ++rejected[why];
             } else if (++invalid > 200) {
@@ -160,14 +177,22 @@ static void clear_outputs(dmlref_case *c) {
     for (uint32_t k = 0; k < c->n_outputs; ++k) memset(c->outputs[k].data, 0xCD, c->outputs[k].bytes);
 }
 
+/* An allocation failed (here or in the library) while case `name` was made: no self-check failed. */
+static int out_of_memory(const char *name, const char *doing, char *err, size_t errcap) {
+    snprintf(err, errcap, "%s: out of memory %s", name, doing);
+    return CASE_OUT_OF_MEMORY;
+}
+
 /* The oracle's outputs (index checking on, as a guard) become c's expected values (whole
  * output buffers); then the case is run again as a reader of its file would, and must give
- * them.  CASE_OK, CASE_SYSTEM (out of memory) or GEN_SELF_CHECK. */
+ * them.  CASE_OK, CASE_OUT_OF_MEMORY or GEN_SELF_CHECK. */
 static int fill_expected(dmlref_case *c, char *err, size_t errcap) {
     dmlref_error derr;
     clear_outputs(c);
     const dmlref_options o = {.flags = DMLREF_OPTION_FORCE_ORACLE | DMLREF_OPTION_CHECK_INDICES, .threads = 1};
-    if (dmlref_run(&c->desc, c->feature_level, &o, c->in_bufs, c->n_inputs, c->out_bufs, c->n_outputs, &derr) != DMLREF_OK) {
+    dmlref_status st = dmlref_run(&c->desc, c->feature_level, &o, c->in_bufs, c->n_inputs, c->out_bufs, c->n_outputs, &derr);
+    if (st == DMLREF_ERROR_OUT_OF_MEMORY) return out_of_memory(c->op_name, "running the oracle", err, errcap);
+    if (st != DMLREF_OK) {
         snprintf(err, errcap, "internal: the oracle failed on a generated case: %s", derr.message);
         return GEN_SELF_CHECK;
     }
@@ -176,10 +201,7 @@ static int fill_expected(dmlref_case *c, char *err, size_t errcap) {
         const size_t bytes = (size_t)(t->total_slots * t->esize);
         t->expected = malloc(bytes ? bytes : 1);
         t->any_nan = calloc(t->total_slots ? (size_t)t->total_slots : 1, 1);
-        if (!t->expected || !t->any_nan) {
-            snprintf(err, errcap, "out of memory");
-            return CASE_SYSTEM;
-        }
+        if (!t->expected || !t->any_nan) return out_of_memory(c->op_name, "for the expected values", err, errcap);
         memcpy(t->expected, t->data, bytes);
         t->expected_slots = t->total_slots;
         t->has_expected = 1;
@@ -187,7 +209,9 @@ static int fill_expected(dmlref_case *c, char *err, size_t errcap) {
     }
     clear_outputs(c);
     const dmlref_options fo = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
-    if (dmlref_run(&c->desc, c->feature_level, &fo, c->in_bufs, c->n_inputs, c->out_bufs, c->n_outputs, &derr) != DMLREF_OK) {
+    st = dmlref_run(&c->desc, c->feature_level, &fo, c->in_bufs, c->n_inputs, c->out_bufs, c->n_outputs, &derr);
+    if (st == DMLREF_ERROR_OUT_OF_MEMORY) return out_of_memory(c->op_name, "running the oracle", err, errcap);
+    if (st != DMLREF_OK) {
         snprintf(err, errcap, "internal: the oracle failed on a generated case without index checking: %s", derr.message);
         return GEN_SELF_CHECK;
     }
@@ -199,23 +223,26 @@ static int fill_expected(dmlref_case *c, char *err, size_t errcap) {
 }
 
 /* Whether the file text reads back (case_parse, as any user would read it) to a case that
- * runs and gives its expected values: 0, or -1 with the reason in why. */
+ * runs and gives its expected values: 0, or CASE_OUT_OF_MEMORY when an allocation failed on
+ * the way (no answer), or another status with the reason in why. */
 static int reads_back(const char *text, size_t len, char *why, size_t cap) {
     dmlref_case c;
     dmlref_error derr;
     int rc = case_parse(text, len, NULL, &c, why, cap);
     if (rc == CASE_OK) {
         const dmlref_options fo = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
-        if (dmlref_run(&c.desc, c.feature_level, &fo, c.in_bufs, c.n_inputs, c.out_bufs, c.n_outputs, &derr) != DMLREF_OK) {
+        const dmlref_status st =
+            dmlref_run(&c.desc, c.feature_level, &fo, c.in_bufs, c.n_inputs, c.out_bufs, c.n_outputs, &derr);
+        if (st != DMLREF_OK) {
             snprintf(why, cap, "%s", derr.message);
-            rc = CASE_INVALID;
+            rc = st == DMLREF_ERROR_OUT_OF_MEMORY ? CASE_OUT_OF_MEMORY : CASE_INVALID;
         } else if (case_compare(&c, NULL, 0) != 0) {
             snprintf(why, cap, "expected values do not read back");
             rc = CASE_DIFFER;
         }
         case_free(&c);
     }
-    return rc == CASE_OK ? 0 : -1;
+    return rc;
 }
 
 int gen_make_case(DMLREF_OPERATOR_TYPE type, uint64_t seed, uint64_t i, const gen_cfg *cfg, char **text,
@@ -237,14 +264,23 @@ int gen_make_case(DMLREF_OPERATOR_TYPE type, uint64_t seed, uint64_t i, const ge
     c.feature_level = (DMLREF_FEATURE_LEVEL)top;
     if (bld_rnd(&r, 2)) {
         uint32_t ok[15], n = 0;
-        for (size_t k = 0; k < sizeof features_levels / sizeof features_levels[0]; ++k)
-            if (features_levels[k] <= top &&
-                dmlref_validate(&c.desc, (DMLREF_FEATURE_LEVEL)features_levels[k], NULL) == DMLREF_OK)
-                ok[n++] = features_levels[k];
+        for (size_t k = 0; k < sizeof features_levels / sizeof features_levels[0]; ++k) {
+            if (features_levels[k] > top) continue;
+            const dmlref_status st = dmlref_validate(&c.desc, (DMLREF_FEATURE_LEVEL)features_levels[k], NULL);
+            if (st == DMLREF_ERROR_OUT_OF_MEMORY) { /* no verdict: the draw below would differ */
+                bld_case_free(&c);
+                return out_of_memory(dmlref_operator_name(type), "choosing a feature level", err, errcap);
+            }
+            if (st == DMLREF_OK) ok[n++] = features_levels[k];
+        }
         c.feature_level = (DMLREF_FEATURE_LEVEL)ok[bld_rnd(&r, n)];
     }
     features ft;
     features_of(&c, &ft);
+    if (bld_out_of_memory) {
+        bld_case_free(&c);
+        return out_of_memory(dmlref_operator_name(type), "listing the case's features", err, errcap);
+    }
     rc = fill_expected(&c, err, errcap);
     if (rc != CASE_OK) {
         bld_case_free(&c);
@@ -258,23 +294,28 @@ int gen_make_case(DMLREF_OPERATOR_TYPE type, uint64_t seed, uint64_t i, const ge
              "dmlref gen --operator %s --seed %" PRIu64 "%s, case %" PRIu64 " (dmlref %s); expected lists cover whole "
              "output buffers: 0xCD slots are bytes no output element addresses",
              c.schema->name, seed, cfg->args, i, DMLREF_VERSION_STRING);
-    FILE *f = open_memstream(text, len);
-    if (!f) {
-        bld_case_free(&c);
-        snprintf(err, errcap, "out of memory");
-        return CASE_SYSTEM;
+    /* the text in memory (memout.h: a piece lost to a failed allocation is caught) */
+    memout m;
+    if (memout_open(&m) == 0) {
+        case_write_begin(m.f, &c, name, comment);
+        features_write(m.f, &ft);
+        case_write_end(m.f, &c);
+        rc = memout_close(&m);
+    } else {
+        rc = CASE_OUT_OF_MEMORY;
     }
-    case_write_begin(f, &c, name, comment);
-    features_write(f, &ft);
-    case_write_end(f, &c);
-    fclose(f);
     bld_case_free(&c);
+    *text = m.text;
+    *len = m.len;
+    if (rc != CASE_OK) return out_of_memory(name, "writing the case", err, errcap);
     char why[512];
-    if (reads_back(*text, *len, why, sizeof why)) {
-        snprintf(err, errcap, "internal: %s does not read back: %s", name, why);
+    rc = reads_back(*text, *len, why, sizeof why);
+    if (rc != CASE_OK) {
+        if (rc == CASE_OUT_OF_MEMORY) out_of_memory(name, "reading the case back", err, errcap);
+        else snprintf(err, errcap, "internal: %s does not read back: %s", name, why);
         free(*text);
         *text = NULL;
-        return GEN_SELF_CHECK;
+        return rc == CASE_OUT_OF_MEMORY ? rc : GEN_SELF_CHECK;
     }
     return CASE_OK;
 }

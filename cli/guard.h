@@ -12,7 +12,9 @@
  * "OUT: the output would overwrite an input of this command (IN); nothing
  * written" in err, when out is one of them or a link to one: the same device and
  * inode where both exist (stat, following links), else the same resolved path
- * (realpath of the folder, then the name).
+ * (realpath of the folder, then the name).  CASE_OUT_OF_MEMORY, with "out of
+ * memory checking OUT against the inputs" in err, when an allocation failed on
+ * the way (the check was not made: nothing may be written).
  */
 int guard_output(const char *out, const char *case_path, const dmlref_case *c, char *err, size_t errcap);
 

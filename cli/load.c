@@ -33,16 +33,17 @@ int cli_load_case(const char *path, uint32_t feature_level, dmlref_case *c, int 
     char *text = NULL;
     size_t len = 0;
     memset(c, 0, sizeof *c);
-    if (case_read_file(path, MAX_CASE_FILE_BYTES, &text, &len, err, sizeof err)) {
+    const int frc = case_read_file(path, MAX_CASE_FILE_BYTES, &text, &len, err, sizeof err);
+    if (frc) {
         fprintf(stderr, "dmlref: %s\n", err);
-        return CASE_MALFORMED;
+        return frc == CASE_OUT_OF_MEMORY ? CASE_OUT_OF_MEMORY : CASE_MALFORMED;
     }
     /* npy paths are relative to the case file's directory */
     char *dir = strdup(path);
     if (!dir) {
         free(text);
-        fprintf(stderr, "dmlref: out of memory\n");
-        return CASE_SYSTEM;
+        fprintf(stderr, "dmlref: %s: out of memory reading the case file\n", path);
+        return CASE_OUT_OF_MEMORY;
     }
     char *slash = strrchr(dir, '/');
     if (slash) slash[slash == dir ? 1 : 0] = '\0';

@@ -12,7 +12,8 @@
  * (or, with --strict, an index out of range / duplicate scatter target),
  * 3 case file unreadable or malformed, 4 bad command line, 5 an output file
  * could not be written or another system failure, 6 the descriptor is valid
- * but a buffer is larger than this host can address (32-bit hosts).
+ * but a buffer is larger than this host can address (32-bit hosts), 7 dmlref
+ * cannot verify the descriptor, 8 out of memory (no verdict on the case).
  */
 #include "args.h"
 #include "case/case.h"
@@ -52,7 +53,7 @@ static const char usage_main[] =
     "\n"
     "exit status: 0 ok, 1 outputs differ, 2 descriptor invalid, 3 case file unreadable\n"
     "or malformed, 4 bad command line, 5 output not written / system failure, 6 valid but\n"
-    "too large for this host's address space\n";
+    "too large for this host's address space, 7 cannot verify, 8 out of memory (no verdict)\n";
 
 static const char usage_run[] =
     "usage: dmlref run CASE.json [--npy DIR] [--logical] [--int64-strings] [--strict]\n"
@@ -77,7 +78,7 @@ static const char usage_run[] =
     "\n"
     "exit status: 0 ok, 1 outputs differ from `expected`, 2 descriptor invalid, 3 case file\n"
     "unreadable or malformed, 4 bad command line, 5 an output file could not be written,\n"
-    "6 valid but a buffer is too large for this host's address space\n";
+    "6 valid but a buffer is too large for this host's address space, 8 out of memory\n";
 
 static const char usage_validate[] =
     "usage: dmlref validate CASE.json [--feature-level L] [--json]\n"
@@ -91,7 +92,8 @@ static const char usage_validate[] =
     "                       \"field\": \"IndicesTensor.Sizes\", \"message\": \"...\"}\n"
     "\n"
     "exit status: 0 valid, 2 invalid, 3 case file unreadable or malformed, 4 bad command line,\n"
-    "6 valid, but reading its data needs a buffer larger than this host can address\n";
+    "6 valid, but reading its data needs a buffer larger than this host can address,\n"
+    "7 cannot verify (no verdict), 8 out of memory (no verdict)\n";
 
 /* "--name VALUE" or "--name=VALUE" at argv[*i]; 1 when matched (value or NULL if missing). */
 static int opt(int argc, char **argv, int *i, const char *name, const char **value) {
@@ -127,7 +129,7 @@ static int write_npy_outputs(const char *dir, const char *case_path, const dmlre
     /* none of them over the case file or an .npy input: checked before any is written */
     for (uint32_t k = 0; !bad && k < c->n_outputs; ++k) {
         char *p = npyout_path(dir, &c->outputs[k], logical ? ".logical" : "");
-        bad = p ? guard_output(p, case_path, c, err, sizeof err) : -1;
+        bad = p ? guard_output(p, case_path, c, err, sizeof err) : CASE_OUT_OF_MEMORY;
         if (!p) snprintf(err, sizeof err, "%s: out of memory", dir);
         free(p);
     }
@@ -137,7 +139,7 @@ static int write_npy_outputs(const char *dir, const char *case_path, const dmlre
                       : npyout_buffer(dir, t, t->data, t->total_slots, err, sizeof err);
     }
     if (bad) fprintf(stderr, "dmlref: %s\n", err);
-    return bad ? CASE_SYSTEM : CASE_OK;
+    return bad == CASE_OUT_OF_MEMORY ? CASE_OUT_OF_MEMORY : bad ? CASE_SYSTEM : CASE_OK;
 }
 
 static int cmd_run(int argc, char **argv) {
@@ -180,7 +182,7 @@ static int cmd_run(int argc, char **argv) {
         rc = write_npy_outputs(npy_dir, path, &c, logical);
     } else if (rc == CASE_OK && case_print_outputs_ex(&c, stdout, flags | (logical ? PRINT_LOGICAL : 0))) {
         fprintf(stderr, "dmlref: %s: out of memory for the logical views\n", path);
-        rc = CASE_SYSTEM;
+        rc = CASE_OUT_OF_MEMORY;
     }
     if (rc == CASE_OK && c.has_expected && case_compare(&c, stderr, 10) != 0) {
         fprintf(stderr, "dmlref: %s: outputs differ from expected\n", path);

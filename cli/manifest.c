@@ -6,6 +6,7 @@
 #include "framework.h"
 #include "case/json_out.h"
 #include "case/logical.h"
+#include "case/memout.h"
 #include "case/npy.h"
 #include "case/npyout.h"
 
@@ -99,21 +100,25 @@ static int write_document(FILE *f, const dmlref_case *c, const char *case_path, 
 
 int manifest_write(const char *dir, const dmlref_case *c, const char *case_path, unsigned value_flags, char *err,
                    size_t errcap) {
-    char *text = NULL, *path = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    int rc = f ? write_document(f, c, case_path, value_flags) : -1;
-    if (f && fclose(f) != 0) rc = -1;
+    char *path = NULL;
+    /* the text in memory (memout.h: a piece lost to a failed allocation is caught) */
+    memout m;
+    int rc = memout_open(&m);
+    if (rc == 0) {
+        const int frc = write_document(m.f, c, case_path, value_flags);
+        rc = memout_close(&m);
+        if (frc) rc = CASE_OUT_OF_MEMORY;
+    }
     const size_t plen = strlen(dir) + sizeof "/manifest.json";
-    if (rc == 0 && (path = malloc(plen)) == NULL) rc = -1;
+    if (rc == 0 && (path = malloc(plen)) == NULL) rc = CASE_OUT_OF_MEMORY;
     if (rc != 0) {
         snprintf(err, errcap, "%s/manifest.json: out of memory", dir);
     } else {
         snprintf(path, plen, "%s/manifest.json", dir);
-        const file_part part = {text, len};
+        const file_part part = {m.text, m.len};
         rc = file_write_atomic(path, &part, 1, err, errcap);
     }
     free(path);
-    free(text);
+    free(m.text);
     return rc;
 }

@@ -17,7 +17,7 @@
 /*
  * Writes DIR/manifest.json (atomically) for the executed case read from
  * case_path; value_flags are value_format_ex's (VALUE_INT64_STRINGS).  0, or
- * -1 with a message.
+ * -1 with a message, or CASE_OUT_OF_MEMORY with one ("out of memory").
  */
 int manifest_write(const char *dir, const dmlref_case *c, const char *case_path, unsigned value_flags, char *err,
                    size_t errcap);

@@ -19,7 +19,7 @@ import tempfile
 import numpy as np
 
 from . import _core, _types
-from ._errors import DuplicateIndex, Error, IndexOutOfRange, InvalidDescriptor
+from ._errors import DuplicateIndex, Error, IndexOutOfRange, InvalidDescriptor, OutOfMemory
 from ._ops import OPERATORS, snake, union_element
 
 
@@ -135,6 +135,8 @@ def _run_command(args, what):
     msg = (p.stdout.strip() + "\n" + p.stderr.strip()).strip()
     if p.returncode == 2:
         raise InvalidDescriptor(msg, status="DMLREF_CASE_INVALID")
+    if p.returncode == 8:  # out of memory: no verdict on the case (docs/cli.md)
+        raise OutOfMemory(f"{what}: {msg}", status="DMLREF_ERROR_OUT_OF_MEMORY")
     raise Error(f"{what}: dmlref exited {p.returncode}: {msg}", status=f"DMLREF_EXIT_{p.returncode}")
 
 

@@ -36,11 +36,16 @@ class DuplicateIndex(Error):
     """check_indices=True: two SCATTER_ND updates hit one element (DMLREF_ERROR_DUPLICATE_INDEX)."""
 
 
+class OutOfMemory(Error, MemoryError):
+    """An allocation failed, in the library (DMLREF_ERROR_OUT_OF_MEMORY) or in the command
+    (its exit status 8): no verdict on the descriptor or the case, never InvalidDescriptor."""
+
+
 _BY_STATUS = {
     "DMLREF_ERROR_BINDING": BindingError,
     "DMLREF_ERROR_INDEX_OUT_OF_RANGE": IndexOutOfRange,
     "DMLREF_ERROR_DUPLICATE_INDEX": DuplicateIndex,
-    "DMLREF_ERROR_OUT_OF_MEMORY": Error,
+    "DMLREF_ERROR_OUT_OF_MEMORY": OutOfMemory,
     "DMLREF_ERROR_HOST_LIMIT": Error,
 }
 
