@@ -113,7 +113,7 @@ static int load(const char *id, dmlref_case *c) {
 static dmlref_operator *compile(const char *id, const dmlref_case *c, uint32_t threads, uint32_t flags) {
     dmlref_operator *op = NULL;
     dmlref_error err;
-    const dmlref_options o = {flags, threads};
+    const dmlref_options o = {.flags = flags, .threads = threads};
     if (dmlref_compile(&c->desc, c->feature_level, &o, &op, &err) != DMLREF_OK) {
         fprintf(stderr, "%s: compile failed: %s\n", id, err.message);
         exit(1);

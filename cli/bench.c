@@ -107,7 +107,7 @@ int cmd_bench(int argc, char **argv) {
     int rc = cli_load_case(path, 0, &c, 0);
     if (rc) return rc;
 
-    const dmlref_options o = {0, (uint32_t)threads};
+    const dmlref_options o = {.flags = 0, .threads = (uint32_t)threads};
     dmlref_operator *op = NULL;
     dmlref_error err;
     uint64_t *times = malloc((size_t)repeat * sizeof *times);

@@ -5,7 +5,7 @@
 
 /* Executes with index checking first; on a clamp or duplicate warns (or fails with --strict) and reruns. */
 int cli_execute_case(const char *path, dmlref_case *c, uint32_t threads, int strict) {
-    dmlref_options o = {DMLREF_OPTION_CHECK_INDICES, threads};
+    dmlref_options o = {.flags = DMLREF_OPTION_CHECK_INDICES, .threads = threads};
     dmlref_operator *op = NULL;
     dmlref_error err;
     dmlref_status st = dmlref_compile(&c->desc, c->feature_level, &o, &op, &err);

@@ -166,7 +166,7 @@ static void clear_outputs(dmlref_case *c) {
 static int fill_expected(dmlref_case *c, char *err, size_t errcap) {
     dmlref_error derr;
     clear_outputs(c);
-    const dmlref_options o = {DMLREF_OPTION_FORCE_ORACLE | DMLREF_OPTION_CHECK_INDICES, 1};
+    const dmlref_options o = {.flags = DMLREF_OPTION_FORCE_ORACLE | DMLREF_OPTION_CHECK_INDICES, .threads = 1};
     if (dmlref_run(&c->desc, c->feature_level, &o, c->in_bufs, c->n_inputs, c->out_bufs, c->n_outputs, &derr) != DMLREF_OK) {
         snprintf(err, errcap, "internal: the oracle failed on a generated case: %s", derr.message);
         return GEN_SELF_CHECK;
@@ -186,7 +186,7 @@ static int fill_expected(dmlref_case *c, char *err, size_t errcap) {
         c->has_expected = 1;
     }
     clear_outputs(c);
-    const dmlref_options fo = {DMLREF_OPTION_FORCE_ORACLE, 1};
+    const dmlref_options fo = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
     if (dmlref_run(&c->desc, c->feature_level, &fo, c->in_bufs, c->n_inputs, c->out_bufs, c->n_outputs, &derr) != DMLREF_OK) {
         snprintf(err, errcap, "internal: the oracle failed on a generated case without index checking: %s", derr.message);
         return GEN_SELF_CHECK;
@@ -205,7 +205,7 @@ static int reads_back(const char *text, size_t len, char *why, size_t cap) {
     dmlref_error derr;
     int rc = case_parse(text, len, NULL, &c, why, cap);
     if (rc == CASE_OK) {
-        const dmlref_options fo = {DMLREF_OPTION_FORCE_ORACLE, 1};
+        const dmlref_options fo = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
         if (dmlref_run(&c.desc, c.feature_level, &fo, c.in_bufs, c.n_inputs, c.out_bufs, c.n_outputs, &derr) != DMLREF_OK) {
             snprintf(why, cap, "%s", derr.message);
             rc = CASE_INVALID;

@@ -80,7 +80,7 @@ static void run_case(dmlref_case *c) {
         if ((uint64_t)c->out_bufs[k].size < c->outputs[k].buf.TotalTensorSizeInBytes || !c->out_bufs[k].data)
             FAIL("output %u is bound to %zu bytes, below TotalTensorSizeInBytes", k, c->out_bufs[k].size);
 
-    const dmlref_options checking = {DMLREF_OPTION_CHECK_INDICES, 1}, plain = {0, 1};
+    const dmlref_options checking = {.flags = DMLREF_OPTION_CHECK_INDICES, .threads = 1}, plain = {.flags = 0, .threads = 1};
     dmlref_error err;
     dmlref_status st = dmlref_run(&c->desc, c->feature_level, &checking, c->in_bufs, c->n_inputs, c->out_bufs,
                                   c->n_outputs, &err);

@@ -219,7 +219,7 @@ static void execute_all(const fcase *c, dmlref_operator *oracle_op, uint32_t fl,
     }
 
     /* 2. the default (fast) path, serial */
-    const dmlref_options fast1 = {0, 1};
+    const dmlref_options fast1 = {.flags = 0, .threads = 1};
     st = dmlref_compile(&c->op, level, &fast1, &op, &err);
     check_error("compile (fast)", st, &err);
     if (st != DMLREF_OK) FAIL("compile (fast) failed where the oracle's succeeded: %s", err.message);
@@ -231,7 +231,7 @@ static void execute_all(const fcase *c, dmlref_operator *oracle_op, uint32_t fl,
     op = NULL;
 
     /* 3. the default path with 2 threads, through dmlref_run */
-    const dmlref_options fast2 = {0, 2};
+    const dmlref_options fast2 = {.flags = 0, .threads = 2};
     prefill(got, c->n_out);
     st = dmlref_run(&c->op, level, &fast2, ins, c->n_in, got, c->n_out, &err);
     if (st != DMLREF_OK) FAIL("dmlref_run with 2 threads: %s", err.message);
@@ -239,7 +239,7 @@ static void execute_all(const fcase *c, dmlref_operator *oracle_op, uint32_t fl,
 
     /* 4. the checking option: never a crash; success means the oracle's bytes,
      * an index error means nothing was written. */
-    const dmlref_options checking = {DMLREF_OPTION_CHECK_INDICES, 0};
+    const dmlref_options checking = {.flags = DMLREF_OPTION_CHECK_INDICES, .threads = 0};
     prefill(got, c->n_out);
     st = dmlref_run(&c->op, level, &checking, ins, c->n_in, got, c->n_out, &err);
     check_error("checking", st, &err);
@@ -291,7 +291,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (c->schema && c->op.Desc && small_enough(c)) {
         dmlref_error err;
         dmlref_operator *oracle_op = NULL;
-        const dmlref_options oracle = {DMLREF_OPTION_FORCE_ORACLE, 1};
+        const dmlref_options oracle = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
         const dmlref_status st = dmlref_compile(&c->op, (DMLREF_FEATURE_LEVEL)fl, &oracle, &oracle_op, &err);
         check_error("compile (oracle)", st, &err);
         if ((st == DMLREF_OK) != (oracle_op != NULL)) FAIL("compile status and *op disagree");

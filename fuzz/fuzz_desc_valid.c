@@ -243,8 +243,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     /* compile at the input's level agrees with validate there */
     dmlref_error err;
-    static const dmlref_options oracle = {DMLREF_OPTION_FORCE_ORACLE, 0};
-    const dmlref_options *opts[2] = {NULL, &oracle};
+    static const dmlref_options oracle = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 0};
+    const dmlref_options *opts[2] = {.flags = NULL, .threads = &oracle};
     for (int k = 0; k < (heavy ? 1 : 2); ++k) {
         const char *what = k ? "compile (oracle)" : "compile";
         dmlref_operator *op = NULL;
@@ -260,7 +260,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
 
     if (misc & 2) { /* unknown option bits are refused whatever the desc */
-        const dmlref_options bad = {0x80u, 1};
+        const dmlref_options bad = {.flags = 0x80u, .threads = 1};
         dmlref_operator *op = NULL;
         const dmlref_status st = dmlref_compile(&c->op, level, &bad, &op, &err);
         check_error("bad options", st, &err);

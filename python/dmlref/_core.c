@@ -582,7 +582,7 @@ static PyObject *core_run(PyObject *self, PyObject *args) {
             else ins[i] = (dmlref_cbuffer){views[i].buf, (size_t)size};
         }
         if (ok) {
-            const dmlref_options opt = {flags, threads};
+            const dmlref_options opt = {.flags = flags, .threads = threads};
             Py_BEGIN_ALLOW_THREADS
             st = dmlref_run(&od, (DMLREF_FEATURE_LEVEL)fl, &opt, ins, n_in, outs, n_out, &err);
             Py_END_ALLOW_THREADS

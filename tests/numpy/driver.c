@@ -183,7 +183,7 @@ static void run_case(unsigned long id, const dmlref_schema *sc, void *desc, unsi
     }
     if (desc_bind(sc, desc, in_arr, ni, out_arr, no)) die("the tensors do not fit the operator's slots");
     const DMLREF_OPERATOR_DESC d = {sc->type, desc};
-    const dmlref_options opt = {flags, 0};
+    const dmlref_options opt = {.flags = flags, .threads = 0};
     dmlref_error err;
     memset(&err, 0, sizeof err);
     const dmlref_status st = dmlref_run(&d, (DMLREF_FEATURE_LEVEL)fl, &opt, ins, ni, outs, no, &err);

@@ -27,7 +27,7 @@
 #define U64 DMLREF_TENSOR_DATA_TYPE_UINT64
 #define I64 DMLREF_TENSOR_DATA_TYPE_INT64
 
-static const dmlref_options check_opt = {DMLREF_OPTION_CHECK_INDICES, 0};
+static const dmlref_options check_opt = {.flags = DMLREF_OPTION_CHECK_INDICES, .threads = 0};
 
 static const DMLREF_TENSOR_DATA_TYPE all_types[] = {
     DMLREF_TENSOR_DATA_TYPE_FLOAT32, DMLREF_TENSOR_DATA_TYPE_FLOAT16, DMLREF_TENSOR_DATA_TYPE_UINT32,
@@ -842,8 +842,8 @@ TEST(data_options_force_oracle_and_threads_give_the_same_bytes) {
     tb_init(&ix, U32, 3, SIZES(4, 5, 9), NULL, 0, 0);
     tb_init(&out, DMLREF_TENSOR_DATA_TYPE_UINT8, 3, SIZES(4, 5, 9), SIZES(64, 10, 1), 0, SENTINEL);
     fill_indices(&ix, 7);
-    const dmlref_options opts[4] = {{0, 0}, {DMLREF_OPTION_FORCE_ORACLE, 1}, {0, 3},
-                                    {DMLREF_OPTION_CHECK_INDICES | DMLREF_OPTION_FORCE_ORACLE, 2}};
+    const dmlref_options opts[4] = {{.flags = 0, .threads = 0}, {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1}, {.flags = 0, .threads = 3},
+                                    {.flags = DMLREF_OPTION_CHECK_INDICES | DMLREF_OPTION_FORCE_ORACLE, .threads = 2}};
     for (int i = 0; i < 4; ++i) {
         memset(out.data, SENTINEL, out.bytes);
         GATHER_ELEMENTS(&in, &ix, &out, 1, &opts[i]);

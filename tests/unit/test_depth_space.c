@@ -277,7 +277,7 @@ static void run_expect(const dsfix *f, DMLREF_FEATURE_LEVEL fl, const void *in, 
     if (out_bytes > sizeof got) abort();
     for (uint32_t threads = 0; threads <= 2; ++threads)
         for (uint32_t flags = 0; flags <= DMLREF_OPTION_FORCE_ORACLE; flags += DMLREF_OPTION_FORCE_ORACLE) {
-            const dmlref_options o = {flags, threads};
+            const dmlref_options o = {.flags = flags, .threads = threads};
             memset(got, 0xCD, sizeof got);
             dmlref_cbuffer ins[1] = {{in, in_bytes}};
             dmlref_buffer outs[1] = {{got, out_bytes}};
@@ -417,11 +417,11 @@ static void check_case(const dscase *c, const uint32_t *in_st, const uint32_t *o
     reference(c, &f.in, &f.out, in, want);
     dmlref_cbuffer ins[1] = {{in, ib}};
     dmlref_buffer r[1] = {{ref, ob}};
-    const dmlref_options oracle = {DMLREF_OPTION_FORCE_ORACLE, 1};
+    const dmlref_options oracle = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
     CHECK_STATUS(dmlref_run(&f.d, FL, &oracle, ins, 1, r, 1, &err), err, DMLREF_OK, NULL);
     if (memcmp(ref, want, ob) != 0) test_fail(__FILE__, __LINE__, "%s: the oracle differs from the reference", what);
     for (uint32_t threads = 1; threads <= 2; ++threads) {
-        const dmlref_options fast = {0, threads};
+        const dmlref_options fast = {.flags = 0, .threads = threads};
         dmlref_operator *op = NULL;
         if (threads == 2) {
             setenv("DMLREF_PAR_GRAIN", "64", 1);
@@ -588,7 +588,7 @@ TEST(depth_space_force_oracle_and_binding) {
     dmlref_error err;
     dmlref_operator *op = NULL;
     dsfix_init(&f, D2S1, F32, SIZES(1, 8, 2, 3), SIZES(1, 2, 4, 6), 2, CRD);
-    const dmlref_options o = {DMLREF_OPTION_FORCE_ORACLE, 0};
+    const dmlref_options o = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 0};
     CHECK_STATUS(dmlref_compile(&f.d, FL, &o, &op, &err), err, DMLREF_OK, NULL);
     if (op) CHECK(strcmp(dmlref_kernel_name(op), "oracle") == 0);
     dmlref_release(op);

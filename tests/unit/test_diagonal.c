@@ -406,7 +406,7 @@ static int run_all_at(const char *file, int line, const DMLREF_OPERATOR_DESC *d,
     if (!got) abort();
     int fast = 0;
     for (int mode = 0; mode < 3; ++mode) {
-        const dmlref_options o = {mode == 0 ? DMLREF_OPTION_FORCE_ORACLE : 0, mode == 0 ? 1u : (uint32_t)mode};
+        const dmlref_options o = {.flags = mode == 0 ? DMLREF_OPTION_FORCE_ORACLE : 0, .threads = mode == 0 ? 1u : (uint32_t)mode};
         dmlref_operator *op = NULL;
         dmlref_error err;
         check_status_at(file, line, dmlref_compile(d, fl, &o, &op, &err), &err, DMLREF_OK, NULL);
@@ -717,7 +717,7 @@ TEST(diagonal_input_bits) {
     const uint32_t in[6] = {0x7fc01234u, 0x80000000u, 0x7f800001u, 0xff800000u, 0x00000001u, 0xffc00000u};
     const uint32_t want[6] = {0x7fc01234u, 0x7FA00001u, 0x7f800001u, 0xff800000u, 0x00000001u, 0x7FA00001u};
     for (uint32_t flags = 0; flags <= DMLREF_OPTION_FORCE_ORACLE; flags += DMLREF_OPTION_FORCE_ORACLE) {
-        const dmlref_options o = {flags, 0};
+        const dmlref_options o = {.flags = flags, .threads = 0};
         uint32_t out[6] = {0};
         dmlref_cbuffer ins[1] = {{in, sizeof in}};
         dmlref_buffer outs[1] = {{out, sizeof out}};
@@ -913,7 +913,7 @@ TEST(diagonal_fast_path_matches_oracle) {
             dfix_init(&one, dt, DIMS(1, 1), 0, d.t.Value);
             unsigned char v[8] = {0};
             dmlref_buffer vb[1] = {{v, 8}};
-            const dmlref_options o = {DMLREF_OPTION_FORCE_ORACLE, 1};
+            const dmlref_options o = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
             dmlref_error err;
             CHECK_STATUS(dmlref_run(&one.d, FL, &o, NULL, 0, vb, 1, &err), err, DMLREF_OK, NULL);
             ref_diagonal(&d.out.buf, NULL, NULL, begin, (int64_t)begin + 1, v, want);

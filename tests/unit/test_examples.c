@@ -15,7 +15,7 @@
 #define FL64 DMLREF_FEATURE_LEVEL_6_4
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-static const dmlref_options check_opt = {DMLREF_OPTION_CHECK_INDICES, 0};
+static const dmlref_options check_opt = {.flags = DMLREF_OPTION_CHECK_INDICES, .threads = 0};
 
 /* Runs a GATHER and compares the float output with want (n elements). */
 static void gather_case(const char *file, int line, DMLREF_FEATURE_LEVEL fl, const dmlref_options *opt,

@@ -349,7 +349,7 @@ static int run_case(uint64_t seed, uint64_t idx, int verbose) {
 
     dmlref_error err;
     dmlref_operator *oracle = NULL, *fast = NULL;
-    const dmlref_options oo = {DMLREF_OPTION_FORCE_ORACLE, 1}, fo = {0, threads};
+    const dmlref_options oo = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1}, fo = {.flags = 0, .threads = threads};
     if (dmlref_compile(&desc, FL, &oo, &oracle, &err) != DMLREF_OK) {
         if (verbose) fprintf(stderr, "  skipped (%s): %s\n", fc.what, err.message);
         return -1;
@@ -516,13 +516,13 @@ TEST(fastpath_gather_elements_streams) {
         dmlref_error err;
         const dmlref_cbuffer ins[2] = {{inb, ib}, {ixb, xb}};
         dmlref_buffer rb[1] = {{ref, ob}}, gb[1] = {{got, ob}};
-        const dmlref_options oo = {DMLREF_OPTION_FORCE_ORACLE, 1};
+        const dmlref_options oo = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
         memset(ref, 0xA5, ob);
         CHECK_STATUS(dmlref_run(&d, FL, &oo, ins, 2, rb, 1, &err), err, DMLREF_OK, NULL);
         setenv("DMLREF_STREAM_MIN", "0", 1);
         env_reload();
         for (uint32_t threads = 1; threads <= 2; ++threads) {
-            const dmlref_options fo = {0, threads};
+            const dmlref_options fo = {.flags = 0, .threads = threads};
             dmlref_operator *op = NULL;
             CHECK_STATUS(dmlref_compile(&d, FL, &fo, &op, &err), err, DMLREF_OK, NULL);
             if (!op) continue;

@@ -64,7 +64,7 @@ static dmlref_status run(const nfix *f, DMLREF_FEATURE_LEVEL fl, const dmlref_op
 }
 
 /* The option sets every data test runs under: the oracle, the fast path with 1, 2 and the default threads. */
-static const dmlref_options modes[4] = {{DMLREF_OPTION_FORCE_ORACLE, 1}, {0, 1}, {0, 2}, {0, 0}};
+static const dmlref_options modes[4] = {{.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1}, {.flags = 0, .threads = 1}, {.flags = 0, .threads = 2}, {.flags = 0, .threads = 0}};
 
 TEST(gather_nd_desc_layout) {
     const size_t p = sizeof(void *);
@@ -330,7 +330,7 @@ TEST(gather_nd_check_indices) {
         const int32_t ok_ix[4] = {1, -1, -2, 2}, bad_ix[4] = {1, -1, -2, 3}, bad0[4] = {-3, 0, 0, 0};
         float out[2];
         for (int m = 0; m < 4; ++m) {
-            const dmlref_options o = {modes[m].flags | DMLREF_OPTION_CHECK_INDICES, modes[m].threads};
+            const dmlref_options o = {.flags = modes[m].flags | DMLREF_OPTION_CHECK_INDICES, .threads = modes[m].threads};
             out[0] = out[1] = -7;
             CHECK_RULE(run(&f, FL, &o, in, ok_ix, out, &err), err, DMLREF_OK, NULL, "", "");
             CHECK(out[0] == 5 && out[1] == 2);
@@ -355,7 +355,7 @@ TEST(gather_nd_check_indices) {
     const float in[6] = {0, 1, 2, 3, 4, 5};
     const uint32_t ix[2] = {0, 3};
     float out[1];
-    const dmlref_options o = {DMLREF_OPTION_CHECK_INDICES, 1};
+    const dmlref_options o = {.flags = DMLREF_OPTION_CHECK_INDICES, .threads = 1};
     CHECK_RULE(run(&f, FL, &o, in, ix, out, &err), err, DMLREF_ERROR_INDEX_OUT_OF_RANGE,
                "GATHER_ND: IndicesTensor[0,1] = 3 is out of range [0, 3) for InputTensor.Sizes[1] (3)", "N1",
                "IndicesTensor");
@@ -615,7 +615,7 @@ TEST(gather_nd_force_oracle_and_kernel_names) {
         if (op && strcmp(dmlref_kernel_name(op), cases[c].kernel) != 0)
             test_fail(__FILE__, __LINE__, "case %zu: kernel %s, want %s", c, dmlref_kernel_name(op), cases[c].kernel);
         dmlref_release(op);
-        const dmlref_options o = {DMLREF_OPTION_FORCE_ORACLE, 0};
+        const dmlref_options o = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 0};
         CHECK_STATUS(dmlref_compile(&f.d, FL, &o, &op, &err), err, DMLREF_OK, NULL);
         if (op) CHECK(strcmp(dmlref_kernel_name(op), "oracle") == 0);
         dmlref_release(op);
@@ -656,7 +656,7 @@ TEST(gather_nd_benchmark_shape) {
         ix[i] = (int64_t)(s >> 8) % 64 - 32; /* [-32, 32): in range, the negative ones counted from the end */
     }
     ix[7] = 40; /* out of range: clamped to 31 */
-    const dmlref_options oracle = {DMLREF_OPTION_FORCE_ORACLE, 1};
+    const dmlref_options oracle = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
     memset(ref, 0xCD, ob);
     CHECK_STATUS(run(&f, FL, &oracle, in, ix, ref, &err), err, DMLREF_OK, NULL);
     for (int stream = 0; stream < 2; ++stream) {
@@ -666,7 +666,7 @@ TEST(gather_nd_benchmark_shape) {
             env_reload();
         }
         for (uint32_t threads = 1; threads <= 2; ++threads) {
-            const dmlref_options o = {0, threads};
+            const dmlref_options o = {.flags = 0, .threads = threads};
             CHECK_STATUS(dmlref_compile(&f.d, FL, &o, &op, &err), err, DMLREF_OK, NULL);
             if (!op) continue;
             const char *want = stream && DMLREF_SIMD ? "gather_nd.tuples_stream." DMLREF_ISA : "gather_nd.tuples." DMLREF_ISA;
@@ -726,10 +726,10 @@ TEST(gather_nd_tuples_block_lengths) {
                     const int32_t ix[26] = {0, 0, 2, 4, 1, 1, -1, -1, 5, 9, 2, 0, 0, 4,
                                             1, 2, -3, -5, 2, 3, 0, 1, 1, 0, 2, 2};
                     memset(ref, 0xCD, ob);
-                    const dmlref_options oo = {DMLREF_OPTION_FORCE_ORACLE, 1};
+                    const dmlref_options oo = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
                     CHECK_STATUS(run(&f, FL, &oo, in, ix, ref, &err), err, DMLREF_OK, NULL);
                     for (uint32_t threads = 1; threads <= 2; ++threads) {
-                        const dmlref_options o = {0, threads};
+                        const dmlref_options o = {.flags = 0, .threads = threads};
                         dmlref_operator *op = NULL;
                         CHECK_STATUS(dmlref_compile(&f.d, FL, &o, &op, &err), err, DMLREF_OK, NULL);
                         if (!op) continue;
@@ -884,7 +884,7 @@ static int random_case(uint64_t seed, uint64_t idx, kernels_seen *seen) {
     dmlref_error err;
     int ok = 1;
     memset(ref, 0xA5, ob);
-    const dmlref_options oo = {DMLREF_OPTION_FORCE_ORACLE, 1};
+    const dmlref_options oo = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
     if (run(&f, FL, &oo, inb, ixb, ref, &err) != DMLREF_OK) {
         fprintf(stderr, "  case %llu: oracle: %s\n", (unsigned long long)idx, err.message);
         ok = 0;
@@ -898,7 +898,7 @@ static int random_case(uint64_t seed, uint64_t idx, kernels_seen *seen) {
             env_reload();
         }
         dmlref_operator *op = NULL;
-        const dmlref_options fo = {0, threads};
+        const dmlref_options fo = {.flags = 0, .threads = threads};
         const dmlref_status st = dmlref_compile(&f.d, FL, &fo, &op, &err);
         if (tiny) {
             unsetenv("DMLREF_PAR_GRAIN");
@@ -985,14 +985,14 @@ static void slab_stream_case(const char *what, DMLREF_TENSOR_DATA_TYPE dt, const
     }
     dmlref_error err;
     memset(ref, 0xA5, ob);
-    const dmlref_options oo = {DMLREF_OPTION_FORCE_ORACLE, 1};
+    const dmlref_options oo = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
     CHECK_STATUS(run(&f, FL, &oo, inb, ixb, ref, &err), err, DMLREF_OK, NULL);
     setenv("DMLREF_PAR_GRAIN", "64", 1);
     setenv("DMLREF_SLAB_MIN", "0", 1);
     setenv("DMLREF_STREAM_MIN", "0", 1);
     env_reload();
     for (uint32_t threads = 1; threads <= 2; ++threads) {
-        const dmlref_options fo = {0, threads};
+        const dmlref_options fo = {.flags = 0, .threads = threads};
         dmlref_operator *op = NULL;
         CHECK_STATUS(dmlref_compile(&f.d, FL, &fo, &op, &err), err, DMLREF_OK, NULL);
         if (!op) continue;

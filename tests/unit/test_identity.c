@@ -146,7 +146,7 @@ TEST(identity_transpose_into_gaps) {
     float out[8];
     for (int threads = 0; threads <= 2; ++threads)
         for (uint32_t flags = 0; flags <= DMLREF_OPTION_FORCE_ORACLE; flags += DMLREF_OPTION_FORCE_ORACLE) {
-            const dmlref_options o = {flags, (uint32_t)threads};
+            const dmlref_options o = {.flags = flags, .threads = (uint32_t)threads};
             for (int i = 0; i < 8; ++i) out[i] = -1;
             dmlref_cbuffer ins[1] = {{in, sizeof in}};
             dmlref_buffer outs[1] = {{out, sizeof out}};
@@ -177,7 +177,7 @@ TEST(identity_in_place) {
     ifix f;
     dmlref_error err;
     for (uint32_t flags = 0; flags <= DMLREF_OPTION_FORCE_ORACLE; flags += DMLREF_OPTION_FORCE_ORACLE) {
-        const dmlref_options o = {flags, 0};
+        const dmlref_options o = {.flags = flags, .threads = 0};
         ifix_init(&f, F32, NDIMS(2, 2), SIZES(2, 2), NULL, NULL);
         float buf[4] = {1, 2, 3, 4};
         dmlref_cbuffer ins[1] = {{buf, sizeof buf}};
@@ -254,10 +254,10 @@ TEST(identity_fast_path_matches_oracle) {
         memset(ref, 0xCD, out_bytes);
         dmlref_cbuffer ins[1] = {{in, in_bytes}};
         dmlref_buffer r[1] = {{ref, out_bytes}}, g[1] = {{got, out_bytes}};
-        const dmlref_options oracle = {DMLREF_OPTION_FORCE_ORACLE, 1};
+        const dmlref_options oracle = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
         CHECK_STATUS(dmlref_run(&f.d, FL, &oracle, ins, 1, r, 1, &err), err, DMLREF_OK, NULL);
         for (uint32_t threads = 1; threads <= 2; ++threads) {
-            const dmlref_options fast = {0, threads};
+            const dmlref_options fast = {.flags = 0, .threads = threads};
             dmlref_operator *op = NULL;
             memset(got, 0xCD, out_bytes);
             CHECK_STATUS(dmlref_compile(&f.d, FL, &fast, &op, &err), err, DMLREF_OK, NULL);
@@ -336,7 +336,7 @@ TEST(identity_transpose_tiles_match_oracle) {
         memset(ref, 0xCD, out_bytes);
         dmlref_cbuffer ins[1] = {{in, in_bytes}};
         dmlref_buffer r[1] = {{ref, out_bytes}}, g[1] = {{got, out_bytes}};
-        const dmlref_options oracle = {DMLREF_OPTION_FORCE_ORACLE, 1};
+        const dmlref_options oracle = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
         CHECK_STATUS(dmlref_run(&f.d, FL, &oracle, ins, 1, r, 1, &err), err, DMLREF_OK, NULL);
         const int tiny = iter % 2;
         if (tiny) {
@@ -345,7 +345,7 @@ TEST(identity_transpose_tiles_match_oracle) {
             env_reload();
         }
         for (uint32_t threads = 1; threads <= 2; ++threads) {
-            const dmlref_options fast = {0, threads};
+            const dmlref_options fast = {.flags = 0, .threads = threads};
             dmlref_operator *op = NULL;
             memset(got, 0xCD, out_bytes);
             CHECK_STATUS(dmlref_compile(&f.d, FL, &fast, &op, &err), err, DMLREF_OK, NULL);
@@ -392,7 +392,7 @@ static float f32_of(uint32_t b) {
 static void sb_run(ifix *f, uint32_t flags, uint32_t threads, const void *in, size_t in_bytes, void *out,
                    size_t out_bytes) {
     dmlref_error err;
-    const dmlref_options o = {flags, threads};
+    const dmlref_options o = {.flags = flags, .threads = threads};
     dmlref_cbuffer ins[1] = {{in, in_bytes}};
     dmlref_buffer outs[1] = {{out, out_bytes}};
     CHECK_STATUS(dmlref_run(&f->d, FL, &o, ins, 1, outs, 1, &err), err, DMLREF_OK, NULL);
@@ -640,10 +640,10 @@ TEST(identity_scale_bias_fast_path_matches_oracle) {
         memset(ref, 0xCD, out_bytes);
         dmlref_cbuffer ins[1] = {{in, in_bytes}};
         dmlref_buffer r[1] = {{ref, out_bytes}}, g[1] = {{got, out_bytes}};
-        const dmlref_options oracle = {DMLREF_OPTION_FORCE_ORACLE, 1};
+        const dmlref_options oracle = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
         CHECK_STATUS(dmlref_run(&f.d, FL, &oracle, ins, 1, r, 1, &err), err, DMLREF_OK, NULL);
         for (uint32_t threads = 1; threads <= 2; ++threads) {
-            const dmlref_options fast = {0, threads};
+            const dmlref_options fast = {.flags = 0, .threads = threads};
             dmlref_operator *op = NULL;
             memset(got, 0xCD, out_bytes);
             CHECK_STATUS(dmlref_compile(&f.d, FL, &fast, &op, &err), err, DMLREF_OK, NULL);

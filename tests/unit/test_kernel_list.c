@@ -72,7 +72,7 @@ TEST(kernel_list_oracle_reached) {
     const DMLREF_TENSOR_DESC pieces[2] = {a.desc, b.desc};
     const DMLREF_JOIN_OPERATOR_DESC j = {2, pieces, &out.desc, 0};
     const DMLREF_OPERATOR_DESC d = {DMLREF_OPERATOR_JOIN, &j};
-    const dmlref_options o = {DMLREF_OPTION_FORCE_ORACLE, 1};
+    const dmlref_options o = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
     kernels_seen seen = {{0}, 0};
     dmlref_operator *op = NULL;
     dmlref_error err;

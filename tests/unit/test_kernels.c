@@ -416,7 +416,7 @@ static void fast_vs_oracle_t(const DMLREF_OPERATOR_DESC *desc, const dmlref_cbuf
                              size_t out_bytes, const char *want_kernel, const char *what, uint32_t threads) {
     dmlref_operator *f = NULL, *o = NULL;
     dmlref_error err;
-    const dmlref_options fo = {0, threads}, oo = {DMLREF_OPTION_FORCE_ORACLE, 1};
+    const dmlref_options fo = {.flags = 0, .threads = threads}, oo = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
     CHECK_STATUS(dmlref_compile(desc, (DMLREF_FEATURE_LEVEL)0x6400, &fo, &f, &err), err, DMLREF_OK, NULL);
     CHECK_STATUS(dmlref_compile(desc, (DMLREF_FEATURE_LEVEL)0x6400, &oo, &o, &err), err, DMLREF_OK, NULL);
     if (!f || !o) return;
@@ -671,7 +671,7 @@ TEST(kernels_scatter_nd_rows_skip) {
 /* The scratch a plan lends: one execution at a time. */
 TEST(kernels_scratch_claim) {
     scratch_t s;
-    CHECK(scratch_init(&s, 3, 100));
+    CHECK(scratch_init(&s, &mem_default, 3, 100) == 1);
     unsigned char *a = scratch_claim(&s);
     CHECK(a != NULL);
     CHECK(scratch_claim(&s) == NULL); /* taken */
@@ -679,10 +679,10 @@ TEST(kernels_scratch_claim) {
     scratch_release(&s);
     CHECK(scratch_claim(&s) == a);
     scratch_release(&s);
-    scratch_free(&s);
-    CHECK(!scratch_init(&s, 2, SIZE_MAX / 2 + 1)); /* overflow: no scratch */
+    scratch_free(&s, &mem_default);
+    CHECK(scratch_init(&s, &mem_default, 2, SIZE_MAX / 2 + 1) == 0); /* overflow: no scratch */
     CHECK(scratch_claim(&s) == NULL);
-    scratch_free(&s);
+    scratch_free(&s, &mem_default);
 }
 
 TEST(kernels_join_inner_block_sizes) {

@@ -69,7 +69,7 @@ static void check_rule_at(const char *file, int line, dmlref_status st, const dm
 /* dmlref_run with the tensors' whole buffers. */
 static dmlref_status run(const ofix *f, DMLREF_FEATURE_LEVEL fl, uint32_t flags, uint32_t threads, const void *ix,
                          const void *va, void *out, dmlref_error *err) {
-    const dmlref_options o = {flags, threads};
+    const dmlref_options o = {.flags = flags, .threads = threads};
     dmlref_cbuffer ins[2] = {{ix, (size_t)f->ix.buf.TotalTensorSizeInBytes},
                              {va, (size_t)f->va.buf.TotalTensorSizeInBytes}};
     dmlref_buffer outs[1] = {{out, (size_t)f->out.buf.TotalTensorSizeInBytes}};
@@ -397,7 +397,7 @@ TEST(one_hot_no_aliasing) {
     dmlref_error err;
     ofix_init(&f, U32, U32, 1, SIZES(4), SIZES(2), 0);
     uint32_t buf[8] = {1, 0, 5};
-    const dmlref_options o = {0, 1};
+    const dmlref_options o = {.flags = 0, .threads = 1};
     dmlref_cbuffer ins[2] = {{buf, 4}, {buf + 1, 8}};
     dmlref_buffer outs[1] = {{buf + 2, 16}};
     CHECK_STATUS(dmlref_run(&f.d, FL, &o, ins, 2, outs, 1, &err), err, DMLREF_ERROR_BINDING,
@@ -549,7 +549,7 @@ static void check_all_paths_at(const char *file, int line, const ofix *f, const 
     memset(want, 0xCD, ob);
     reference(f, ix, va, want);
     for (int mode = 0; mode < 3; ++mode) {
-        const dmlref_options o = {mode == 0 ? DMLREF_OPTION_FORCE_ORACLE : 0, mode == 2 ? 2u : 1u};
+        const dmlref_options o = {.flags = mode == 0 ? DMLREF_OPTION_FORCE_ORACLE : 0, .threads = mode == 2 ? 2u : 1u};
         dmlref_operator *op = NULL;
         dmlref_error err;
         check_status_at(file, line, dmlref_compile(&f->d, FL, &o, &op, &err), &err, DMLREF_OK, NULL);
@@ -678,7 +678,7 @@ TEST(one_hot_benchmark_shape) {
     if (op) CHECK(strncmp(dmlref_kernel_name(op), "one_hot.rows.", 13) == 0);
 #endif
     dmlref_release(op);
-    const dmlref_options forced = {DMLREF_OPTION_FORCE_ORACLE, 1};
+    const dmlref_options forced = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
     CHECK_STATUS(dmlref_compile(&f.d, FL, &forced, &op, &err), err, DMLREF_OK, NULL);
     if (op) CHECK(strcmp(dmlref_kernel_name(op), "oracle") == 0);
     dmlref_release(op);
@@ -738,7 +738,7 @@ TEST(one_hot_kernel_names) {
         dmlref_operator *op = NULL;
         ofix_init(&f, F32, U32, cases[i].n, cases[i].sizes, SIZES(1, 1, 2) + 3 - cases[i].n, cases[i].axis);
         if (cases[i].strides[0]) tdesc_init(&f.out, F32, cases[i].n, cases[i].sizes, cases[i].strides);
-        const dmlref_options one = {0, 1};
+        const dmlref_options one = {.flags = 0, .threads = 1};
         CHECK_STATUS(dmlref_compile(&f.d, FL, &one, &op, &err), err, DMLREF_OK, NULL);
         if (op && strncmp(dmlref_kernel_name(op), cases[i].kernel, strlen(cases[i].kernel)) != 0)
             test_fail(__FILE__, __LINE__, "case %zu: kernel %s, want %s", i, dmlref_kernel_name(op), cases[i].kernel);

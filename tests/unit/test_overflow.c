@@ -371,8 +371,8 @@ TEST(overflow_gather_extreme_index_values) {
     tdesc_init(&out, DMLREF_TENSOR_DATA_TYPE_FLOAT32, DIMS(5));
     DMLREF_GATHER_OPERATOR_DESC g = {&in.desc, &ix.desc, &out.desc, 0, 1};
     DMLREF_OPERATOR_DESC d = {DMLREF_OPERATOR_GATHER, &g};
-    const dmlref_options check = {DMLREF_OPTION_CHECK_INDICES, 0};
-    const dmlref_options oracle = {DMLREF_OPTION_FORCE_ORACLE, 1};
+    const dmlref_options check = {.flags = DMLREF_OPTION_CHECK_INDICES, .threads = 0};
+    const dmlref_options oracle = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
 
     /* INT64: clamped per index by default (docs/operators.md 1.8): -2^63 -> 0, 2^63-1 -> 2 */
     const int64_t i64[5] = {INT64_MIN, INT64_MAX, -3, -4, 3};
@@ -437,7 +437,7 @@ TEST(overflow_gather_elements_extreme_index_values) {
     const uint8_t want[4] = {1, 3, 6, 4};
     CHECK_STATUS(dmlref_run(&d, FL, NULL, ins, 2, outs, 1, &err), err, DMLREF_OK, NULL);
     CHECK_MEM(output, want, sizeof want);
-    const dmlref_options check = {DMLREF_OPTION_CHECK_INDICES, 0};
+    const dmlref_options check = {.flags = DMLREF_OPTION_CHECK_INDICES, .threads = 0};
     CHECK_STATUS(dmlref_run(&d, FL, &check, ins, 2, outs, 1, &err), err, DMLREF_ERROR_INDEX_OUT_OF_RANGE,
                  "GATHER_ELEMENTS: IndicesTensor[0,0] = -9223372036854775808 is out of range [-3, 3)");
 }
@@ -460,7 +460,7 @@ TEST(overflow_scatter_nd_extreme_index_values) {
     CHECK_STATUS(dmlref_run(&d, FL, NULL, ins, 3, outs, 1, &err), err, DMLREF_OK, NULL);
     CHECK_MEM(output, want, sizeof want);
     memset(output, 0, sizeof output);
-    const dmlref_options check = {DMLREF_OPTION_CHECK_INDICES, 0};
+    const dmlref_options check = {.flags = DMLREF_OPTION_CHECK_INDICES, .threads = 0};
     CHECK_STATUS(dmlref_run(&d, FL, &check, ins, 3, outs, 1, &err), err, DMLREF_ERROR_INDEX_OUT_OF_RANGE,
                  "SCATTER_ND: IndicesTensor[0,0] = -9223372036854775808 is out of range [-4, 4) for InputTensor.Sizes[1] (4)");
     const float zero[4] = {0};

@@ -330,7 +330,7 @@ TEST(padding_doc_examples) {
                                                : m == SYMMETRIC ? DMLREF_FEATURE_LEVEL_3_0
                                                                 : DMLREF_FEATURE_LEVEL_1_0;
             for (int k = 0; k < 6; ++k) {
-                const dmlref_options o = {k < 2 ? DMLREF_OPTION_FORCE_ORACLE : 0, (uint32_t)(k % 3)};
+                const dmlref_options o = {.flags = k < 2 ? DMLREF_OPTION_FORCE_ORACLE : 0, .threads = (uint32_t)(k % 3)};
                 float out[80];
                 memset(out, 0xCD, sizeof out);
                 CHECK_STATUS(run_opts(&f, k & 1 ? first : FL, &o, doc_in, out, &err), err, DMLREF_OK, NULL);
@@ -354,7 +354,7 @@ TEST(padding_1d_vectors_and_size_one) {
     for (int v1 = 0; v1 <= 1; ++v1)
         for (uint32_t m = CONSTANT; m <= WRAP; ++m)
             for (uint32_t flags = 0; flags <= DMLREF_OPTION_FORCE_ORACLE; flags += DMLREF_OPTION_FORCE_ORACLE) {
-                const dmlref_options o = {flags, 0};
+                const dmlref_options o = {.flags = flags, .threads = 0};
                 pfix f;
                 dmlref_error err;
                 int32_t out[17];
@@ -458,7 +458,7 @@ TEST(padding1_fill_value_bits) {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const uint32_t es = dmlref_data_type_size(cases[i].dt);
         for (uint32_t flags = 0; flags <= DMLREF_OPTION_FORCE_ORACLE; flags += DMLREF_OPTION_FORCE_ORACLE) {
-            const dmlref_options o = {flags, 0};
+            const dmlref_options o = {.flags = flags, .threads = 0};
             pfix f;
             dmlref_error err;
             unsigned char in[16], out[128], want[128];
@@ -604,7 +604,7 @@ TEST(padding_data_every_size_and_layout) {
                 memset(want, 0xCD, ob);
                 reference(&f, m, fill, in, want);
                 for (int k = 0; k < 3; ++k) {
-                    const dmlref_options o = {k == 0 ? DMLREF_OPTION_FORCE_ORACLE : 0, (uint32_t)k};
+                    const dmlref_options o = {.flags = k == 0 ? DMLREF_OPTION_FORCE_ORACLE : 0, .threads = (uint32_t)k};
                     memset(got, 0xCD, ob);
                     CHECK_STATUS(run_opts(&f, FL, &o, in, got, &err), err, DMLREF_OK, NULL);
                     if (memcmp(got, want, ob) != 0)
@@ -639,7 +639,7 @@ TEST(padding_data_dimension_counts_1_to_8) {
             memset(want, 0xCD, ob);
             reference(&f, m, f.p1.PaddingValue.Bytes, in, want);
             for (uint32_t flags = 0; flags <= DMLREF_OPTION_FORCE_ORACLE; flags += DMLREF_OPTION_FORCE_ORACLE) {
-                const dmlref_options o = {flags, 2};
+                const dmlref_options o = {.flags = flags, .threads = 2};
                 memset(got, 0xCD, ob);
                 CHECK_STATUS(run_opts(&f, FL, &o, in, got, &err), err, DMLREF_OK, NULL);
                 if (memcmp(got, want, ob) != 0)
@@ -705,11 +705,11 @@ TEST(padding_fast_path_matches_oracle) {
         if (!in || !ref || !got) abort();
         for (size_t i = 0; i < ib; ++i) in[i] = (unsigned char)lcg(&seed);
         memset(ref, 0xCD, ob);
-        const dmlref_options oracle = {DMLREF_OPTION_FORCE_ORACLE, 1};
+        const dmlref_options oracle = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
         CHECK_STATUS(run_opts(&f, FL, &oracle, in, ref, &err), err, DMLREF_OK, NULL);
         const int tiny = (int)(lcg(&seed) % 2);
         for (uint32_t threads = 1; threads <= 2; ++threads) {
-            const dmlref_options fast = {0, threads};
+            const dmlref_options fast = {.flags = 0, .threads = threads};
             dmlref_operator *op = NULL;
             if (tiny) { /* small tensors take the paths of large ones: thread parts, chunks, streaming */
                 setenv("DMLREF_PAR_GRAIN", "16", 1);
@@ -772,7 +772,7 @@ TEST(padding_fast_path_threads_and_chunks) {
             if (!in || !ref || !got) abort();
             for (size_t i = 0; i < ib; ++i) in[i] = (unsigned char)(i * 131 + (i >> 8));
             memset(ref, 0xCD, ob);
-            const dmlref_options oo = {DMLREF_OPTION_FORCE_ORACLE, 2};
+            const dmlref_options oo = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 2};
             dmlref_operator *op = NULL;
             CHECK_STATUS(dmlref_compile(&f.d, FL, &oo, &op, &err), err, DMLREF_OK, NULL);
             if (op) {
@@ -781,7 +781,7 @@ TEST(padding_fast_path_threads_and_chunks) {
             }
             CHECK_STATUS(run_opts(&f, FL, &oo, in, ref, &err), err, DMLREF_OK, NULL);
             for (uint32_t threads = 1; threads <= 2; ++threads) {
-                const dmlref_options fo = {0, threads};
+                const dmlref_options fo = {.flags = 0, .threads = threads};
                 memset(got, 0xCD, ob);
                 if (stream) {
                     setenv("DMLREF_STREAM_MIN", "0", 1);

@@ -220,7 +220,7 @@ static const char *run_all_ways(const rfix *f, DMLREF_FEATURE_LEVEL fl, const vo
     kernel[0] = 0;
     for (int k = 0; k < 4; ++k) {
         const uint32_t flags = k == 0 ? DMLREF_OPTION_FORCE_ORACLE : k == 3 ? DMLREF_OPTION_CHECK_INDICES : 0;
-        const dmlref_options o = {flags, (uint32_t)(k == 0 || k == 3 ? 1 : k)};
+        const dmlref_options o = {.flags = flags, .threads = (uint32_t)(k == 0 || k == 3 ? 1 : k)};
         dmlref_operator *op = NULL;
         dmlref_error err;
         memset(got, 0xCD, out_bytes);
@@ -476,11 +476,11 @@ TEST(reverse_subsequences_fast_path_matches_oracle) {
         memset(ref, 0xCD, out_bytes);
         const dmlref_cbuffer ib[2] = {{in, in_bytes}, {len, len_bytes}};
         const dmlref_buffer rb[1] = {{ref, out_bytes}}, gb[1] = {{got, out_bytes}};
-        const dmlref_options oracle = {DMLREF_OPTION_FORCE_ORACLE, 1};
+        const dmlref_options oracle = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
         dmlref_error err;
         CHECK_STATUS(dmlref_run(&f.d, FL, &oracle, ib, 2, rb, 1, &err), err, DMLREF_OK, NULL);
         for (uint32_t threads = 1; threads <= 2; ++threads) {
-            const dmlref_options fast = {0, threads};
+            const dmlref_options fast = {.flags = 0, .threads = threads};
             dmlref_operator *op = NULL;
             const int tiny_grain = iter % 2 == 0;
             if (tiny_grain) { /* split even small cases over the threads */

@@ -47,7 +47,7 @@ TEST(rules_gather) {
     float output[8];
     dmlref_cbuffer ins[2] = {{input, sizeof input}, {idx, sizeof idx}};
     dmlref_buffer outs[1] = {{output, sizeof output}};
-    const dmlref_options check = {DMLREF_OPTION_CHECK_INDICES, 1};
+    const dmlref_options check = {.flags = DMLREF_OPTION_CHECK_INDICES, .threads = 1};
     CHECK_RULE(dmlref_run(&d, FL, &check, ins, 2, outs, 1, &err), err, DMLREF_ERROR_INDEX_OUT_OF_RANGE, "N1",
                "IndicesTensor");
     /* bindings (B3) */

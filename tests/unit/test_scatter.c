@@ -209,7 +209,7 @@ TEST(scatter_validation) {
 /* Runs f over the buffers with the given options; the output buffer is prefilled by the caller. */
 static dmlref_status run(const sfix *f, DMLREF_FEATURE_LEVEL fl, uint32_t flags, uint32_t threads, const void *in,
                          const void *ix, const void *up, void *out, dmlref_error *err) {
-    const dmlref_options o = {flags, threads};
+    const dmlref_options o = {.flags = flags, .threads = threads};
     dmlref_cbuffer ins[3] = {{in, (size_t)f->in.buf.TotalTensorSizeInBytes},
                              {ix, (size_t)f->ix.buf.TotalTensorSizeInBytes},
                              {up, (size_t)f->up.buf.TotalTensorSizeInBytes}};
@@ -355,7 +355,7 @@ static const char *check_all_paths(const sfix *f, DMLREF_FEATURE_LEVEL fl, const
     ref_scatter(f, in, ix, up, want);
     const char *kernel = NULL;
     for (int path = 0; path < 3; ++path) {
-        const dmlref_options o = {path == 0 ? DMLREF_OPTION_FORCE_ORACLE : 0, path == 2 ? 2u : 1u};
+        const dmlref_options o = {.flags = path == 0 ? DMLREF_OPTION_FORCE_ORACLE : 0, .threads = path == 2 ? 2u : 1u};
         dmlref_operator *op = NULL;
         dmlref_error err;
         memset(got, 0x5A, ob);
@@ -669,7 +669,7 @@ TEST(scatter_kernel_names) {
     dmlref_error err;
     dmlref_operator *op = NULL;
     sfix_init(&f, F32, I64, 2, SIZES(64, 256), SIZES(64, 16), 1);
-    const dmlref_options forced = {DMLREF_OPTION_FORCE_ORACLE, 1}, one = {0, 1};
+    const dmlref_options forced = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1}, one = {.flags = 0, .threads = 1};
     CHECK_STATUS(dmlref_compile(&f.d, FL, &forced, &op, &err), err, DMLREF_OK, NULL);
     if (op) CHECK(strcmp(dmlref_kernel_name(op), "oracle") == 0);
     dmlref_release(op);

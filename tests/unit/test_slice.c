@@ -295,7 +295,7 @@ static const char *run_all_ways(const sfix *f, DMLREF_FEATURE_LEVEL fl, const vo
     if (!got) abort();
     kernel[0] = 0;
     for (int k = 0; k < 3; ++k) {
-        const dmlref_options o = {k == 0 ? DMLREF_OPTION_FORCE_ORACLE : 0, (uint32_t)(k == 0 ? 1 : k)};
+        const dmlref_options o = {.flags = k == 0 ? DMLREF_OPTION_FORCE_ORACLE : 0, .threads = (uint32_t)(k == 0 ? 1 : k)};
         dmlref_operator *op = NULL;
         dmlref_error err;
         memset(got, 0xCD, out_bytes);
@@ -396,7 +396,7 @@ TEST(slice_benchmark_shapes_kernels) {
     sfix f;
     dmlref_operator *op = NULL;
     dmlref_error err;
-    const dmlref_options o = {0, 0};
+    const dmlref_options o = {.flags = 0, .threads = 0};
     sfix_init(&f, 1, F32, 4, SIZES(64, 64, 64, 64), NULL, SIZES(64, 48, 48, 48), NULL, SIZES(0, 8, 8, 8),
               SIZES(64, 48, 48, 48), ISTRIDES(1, 1, 1, 1));
     CHECK_STATUS(dmlref_compile(&f.d, FL, &o, &op, &err), err, DMLREF_OK, NULL);
@@ -522,10 +522,10 @@ TEST(slice_fast_path_matches_oracle) {
         memset(ref, 0xCD, out_bytes);
         const dmlref_cbuffer ib[1] = {{in, in_bytes}};
         const dmlref_buffer rb[1] = {{ref, out_bytes}}, gb[1] = {{got, out_bytes}};
-        const dmlref_options oracle = {DMLREF_OPTION_FORCE_ORACLE, 1};
+        const dmlref_options oracle = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
         CHECK_STATUS(dmlref_run(&f.d, FL, &oracle, ib, 1, rb, 1, &err), err, DMLREF_OK, NULL);
         for (uint32_t threads = 1; threads <= 2; ++threads) {
-            const dmlref_options fast = {0, threads};
+            const dmlref_options fast = {.flags = 0, .threads = threads};
             dmlref_operator *op = NULL;
             if (tiny_grain) { /* split even small copies over the threads, stream small rows */
                 setenv("DMLREF_PAR_GRAIN", "64", 1);

@@ -147,10 +147,10 @@ static void check_all_modes(const mt_case *c) {
         dmlref_options opt;
         const char *name;
     } modes[] = {
-        {{DMLREF_OPTION_FORCE_ORACLE, 1}, "oracle"},
-        {{0, 1}, "default, 1 thread"},
-        {{0, 0}, "default, default threads"},
-        {{DMLREF_OPTION_CHECK_INDICES, 2}, "checking, 2 threads"},
+        {{.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1}, "oracle"},
+        {{.flags = 0, .threads = 1}, "default, 1 thread"},
+        {{.flags = 0, .threads = 0}, "default, default threads"},
+        {{.flags = DMLREF_OPTION_CHECK_INDICES, .threads = 2}, "checking, 2 threads"},
     };
     for (size_t m = 0; m < sizeof modes / sizeof modes[0]; ++m) check_concurrent(c, &modes[m].opt, modes[m].name);
 }

@@ -243,7 +243,7 @@ static int run_all_at(const char *file, int line, const tfix *f, const unsigned 
     ref_tile(f, in, want);
     int fast = 0;
     for (int mode = 0; mode < 3; ++mode) {
-        const dmlref_options o = {mode == 0 ? DMLREF_OPTION_FORCE_ORACLE : 0, mode == 0 ? 1u : (uint32_t)mode};
+        const dmlref_options o = {.flags = mode == 0 ? DMLREF_OPTION_FORCE_ORACLE : 0, .threads = mode == 0 ? 1u : (uint32_t)mode};
         dmlref_operator *op = NULL;
         dmlref_error err;
         check_status_at(file, line, dmlref_compile(&f->d, FL, &o, &op, &err), &err, DMLREF_OK, NULL);
@@ -289,7 +289,7 @@ TEST(tile_doc_example) {
     CHECK(want[9] == 4 && want[17] == 6 && want[18] == 1); /* rows alternate [1,2,3,...] and [4,5,6,...] */
     for (int threads = 0; threads <= 2; ++threads)
         for (uint32_t flags = 0; flags <= DMLREF_OPTION_FORCE_ORACLE; flags += DMLREF_OPTION_FORCE_ORACLE) {
-            const dmlref_options o = {flags, (uint32_t)threads};
+            const dmlref_options o = {.flags = flags, .threads = (uint32_t)threads};
             float out[54];
             memset(out, 0xCD, sizeof out);
             dmlref_cbuffer ins[1] = {{in, sizeof in}};
@@ -344,7 +344,7 @@ TEST(tile_nan_payloads_and_negative_zero) {
     uint32_t want[12];
     for (int i = 0; i < 12; ++i) want[i] = in[i % 4];
     for (uint32_t flags = 0; flags <= DMLREF_OPTION_FORCE_ORACLE; flags += DMLREF_OPTION_FORCE_ORACLE) {
-        const dmlref_options o = {flags, 0};
+        const dmlref_options o = {.flags = flags, .threads = 0};
         uint32_t out[12] = {0};
         dmlref_cbuffer ins[1] = {{in, sizeof in}};
         dmlref_buffer outs[1] = {{out, sizeof out}};
