@@ -23,7 +23,8 @@
  *            runtime may allocate inside libgomp (not the library's call).
  *
  *   test_alloc [CASES_PER_OPERATOR [SEED]]     (default 40, 1)
- * Prints what it covered and "alloc: N passed, N failed".
+ * Prints what it covered, the checks, and "alloc: N passed, N failed" over the
+ * (case, variant) pairs (one fails when any of its checks does).
  */
 #include "builders/builder.h"
 
@@ -73,7 +74,8 @@ void *__wrap_aligned_alloc(size_t align, size_t size) {
 
 /* ---- results ----------------------------------------------------------------- */
 
-static unsigned long passed, failed;
+static unsigned long passed, failed; /* checks */
+static unsigned long units_passed, units_failed; /* (case, variant) pairs: the result line's */
 static const char *cur_op;
 static uint64_t cur_case;
 static const char *cur_variant;
@@ -359,6 +361,7 @@ static void run_case(const dmlref_case *c) {
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; ++v) {
         cur_variant = variants[v].name;
         const uint32_t flags = variants[v].flags;
+        const unsigned long failed_before = failed;
         dmlref_error err;
         dmlref_operator *op = NULL;
 
@@ -366,7 +369,10 @@ static void run_case(const dmlref_case *c) {
         const dmlref_options plain = {.flags = flags, .threads = 1};
         dmlref_status st = dmlref_compile(&c->desc, FL, &plain, &op, &err);
         CHECK(st == DMLREF_OK, "default compile");
-        if (st != DMLREF_OK) continue;
+        if (st != DMLREF_OK) {
+            ++units_failed;
+            continue;
+        }
         outs_fill(&ref);
         st = dmlref_execute(op, c->in_bufs, c->n_inputs, ref.b, c->n_outputs, &err);
         CHECK(st == DMLREF_OK, "default execute");
@@ -428,6 +434,8 @@ static void run_case(const dmlref_case *c) {
         bump_runs(c, flags, cm, &ref, &got, identity ? &ip : NULL, ip_ref);
         __real_free(ip_ref);
         ip_ref = NULL;
+        if (failed == failed_before) ++units_passed;
+        else ++units_failed;
     }
     if (identity) inplace_free(&ip);
     outs_free(&ref);
@@ -473,6 +481,8 @@ int main(int argc, char **argv) {
            "%lu failure points; %lu compile arenas one byte short; %lu compile+execute+release runs trapped\n",
            n_cases, ops, sizeof variants / sizeof variants[0], n_compile_points, (unsigned long long)max_compile_bytes,
            n_exec_requests, n_tight_exec, n_inplace, n_exec_points, n_tight_compile, n_trap_runs);
-    printf("alloc: %lu passed, %lu failed\n", passed, failed);
+    printf("alloc: %lu checks passed, %lu failed\n", passed, failed);
+    /* the result line counts (case, variant) pairs, each passed when all its checks did */
+    printf("alloc: %lu passed, %lu failed\n", units_passed, units_failed + (failed && !units_failed));
     return failed != 0;
 }
