@@ -328,6 +328,15 @@ BUILDERS_TEST = $(BUILD)/test_builders
 $(BUILDERS_TEST): tests/builders/test_builders.c $(BUILDERS) $(CASELIB) $(INTERNAL) $(HEADERS) $(STAMP)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILDERS) $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -lm
 
+# The caller's allocator (tests/alloc/test_alloc.c, tests/suites/alloc.sh): the size
+# queries, bump arenas, a failure at every request, over random cases of every operator
+# from the builders; libc's allocation functions are wrapped (--wrap) into traps that
+# count the library's calls while an allocator is set.
+ALLOC_TEST = $(BUILD)/test_alloc
+ALLOC_TEST_WRAP = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free,--wrap=posix_memalign,--wrap=aligned_alloc
+$(ALLOC_TEST): tests/alloc/test_alloc.c $(BUILDERS) $(CASELIB) $(INTERNAL) $(HEADERS) $(STAMP)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) $(ALLOC_TEST_WRAP) -o $@ $< $(BUILDERS) $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -lm
+
 # dmlref_output_sizes over every documented example (tests/shape/test_shape.c,
 # tests/suites/shape.sh), linked with the case library.
 SHAPE_TEST = $(BUILD)/test_shape
@@ -355,7 +364,7 @@ examples: $(CLI) $(EXAMPLE)
 	@echo "== $(EXAMPLE)"; $(EXAMPLE)
 
 # The README's test command.  Runs every suite and ends with "N passed, N failed".
-test: $(UNIT) $(NUMPY_DRIVER) $(EXAMPLE) $(if $(CLI_SRC),$(CLI) $(FIELDS_TEST) $(JSON_TEST) $(BUILDERS_TEST) $(SHAPE_TEST) $(FAILALLOC)) $(BUILD)/bench
+test: $(UNIT) $(NUMPY_DRIVER) $(EXAMPLE) $(if $(CLI_SRC),$(CLI) $(FIELDS_TEST) $(JSON_TEST) $(BUILDERS_TEST) $(SHAPE_TEST) $(FAILALLOC) $(ALLOC_TEST)) $(BUILD)/bench
 	BUILD=$(BUILD) PYTHON=$(PYTHON) sh tests/run.sh
 
 test-asan:

@@ -31,7 +31,9 @@
  *   - dmlref_compile at the input's level, with the default options and with
  *     DMLREF_OPTION_FORCE_ORACLE, gives validate's status there (or
  *     OUT_OF_MEMORY), *op set exactly when it succeeds, and the compiled
- *     operator expects the bindings the schema's walk gives;
+ *     operator expects the bindings the schema's walk gives; where it succeeds,
+ *     it succeeds again from a bump allocator over exactly dmlref_compile_memory
+ *     bytes, using all of them;
  *   - (misc bit 1) unknown option flags are refused whatever the descriptor.
  *
  * Heavy inputs are skipped: those with an output whose strides interleave
@@ -170,6 +172,27 @@ static void check_valid_tensors(const fcase *c) {
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
+/* A bump allocator (include/dmlref.h, dmlref_allocator): DMLREF_ALLOC_PADDED bytes per
+ * request from base (malloc's: aligned to 16 on the fuzzing hosts), never reused. */
+typedef struct bump {
+    unsigned char *base;
+    size_t cap, used;
+} bump;
+
+static void *bump_alloc(void *ctx, size_t size, size_t alignment) {
+    bump *b = ctx;
+    const size_t need = DMLREF_ALLOC_PADDED(size);
+    (void)alignment;
+    if (need > b->cap - b->used) return NULL;
+    b->used += need;
+    return b->base + b->used - need;
+}
+
+static void bump_free(void *ctx, void *ptr) {
+    (void)ctx;
+    (void)ptr;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
@@ -253,6 +276,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (st != at_fl.st && st != DMLREF_ERROR_OUT_OF_MEMORY && at_fl.st != DMLREF_ERROR_OUT_OF_MEMORY)
             FAIL("validate gives %s but %s %s", dmlref_status_name(at_fl.st), what, dmlref_status_name(st));
         if ((st == DMLREF_OK) != (op != NULL)) FAIL("%s: status and *op disagree", what);
+        if (op) { /* a bump arena of exactly dmlref_compile_memory bytes compiles it again */
+            size_t bytes = 0;
+            const dmlref_status mst = dmlref_compile_memory(&c->op, level, opts[k], &bytes, &err);
+            if (mst == DMLREF_OK) {
+                bump b = {malloc(bytes ? bytes : 1), bytes, 0};
+                const dmlref_allocator al = {bump_alloc, bump_free, &b};
+                dmlref_options o = {.flags = 0, .threads = 0};
+                if (opts[k]) o = *opts[k];
+                o.allocator = &al;
+                dmlref_operator *again = NULL;
+                const dmlref_status bst = b.base ? dmlref_compile(&c->op, level, &o, &again, &err) : DMLREF_OK;
+                if (bst != DMLREF_OK)
+                    FAIL("%s: from a bump arena of dmlref_compile_memory (%zu) bytes: %s", what, bytes,
+                         dmlref_status_name(bst));
+                if (b.base && b.used != bytes)
+                    FAIL("%s: the bump arena used %zu of dmlref_compile_memory's %zu bytes", what, b.used, bytes);
+                dmlref_release(again);
+                free(b.base);
+            } else if (mst != DMLREF_ERROR_OUT_OF_MEMORY) {
+                FAIL("%s succeeds but dmlref_compile_memory gives %s", what, dmlref_status_name(mst));
+            }
+        }
         if (op && (dmlref_input_count(op) != c->n_in || dmlref_output_count(op) != c->n_out))
             FAIL("%s: the operator binds %u inputs and %u outputs, the schema's walk %u and %u", what,
                  dmlref_input_count(op), dmlref_output_count(op), c->n_in, c->n_out);

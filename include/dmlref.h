@@ -11,10 +11,11 @@
  * caller holding a real DML_OPERATOR_DESC can pass it with a cast.  Semantics
  * follow the project's specification, docs/operators.md.
  *
- * Lifecycle:  dmlref_compile() validates and plans (allocates once);
+ * Lifecycle:  dmlref_compile() validates and plans (allocates once, through
+ *             the caller's allocator when options name one);
  *             dmlref_execute() copies bytes (allocates nothing in the default
- *             mode, touches no global state, may run on several threads at once
- *             with the same compiled operator);
+ *             mode, see dmlref_execute_memory; touches no global state, may
+ *             run on several threads at once with the same compiled operator);
  *             dmlref_release() frees.   dmlref_run() does all three.
  */
 #ifndef DMLREF_H
@@ -504,12 +505,46 @@ enum {
     /* Out-of-range indices and duplicate scatter targets become errors
      * (DMLREF_ERROR_INDEX_OUT_OF_RANGE / DMLREF_ERROR_DUPLICATE_INDEX) naming
      * the index position and value, detected before any output byte is
-     * written.  Duplicate detection allocates a bitmap per execute. */
+     * written.  SCATTER's and SCATTER_ND's duplicate detection allocates a
+     * sort array per execute (dmlref_execute_memory). */
     DMLREF_OPTION_CHECK_INDICES = 0x1,
     /* Run the scalar oracle, never a fast path (also: DMLREF_FORCE_ORACLE=1
      * in the environment at compile time). */
     DMLREF_OPTION_FORCE_ORACLE = 0x2
 };
+
+/*
+ * The caller's memory.  Every allocation dmlref_compile makes for the compiled
+ * operator (its tensors, its plan, its scratch), every one dmlref_execute makes
+ * (the checking option's sort arrays, an in-place snapshot) and every free of
+ * those (dmlref_release, a failed compile or execute) goes through
+ * options->allocator when it is set; dmlref then calls no malloc, calloc, realloc
+ * or free of libc (OpenMP's runtime, used when threads != 1, may allocate inside
+ * itself).  dmlref_validate, which takes no options, uses malloc and free.
+ *
+ *   alloc(ctx, size, alignment): size > 0 bytes at a multiple of alignment, or
+ *       NULL when out of memory (then the call fails with
+ *       DMLREF_ERROR_OUT_OF_MEMORY, having freed everything it had allocated).
+ *       alignment is always DMLREF_ALLOC_ALIGNMENT.
+ *   free(ctx, ptr): gives back what alloc returned (never NULL).
+ *
+ * Sizes (dmlref_compile_memory, dmlref_execute_memory): each request counts
+ * DMLREF_ALLOC_PADDED(size) bytes, its size rounded up to a multiple of
+ * DMLREF_ALLOC_ALIGNMENT.  A bump allocator over a buffer whose base is a
+ * multiple of DMLREF_ALLOC_ALIGNMENT that hands out DMLREF_ALLOC_PADDED(size)
+ * bytes per request, in order, and never reuses freed memory, needs exactly
+ * the query's bytes: a buffer one byte smaller fails the last request.  (A
+ * buffer of unknown alignment needs DMLREF_ALLOC_ALIGNMENT - 1 bytes more.)
+ */
+#define DMLREF_ALLOC_ALIGNMENT 16u
+#define DMLREF_ALLOC_PADDED(size) \
+    (((size) + (DMLREF_ALLOC_ALIGNMENT - 1u)) & ~(size_t)(DMLREF_ALLOC_ALIGNMENT - 1u))
+
+typedef struct dmlref_allocator {
+    void *(*alloc)(void *ctx, size_t size, size_t alignment); /* NULL when out of memory */
+    void (*free)(void *ctx, void *ptr);
+    void *ctx;
+} dmlref_allocator;
 
 /*
  * The caller's threads (dmlref_options.threadpool): a pool that runs the parts a
@@ -535,7 +570,7 @@ typedef struct dmlref_threadpool {
 } dmlref_threadpool;
 
 /*
- * Options of dmlref_compile (zero-initialised: the defaults).
+ * Options of dmlref_compile (zero-initialised: the defaults; allocator: above).
  *
  * threads and threadpool:
  *   threadpool NULL   OpenMP's team: threads 0 = OpenMP's default
@@ -559,6 +594,9 @@ typedef struct dmlref_threadpool {
 typedef struct dmlref_options {
     uint32_t flags;   /* DMLREF_OPTION_* */
     uint32_t threads; /* 0 = default (OpenMP's, or the pool's), 1 = serial, T = at most T */
+    /* NULL: malloc/free.  Copied by dmlref_compile: the struct need not outlive
+     * the call, but ctx must stay valid until dmlref_release. */
+    const dmlref_allocator *allocator;
     const dmlref_threadpool *threadpool; /* NULL: OpenMP (or serial without it) */
 } dmlref_options;
 
@@ -628,6 +666,36 @@ DMLREF_API dmlref_status dmlref_execute(const dmlref_operator *op,
                                         dmlref_error *err);
 
 DMLREF_API void dmlref_release(dmlref_operator *op);
+
+/*
+ * The most bytes dmlref_compile will request through the allocator for this
+ * desc and options (the sum over its requests, in the order it makes them, of
+ * DMLREF_ALLOC_PADDED(size): what a bump allocator needs, see dmlref_allocator),
+ * so that an integrator can size an arena once.  It is measured, not estimated:
+ * the compile is run and each request counted on its way to options->allocator
+ * (or malloc when that is NULL); the operator is then released.  The same desc,
+ * level and options give the same number in the same process and environment
+ * (the thread count OpenMP reports when options->threads is 0, the DMLREF_*
+ * variables).  On failure, the compile's status and error; *bytes is then 0.
+ */
+DMLREF_API dmlref_status dmlref_compile_memory(const DMLREF_OPERATOR_DESC *desc,
+                                               DMLREF_FEATURE_LEVEL feature_level,
+                                               const dmlref_options *options, size_t *bytes,
+                                               dmlref_error *err);
+
+/*
+ * The most bytes one dmlref_execute of this compiled operator requests through
+ * its allocator, DMLREF_ALLOC_PADDED included: a fresh bump arena of this size
+ * (base aligned, see dmlref_allocator) for each execute suffices.  An execute
+ * makes at most one request, of exactly this size, or none; 0 when it never
+ * allocates, which is every execute except: SCATTER (2+ updates per line) and
+ * SCATTER_ND compiled with DMLREF_OPTION_CHECK_INDICES (the duplicate check's
+ * sort array, after the range check passed), and ELEMENT_WISE_IDENTITY whose
+ * input and output layouts differ, executed in place (the input's snapshot).
+ * SIZE_MAX when the request cannot be addressed on this host (execute then
+ * fails with DMLREF_ERROR_OUT_OF_MEMORY).  0 for NULL.
+ */
+DMLREF_API size_t dmlref_execute_memory(const dmlref_operator *op);
 
 /* compile + execute + release. */
 DMLREF_API dmlref_status dmlref_run(const DMLREF_OPERATOR_DESC *desc,

@@ -10,10 +10,11 @@
 
 void dmlref_release(dmlref_operator *op) {
     if (!op) return;
-    if (op->plan && op->plan_free) op->plan_free(op->plan);
-    free(op->inputs);
-    free(op->outputs);
-    free(op);
+    const dmlref_allocator al = op->alloc; /* op itself is freed through it last */
+    if (op->plan && op->plan_free) op->plan_free(&al, op->plan);
+    mem_free(&al, op->inputs);
+    mem_free(&al, op->outputs);
+    mem_free(&al, op);
 }
 
 /* The operators this build implements, for messages: "GATHER 67, ..." */
@@ -109,7 +110,7 @@ static dmlref_status check_threadpool(const char *name, const dmlref_options *op
 static dmlref_status compile_impl(const char *api, const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
                                   const dmlref_options *options, int validate_only, dmlref_operator **out_op,
                                   dmlref_error *err) {
-    static const dmlref_options defaults = {.flags = 0, .threads = 0};
+    static const dmlref_options defaults = {.flags = 0, .threads = 0, .allocator = NULL};
     clear_error(err);
     if (!out_op) return set_error(err, DMLREF_ERROR_NULL_POINTER, "%s: op is NULL", api);
     *out_op = NULL;
@@ -122,9 +123,13 @@ static dmlref_status compile_impl(const char *api, const DMLREF_OPERATOR_DESC *d
         return set_error(err, DMLREF_ERROR_OPTIONS, "%s: options.flags (0x%x) has unknown bits", name,
                          (unsigned)options->flags);
     TRY(check_threadpool(name, options, err));
+    const dmlref_allocator *al = options->allocator ? options->allocator : &mem_default;
+    if (!al->alloc || !al->free)
+        return set_error(err, DMLREF_ERROR_OPTIONS, "%s: options.allocator has a NULL %s", name,
+                         al->alloc ? "free" : "alloc");
 
-    op_t *op = calloc(1, sizeof *op);
-    if (!op) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
+    op_t *op = mem_zalloc(al, sizeof *op);
+    if (!op) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "%s: out of memory for the compiled operator", name);
     op->cls = cls;
     op->type = desc->Type;
     op->name = name;
@@ -134,6 +139,8 @@ static dmlref_status compile_impl(const char *api, const DMLREF_OPERATOR_DESC *d
         op->pool = *options->threadpool;
         op->options.threadpool = &op->pool;
     }
+    op->options.allocator = NULL; /* the caller's struct need not outlive compile: op->alloc is the copy */
+    op->alloc = *al;
     dmlref_status st = cls->compile(op, desc->Desc, err);
     if (st == DMLREF_OK && !validate_only) st = check_host_limits(op, err);
     if (st == DMLREF_OK && !validate_only) {
@@ -153,6 +160,54 @@ static dmlref_status compile_impl(const char *api, const DMLREF_OPERATOR_DESC *d
 dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
                              const dmlref_options *options, dmlref_operator **out_op, dmlref_error *err) {
     return compile_impl("dmlref_compile", desc, feature_level, options, 0, out_op, err);
+}
+
+/* The counting allocator of dmlref_compile_memory: forwards to `to` and adds
+ * up DMLREF_ALLOC_PADDED of every request (failed ones too: a bump allocator
+ * needs the room before it can tell). */
+typedef struct counting {
+    const dmlref_allocator *to;
+    uint64_t bytes;
+} counting;
+
+static void *counting_alloc(void *ctx, size_t size, size_t alignment) {
+    counting *c = ctx;
+    c->bytes += DMLREF_ALLOC_PADDED((uint64_t)size); /* size <= SIZE_MAX - 16 (mem_alloc): no wrap */
+    return c->to->alloc(c->to->ctx, size, alignment);
+}
+
+static void counting_free(void *ctx, void *ptr) {
+    counting *c = ctx;
+    c->to->free(c->to->ctx, ptr);
+}
+
+dmlref_status dmlref_compile_memory(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
+                                    const dmlref_options *options, size_t *bytes, dmlref_error *err) {
+    clear_error(err);
+    if (!bytes) return set_error(err, DMLREF_ERROR_NULL_POINTER, "dmlref_compile_memory: bytes is NULL");
+    *bytes = 0;
+    dmlref_options o = {.flags = 0, .threads = 0};
+    if (options) o = *options;
+    counting c = {o.allocator ? o.allocator : &mem_default, 0};
+    if (!c.to->alloc || !c.to->free) c.to = &mem_default; /* compile_impl refuses it below, with its message */
+    const dmlref_allocator counter = {counting_alloc, counting_free, &c};
+    const dmlref_allocator *given = o.allocator;
+    o.allocator = given && (!given->alloc || !given->free) ? given : &counter;
+    dmlref_operator *op = NULL;
+    const dmlref_status st = compile_impl("dmlref_compile_memory", desc, feature_level, &o, 0, &op, err);
+    dmlref_release(op);
+    if (st != DMLREF_OK) return st;
+    if (c.bytes > (uint64_t)SIZE_MAX) /* a 32-bit host: the compile's own requests would have failed */
+        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "dmlref_compile_memory: %s needs more than SIZE_MAX bytes",
+                         dmlref_operator_name(desc->Type));
+    *bytes = (size_t)c.bytes;
+    return DMLREF_OK;
+}
+
+size_t dmlref_execute_memory(const dmlref_operator *op) {
+    if (!op || !op->exec_request) return 0;
+    if (op->exec_request > (uint64_t)SIZE_MAX - DMLREF_ALLOC_ALIGNMENT) return SIZE_MAX;
+    return DMLREF_ALLOC_PADDED((size_t)op->exec_request);
 }
 
 dmlref_status dmlref_output_sizes(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,

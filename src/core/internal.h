@@ -30,6 +30,23 @@ typedef struct tensor {
     uint32_t align;          /* GuaranteedBaseOffsetAlignment (0 or a power of 2) */
 } tensor_t;
 
+/* ---- memory (alloc.c) ------------------------------------------------------ */
+
+/* The default allocator: malloc and free. */
+extern const dmlref_allocator mem_default;
+/* size bytes (1 when 0) through a, DMLREF_ALLOC_ALIGNMENT-aligned, or NULL. */
+void *mem_alloc(const dmlref_allocator *a, size_t size);
+/* mem_alloc, zeroed. */
+void *mem_zalloc(const dmlref_allocator *a, size_t size);
+/* count * esize bytes (not zeroed), or NULL also when that does not fit in size_t. */
+void *mem_array(const dmlref_allocator *a, uint64_t count, size_t esize);
+/* Gives p back to a (nothing for NULL). */
+void mem_free(const dmlref_allocator *a, void *p);
+
+/* qsort's contract, without memory (libc's qsort may call malloc): an
+ * unstable heapsort, so cmp must order all items (ties broken). */
+void sort_items(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
 /* ---- errors (error.c) ---------------------------------------------------- */
 
 /* Records code and formatted message in err (if not NULL); returns code. */
@@ -50,10 +67,12 @@ dmlref_status set_rule_error(dmlref_error *err, dmlref_status code, const char *
 /*
  * Checks the rules every buffer tensor obeys (docs/operators.md 1.2-1.5, rules T1-T15) and fills t.
  * name is the field path used in messages ("InputTensors[2]").
- * For outputs, OWNED_BY_DML and elements that share memory are rejected.
+ * output_of: NULL for an input; for an output, the operator being compiled,
+ * whose allocator the overlap check uses.  For outputs, OWNED_BY_DML and
+ * elements that share memory are rejected.
  */
 dmlref_status tensor_check(const char *op, const char *name,
-                           const DMLREF_TENSOR_DESC *td, int is_output,
+                           const DMLREF_TENSOR_DESC *td, const struct dmlref_operator *output_of,
                            tensor_t *t, dmlref_error *err);
 
 /* Printable list of sizes ("{1,3,2}") into buf. */
@@ -183,8 +202,18 @@ struct dmlref_operator {
     kernel_fn kernel;           /* what execute runs (oracle unless planned)    */
     const char *kernel_name;
     void *plan;                 /* fast-path plan (owned), or NULL             */
-    void (*plan_free)(void *plan);
+    void (*plan_free)(const dmlref_allocator *al, void *plan);
+    dmlref_allocator alloc;     /* every allocation's (options.allocator's copy,
+                                   or mem_default); options.allocator is NULL */
+    uint64_t exec_request;      /* the bytes execute's one request asks (0: none):
+                                   set by compile, read by op_exec_alloc and
+                                   dmlref_execute_memory                        */
 };
+
+/* Execute's one allocation: op->exec_request bytes through op->alloc (give it
+ * back with mem_free(&op->alloc, p)); NULL with DMLREF_ERROR_OUT_OF_MEMORY in
+ * err, naming `what`, when that fails or does not fit in size_t. */
+void *op_exec_alloc(const op_t *op, const char *what, dmlref_error *err);
 
 /* The operator's parameters as its own struct type T. */
 #define OP_PARAMS(op, T) \
@@ -192,7 +221,7 @@ struct dmlref_operator {
 #define OP_CPARAMS(op, T) \
     ((void)sizeof(char[sizeof(T) <= OP_PARAMS_MAX ? 1 : -1]), (const T *)(const void *)(op)->params.bytes)
 
-/* Allocates op->inputs / op->outputs (zeroed); count checked for overflow (op.c). */
+/* Allocates op->inputs / op->outputs (zeroed, through op->alloc); count checked for overflow (op.c). */
 dmlref_status op_alloc_tensors(op_t *op, uint32_t n_inputs, uint32_t n_outputs,
                                dmlref_error *err);
 

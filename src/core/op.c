@@ -5,14 +5,24 @@
 #include <stdlib.h>
 
 dmlref_status op_alloc_tensors(op_t *op, uint32_t n_inputs, uint32_t n_outputs, dmlref_error *err) {
-    /* at least one element each: calloc(0, ...) may return NULL (DIAGONAL_MATRIX has no input) */
-    op->inputs = calloc(n_inputs ? n_inputs : 1, sizeof *op->inputs);
-    op->outputs = calloc(n_outputs ? n_outputs : 1, sizeof *op->outputs);
+    /* at least one element each (DIAGONAL_MATRIX has no input); the second only when the first succeeded */
+    op->inputs = mem_array(&op->alloc, n_inputs ? n_inputs : 1, sizeof *op->inputs);
+    op->outputs = op->inputs ? mem_array(&op->alloc, n_outputs ? n_outputs : 1, sizeof *op->outputs) : NULL;
     if (!op->inputs || !op->outputs)
         return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY,
                          "%s: out of memory for %" PRIu32 " input and %" PRIu32 " output tensor descriptions",
                          op->name, n_inputs, n_outputs);
+    memset(op->inputs, 0, (n_inputs ? n_inputs : 1) * sizeof *op->inputs);
+    memset(op->outputs, 0, (n_outputs ? n_outputs : 1) * sizeof *op->outputs);
     op->n_inputs = n_inputs;
     op->n_outputs = n_outputs;
     return DMLREF_OK;
+}
+
+void *op_exec_alloc(const op_t *op, const char *what, dmlref_error *err) {
+    void *p = op->exec_request <= (uint64_t)SIZE_MAX ? mem_alloc(&op->alloc, (size_t)op->exec_request) : NULL;
+    if (!p)
+        set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "%s: out of memory for %s (%" PRIu64 " bytes)", op->name, what,
+                  op->exec_request);
+    return p;
 }

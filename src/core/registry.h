@@ -26,7 +26,8 @@ typedef struct op_class {
      * has one, op->check (the checking option's pre-pass). */
     dmlref_status (*compile)(op_t *op, const void *desc, dmlref_error *err);
     /* Optional: picks a fast path (may set op->kernel, kernel_name, plan,
-     * plan_free; leaves the oracle when none applies).  Called after compile. */
+     * plan_free; leaves the oracle when none applies; a failed allocation is
+     * DMLREF_ERROR_OUT_OF_MEMORY, plan_out_of_memory).  Called after compile. */
     dmlref_status (*plan)(op_t *op, dmlref_error *err);
     /* Output `output`'s DimensionCount and Sizes from the desc's inputs and parameters
      * (dmlref_output_sizes; every class has one).  op holds only cls, type, name and

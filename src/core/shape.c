@@ -12,7 +12,7 @@ dmlref_status shape_input(const op_t *op, const char *name, const DMLREF_TENSOR_
                           const char *dims_rule, const char *type_rule, tensor_t *t, dmlref_error *err) {
     support_t s;
     support_lookup(op->cls, op->feature_level, &s); /* dmlref_output_sizes found the level's row */
-    TRY(tensor_check(op->name, name, td, 0, t, err));
+    TRY(tensor_check(op->name, name, td, NULL, t, err));
     return check_support(op->name, dims_rule, type_rule, name, t, &s, is_index, op->feature_level, err);
 }
 

@@ -111,9 +111,9 @@ static int cmp_off_pos(const void *pa, const void *pb) {
 /* The exact check for spans too large for a bitmap: sort (offset, position)
  * pairs of the first `count` elements in row-major order; report the earliest
  * element whose offset an earlier one has. */
-static dmlref_status overlap_by_sorting(const char *op, const char *name, const tensor_t *t,
-                                        uint64_t count, dmlref_error *err) {
-    off_pos *v = malloc((size_t)count * sizeof *v);
+static dmlref_status overlap_by_sorting(const dmlref_allocator *al, const char *op, const char *name,
+                                        const tensor_t *t, uint64_t count, dmlref_error *err) {
+    off_pos *v = mem_array(al, count, sizeof *v);
     if (!v) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
     const uint64_t *bs[1] = {t->strides};
     nd_iter it;
@@ -122,13 +122,13 @@ static dmlref_status overlap_by_sorting(const char *op, const char *name, const 
         v[p].off = it.offset[0];
         v[p].pos = p;
     }
-    qsort(v, (size_t)count, sizeof *v, cmp_off_pos);
+    sort_items(v, (size_t)count, sizeof *v, cmp_off_pos);
     for (uint64_t i = 1; i < count; ++i)
         if (v[i].off == v[i - 1].off && v[i].pos < first) {
             first = v[i].pos;
             off = v[i].off;
         }
-    free(v);
+    mem_free(al, v);
     if (first == UINT64_MAX) return DMLREF_OK;
     uint32_t coord[MAX_DIMS];
     for (uint32_t d = t->n; d-- > 0;) {
@@ -142,8 +142,8 @@ static dmlref_status overlap_by_sorting(const char *op, const char *name, const 
  * search.  When it runs out of budget after finding some colliding element at
  * row-major position P, the earliest one is among the first P + 1 elements: sort
  * those when they are few enough. */
-static dmlref_status overlap_by_search(const char *op, const char *name, const tensor_t *t,
-                                       uint64_t span, dmlref_error *err) {
+static dmlref_status overlap_by_search(const dmlref_allocator *al, const char *op, const char *name,
+                                       const tensor_t *t, uint64_t span, dmlref_error *err) {
     uint32_t first[MAX_DIMS];
     int have_any = 0;
     const overlap_verdict v = overlap_search(t, first, &have_any);
@@ -156,7 +156,7 @@ static dmlref_status overlap_by_search(const char *op, const char *name, const t
     if (have_any) {
         uint64_t pos = 0;
         for (uint32_t d = 0; d < t->n; ++d) pos = pos * t->sizes[d] + first[d]; /* < elements */
-        if (pos < OVERLAP_SORT_MAX_ELEMENTS) return overlap_by_sorting(op, name, t, pos + 1, err);
+        if (pos < OVERLAP_SORT_MAX_ELEMENTS) return overlap_by_sorting(al, op, name, t, pos + 1, err);
     }
     return set_rule_error(err, DMLREF_ERROR_CANNOT_VERIFY, "T15", name, "Strides",
                      "%s: %s.Strides interleave dimensions over a span of %" PRIu64
@@ -165,8 +165,8 @@ static dmlref_status overlap_by_search(const char *op, const char *name, const t
                      op, name, span, OVERLAP_SEARCH_BUDGET);
 }
 
-static dmlref_status check_no_overlap(const char *op, const char *name, const tensor_t *t,
-                                      dmlref_error *err) {
+static dmlref_status check_no_overlap(const dmlref_allocator *al, const char *op, const char *name,
+                                      const tensor_t *t, dmlref_error *err) {
     uint32_t idx[MAX_DIMS], m = 0;
     for (uint32_t d = 0; d < t->n; ++d) {
         if (t->sizes[d] <= 1) continue;
@@ -192,9 +192,9 @@ static dmlref_status check_no_overlap(const char *op, const char *name, const te
 
     const uint64_t span = t->span_bytes / t->esize;
     if (span > OVERLAP_BITMAP_MAX_SPAN && t->elements <= OVERLAP_SORT_MAX_ELEMENTS)
-        return overlap_by_sorting(op, name, t, t->elements, err);
-    if (span > OVERLAP_BITMAP_MAX_SPAN) return overlap_by_search(op, name, t, span, err);
-    unsigned char *seen = calloc((size_t)(span / 8 + 1), 1);
+        return overlap_by_sorting(al, op, name, t, t->elements, err);
+    if (span > OVERLAP_BITMAP_MAX_SPAN) return overlap_by_search(al, op, name, t, span, err);
+    unsigned char *seen = mem_zalloc(al, (size_t)(span / 8 + 1));
     if (!seen) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
     /* The outer dims with the iterator, the innermost one as a tight loop.
      * At most span + 1 <= 2^22 + 1 elements are visited: with more elements
@@ -223,12 +223,13 @@ static dmlref_status check_no_overlap(const char *op, const char *name, const te
             seen[e / 8] |= (unsigned char)(1u << (e % 8));
         }
     }
-    free(seen);
+    mem_free(al, seen);
     return st;
 }
 
 dmlref_status tensor_check(const char *op, const char *name, const DMLREF_TENSOR_DESC *td,
-                           int is_output, tensor_t *t, dmlref_error *err) {
+                           const dmlref_operator *output_of, tensor_t *t, dmlref_error *err) {
+    const int is_output = output_of != NULL;
     memset(t, 0, sizeof *t);
     if (!td) return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "T1", name, NULL, "%s: %s is NULL", op, name);
     if (td->Type != DMLREF_TENSOR_TYPE_BUFFER)
@@ -321,6 +322,6 @@ dmlref_status tensor_check(const char *op, const char *name, const DMLREF_TENSOR
                          op, name, align, t->esize);
     t->align = align;
 
-    if (is_output) return check_no_overlap(op, name, t, err);
+    if (is_output) return check_no_overlap(&output_of->alloc, op, name, t, err);
     return DMLREF_OK;
 }

@@ -98,28 +98,33 @@ void run_ranges(const op_t *op, uint32_t nth, uint64_t units, range_fn fn, const
     fn(ctx, 0, units, 0);
 }
 
-int scratch_init(scratch_t *s, uint32_t parts, size_t part_bytes) {
+int scratch_init(scratch_t *s, const dmlref_allocator *al, uint32_t parts, size_t part_bytes) {
     s->mem = NULL;
     s->parts = 0;
     s->part_bytes = 0;
 #ifndef __STDC_NO_ATOMICS__
     atomic_init(&s->busy, 0);
     if (parts == 0 || part_bytes == 0 || part_bytes > SIZE_MAX / parts) return 0;
-    s->mem = malloc((size_t)parts * part_bytes);
-    if (!s->mem) return 0;
+    s->mem = mem_alloc(al, (size_t)parts * part_bytes);
+    if (!s->mem) return -1;
     s->parts = parts;
     s->part_bytes = part_bytes;
     return 1;
 #else
+    (void)al;
     (void)parts;
     (void)part_bytes;
     return 0;
 #endif
 }
 
-void scratch_free(scratch_t *s) {
-    free(s->mem);
+void scratch_free(scratch_t *s, const dmlref_allocator *al) {
+    mem_free(al, s->mem);
     s->mem = NULL;
+}
+
+dmlref_status plan_out_of_memory(const op_t *op, dmlref_error *err) {
+    return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "%s: out of memory for its fast path's plan", op->name);
 }
 
 unsigned char *scratch_claim(const scratch_t *s) {

@@ -12,8 +12,10 @@
  * one execution at a time claims through an atomic flag and writes; so one
  * compiled operator may execute on several threads at once.  The fast kernels
  * allocate nothing at execute (the scratch was allocated at compile time); the
- * checking option's SCATTER_ND duplicate detection (an oracle pre-pass, not a
- * plan) does allocate a temporary array.
+ * checking option's SCATTER and SCATTER_ND duplicate detection (an oracle
+ * pre-pass, not a plan) does allocate a temporary array (op_exec_alloc).
+ * Every allocation goes through the operator's allocator (op->alloc); a
+ * planner whose allocation fails fails the compile (plan_out_of_memory).
  */
 #ifndef DMLREF_PLAN_H
 #define DMLREF_PLAN_H
@@ -146,9 +148,15 @@ typedef struct scratch {
 #endif
 } scratch_t;
 
-/* Allocates the slices; returns 0 (and leaves none) when that fails. */
-int scratch_init(scratch_t *s, uint32_t parts, size_t part_bytes);
-void scratch_free(scratch_t *s);
+/* Allocates the slices through al: 1; 0 when there is to be no scratch (none
+ * asked, parts * part_bytes overflows, no C11 atomics); -1 when the allocation
+ * failed (the plan then fails: plan_out_of_memory).  Either way s can be freed. */
+int scratch_init(scratch_t *s, const dmlref_allocator *al, uint32_t parts, size_t part_bytes);
+void scratch_free(scratch_t *s, const dmlref_allocator *al);
+
+/* A planner's failed allocation: DMLREF_ERROR_OUT_OF_MEMORY naming the operator.
+ * (The planner frees what it had allocated; compile then fails.) */
+dmlref_status plan_out_of_memory(const op_t *op, dmlref_error *err);
 /* The memory for one execution, or NULL (none, or in use); give it back with
  * scratch_release.  Both write the flag (and the caller the memory) through a
  * const plan: the plan is allocated non-const, so this is defined; every other

@@ -671,7 +671,7 @@ TEST(kernels_scatter_nd_rows_skip) {
 /* The scratch a plan lends: one execution at a time. */
 TEST(kernels_scratch_claim) {
     scratch_t s;
-    CHECK(scratch_init(&s, 3, 100));
+    CHECK(scratch_init(&s, &mem_default, 3, 100) == 1);
     unsigned char *a = scratch_claim(&s);
     CHECK(a != NULL);
     CHECK(scratch_claim(&s) == NULL); /* taken */
@@ -679,10 +679,10 @@ TEST(kernels_scratch_claim) {
     scratch_release(&s);
     CHECK(scratch_claim(&s) == a);
     scratch_release(&s);
-    scratch_free(&s);
-    CHECK(!scratch_init(&s, 2, SIZE_MAX / 2 + 1)); /* overflow: no scratch */
+    scratch_free(&s, &mem_default);
+    CHECK(scratch_init(&s, &mem_default, 2, SIZE_MAX / 2 + 1) == 0); /* overflow: no scratch */
     CHECK(scratch_claim(&s) == NULL);
-    scratch_free(&s);
+    scratch_free(&s, &mem_default);
 }
 
 TEST(kernels_join_inner_block_sizes) {

@@ -33,7 +33,7 @@ static dmlref_status concat_whole_rules(const op_t *op, const char *whole_name, 
     support_t s;
     support_lookup(op->cls, op->feature_level, &s);
 
-    TRY(tensor_check(O, whole_name, whole_desc, split ? 0 : 1, &whole, err));
+    TRY(tensor_check(O, whole_name, whole_desc, split ? NULL : op, &whole, err));
     TRY(check_support(O, split ? "P2" : "J2", split ? "P2" : "J2", whole_name, &whole, &s, 0, op->feature_level, err));
     if (count == 0)                                                                 /* P1, J1 */
         return set_rule_error(err, DMLREF_ERROR_PARAMETER, split ? "P1" : "J1", count_name, NULL, "%s: %s must be greater than 0", O, count_name);
@@ -69,7 +69,7 @@ dmlref_status concat_compile(op_t *op, const char *whole_name, const DMLREF_TENS
         char name[48];
         tensor_t *p = &pieces[k];
         piece_name(name, sizeof name, pieces_name, k);
-        TRY(tensor_check(O, name, &pieces_desc[k], split, p, err));
+        TRY(tensor_check(O, name, &pieces_desc[k], split ? op : NULL, p, err));
         TRY(check_same_dims(O, split ? "P2" : "J2", name, p, whole_name, &whole, err));                  /* P2, J2 */
         TRY(check_same_type(O, split ? "P2" : "J2", name, p, whole_name, &whole, err));
         TRY(check_sizes_but_axis(O, split ? "P4" : "J4", name, p, whole_name, &whole, axis, err)); /* P4, J4 */
@@ -154,7 +154,7 @@ dmlref_status join_output_sizes(const op_t *op, const DMLREF_JOIN_OPERATOR_DESC 
                                       O, axis, first.n - 1);
             p = first;
         } else {
-            TRY(tensor_check(O, name, &d->InputTensors[k], 0, &p, err));
+            TRY(tensor_check(O, name, &d->InputTensors[k], NULL, &p, err));
             TRY(check_same_dims(O, "J2", name, &p, "InputTensors[0]", &first, err));       /* J2 */
             TRY(check_same_type(O, "J2", name, &p, "InputTensors[0]", &first, err));
             TRY(check_sizes_but_axis(O, "J4", name, &p, "InputTensors[0]", &first, axis, err)); /* J4 */

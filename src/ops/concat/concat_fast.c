@@ -169,7 +169,7 @@ static dmlref_status concat_kernel(const op_t *op, const exec_args *x, dmlref_er
     return DMLREF_OK;
 }
 
-static void concat_free(void *p) { free(p); }
+static void concat_free(const dmlref_allocator *al, void *p) { mem_free(al, p); }
 
 dmlref_status plan_concat(op_t *op, int split, uint32_t a, dmlref_error *err) {
     const uint32_t count = split ? op->n_outputs : op->n_inputs;
@@ -179,8 +179,9 @@ dmlref_status plan_concat(op_t *op, int split, uint32_t a, dmlref_error *err) {
     const uint64_t esize = whole->esize;
     (void)err;
 
-    concat_fast_plan *p = calloc(1, sizeof *p + (size_t)count * sizeof(concat_piece));
-    if (!p) return DMLREF_OK; /* no memory for a plan: the oracle stays */
+    const uint64_t bytes = sizeof(concat_fast_plan) + (uint64_t)count * sizeof(concat_piece);
+    concat_fast_plan *p = bytes == (size_t)bytes ? mem_zalloc(&op->alloc, (size_t)bytes) : NULL;
+    if (!p) return plan_out_of_memory(op, err);
     p->split = split;
     p->count = count;
 

@@ -124,8 +124,8 @@ dmlref_status depth_space_compile(op_t *op, int to_space, const DMLREF_TENSOR_DE
     support_t s;
     support_lookup(op->cls, op->feature_level, &s);
 
-    TRY(tensor_check(OP, "InputTensor", input, 0, in, err));
-    TRY(tensor_check(OP, "OutputTensor", output, 1, out, err));
+    TRY(tensor_check(OP, "InputTensor", input, NULL, in, err));
+    TRY(tensor_check(OP, "OutputTensor", output, op, out, err));
     TRY(check_support(OP, "DS1", "DS2", "InputTensor", in, &s, 0, op->feature_level, err));  /* DS1, DS2 */
     TRY(check_same_type(OP, "DS2", "OutputTensor", out, "InputTensor", in, err));            /* DS2 */
     TRY(check_support(OP, "DS1", "DS2", "OutputTensor", out, &s, 0, op->feature_level, err)); /* DS1 */

@@ -191,7 +191,7 @@ static dmlref_status depth_space_kernel(const op_t *op, const exec_args *x, dmlr
     return DMLREF_OK;
 }
 
-static void depth_space_free(void *p) { free(p); }
+static void depth_space_free(const dmlref_allocator *al, void *p) { mem_free(al, p); }
 
 /* The byte stride of a view dimension: 0 for a dimension of size 1, whose
  * stride is never used (and whose product could exceed 64 bits).  For a
@@ -224,8 +224,8 @@ dmlref_status depth_space_plan(op_t *op, dmlref_error *err) {
         depth_st[5] = ds[1];
     }
 
-    ds_plan *p = calloc(1, sizeof *p);
-    if (!p) return DMLREF_OK; /* no memory for a plan: the oracle stays */
+    ds_plan *p = mem_zalloc(&op->alloc, sizeof *p);
+    if (!p) return plan_out_of_memory(op, err);
     copy_plan_init(&p->copy, 6, sizes, prm->to_space ? space_st : depth_st, prm->to_space ? depth_st : space_st, e);
     p->mode = DS_COPY;
     p->units = p->copy.units;

@@ -165,15 +165,15 @@ static dmlref_status diagonal_kernel(const op_t *op, const exec_args *x, dmlref_
     return DMLREF_OK;
 }
 
-static void diagonal_free(void *p) { free(p); }
+static void diagonal_free(const dmlref_allocator *al, void *p) { mem_free(al, p); }
 
 dmlref_status diagonal_plan(op_t *op, dmlref_error *err) {
     const diagonal_params *dp = OP_CPARAMS(op, diagonal_params);
     const tensor_t *out = &op->outputs[0], *in = dp->has_input ? &op->inputs[0] : NULL;
     const uint32_t n = out->n;
     (void)err;
-    diagonal_plan_t *p = calloc(1, sizeof *p);
-    if (!p) return DMLREF_OK; /* no memory for a plan: the oracle stays */
+    diagonal_plan_t *p = mem_zalloc(&op->alloc, sizeof *p);
+    if (!p) return plan_out_of_memory(op, err);
     /* the batch dims (0 .. n-3), collapsed where both tensors allow */
     p->batch.m = n > 2 ? n - 2 : 1;
     p->batch.sizes[0] = 1;

@@ -29,7 +29,7 @@ static dmlref_status diagonal_matrix_compile(op_t *op, const void *desc, dmlref_
     support_t s;
     support_lookup(op->cls, op->feature_level, &s); /* DM3: compile_impl found the level's row */
 
-    TRY(tensor_check(OP, "OutputTensor", d->OutputTensor, 1, out, err));
+    TRY(tensor_check(OP, "OutputTensor", d->OutputTensor, op, out, err));
     TRY(check_support(OP, "DM1", "DM2", "OutputTensor", out, &s, 0, op->feature_level, err)); /* DM1, DM2 */
 
     unsigned char fill[8] = {0};

@@ -31,8 +31,8 @@ static dmlref_status diagonal_matrix1_compile(op_t *op, const void *desc, dmlref
     support_t s;
     support_lookup(op->cls, op->feature_level, &s); /* DG6: compile_impl found the level's row */
 
-    if (in) TRY(tensor_check(OP, "InputTensor", d->InputTensor, 0, in, err));
-    TRY(tensor_check(OP, "OutputTensor", d->OutputTensor, 1, out, err));
+    if (in) TRY(tensor_check(OP, "InputTensor", d->InputTensor, NULL, in, err));
+    TRY(tensor_check(OP, "OutputTensor", d->OutputTensor, op, out, err));
     TRY(check_support(OP, "DG1", "DG2", "OutputTensor", out, &s, 0, op->feature_level, err)); /* DG1, DG2 */
     if (in) {
         TRY(check_same_type(OP, "DG3", "InputTensor", in, "OutputTensor", out, err));      /* DG3 */

@@ -415,17 +415,20 @@ static void axis_first_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t 
  * (R >= A / 16).  The slabs are allocated here, once, for at most
  * SLAB_MAX_PARTS thread parts; further parts walk without one.
  */
-static void plan_slab(gather_plan *p) {
+static int plan_slab(const op_t *op, gather_plan *p) {
     const nest_t *nt = &p->nest;
     const uint32_t l = nt->m - 1, r = nt->m - 2;
     const uint64_t A = p->A, L = nt->sizes[l], R = nt->sizes[r], es = p->esize;
-    if (nt->st[1][r] != 0 || R * 16 < A) return;
-    if (A * L * es < env_bytes(ENV_SLAB_MIN, SLAB_MIN_DEFAULT)) return; /* A * L: input elements, < 2^32 */
+    if (nt->st[1][r] != 0 || R * 16 < A) return 0;
+    if (A * L * es < env_bytes(ENV_SLAB_MIN, SLAB_MIN_DEFAULT)) return 0; /* A * L: input elements, < 2^32 */
     uint64_t cb = SLAB_BYTES / (A * es);
     if (cb > L) cb = L;
     if (cb > COLBLOCK_BYTES) cb = COLBLOCK_BYTES; /* the nidx buffer */
-    if (cb == 0 || (cb * es < 64 && cb < L)) return;
-    if (scratch_init(&p->slab, p->nth < SLAB_MAX_PARTS ? p->nth : SLAB_MAX_PARTS, (size_t)(A * cb * es))) p->cb = cb;
+    if (cb == 0 || (cb * es < 64 && cb < L)) return 0;
+    const int got = scratch_init(&p->slab, &op->alloc, p->nth < SLAB_MAX_PARTS ? p->nth : SLAB_MAX_PARTS,
+                                 (size_t)(A * cb * es));
+    if (got == 1) p->cb = cb;
+    return got;
 }
 
 /* The input byte offset of the index tuple at q: its T components clamped
@@ -517,10 +520,10 @@ static dmlref_status gather_kernel(const op_t *op, const exec_args *x, dmlref_er
     return DMLREF_OK;
 }
 
-static void gather_free(void *vp) {
+static void gather_free(const dmlref_allocator *al, void *vp) {
     gather_plan *p = vp;
-    scratch_free(&p->slab);
-    free(p);
+    scratch_free(&p->slab, al);
+    mem_free(al, p);
 }
 
 /* The operator families whose names the plans carry (the rows of `names` below). */
@@ -530,7 +533,7 @@ enum { FAM_GATHER, FAM_GATHER_ELEMENTS, FAM_GATHER_ND, FAM_N };
  * three stride vectors (out, input without the gathered dim, indices), the
  * gathered dim has size A and byte stride as.  Collapses and folds the nest,
  * picks the kernel and names it. */
-static dmlref_status gather_finish(op_t *op, gather_plan *p, int fam, uint64_t A, uint64_t as) {
+static dmlref_status gather_finish(op_t *op, gather_plan *p, int fam, uint64_t A, uint64_t as, dmlref_error *err) {
     const tensor_t *ix = &op->inputs[1], *out = &op->outputs[0];
     nest_t *nt = &p->nest;
     nest_collapse(nt, 3);
@@ -564,7 +567,10 @@ static dmlref_status gather_finish(op_t *op, gather_plan *p, int fam, uint64_t A
     } else if (js != 0 && nt->m >= 2) {
         p->kind = G_AXIS_FIRST;
         p->cb = COLBLOCK_BYTES / p->esize;
-        plan_slab(p);
+        if (plan_slab(op, p) < 0) {
+            gather_free(&op->alloc, p);
+            return plan_out_of_memory(op, err);
+        }
         p->nblocks = (nt->sizes[l] + p->cb - 1) / p->cb;
         p->units = nt->points / (nt->sizes[l] * nt->sizes[l - 1]) * p->nblocks;
         ki = p->slab.mem ? K_AXIS_FIRST_SLAB : K_AXIS_FIRST;
@@ -595,7 +601,7 @@ static dmlref_status gather_finish(op_t *op, gather_plan *p, int fam, uint64_t A
     const int wi = p->esize == 1 ? 0 : p->esize == 2 ? 1 : p->esize == 4 ? 2 : 3;
     const kernel_id kid = names[fam][ki][wi];
     if (kid == KERNEL_COUNT) { /* unreachable (see above); the oracle stays the kernel */
-        gather_free(p);
+        gather_free(&op->alloc, p);
         return DMLREF_OK;
     }
     op->kernel_name = kernel_names[kid];
@@ -606,8 +612,8 @@ static dmlref_status gather_finish(op_t *op, gather_plan *p, int fam, uint64_t A
 }
 
 /* The output's sizes and byte strides as the nest, the other two vectors zero. */
-static gather_plan *gather_plan_new(const tensor_t *out) {
-    gather_plan *p = calloc(1, sizeof *p);
+static gather_plan *gather_plan_new(op_t *op, const tensor_t *out) {
+    gather_plan *p = mem_zalloc(&op->alloc, sizeof *p);
     if (!p) return NULL;
     p->nest.m = out->n;
     for (uint32_t d = 0; d < out->n; ++d) {
@@ -620,9 +626,8 @@ static gather_plan *gather_plan_new(const tensor_t *out) {
 dmlref_status plan_gather(op_t *op, int elements, uint32_t a, uint32_t k, dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
     const uint32_t n = out->n;
-    (void)err;
-    gather_plan *p = gather_plan_new(out);
-    if (!p) return DMLREF_OK;
+    gather_plan *p = gather_plan_new(op, out);
+    if (!p) return plan_out_of_memory(op, err);
     nest_t *nt = &p->nest;
     if (elements) {
         for (uint32_t d = 0; d < n; ++d) {
@@ -637,7 +642,7 @@ dmlref_status plan_gather(op_t *op, int elements, uint32_t a, uint32_t k, dmlref
             if (od >= 0) nt->st[1][od] = in->bstrides[a - 1 - s];
         }
     }
-    return gather_finish(op, p, elements ? FAM_GATHER_ELEMENTS : FAM_GATHER, in->sizes[a], in->bstrides[a]);
+    return gather_finish(op, p, elements ? FAM_GATHER_ELEMENTS : FAM_GATHER, in->sizes[a], in->bstrides[a], err);
 }
 
 /*
@@ -652,9 +657,8 @@ dmlref_status plan_gather(op_t *op, int elements, uint32_t a, uint32_t k, dmlref
 dmlref_status plan_gather_nd(op_t *op, uint32_t r, uint32_t q, uint32_t b, dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
     const uint32_t n = out->n, t = ix->sizes[n - 1], m = (q - 1) + (r - b - t);
-    (void)err;
-    gather_plan *p = gather_plan_new(out);
-    if (!p) return DMLREF_OK;
+    gather_plan *p = gather_plan_new(op, out);
+    if (!p) return plan_out_of_memory(op, err);
     nest_t *nt = &p->nest;
     for (uint32_t k = 0; k < m; ++k) {
         const uint32_t d = n - m + k;
@@ -662,7 +666,7 @@ dmlref_status plan_gather_nd(op_t *op, uint32_t r, uint32_t q, uint32_t b, dmlre
         if (k < b) nt->st[1][d] = in->bstrides[n - r + k];                   /* batch                */
         if (k >= q - 1) nt->st[1][d] = in->bstrides[n - r + b + t + (k - (q - 1))]; /* trailing block */
     }
-    if (t == 1) return gather_finish(op, p, FAM_GATHER_ND, in->sizes[n - r + b], in->bstrides[n - r + b]);
+    if (t == 1) return gather_finish(op, p, FAM_GATHER_ND, in->sizes[n - r + b], in->bstrides[n - r + b], err);
 
     nest_collapse(nt, 3);
     static const int want[3] = {1, 1, 0};

@@ -2,7 +2,7 @@
  * The gather family's fast paths (gather_fast.c): GATHER, GATHER_ELEMENTS,
  * GATHER_ND and GATHER_ND1.  Each planner may replace op->kernel /
  * op->kernel_name and set op->plan; the oracle stays when no fast path applies
- * (or no memory for a plan).  Called after validation succeeded, with the
+ * (a failed allocation: OUT_OF_MEMORY).  Called after validation succeeded, with the
  * operator's parameters.
  */
 #ifndef DMLREF_OPS_GATHER_FAST_H

@@ -138,9 +138,9 @@ dmlref_status gather_nd_compile(op_t *op, const gather_nd_desc *gd, dmlref_error
     support_t s;
     support_lookup(op->cls, op->feature_level, &s);
 
-    TRY(tensor_check(OP, "InputTensor", gd->input, 0, in, err));
-    TRY(tensor_check(OP, "IndicesTensor", gd->indices, 0, ix, err));
-    TRY(tensor_check(OP, "OutputTensor", gd->output, 1, out, err));
+    TRY(tensor_check(OP, "InputTensor", gd->input, NULL, in, err));
+    TRY(tensor_check(OP, "IndicesTensor", gd->indices, NULL, ix, err));
+    TRY(tensor_check(OP, "OutputTensor", gd->output, op, out, err));
     TRY(check_same_dims(OP, "GN1", "IndicesTensor", ix, "InputTensor", in, err));             /* GN1 */
     TRY(check_same_dims(OP, "GN1", "OutputTensor", out, "InputTensor", in, err));
     TRY(check_support(OP, "GN1", "GN2", "InputTensor", in, &s, 0, op->feature_level, err));    /* GN2 */
@@ -168,8 +168,8 @@ dmlref_status gather_nd_output_sizes(const op_t *op, const gather_nd_desc *gd, u
     tensor_t in, ix;
     support_t s;
     support_lookup(op->cls, op->feature_level, &s);
-    TRY(tensor_check(OP, "InputTensor", gd->input, 0, &in, err));
-    TRY(tensor_check(OP, "IndicesTensor", gd->indices, 0, &ix, err));
+    TRY(tensor_check(OP, "InputTensor", gd->input, NULL, &in, err));
+    TRY(tensor_check(OP, "IndicesTensor", gd->indices, NULL, &ix, err));
     TRY(check_same_dims(OP, "GN1", "IndicesTensor", &ix, "InputTensor", &in, err));           /* GN1 */
     TRY(check_support(OP, "GN1", "GN2", "InputTensor", &in, &s, 0, op->feature_level, err));  /* GN2 */
     TRY(check_support(OP, "GN1", "GN2", "IndicesTensor", &ix, &s, 1, op->feature_level, err));

@@ -116,9 +116,9 @@ static dmlref_status gather_compile(op_t *op, const void *desc, dmlref_error *er
     support_t s;
     support_lookup(op->cls, op->feature_level, &s);
 
-    TRY(tensor_check(OP, "InputTensor", g->InputTensor, 0, in, err));                    /* G10 */
-    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, 0, ix, err));
-    TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, 1, out, err));
+    TRY(tensor_check(OP, "InputTensor", g->InputTensor, NULL, in, err));                    /* G10 */
+    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, NULL, ix, err));
+    TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, op, out, err));
     TRY(check_same_dims(OP, "G1", "IndicesTensor", ix, "InputTensor", in, err));               /* G1  */
     TRY(check_same_dims(OP, "G1", "OutputTensor", out, "InputTensor", in, err));
     TRY(check_support(OP, "G1", "G2", "InputTensor", in, &s, 0, op->feature_level, err));            /* G2  */
@@ -148,8 +148,8 @@ static dmlref_status gather_output_sizes_hook(const op_t *op, const void *desc, 
     support_t s;
     support_lookup(op->cls, op->feature_level, &s);
     (void)output;
-    TRY(tensor_check(OP, "InputTensor", g->InputTensor, 0, &in, err));                   /* G10 */
-    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, 0, &ix, err));
+    TRY(tensor_check(OP, "InputTensor", g->InputTensor, NULL, &in, err));                   /* G10 */
+    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, NULL, &ix, err));
     TRY(check_same_dims(OP, "G1", "IndicesTensor", &ix, "InputTensor", &in, err));            /* G1  */
     TRY(check_support(OP, "G1", "G2", "InputTensor", &in, &s, 0, op->feature_level, err));         /* G2  */
     TRY(check_support(OP, "G1", "G2", "IndicesTensor", &ix, &s, 1, op->feature_level, err));

@@ -56,9 +56,9 @@ static dmlref_status gather_elements_compile(op_t *op, const void *desc, dmlref_
     support_t s;
     support_lookup(op->cls, op->feature_level, &s);
 
-    TRY(tensor_check(OP, "InputTensor", g->InputTensor, 0, in, err));
-    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, 0, ix, err));
-    TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, 1, out, err));
+    TRY(tensor_check(OP, "InputTensor", g->InputTensor, NULL, in, err));
+    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, NULL, ix, err));
+    TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, op, out, err));
     TRY(check_same_dims(OP, "E1", "IndicesTensor", ix, "InputTensor", in, err));               /* E1 */
     TRY(check_same_dims(OP, "E1", "OutputTensor", out, "InputTensor", in, err));
     TRY(check_support(OP, "E1", "E2", "InputTensor", in, &s, 0, op->feature_level, err));            /* E2 */
@@ -86,8 +86,8 @@ static dmlref_status gather_elements_output_sizes(const op_t *op, const void *de
     support_t s;
     support_lookup(op->cls, op->feature_level, &s);
     (void)output;
-    TRY(tensor_check(OP, "InputTensor", g->InputTensor, 0, &in, err));
-    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, 0, &ix, err));
+    TRY(tensor_check(OP, "InputTensor", g->InputTensor, NULL, &in, err));
+    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, NULL, &ix, err));
     TRY(check_same_dims(OP, "E1", "IndicesTensor", &ix, "InputTensor", &in, err));            /* E1 */
     TRY(check_support(OP, "E1", "E2", "InputTensor", &in, &s, 0, op->feature_level, err));         /* E2 */
     TRY(check_support(OP, "E1", "E2", "IndicesTensor", &ix, &s, 1, op->feature_level, err));

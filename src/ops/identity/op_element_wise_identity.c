@@ -77,8 +77,8 @@ static dmlref_status identity_oracle(const op_t *op, const exec_args *x, dmlref_
     const unsigned char *src = IN_DATA(x, 0);
     unsigned char *dst = OUT_DATA(x, 0), *snapshot = NULL;
     if (src == dst && memcmp(in->bstrides, out->bstrides, sizeof in->bstrides) != 0) {
-        snapshot = malloc((size_t)in->span_bytes);
-        if (!snapshot) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, OP ": out of memory for the in-place snapshot");
+        snapshot = op_exec_alloc(op, "the in-place snapshot", err); /* in->span_bytes: identity_compile */
+        if (!snapshot) return DMLREF_ERROR_OUT_OF_MEMORY;
         memcpy(snapshot, src, (size_t)in->span_bytes);
         src = snapshot;
     } else if (src == dst && !p->scale_bias) {
@@ -90,7 +90,7 @@ static dmlref_status identity_oracle(const op_t *op, const exec_args *x, dmlref_
         if (p->scale_bias) sb_element(dst + it.offset[0], src + it.offset[1], out->esize, p->scale, p->bias);
         else memcpy(dst + it.offset[0], src + it.offset[1], out->esize);
     }
-    free(snapshot);
+    mem_free(&op->alloc, snapshot);
     return DMLREF_OK;
 }
 
@@ -101,8 +101,8 @@ static dmlref_status identity_compile(op_t *op, const void *desc, dmlref_error *
     support_t s;
     support_lookup(op->cls, op->feature_level, &s);
 
-    TRY(tensor_check(OP, "InputTensor", d->InputTensor, 0, in, err));                  /* ID3 */
-    TRY(tensor_check(OP, "OutputTensor", d->OutputTensor, 1, out, err));
+    TRY(tensor_check(OP, "InputTensor", d->InputTensor, NULL, in, err));                  /* ID3 */
+    TRY(tensor_check(OP, "OutputTensor", d->OutputTensor, op, out, err));
     TRY(check_same_dims(OP, "ID1", "OutputTensor", out, "InputTensor", in, err));             /* ID1 */
     TRY(check_support(OP, "ID2", "ID2", "InputTensor", in, &s, 0, op->feature_level, err));          /* ID2 */
     TRY(check_same_type(OP, "ID1", "OutputTensor", out, "InputTensor", in, err));             /* ID1 */
@@ -117,6 +117,8 @@ static dmlref_status identity_compile(op_t *op, const void *desc, dmlref_error *
     p->scale = d->ScaleBias ? d->ScaleBias->Scale : 1.0f;
     p->bias = d->ScaleBias ? d->ScaleBias->Bias : 0.0f;
     op->oracle = identity_oracle;
+    /* execute's one request: the snapshot of an in-place execute with another layout */
+    if (memcmp(in->bstrides, out->bstrides, sizeof in->bstrides) != 0) op->exec_request = in->span_bytes;
     return DMLREF_OK;
 }
 
@@ -212,14 +214,14 @@ static dmlref_status sb_kernel(const op_t *op, const exec_args *x, dmlref_error 
     return DMLREF_OK;
 }
 
-static void identity_free(void *p) { free(p); }
+static void identity_free(const dmlref_allocator *al, void *p) { mem_free(al, p); }
 
 static dmlref_status identity_plan_hook(op_t *op, dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
     const identity_params *ip = OP_CPARAMS(op, identity_params);
     (void)err;
-    identity_plan *p = calloc(1, sizeof *p);
-    if (!p) return DMLREF_OK; /* no memory for a plan: the oracle stays */
+    identity_plan *p = mem_zalloc(&op->alloc, sizeof *p);
+    if (!p) return plan_out_of_memory(op, err);
     uint64_t sizes[MAX_DIMS];
     for (uint32_t d = 0; d < out->n; ++d) sizes[d] = out->sizes[d];
     if (ip->scale_bias) {

@@ -237,7 +237,7 @@ static dmlref_status one_hot_kernel(const op_t *op, const exec_args *x, dmlref_e
     return DMLREF_OK;
 }
 
-static void one_hot_free(void *p) { free(p); }
+static void one_hot_free(const dmlref_allocator *al, void *p) { mem_free(al, p); }
 
 /* Every dim of `out` in [d0, d1) but `skip`: sizes and strides (Output, Indices), collapsed. */
 static void nest_dims(nest_t *nt, const tensor_t *out, const tensor_t *ix, uint32_t d0, uint32_t d1, uint32_t skip) {
@@ -262,8 +262,8 @@ dmlref_status plan_one_hot(op_t *op, uint32_t a, uint32_t on_dim, dmlref_error *
     const tensor_t *ix = &op->inputs[0], *va = &op->inputs[1], *out = &op->outputs[0];
     const uint32_t n = out->n;
     (void)err;
-    one_hot_plan *p = calloc(1, sizeof *p);
-    if (!p) return DMLREF_OK; /* no memory for a plan: the oracle stays */
+    one_hot_plan *p = mem_zalloc(&op->alloc, sizeof *p);
+    if (!p) return plan_out_of_memory(op, err);
     p->ixtype = ix->dtype;
     p->es = out->esize;
     p->D = out->sizes[a];

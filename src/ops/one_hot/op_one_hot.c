@@ -85,9 +85,9 @@ static dmlref_status one_hot_compile(op_t *op, const void *desc, dmlref_error *e
     support_t s;
     support_lookup(op->cls, op->feature_level, &s);
 
-    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, 0, ix, err));
-    TRY(tensor_check(OP, "ValuesTensor", g->ValuesTensor, 0, va, err));
-    TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, 1, out, err));
+    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, NULL, ix, err));
+    TRY(tensor_check(OP, "ValuesTensor", g->ValuesTensor, NULL, va, err));
+    TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, op, out, err));
     TRY(check_same_dims(OP, "OH1", "ValuesTensor", va, "IndicesTensor", ix, err));             /* OH1 */
     TRY(check_same_dims(OP, "OH1", "OutputTensor", out, "IndicesTensor", ix, err));
     TRY(check_support(OP, "OH1", "OH2", "ValuesTensor", va, &s, 0, op->feature_level, err));   /* OH1, OH2 */
@@ -133,8 +133,8 @@ static dmlref_status one_hot_output_sizes(const op_t *op, const void *desc, uint
     support_t s;
     support_lookup(op->cls, op->feature_level, &s);
     (void)output;
-    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, 0, &ix, err));
-    TRY(tensor_check(OP, "ValuesTensor", g->ValuesTensor, 0, &va, err));
+    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, NULL, &ix, err));
+    TRY(tensor_check(OP, "ValuesTensor", g->ValuesTensor, NULL, &va, err));
     TRY(check_same_dims(OP, "OH1", "ValuesTensor", &va, "IndicesTensor", &ix, err));           /* OH1 */
     TRY(check_support(OP, "OH1", "OH2", "ValuesTensor", &va, &s, 0, op->feature_level, err)); /* OH1, OH2 */
     TRY(check_support(OP, "OH1", "OH2", "IndicesTensor", &ix, &s, 1, op->feature_level, err));

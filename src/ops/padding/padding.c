@@ -115,8 +115,8 @@ dmlref_status padding_compile_tensors(op_t *op, const char *name, const padding_
     support_t s;
     support_lookup(op->cls, op->feature_level, &s);
 
-    TRY(tensor_check(name, "InputTensor", f->in, 0, in, err));
-    TRY(tensor_check(name, "OutputTensor", f->out, 1, out, err));
+    TRY(tensor_check(name, "InputTensor", f->in, NULL, in, err));
+    TRY(tensor_check(name, "OutputTensor", f->out, op, out, err));
     TRY(check_same_dims(name, "PD1", "OutputTensor", out, "InputTensor", in, err));            /* PD1 */
     TRY(check_support(name, "PD1", "PD2", "InputTensor", in, &s, 0, op->feature_level, err));  /* PD1, PD2 */
     TRY(check_same_type(name, "PD2", "OutputTensor", out, "InputTensor", in, err));            /* PD2 */

@@ -342,19 +342,18 @@ static dmlref_status pad_kernel(const op_t *op, const exec_args *x, dmlref_error
     return DMLREF_OK;
 }
 
-static void pad_plan_free(void *vp) {
+static void pad_plan_free(const dmlref_allocator *al, void *vp) {
     pad_plan *p = vp;
     if (!p) return;
-    free(p->pattern);
-    free(p->tabs);
-    free(p);
+    mem_free(al, p->pattern);
+    mem_free(al, p->tabs);
+    mem_free(al, p);
 }
 
 dmlref_status padding_plan(op_t *op, dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
     const padding_params *pp = OP_CPARAMS(op, padding_params);
     const int constant = pp->mode == DMLREF_PADDING_MODE_CONSTANT;
-    (void)err;
 
     /* normalize: drop size-1 dims (never padded), merge adjacent unpadded dims */
     pad_dim dims[MAX_DIMS];
@@ -392,17 +391,17 @@ dmlref_status padding_plan(op_t *op, dmlref_error *err) {
         for (uint32_t d = 0; d < m; ++d) entries += dims[d].s + ends[d];
     if (entries > PAD_TAB_MAX) return DMLREF_OK; /* maps too large: the oracle stays */
 
-    pad_plan *p = calloc(1, sizeof *p);
-    if (!p) return DMLREF_OK; /* no memory for a plan: the oracle stays */
+    pad_plan *p = mem_zalloc(&op->alloc, sizeof *p);
+    if (!p) return plan_out_of_memory(op, err);
     p->m = m;
     p->constant = constant;
     p->w = w;
     p->fill_byte = -1;
     if (entries) {
-        p->tabs = malloc((size_t)entries * sizeof *p->tabs);
+        p->tabs = mem_array(&op->alloc, entries, sizeof *p->tabs);
         if (!p->tabs) {
-            pad_plan_free(p);
-            return DMLREF_OK;
+            pad_plan_free(&op->alloc, p);
+            return plan_out_of_memory(op, err);
         }
     }
     uint64_t *t = p->tabs;
@@ -421,10 +420,10 @@ dmlref_status padding_plan(op_t *op, dmlref_error *err) {
     if (constant) {
         const uint64_t es = out->esize;
         p->pattern_bytes = w * ((PAD_PATTERN_MIN + w - 1) / w);
-        p->pattern = malloc((size_t)p->pattern_bytes);
+        p->pattern = mem_alloc(&op->alloc, (size_t)p->pattern_bytes);
         if (!p->pattern) {
-            pad_plan_free(p);
-            return DMLREF_OK;
+            pad_plan_free(&op->alloc, p);
+            return plan_out_of_memory(op, err);
         }
         for (uint64_t b = 0; b < p->pattern_bytes; b += es) memcpy(p->pattern + b, pp->fill, (size_t)es);
         int same = 1;

@@ -71,9 +71,9 @@ static dmlref_status reverse_subsequences_compile(op_t *op, const void *desc, dm
     support_t s;
     support_lookup(op->cls, op->feature_level, &s);
 
-    TRY(tensor_check(OP, "InputTensor", r->InputTensor, 0, in, err));
-    TRY(tensor_check(OP, "SequenceLengthsTensor", r->SequenceLengthsTensor, 0, len, err));
-    TRY(tensor_check(OP, "OutputTensor", r->OutputTensor, 1, out, err));
+    TRY(tensor_check(OP, "InputTensor", r->InputTensor, NULL, in, err));
+    TRY(tensor_check(OP, "SequenceLengthsTensor", r->SequenceLengthsTensor, NULL, len, err));
+    TRY(tensor_check(OP, "OutputTensor", r->OutputTensor, op, out, err));
     TRY(check_same_dims(OP, "RS1", "SequenceLengthsTensor", len, "InputTensor", in, err));          /* RS1 */
     TRY(check_same_dims(OP, "RS1", "OutputTensor", out, "InputTensor", in, err));
     TRY(check_support(OP, "RS1", "RS2", "InputTensor", in, &s, 0, op->feature_level, err));         /* RS1, RS2 */

@@ -18,7 +18,7 @@ static inline uint64_t seq_length(const unsigned char *p, uint32_t dtype, uint64
 }
 
 /* The fast path.  May replace op->kernel / op->kernel_name and set op->plan;
- * the oracle stays when no fast path applies (or no memory for a plan).  Called
+ * the oracle stays when no fast path applies (a failed allocation: OUT_OF_MEMORY).  Called
  * after validation succeeded, with Axis. */
 dmlref_status plan_reverse_subsequences(op_t *op, uint32_t axis, dmlref_error *err);
 

@@ -194,13 +194,13 @@ static dmlref_status rs_kernel(const op_t *op, const exec_args *x, dmlref_error 
     return DMLREF_OK;
 }
 
-static void rs_free(void *p) { free(p); }
+static void rs_free(const dmlref_allocator *al, void *p) { mem_free(al, p); }
 
 dmlref_status plan_reverse_subsequences(op_t *op, uint32_t a, dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *len = &op->inputs[1], *out = &op->outputs[0];
     (void)err;
-    rs_plan *p = calloc(1, sizeof *p);
-    if (!p) return DMLREF_OK; /* no memory for a plan: the oracle stays */
+    rs_plan *p = mem_zalloc(&op->alloc, sizeof *p);
+    if (!p) return plan_out_of_memory(op, err);
     /* the dims before Axis and those after it, each collapsed on its own (Axis separates them) */
     nest_t part[2];
     memset(part, 0, sizeof part);

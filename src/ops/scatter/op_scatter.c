@@ -83,11 +83,8 @@ static dmlref_status scatter_check(const op_t *op, const exec_args *x, dmlref_er
     const unsigned char *ix_data = IN_DATA(x, 1);
     TRY(check_indices_along_axis(op, a, x, err));
     if (K < 2) return DMLREF_OK;
-    const uint64_t bytes = (uint64_t)K * sizeof(line_entry); /* < 2^37: no overflow in 64 bits */
-    if (bytes != (size_t)bytes) /* a 32-bit host */
-        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, OP ": too many updates per line to check for duplicates");
-    line_entry *e = malloc((size_t)bytes);
-    if (!e) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, OP ": out of memory checking for duplicates");
+    line_entry *e = op_exec_alloc(op, "checking for duplicates", err); /* K entries: scatter_compile */
+    if (!e) return DMLREF_ERROR_OUT_OF_MEMORY;
 
     uint32_t lines[MAX_DIMS], first[MAX_DIMS] = {0}, earlier_k = 0;
     int found = 0;
@@ -103,7 +100,7 @@ static dmlref_status scatter_check(const op_t *op, const exec_args *x, dmlref_er
             e[k].v = index_normalize(v, in->sizes[a], &in_range); /* in range: N1 passed */
             e[k].k = k;
         }
-        qsort(e, K, sizeof *e, cmp_entry);
+        sort_items(e, K, sizeof *e, cmp_entry);
         /* the second entry of each group of equal targets repeats the first */
         uint32_t best = UINT32_MAX, prev = 0;
         for (uint32_t j = 1; j < K; ++j)
@@ -121,7 +118,7 @@ static dmlref_status scatter_check(const op_t *op, const exec_args *x, dmlref_er
             found = 1;
         }
     }
-    free(e);
+    mem_free(&op->alloc, e);
     if (!found) return DMLREF_OK;
     char b1[96], b2[96], b3[96];
     uint32_t c[MAX_DIMS];
@@ -147,10 +144,10 @@ static dmlref_status scatter_compile(op_t *op, const void *desc, dmlref_error *e
     support_t s;
     support_lookup(op->cls, op->feature_level, &s); /* SC7: the registry refuses levels before 2_0 */
 
-    TRY(tensor_check(OP, "InputTensor", g->InputTensor, 0, in, err));
-    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, 0, ix, err));
-    TRY(tensor_check(OP, "UpdatesTensor", g->UpdatesTensor, 0, up, err));
-    TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, 1, out, err));
+    TRY(tensor_check(OP, "InputTensor", g->InputTensor, NULL, in, err));
+    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, NULL, ix, err));
+    TRY(tensor_check(OP, "UpdatesTensor", g->UpdatesTensor, NULL, up, err));
+    TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, op, out, err));
     TRY(check_same_dims(OP, "SC1", "IndicesTensor", ix, "InputTensor", in, err));              /* SC1 */
     TRY(check_same_dims(OP, "SC1", "UpdatesTensor", up, "InputTensor", in, err));
     TRY(check_same_dims(OP, "SC1", "OutputTensor", out, "InputTensor", in, err));
@@ -171,6 +168,9 @@ static dmlref_status scatter_compile(op_t *op, const void *desc, dmlref_error *e
     OP_PARAMS(op, scatter_params)->axis = a;
     op->oracle = scatter_oracle;
     op->check = scatter_check;
+    /* execute's one request: scatter_check's K entries (< 2^37 bytes: no overflow) */
+    if ((op->options.flags & DMLREF_OPTION_CHECK_INDICES) && ix->sizes[a] >= 2)
+        op->exec_request = (uint64_t)ix->sizes[a] * sizeof(line_entry);
     return DMLREF_OK;
 }
 

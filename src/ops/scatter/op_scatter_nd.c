@@ -103,10 +103,8 @@ static dmlref_status scatter_nd_check(const op_t *op, const exec_args *x, dmlref
      * output elements.  Sort (target, position) pairs; report the earliest
      * update (in row-major order) whose target an earlier one already took. */
     const uint64_t count = ix->elements / t;
-    if (count > SIZE_MAX / sizeof(tuple_target))
-        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, OP ": too many index tuples to check for duplicates");
-    tuple_target *tt = malloc((size_t)count * sizeof *tt);
-    if (!tt) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, OP ": out of memory checking for duplicates");
+    tuple_target *tt = op_exec_alloc(op, "checking for duplicates", err); /* count entries: scatter_nd_compile */
+    if (!tt) return DMLREF_ERROR_OUT_OF_MEMORY;
     uint32_t j[MAX_DIMS];
     for (uint64_t p = 0; p < count; ++p) {
         uint64_t flat = 0;
@@ -120,14 +118,14 @@ static dmlref_status scatter_nd_check(const op_t *op, const exec_args *x, dmlref
         tt[p].flat = flat;
         tt[p].pos = p;
     }
-    qsort(tt, (size_t)count, sizeof *tt, cmp_target);
+    sort_items(tt, (size_t)count, sizeof *tt, cmp_target);
     uint64_t first = UINT64_MAX, earlier = 0;
     for (uint64_t p = 1; p < count; ++p)
         if (tt[p].flat == tt[p - 1].flat && (p < 2 || tt[p - 2].flat != tt[p].flat) && tt[p].pos < first) {
             first = tt[p].pos;
             earlier = tt[p - 1].pos;
         }
-    free(tt);
+    mem_free(&op->alloc, tt);
     if (first == UINT64_MAX) return DMLREF_OK;
     char a[96], b[96];
     tuple_coord(ix, q, earlier, j);
@@ -147,10 +145,10 @@ static dmlref_status scatter_nd_compile(op_t *op, const void *desc, dmlref_error
     support_t s;
     support_lookup(op->cls, op->feature_level, &s);
 
-    TRY(tensor_check(OP, "InputTensor", g->InputTensor, 0, in, err));
-    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, 0, ix, err));
-    TRY(tensor_check(OP, "UpdatesTensor", g->UpdatesTensor, 0, up, err));
-    TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, 1, out, err));
+    TRY(tensor_check(OP, "InputTensor", g->InputTensor, NULL, in, err));
+    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, NULL, ix, err));
+    TRY(tensor_check(OP, "UpdatesTensor", g->UpdatesTensor, NULL, up, err));
+    TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, op, out, err));
     TRY(check_same_dims(OP, "S1", "IndicesTensor", ix, "InputTensor", in, err));               /* S1 */
     TRY(check_same_dims(OP, "S1", "UpdatesTensor", up, "InputTensor", in, err));
     TRY(check_same_dims(OP, "S1", "OutputTensor", out, "InputTensor", in, err));
@@ -202,6 +200,9 @@ static dmlref_status scatter_nd_compile(op_t *op, const void *desc, dmlref_error
     *OP_PARAMS(op, scatter_nd_params) = (scatter_nd_params){r, q};
     op->oracle = scatter_nd_oracle;
     op->check = scatter_nd_check;
+    /* execute's one request: scatter_nd_check's array, one entry per index tuple (< 2^37 bytes) */
+    if (op->options.flags & DMLREF_OPTION_CHECK_INDICES)
+        op->exec_request = ix->elements / t * sizeof(tuple_target);
     return DMLREF_OK;
 }
 

@@ -210,19 +210,18 @@ static dmlref_status scatter_kernel(const op_t *op, const exec_args *x, dmlref_e
     return DMLREF_OK;
 }
 
-static void scatter_free(void *vp) {
+static void scatter_free(const dmlref_allocator *al, void *vp) {
     scatter_plan *p = vp;
-    scratch_free(&p->tmp);
-    free(p);
+    scratch_free(&p->tmp, al);
+    mem_free(al, p);
 }
 
 dmlref_status plan_scatter(op_t *op, uint32_t a, dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *up = &op->inputs[2], *out = &op->outputs[0];
     const uint32_t n = in->n;
     const uint64_t es = in->esize;
-    (void)err;
-    scatter_plan *p = calloc(1, sizeof *p);
-    if (!p) return DMLREF_OK; /* no memory for a plan: the oracle stays */
+    scatter_plan *p = mem_zalloc(&op->alloc, sizeof *p);
+    if (!p) return plan_out_of_memory(op, err);
 
     /* outer dims [0, a) */
     const tensor_t *four[T_COUNT] = {out, in, up, ix};
@@ -286,7 +285,12 @@ dmlref_status plan_scatter(op_t *op, uint32_t a, dmlref_error *err) {
         const uint64_t sb = p->slab_bytes;
         if (sb >= 64 && sb <= STREAM_MAX_SLAB && plan_stream(out_bytes)) {
             const uint32_t parts = p->opoints < nth ? (uint32_t)p->opoints : nth; /* run_ranges' parts */
-            if (parts * sb <= STREAM_MAX_SCRATCH && scratch_init(&p->tmp, parts, (size_t)sb)) p->mode = SC_STREAM;
+            const int got = parts * sb <= STREAM_MAX_SCRATCH ? scratch_init(&p->tmp, &op->alloc, parts, (size_t)sb) : 0;
+            if (got < 0) {
+                scatter_free(&op->alloc, p);
+                return plan_out_of_memory(op, err);
+            }
+            if (got) p->mode = SC_STREAM;
         }
     } else {
         p->mode = SC_LINES;

@@ -1,7 +1,7 @@
 /*
  * SCATTER's fast path (scatter_fast.c).  May replace op->kernel /
  * op->kernel_name and set op->plan; the oracle stays when no fast path applies
- * (or no memory for a plan).  Called after validation succeeded, with Axis.
+ * (a failed allocation: OUT_OF_MEMORY).  Called after validation succeeded, with Axis.
  */
 #ifndef DMLREF_OPS_SCATTER_FAST_H
 #define DMLREF_OPS_SCATTER_FAST_H

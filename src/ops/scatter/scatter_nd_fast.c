@@ -263,10 +263,10 @@ static dmlref_status scatter_kernel(const op_t *op, const exec_args *x, dmlref_e
     return DMLREF_OK;
 }
 
-static void scatter_free(void *vp) {
+static void scatter_free(const dmlref_allocator *al, void *vp) {
     scatter_plan *p = vp;
-    scratch_free(&p->marks);
-    free(p);
+    scratch_free(&p->marks, al);
+    mem_free(al, p);
 }
 
 dmlref_status plan_scatter_nd(op_t *op, uint32_t r, uint32_t q, dmlref_error *err) {
@@ -274,9 +274,8 @@ dmlref_status plan_scatter_nd(op_t *op, uint32_t r, uint32_t q, dmlref_error *er
     const uint32_t n = in->n, t = ix->sizes[n - 1];
     const uint32_t m = (q - 1) + (r - t);
     const uint64_t esize = in->esize;
-    (void)err;
-    scatter_plan *p = calloc(1, sizeof *p);
-    if (!p) return DMLREF_OK;
+    scatter_plan *p = mem_zalloc(&op->alloc, sizeof *p);
+    if (!p) return plan_out_of_memory(op, err);
 
     uint64_t sizes[MAX_DIMS];
     for (uint32_t d = 0; d < n; ++d) sizes[d] = out->sizes[d];
@@ -339,8 +338,11 @@ dmlref_status plan_scatter_nd(op_t *op, uint32_t r, uint32_t q, dmlref_error *er
         copy_plan in_slice;
         for (uint32_t e = 0; e < sn; ++e) sin[e] = in->bstrides[n - r + t + e];
         copy_plan_init(&in_slice, sn, ssz, sdst, sin, esize);
-        if (in_slice.nest.points == 1 && in_slice.chunks == 1 && in_slice.block == p->slice.block)
-            scratch_init(&p->marks, 1, (size_t)((p->flat_total + 7) / 8));
+        if (in_slice.nest.points == 1 && in_slice.chunks == 1 && in_slice.block == p->slice.block &&
+            scratch_init(&p->marks, &op->alloc, 1, (size_t)((p->flat_total + 7) / 8)) < 0) {
+            scatter_free(&op->alloc, p);
+            return plan_out_of_memory(op, err);
+        }
     }
 
     static const kernel_id elems[9] = {KERNEL_COUNT, KERNEL_SCATTER_ND_ELEMS_X1, KERNEL_SCATTER_ND_ELEMS_X2,

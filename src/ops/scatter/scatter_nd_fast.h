@@ -1,7 +1,7 @@
 /*
  * SCATTER_ND's fast path (scatter_nd_fast.c).  May replace op->kernel /
  * op->kernel_name and set op->plan; the oracle stays when no fast path applies
- * (or no memory for a plan).  Called after validation succeeded.
+ * (a failed allocation: OUT_OF_MEMORY).  Called after validation succeeded.
  */
 #ifndef DMLREF_OPS_SCATTER_ND_FAST_H
 #define DMLREF_OPS_SCATTER_ND_FAST_H

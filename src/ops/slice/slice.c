@@ -32,8 +32,8 @@ dmlref_status slice_check_common(op_t *op, const DMLREF_TENSOR_DESC *in_desc, co
     support_t s;
     support_lookup(op->cls, op->feature_level, &s);
 
-    TRY(tensor_check(O, "InputTensor", in_desc, 0, in, err));
-    TRY(tensor_check(O, "OutputTensor", out_desc, 1, out, err));
+    TRY(tensor_check(O, "InputTensor", in_desc, NULL, in, err));
+    TRY(tensor_check(O, "OutputTensor", out_desc, op, out, err));
     TRY(check_same_dims(O, "SL1", "OutputTensor", out, "InputTensor", in, err));                  /* SL1 */
     TRY(check_support(O, "SL1", "SL2", "InputTensor", in, &s, 0, op->feature_level, err));         /* SL1, SL2 */
     TRY(check_same_type(O, "SL2", "OutputTensor", out, "InputTensor", in, err));                  /* SL2 */

@@ -33,7 +33,7 @@ static dmlref_status slice_kernel(const op_t *op, const exec_args *x, dmlref_err
     return DMLREF_OK;
 }
 
-static void slice_free(void *p) { free(p); }
+static void slice_free(const dmlref_allocator *al, void *p) { mem_free(al, p); }
 
 /* One name per copy kind (plan.h's enum order), and the instruction set. */
 #define SLICE_NAMES(P)                                                                                           \
@@ -51,8 +51,8 @@ dmlref_status slice_plan(op_t *op, int v1, dmlref_error *err) {
     view_t src, dst;
     if (!view_window(&src, in, out->sizes, sp->start, sp->step)) return DMLREF_OK; /* unaddressable: the oracle */
     view_of_tensor(&dst, out);
-    slice_plan_t *p = calloc(1, sizeof *p);
-    if (!p) return DMLREF_OK; /* no memory for a plan: the oracle stays */
+    slice_plan_t *p = mem_zalloc(&op->alloc, sizeof *p);
+    if (!p) return plan_out_of_memory(op, err);
     uint64_t sizes[MAX_DIMS];
     for (uint32_t d = 0; d < out->n; ++d) sizes[d] = out->sizes[d];
     copy_plan_init_view(&p->copy, out->n, sizes, &dst, &src, out->esize);

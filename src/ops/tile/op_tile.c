@@ -66,8 +66,8 @@ static dmlref_status tile_compile(op_t *op, const void *desc, dmlref_error *err)
     support_t s;
     support_lookup(op->cls, op->feature_level, &s);
 
-    TRY(tensor_check(OP, "InputTensor", d->InputTensor, 0, in, err));
-    TRY(tensor_check(OP, "OutputTensor", d->OutputTensor, 1, out, err));
+    TRY(tensor_check(OP, "InputTensor", d->InputTensor, NULL, in, err));
+    TRY(tensor_check(OP, "OutputTensor", d->OutputTensor, op, out, err));
     TRY(check_same_dims(OP, "TI1", "OutputTensor", out, "InputTensor", in, err));          /* TI1 */
     TRY(check_support(OP, "TI1", "TI4", "InputTensor", in, &s, 0, op->feature_level, err)); /* TI1, TI4 */
     TRY(check_same_type(OP, "TI4", "OutputTensor", out, "InputTensor", in, err));          /* TI4 */

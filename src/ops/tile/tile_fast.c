@@ -127,7 +127,7 @@ static dmlref_status tile_kernel(const op_t *op, const exec_args *x, dmlref_erro
     return DMLREF_OK;
 }
 
-static void tile_free(void *p) { free(p); }
+static void tile_free(const dmlref_allocator *al, void *p) { mem_free(al, p); }
 
 dmlref_status plan_tile(op_t *op, const uint32_t *repeats, dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
@@ -155,8 +155,8 @@ dmlref_status plan_tile(op_t *op, const uint32_t *repeats, dmlref_error *err) {
     if (w == 0) sz[0] = 1, os[0] = is[0] = 0, w = 1; /* one element */
     const uint32_t n_outer = w > MAX_DIMS ? w - MAX_DIMS : 0;
 
-    tile_plan *p = calloc(1, sizeof *p);
-    if (!p) return DMLREF_OK; /* no memory for a plan: the oracle stays */
+    tile_plan *p = mem_zalloc(&op->alloc, sizeof *p);
+    if (!p) return plan_out_of_memory(op, err);
     p->outer.m = n_outer ? n_outer : 1;
     p->outer.sizes[0] = 1;
     for (uint32_t k = 0; k < n_outer; ++k) {
