@@ -10,7 +10,7 @@ command's case files; dmlref.assert_same_bits compares outputs bit for bit;
 dmlref.strategies draws valid cases for Hypothesis.
 """
 from . import _core
-from ._errors import BindingError, DuplicateIndex, Error, IndexOutOfRange, InvalidDescriptor, OutOfMemory
+from ._errors import BindingError, CannotVerify, DuplicateIndex, Error, IndexOutOfRange, InvalidDescriptor, OutOfMemory
 from ._ops import FUNCTIONS as _FUNCTIONS
 from ._ops import OPERATORS as _OPERATORS
 from ._ops import snake
@@ -36,6 +36,6 @@ def __getattr__(name):
     raise AttributeError(f"module 'dmlref' has no attribute {name!r}")
 
 
-__all__ = ["Error", "InvalidDescriptor", "BindingError", "IndexOutOfRange", "DuplicateIndex", "OutOfMemory", "Case",
+__all__ = ["Error", "InvalidDescriptor", "BindingError", "IndexOutOfRange", "DuplicateIndex", "OutOfMemory", "CannotVerify", "Case",
            "assert_same_bits", "addressed_offsets", "operators", "data_types", "feature_levels",
            "__version__"] + sorted(_FUNCTIONS)

@@ -19,7 +19,7 @@ import tempfile
 import numpy as np
 
 from . import _core, _types
-from ._errors import DuplicateIndex, Error, IndexOutOfRange, InvalidDescriptor, OutOfMemory
+from ._errors import CannotVerify, DuplicateIndex, Error, IndexOutOfRange, InvalidDescriptor, OutOfMemory
 from ._ops import OPERATORS, snake, union_element
 
 
@@ -137,6 +137,8 @@ def _run_command(args, what):
         raise InvalidDescriptor(msg, status="DMLREF_CASE_INVALID")
     if p.returncode == 8:  # out of memory: no verdict on the case (docs/cli.md)
         raise OutOfMemory(f"{what}: {msg}", status="DMLREF_ERROR_OUT_OF_MEMORY")
+    if p.returncode == 7:  # cannot verify: no verdict either (docs/cli.md)
+        raise CannotVerify(f"{what}: {msg}", status="DMLREF_ERROR_CANNOT_VERIFY")
     raise Error(f"{what}: dmlref exited {p.returncode}: {msg}", status=f"DMLREF_EXIT_{p.returncode}")
 
 

@@ -41,16 +41,24 @@ class OutOfMemory(Error, MemoryError):
     (its exit status 8): no verdict on the descriptor or the case, never InvalidDescriptor."""
 
 
+class CannotVerify(Error):
+    """dmlref cannot decide whether the descriptor is valid (DMLREF_ERROR_CANNOT_VERIFY: an
+    interleaved output layout its bounded search could not settle; the command's exit 7).
+    Not a verdict: never InvalidDescriptor."""
+
+
 _BY_STATUS = {
     "DMLREF_ERROR_BINDING": BindingError,
     "DMLREF_ERROR_INDEX_OUT_OF_RANGE": IndexOutOfRange,
     "DMLREF_ERROR_DUPLICATE_INDEX": DuplicateIndex,
     "DMLREF_ERROR_OUT_OF_MEMORY": OutOfMemory,
     "DMLREF_ERROR_HOST_LIMIT": Error,
+    "DMLREF_ERROR_CANNOT_VERIFY": CannotVerify,
 }
 
 
 def from_status(status, message, rule="", field="", operator=None):
-    """The exception for a status name: InvalidDescriptor for every validation status."""
+    """The exception for a status name: InvalidDescriptor for every validation status (not
+    CANNOT_VERIFY, OUT_OF_MEMORY, HOST_LIMIT: no verdict)."""
     cls = _BY_STATUS.get(status, InvalidDescriptor)
     return cls(message, status=status, operator=operator, field=field, rule=rule)
