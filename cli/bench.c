@@ -17,6 +17,7 @@
 #include "args.h"
 #include "case/case.h"
 #include "cli.h"
+#include "execute.h"
 #include "load.h"
 #include "case/json_out.h"
 #include "case/pool.h"
@@ -45,7 +46,8 @@ static const char usage_bench[] =
     "Out-of-range indices are clamped silently (benchmarks do not check indices).\n"
     "\n"
     "exit status: 0 ok, 2 descriptor invalid, 3 case file unreadable or malformed,\n"
-    "4 bad command line or a bad DMLREF_* variable, 5 execution failed, 8 out of memory\n";
+    "4 bad command line or a bad DMLREF_* variable, 5 execution failed, 6 a buffer larger than\n"
+    "this host addresses, 7 cannot verify the descriptor, 8 out of memory\n";
 
 static int cmp_u64(const void *a, const void *b) {
     const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -137,8 +139,10 @@ int cmd_bench(int argc, char **argv) {
     }
     if (st != DMLREF_OK) {
         fprintf(stderr, "dmlref: %s: %s\n", path, err.message);
-        rc = st == DMLREF_ERROR_OPTIONS ? CASE_USAGE /* a bad DMLREF_* variable: exit 4, as run */
-             : st == DMLREF_ERROR_OUT_OF_MEMORY ? CASE_OUT_OF_MEMORY : CASE_SYSTEM;
+        /* as run: a bad DMLREF_* variable 4, a host limit 6, cannot verify 7, out of memory 8;
+         * anything else (the case validated when it was read) is an execution failure, 5 */
+        rc = cli_exit_status(st);
+        if (rc == CASE_INVALID) rc = CASE_SYSTEM;
     } else {
         qsort(times, (size_t)repeat, sizeof *times, cmp_u64);
         const uint64_t median = repeat % 2 ? times[repeat / 2] : (times[repeat / 2 - 1] + times[repeat / 2]) / 2;
