@@ -15,7 +15,8 @@
 # in.
 # Environment: BUILD (default build); OOM_POINTS (default 0: every point; M: at most M points
 # per command, spread evenly over 1 .. K, the first and the last included); OOM_ALL=1 adds
-# `gen --operator ALL` (about 9000 points; not in `make test`).
+# `gen --operator ALL` (2247 points; not in `make test`).  Besides the commands named below,
+# `run` is swept over the first documented case of each of the 22 operators.
 BUILD=${BUILD:-build}
 D="$BUILD/dmlref"
 OOM_POINTS=${OOM_POINTS:-0}
@@ -132,6 +133,17 @@ sweep "export" all "$D" export $C/join_doc1.json --out "$OUT"
 sweep "gen GATHER" all "$D" gen --operator GATHER --count 1 --seed 1 --out "$OUT"
 sweep "gen SCATTER_ND" all "$D" gen --operator SCATTER_ND --count 1 --seed 1 --out "$OUT"
 sweep "bench" status "$D" bench $C/gather_doc1.json --repeat 1 --warmup 0
+# run, once per operator: the first documented case of each of the 22 (sorted by file name)
+seen=" "
+for f in $C/*.json; do
+    o=$(sed -n 's/^ *"operator": *"\([A-Z_0-9]*\)".*/\1/p' "$f" | head -n 1)
+    case "$seen" in *" $o "*) continue ;; esac
+    [ -n "$o" ] || continue
+    seen="$seen$o "
+    sweep "run $o" all "$D" run "$f"
+done
+n_ops=$(echo $seen | wc -w)
+if [ "$n_ops" -ge 22 ]; then pass=$((pass + 1)); else no "run swept for $n_ops operators, expected 22"; fi
 [ "${OOM_ALL:-0}" = 1 ] && sweep "gen ALL" all "$D" gen --operator ALL --count 1 --seed 1 --out "$OUT"
 
 echo "oom: $pass passed, $fail failed, $skipped skipped"
