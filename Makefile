@@ -356,15 +356,23 @@ EXAMPLE = $(BUILD)/example_gather
 $(EXAMPLE): examples/gather.c $(STATIC) $(STAMP)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ examples/gather.c $(STATIC) $(LDLIBS_LIB)
 
+# The embedding example (examples/embed/embed.c, docs/embedding.md): one static
+# arena as the allocator, a 2-thread pthread pool as the thread pool, executes from
+# two threads; the same static library, plus -pthread.
+EMBED = $(BUILD)/example_embed
+$(EMBED): examples/embed/embed.c $(STATIC) $(STAMP)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ examples/embed/embed.c $(STATIC) $(LDLIBS_LIB) -pthread
+
 # The README's main job: every documented DirectML example through `dmlref run`
-# (outputs printed, compared with the documented ones), then the C example.
-examples: $(CLI) $(EXAMPLE)
+# (outputs printed, compared with the documented ones), then the C examples.
+examples: $(CLI) $(EXAMPLE) $(EMBED)
 	@for f in tests/cases/*.json; do \
 	    echo "== dmlref run $$f"; $(CLI) run "$$f" || exit 1; done
 	@echo "== $(EXAMPLE)"; $(EXAMPLE)
+	@echo "== $(EMBED)"; $(EMBED)
 
 # The README's test command.  Runs every suite and ends with "N passed, N failed".
-test: $(UNIT) $(NUMPY_DRIVER) $(EXAMPLE) $(if $(CLI_SRC),$(CLI) $(FIELDS_TEST) $(JSON_TEST) $(BUILDERS_TEST) $(SHAPE_TEST) $(FAILALLOC) $(ALLOC_TEST)) $(BUILD)/bench
+test: $(UNIT) $(NUMPY_DRIVER) $(EXAMPLE) $(EMBED) $(if $(CLI_SRC),$(CLI) $(FIELDS_TEST) $(JSON_TEST) $(BUILDERS_TEST) $(SHAPE_TEST) $(FAILALLOC) $(ALLOC_TEST)) $(BUILD)/bench
 	BUILD=$(BUILD) PYTHON=$(PYTHON) sh tests/run.sh
 
 test-asan:

@@ -1,15 +1,32 @@
 #!/bin/sh
-# The README's C example (examples/gather.c) prints the documented output.
+# The README's C example (examples/gather.c) prints the documented output, and the
+# embedding example (examples/embed/embed.c: a static arena as the allocator, a
+# pthread pool, executes from two threads) checks all it does and ends with
+# "embed: N passed, 0 failed", exit 0.
 BUILD=${BUILD:-build}
+pass=0 fail=0
+
 got=$("$BUILD/example_gather")
 want='[1, 2]
 [3, 4]
 [3, 4]
 [5, 6]'
 if [ "$got" = "$want" ]; then
-    echo "example: 1 passed, 0 failed"
+    pass=$((pass + 1))
 else
     printf 'example_gather printed:\n%s\n' "$got"
-    echo "example: 0 passed, 1 failed"
-    exit 1
+    fail=$((fail + 1))
 fi
+
+got=$("$BUILD/example_embed" 2>&1)
+rc=$?
+last=$(printf '%s\n' "$got" | tail -n 1)
+if [ $rc -eq 0 ] && printf '%s\n' "$last" | grep -Eq '^embed: [1-9][0-9]* passed, 0 failed$'; then
+    pass=$((pass + 1))
+else
+    printf 'example_embed (exit %s) printed:\n%s\n' "$rc" "$got"
+    fail=$((fail + 1))
+fi
+
+echo "example: $pass passed, $fail failed"
+[ $fail -eq 0 ]
