@@ -36,7 +36,7 @@ GEN_COUNT=${CROSS_GEN_COUNT:-3}
 GEN_OPS="GATHER GATHER_ELEMENTS SCATTER_ND SPLIT JOIN"
 BENCH_CHECK_CROSS=${BENCH_CHECK_CROSS:-"gather_rows scatter_nd_elems pad_reflect identity_transpose one_hot small_gather"}
 MARK="# dmlref cross wrapper (scripts/cross.sh)"
-PROGRAMS="test_unit dmlref numpy_driver example_gather bench test_fields test_json test_builders test_shape"
+PROGRAMS="test_unit dmlref numpy_driver example_gather example_embed bench test_fields test_json test_builders test_shape test_alloc"
 export PYTHON
 
 [ $# -gt 0 ] && TARGETS="$*" || TARGETS="armhf i386 aarch64 s390x riscv64 wasm32"
@@ -100,10 +100,10 @@ wrap() {
 build_linux() {
     local t=$1 dir=$2 tr goals
     tr=$(triple "$t")
-    if has_cli "$t"; then goals="all $dir/bench $dir/test_fields $dir/test_json $dir/test_builders $dir/test_shape"; else goals="lib"; fi
+    if has_cli "$t"; then goals="all $dir/bench $dir/test_fields $dir/test_json $dir/test_builders $dir/test_shape $dir/test_alloc"; else goals="lib"; fi
     make -j"$JOBS" BUILD="$dir" OPENMP=1 CROSS="$tr-" CC="$tr-gcc" AR="$tr-ar" RANLIB="$tr-ranlib" \
         OBJCOPY="$tr-objcopy" NM="$tr-nm" \
-        $goals "$dir/test_unit" "$dir/numpy_driver" "$dir/example_gather"
+        $goals "$dir/test_unit" "$dir/numpy_driver" "$dir/example_gather" "$dir/example_embed"
 }
 
 # build_wasm DIR: emcc, SIMDe's headers through a directory that holds only a
@@ -273,6 +273,9 @@ for t in $TARGETS; do
             fi
         fi
         wrap "$dir" "$kind"
+        # the embedding example needs threads, which the wasm32 build cannot create
+        if [ $kind = wasm ]; then EXAMPLE_EMBED=0; else EXAMPLE_EMBED=1; fi
+        export EXAMPLE_EMBED
         build_s=$((SECONDS - start))
         if full_suites "$t"; then
             # the bench suite's --check over 6 of the 26 workloads (all 26 take minutes emulated)
