@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#if DMLREF_MESSAGES
 dmlref_status set_error(dmlref_error *err, dmlref_status code, const char *fmt, ...) {
     if (err) {
         va_list ap;
@@ -31,6 +32,36 @@ dmlref_status set_rule_error(dmlref_error *err, dmlref_status code, const char *
     }
     return code;
 }
+#else
+/* DMLREF_MESSAGES=0 (include/dmlref.h): no formatting; the message is the rule id or empty. */
+static size_t copy_str(char *dst, size_t cap, size_t at, const char *src) {
+    while (src && *src && at + 1 < cap) dst[at++] = *src++;
+    dst[at] = '\0';
+    return at;
+}
+
+dmlref_status set_error_code(dmlref_error *err, dmlref_status code) {
+    if (err) {
+        err->code = code;
+        err->rule[0] = '\0';
+        err->field[0] = '\0';
+        err->message[0] = '\0';
+    }
+    return code;
+}
+
+dmlref_status set_rule_code(dmlref_error *err, dmlref_status code, const char *rule, const char *field,
+                            const char *sub) {
+    if (err) {
+        err->code = code;
+        copy_str(err->rule, sizeof err->rule, 0, rule);
+        copy_str(err->message, sizeof err->message, 0, rule);
+        size_t n = copy_str(err->field, sizeof err->field, 0, field);
+        if (field && sub) copy_str(err->field, sizeof err->field, copy_str(err->field, sizeof err->field, n, "."), sub);
+    }
+    return code;
+}
+#endif
 
 const char *dmlref_status_name(dmlref_status status) {
     switch (status) {
