@@ -526,8 +526,8 @@ enum {
  *   DMLREF_NO_MALLOC=1  no malloc or free is referenced.  A NULL options.allocator
  *       is then DMLREF_ERROR_OPTIONS ("this build has no default allocator") from
  *       dmlref_compile and dmlref_compile_memory; dmlref_validate allocates from
- *       a bump arena of DMLREF_VALIDATE_ARENA bytes (default 1536) on its own
- *       stack, enough for the operator and a few tensors; a desc with more
+ *       a bump arena of DMLREF_VALIDATE_ARENA bytes (default 2560) on its own
+ *       stack, enough for the operator and 10 tensors on a 32-bit target; a desc with more
  *       tensors than fit is DMLREF_ERROR_OUT_OF_MEMORY from validate (compile
  *       with an allocator validates it the same way).
  *   DMLREF_NO_ENV=1     no getenv: the DMLREF_* environment variables

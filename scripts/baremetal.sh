@@ -15,7 +15,9 @@
 #
 # Environment: BM_GEN (required: the host generator), MAKE (default make),
 # JOBS (default 2), BM_BUILD (default build-baremetal), BM_SEED (default
-# 20240611), BM_COUNT (default 12), BM_TIMEOUT (seconds, default 300).
+# 20240611), BM_COUNT (default 12), BM_TIMEOUT (seconds, default 300),
+# BM_OPTIONS (more make switches for the library, e.g. "MESSAGES=0 ORACLE_ONLY=1";
+# use another BM_BUILD for each).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 MAKE=${MAKE:-make}
@@ -41,7 +43,7 @@ mkdir -p "$B" && [ -n "${BM_GEN:-}" ] && [ -x "$BM_GEN" ] || { echo "baremetal: 
 
 # shellcheck disable=SC2086
 $MAKE -j"$JOBS" BUILD="$B" CC=${CROSS}gcc AR=${CROSS}ar CROSS=$CROSS OPENMP=0 SIMD=0 SHARED=0 LOCALIZE=0 \
-    WITH_CLI=0 PIC= CFLAGS="-Os -g" EXTRA_CFLAGS="$MCU $LIBC -DDMLREF_NO_MALLOC=1 -DDMLREF_NO_ENV=1" \
+    WITH_CLI=0 PIC= CFLAGS="-Os -g" ${BM_OPTIONS:-} EXTRA_CFLAGS="$MCU $LIBC -DDMLREF_NO_MALLOC=1 -DDMLREF_NO_ENV=1" \
     "$B/libdmlref_internal.a" >"$B/build.log" 2>&1 || { cat "$B/build.log" >&2; echo "baremetal: the library did not build" >&2; exit 1; }
 "$BM_GEN" "$SEED" "$COUNT" tests/cases/*.json >"$B/bm_table.c" || { echo "baremetal: gen_table failed" >&2; exit 1; }
 # shellcheck disable=SC2086

@@ -264,7 +264,7 @@ dmlref_status dmlref_output_sizes(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATU
  * A desc with more tensors than fit is DMLREF_ERROR_OUT_OF_MEMORY; then
  * dmlref_compile_memory + dmlref_compile validate it with the caller's memory. */
 #ifndef DMLREF_VALIDATE_ARENA
-#define DMLREF_VALIDATE_ARENA 1536
+#define DMLREF_VALIDATE_ARENA 2560
 #endif
 typedef struct stack_arena {
     unsigned char *base;

@@ -5,6 +5,8 @@
  * dmlref_execute_memory.  Documented examples: the fast path and the oracle
  * each against `expected`, byte for byte (a "nan" slot: any NaN).  Random
  * cases: the fast path against the oracle, every byte of every output buffer.
+ * Each case also passes dmlref_validate (DMLREF_NO_MALLOC: on its stack arena)
+ * and is refused by dmlref_compile without an allocator (DMLREF_ERROR_OPTIONS).
  * It also measures the stack dmlref_compile and dmlref_execute use (a painted
  * region below the caller's frame), the worst per operator.  Prints
  * "baremetal: N passed, M failed"; exit status 1 when anything failed.
@@ -218,6 +220,17 @@ int main(void) {
         int ok = sc && build_desc(c, sc, &d) == 0;
         if (!ok) printf("FAIL %s: not built, or too large for the test's tables\n", c->name);
         ok = ok && run(c, &d, 0, 0) == 0 && run(c, &d, DMLREF_OPTION_FORCE_ORACLE, 1) == 0;
+        if (ok) { /* DMLREF_NO_MALLOC: validate on its stack arena; compile without an allocator refused */
+            dmlref_error err;
+            dmlref_operator *op = NULL;
+            const dmlref_status v = dmlref_validate(&d, (DMLREF_FEATURE_LEVEL)c->level, &err);
+            const dmlref_status n = dmlref_compile(&d, (DMLREF_FEATURE_LEVEL)c->level, NULL, &op, &err);
+            if (v != DMLREF_OK || n != DMLREF_ERROR_OPTIONS || op) {
+                printf("FAIL %s: dmlref_validate %s (want DMLREF_OK), dmlref_compile without an allocator %s "
+                       "(want DMLREF_ERROR_OPTIONS)\n", c->name, dmlref_status_name(v), dmlref_status_name(n));
+                ok = 0;
+            }
+        }
         if (ok && c->has_expected) {
             const unsigned long fast = compare_expected(c, 0), oracle = compare_expected(c, 1);
             if (fast || oracle) {
