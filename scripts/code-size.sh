@@ -74,11 +74,12 @@ fi
 # the text of libdmlref_internal.a (`size -t`: code and read-only data of every object),
 # and what the library adds to a minimal image (tests/baremetal/minimal.c: one GATHER
 # compiled from an arena and executed, linked with --gc-sections) over the same program
-# without the library (-DBM_EMPTY).
+# without the library (-DBM_EMPTY); picolibc's minimal start-up (--crt0=minimal: no
+# semihosting, so no printf of its own), so what libc code the library pulls in counts.
 if command -v arm-none-eabi-gcc >/dev/null 2>&1; then
     M4="-mthumb -mcpu=cortex-m4 -mfloat-abi=hard -mfpu=fpv4-sp-d16"
     M4LIB="--specs=picolibc.specs"
-    M4LINK="--oslib=semihost --crt0=semihost -Wl,--gc-sections -Wl,--defsym=__flash=0x0 -Wl,--defsym=__flash_size=0x400000 -Wl,--defsym=__ram=0x20000000 -Wl,--defsym=__ram_size=0x400000"
+    M4LINK="--crt0=minimal -Wl,--gc-sections -Wl,--defsym=__flash=0x0 -Wl,--defsym=__flash_size=0x400000 -Wl,--defsym=__ram=0x20000000 -Wl,--defsym=__ram_size=0x400000"
     m4configs='whole library:all:
 messages off:all:MESSAGES=0
 oracle-only:all:ORACLE_ONLY=1

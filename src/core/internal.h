@@ -66,6 +66,11 @@ dmlref_status set_rule_error(dmlref_error *err, dmlref_status code, const char *
 /* DMLREF_MESSAGES=0: the same calls, inlined, so that the format strings are
  * dropped; the code, rule and field are recorded (error.c), the message is the
  * rule id or empty.  The arguments are still evaluated. */
+/* The few snprintf calls that build field names and lists (not messages) use a
+ * small formatter instead (error.c: %s %c %d %u %x, lengths h l ll z; returns the
+ * length it would have written, as snprintf does), so no libc printf is linked. */
+int dmlref_snprintf_(char *buf, size_t cap, const char *fmt, ...) DMLREF_PRINTF(3, 4);
+#define snprintf dmlref_snprintf_
 dmlref_status set_error_code(dmlref_error *err, dmlref_status code);
 dmlref_status set_rule_code(dmlref_error *err, dmlref_status code, const char *rule, const char *field,
                             const char *sub);
