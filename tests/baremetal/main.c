@@ -6,7 +6,8 @@
  * each against `expected`, byte for byte (a "nan" slot: any NaN).  Random
  * cases: the fast path against the oracle, every byte of every output buffer.
  * Each case also passes dmlref_validate (DMLREF_NO_MALLOC: on its stack arena)
- * and is refused by dmlref_compile without an allocator (DMLREF_ERROR_OPTIONS).
+ * and is refused by dmlref_compile without an allocator (DMLREF_ERROR_OPTIONS); one
+ * broken rule must keep its status, rule id and field (every build, MESSAGES=0 too).
  * It also measures the stack dmlref_compile and dmlref_execute use (a painted
  * region below the caller's frame), the worst per operator.  Prints
  * "baremetal: N passed, M failed"; exit status 1 when anything failed.
@@ -245,6 +246,27 @@ int main(void) {
         else ++failed;
         if (c->has_expected) ++docs;
         else ++random;
+    }
+    /* A broken rule keeps its status, rule id and field in every build (MESSAGES=0: the
+     * message is the rule id): GATHER's Axis past the input's dimensions is G3 on "Axis". */
+    for (unsigned i = 0; i < bm_case_count; ++i) {
+        const bm_case *c = &bm_cases[i];
+        const dmlref_schema *sc = dmlref_operator_schema((DMLREF_OPERATOR_TYPE)c->type);
+        DMLREF_OPERATOR_DESC d;
+        if (c->type != DMLREF_OPERATOR_GATHER || !sc || build_desc(c, sc, &d) != 0) continue;
+        ((DMLREF_GATHER_OPERATOR_DESC *)(void *)desc_mem)->Axis = 99;
+        dmlref_error err;
+        const dmlref_status st = dmlref_validate(&d, (DMLREF_FEATURE_LEVEL)c->level, &err);
+        if (st == DMLREF_ERROR_PARAMETER && err.code == st && strcmp(err.rule, "G3") == 0 &&
+            strcmp(err.field, "Axis") == 0 && err.message[0]) {
+            ++passed;
+        } else {
+            printf("FAIL %s with Axis 99: %s, rule \"%s\", field \"%s\", message \"%s\" (want "
+                   "DMLREF_ERROR_PARAMETER, G3, Axis, a message)\n",
+                   c->name, dmlref_status_name(st), err.rule, err.field, err.message);
+            ++failed;
+        }
+        break;
     }
     printf("stack bytes (painted; worst over the cases, fast path and oracle):\n");
     printf("| operator | dmlref_compile | dmlref_execute |\n|---|---:|---:|\n");
