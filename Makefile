@@ -37,6 +37,14 @@
 #   CPPFLAGS CFLAGS LDFLAGS  as usual (CFLAGS default -O2 -g); EXTRA_CFLAGS is
 #                            added after the project's flags
 #   OPENMP=1 SIMD=1 SAN=0    switches (SAN=1: ASan+UBSan)
+#   MESSAGES=1               0: no message formatting (-DDMLREF_MESSAGES=0: statuses,
+#                            rule ids and field names stay, dmlref_error.message holds
+#                            the rule id or is empty; include/dmlref.h)
+#   ORACLE_ONLY=0            1: the fast paths (*_fast.c, the plan hooks) are not
+#                            compiled; every operator runs its oracle
+#   PIC=-fPIC                the library objects' code model (empty for bare metal)
+#   (bare metal: DMLREF_NO_MALLOC=1 DMLREF_NO_ENV=1 in EXTRA_CFLAGS, docs/baremetal.md;
+#    make test-baremetal, scripts/baremetal.sh)
 #   SHARED=1                 0: no shared library (built, installed or checked)
 #   LOCALIZE=1               0: libdmlref.a holds the plain objects (no `-r` link,
 #                            no objcopy); internal names then stay global
@@ -55,6 +63,8 @@ LIBDIR  ?= $(PREFIX)/lib
 INCLUDEDIR   ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 SAN     ?= 0
+MESSAGES ?= 1
+ORACLE_ONLY ?= 0
 PYTHON  ?= /usr/bin/python3
 
 # Tools.  make's built-in defaults of CC (cc) and AR (ar) give way to CROSS;
@@ -90,7 +100,8 @@ WARN     = -Wall -Wextra -pedantic -Werror
 CFLAGS  ?= -O2 -g
 # _FILE_OFFSET_BITS=64: on 32-bit hosts stat() and readdir() otherwise fail with
 # EOVERFLOW on a file system with 64-bit inode numbers (the in/out guard, the tests' listing).
-ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) -fPIC -Iinclude -Isrc -I. -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64
+PIC     ?= -fPIC
+ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(PIC) -Iinclude -Isrc -I. -D_POSIX_C_SOURCE=200809L -D_FILE_OFFSET_BITS=64
 # The library's own objects: only what DMLREF_API marks is exported.
 LIB_CFLAGS = -fvisibility=hidden -ffunction-sections -fdata-sections
 LDLIBS_LIB =
@@ -106,6 +117,12 @@ ifeq ($(SIMD),1)
 ALL_CFLAGS += -DDMLREF_SIMD=1
 else
 ALL_CFLAGS += -DDMLREF_SIMD=0
+endif
+ifeq ($(MESSAGES),0)
+ALL_CFLAGS += -DDMLREF_MESSAGES=0
+endif
+ifeq ($(ORACLE_ONLY),1)
+ALL_CFLAGS += -DDMLREF_ORACLE_ONLY=1
 endif
 ifeq ($(SAN),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -132,7 +149,7 @@ $(error OPS: unknown operator(s) $(filter-out $(ALL_OPS),$(OPS)); known: $(ALL_O
 endif
 LEFT_OUT = $(filter-out $(OPS),$(ALL_OPS))
 LIB_SRC  = $(wildcard src/core/*.c src/simd/*.c src/engine/*.c src/ops/*.c src/api/*.c) \
-	$(filter-out $(foreach o,$(LEFT_OUT),%/op_$(o).c),$(wildcard src/ops/*/*.c))
+	$(filter-out $(foreach o,$(LEFT_OUT),%/op_$(o).c) $(if $(filter 1,$(ORACLE_ONLY)),%_fast.c),$(wildcard src/ops/*/*.c))
 LIB_OBJ  = $(LIB_SRC:%.c=$(BUILD)/%.o)
 # Above the library: case/ (the case library: reader, writer, fields, values,
 # JSON, .npy), builders/ (random valid cases, over case/), cli/ (the command,
@@ -415,6 +432,15 @@ test-ship: lib $(INTERNAL)
 
 code-size:
 	MAKE="$(MAKE)" sh scripts/code-size.sh
+
+# The bare-metal test (docs/baremetal.md): the host program that writes the case
+# table, then scripts/baremetal.sh (the Cortex-M4F build, qemu-system-arm).
+BM_GEN = $(BUILD)/bm_gen_table
+$(BM_GEN): tests/baremetal/gen_table.c tests/baremetal/bm_table.h $(BUILDERS) $(CASELIB) $(INTERNAL) $(HEADERS) $(STAMP)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILDERS) $(CASELIB) $(INTERNAL) $(LDLIBS_LIB) -lm
+.PHONY: test-baremetal
+test-baremetal: $(BM_GEN)
+	BM_GEN=$(BM_GEN) MAKE="$(MAKE)" sh scripts/baremetal.sh
 
 # No source file depends on a file that depends back on it, and every folder uses
 # only itself and the layers below it (scripts/check-deps.py, over the objects'

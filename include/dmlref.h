@@ -522,6 +522,21 @@ enum {
  * or free of libc (OpenMP's runtime, used when threads != 1, may allocate inside
  * itself).  dmlref_validate, which takes no options, uses malloc and free.
  *
+ * Freestanding builds (docs/baremetal.md) may define, when compiling the library:
+ *   DMLREF_NO_MALLOC=1  no malloc or free is referenced.  A NULL options.allocator
+ *       is then DMLREF_ERROR_OPTIONS ("this build has no default allocator") from
+ *       dmlref_compile and dmlref_compile_memory; dmlref_validate allocates from
+ *       a bump arena of DMLREF_VALIDATE_ARENA bytes (default 2560) on its own
+ *       stack, enough for the operator and 10 tensors on a 32-bit target; a desc with more
+ *       tensors than fit is DMLREF_ERROR_OUT_OF_MEMORY from validate (compile
+ *       with an allocator validates it the same way).
+ *   DMLREF_NO_ENV=1     no getenv: the DMLREF_* environment variables
+ *       (docs/environment.md) are never read, their defaults apply.
+ *   DMLREF_MESSAGES=0   no message formatting: dmlref_error.code, .rule and
+ *       .field are as usual, .message holds the rule id (or is empty).
+ *   DMLREF_ORACLE_ONLY=1 (make ORACLE_ONLY=1) the fast paths are not compiled:
+ *       every operator runs its scalar oracle, as with DMLREF_OPTION_FORCE_ORACLE.
+ *
  *   alloc(ctx, size, alignment): size > 0 bytes at a multiple of alignment, or
  *       NULL when out of memory (then the call fails with
  *       DMLREF_ERROR_OUT_OF_MEMORY, having freed everything it had allocated).
@@ -594,7 +609,7 @@ typedef struct dmlref_threadpool {
 typedef struct dmlref_options {
     uint32_t flags;   /* DMLREF_OPTION_* */
     uint32_t threads; /* 0 = default (OpenMP's, or the pool's), 1 = serial, T = at most T */
-    /* NULL: malloc/free.  Copied by dmlref_compile: the struct need not outlive
+    /* NULL: malloc/free (an error in a DMLREF_NO_MALLOC build).  Copied by dmlref_compile: the struct need not outlive
      * the call, but ctx must stay valid until dmlref_release. */
     const dmlref_allocator *allocator;
     const dmlref_threadpool *threadpool; /* NULL: OpenMP (or serial without it) */

@@ -123,6 +123,12 @@ static dmlref_status compile_impl(const char *api, const DMLREF_OPERATOR_DESC *d
         return set_error(err, DMLREF_ERROR_OPTIONS, "%s: options.flags (0x%x) has unknown bits", name,
                          (unsigned)options->flags);
     TRY(check_threadpool(name, options, err));
+#if DMLREF_NO_MALLOC
+    if (!options->allocator)
+        return set_error(err, DMLREF_ERROR_OPTIONS,
+                         "%s: options.allocator is NULL and this build has no default allocator "
+                         "(DMLREF_NO_MALLOC: every compile needs the caller's allocator)", name);
+#endif
     const dmlref_allocator *al = options->allocator ? options->allocator : &mem_default;
     if (!al->alloc || !al->free)
         return set_error(err, DMLREF_ERROR_OPTIONS, "%s: options.allocator has a NULL %s", name,
@@ -188,6 +194,10 @@ dmlref_status dmlref_compile_memory(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEA
     *bytes = 0;
     dmlref_options o = {.flags = 0, .threads = 0};
     if (options) o = *options;
+#if DMLREF_NO_MALLOC
+    if (!o.allocator) /* the compile it runs needs memory: compile_impl's message */
+        return compile_impl("dmlref_compile_memory", desc, feature_level, &o, 0, &(dmlref_operator *){NULL}, err);
+#endif
     counting c = {o.allocator ? o.allocator : &mem_default, 0};
     if (!c.to->alloc || !c.to->free) c.to = &mem_default; /* compile_impl refuses it below, with its message */
     const dmlref_allocator counter = {counting_alloc, counting_free, &c};
@@ -247,10 +257,45 @@ dmlref_status dmlref_output_sizes(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATU
     return DMLREF_OK;
 }
 
+#if DMLREF_NO_MALLOC
+/* DMLREF_NO_MALLOC: dmlref_validate allocates from a bump arena of
+ * DMLREF_VALIDATE_ARENA bytes on its own stack (the compiled operator's
+ * structure and tensor descriptions; validation makes no other request).
+ * A desc with more tensors than fit is DMLREF_ERROR_OUT_OF_MEMORY; then
+ * dmlref_compile_memory + dmlref_compile validate it with the caller's memory. */
+#ifndef DMLREF_VALIDATE_ARENA
+#define DMLREF_VALIDATE_ARENA 2560
+#endif
+typedef struct stack_arena {
+    unsigned char *base;
+    size_t used, cap;
+} stack_arena;
+
+static void *arena_alloc(void *ctx, size_t size, size_t alignment) {
+    stack_arena *a = ctx;
+    const size_t at = (a->used + alignment - 1) & ~(alignment - 1);
+    if (at > a->cap || size > a->cap - at) return NULL;
+    a->used = at + size;
+    return a->base + at;
+}
+
+static void arena_free(void *ctx, void *ptr) {
+    (void)ctx, (void)ptr;
+}
+#endif
+
 dmlref_status dmlref_validate(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
                               dmlref_error *err) {
     dmlref_operator *op = NULL;
+#if DMLREF_NO_MALLOC
+    _Alignas(DMLREF_ALLOC_ALIGNMENT) unsigned char buf[DMLREF_VALIDATE_ARENA];
+    stack_arena a = {buf, 0, sizeof buf};
+    const dmlref_allocator al = {arena_alloc, arena_free, &a};
+    const dmlref_options o = {.flags = 0, .threads = 0, .allocator = &al};
+    return compile_impl("dmlref_validate", desc, feature_level, &o, 1, &op, err);
+#else
     return compile_impl("dmlref_validate", desc, feature_level, NULL, 1, &op, err);
+#endif
 }
 
 /* The desc field bound as input (or output) number i: the schema's slots in

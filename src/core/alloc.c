@@ -4,8 +4,24 @@
 #include "internal.h"
 
 #include <stddef.h>
+#if !DMLREF_NO_MALLOC
 #include <stdlib.h>
+#endif
 
+#if DMLREF_NO_MALLOC
+/* DMLREF_NO_MALLOC (docs/baremetal.md): no malloc or free is referenced.
+ * mem_default is then an allocator that has no memory: dmlref_compile with a
+ * NULL options.allocator fails with DMLREF_ERROR_OPTIONS (api.c, before using
+ * it), and dmlref_validate runs on a stack arena (api.c). */
+static void *default_alloc(void *ctx, size_t size, size_t alignment) {
+    (void)ctx, (void)size, (void)alignment;
+    return NULL;
+}
+
+static void default_free(void *ctx, void *ptr) {
+    (void)ctx, (void)ptr;
+}
+#else
 /* malloc's pointers are aligned for max_align_t; where that is less than
  * DMLREF_ALLOC_ALIGNMENT, the default allocator aligns by hand, keeping the
  * offset to malloc's pointer in the byte before the one it returns. */
@@ -29,6 +45,7 @@ static void default_free(void *ctx, void *ptr) {
     unsigned char *p = ptr;
     free(p - 1 - p[-1]);
 }
+#endif
 
 const dmlref_allocator mem_default = {default_alloc, default_free, NULL};
 

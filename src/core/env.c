@@ -1,7 +1,9 @@
 /* The environment variables, read once; see env.h and docs/environment.md. */
 #include "env.h"
 
+#if !DMLREF_NO_ENV
 #include <stdlib.h>
+#endif
 #include <string.h>
 
 #ifndef __STDC_NO_ATOMICS__
@@ -56,6 +58,16 @@ int env_parse_bytes(const char *v, uint64_t *out) {
     return 1;
 }
 
+#if DMLREF_NO_ENV
+/* DMLREF_NO_ENV (freestanding builds, docs/baremetal.md): no getenv; every
+ * knob is not set, so the compile-time defaults apply (the oracle is not
+ * forced; DMLREF_OPTION_FORCE_ORACLE still forces it). */
+static void load(dmlref_env *e) {
+    memset(e, 0, sizeof *e);
+    (void)byte_names;
+    (void)note_bad;
+}
+#else
 static void load(dmlref_env *e) {
     memset(e, 0, sizeof *e);
     /* An unset or empty variable is not set. */
@@ -72,6 +84,7 @@ static void load(dmlref_env *e) {
         else note_bad(e, byte_names[k], v);
     }
 }
+#endif
 
 #ifndef __STDC_NO_ATOMICS__
 static atomic_int state; /* 0: not read, 1: being read, 2: read */

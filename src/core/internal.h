@@ -49,6 +49,10 @@ void sort_items(void *base, size_t n, size_t size, int (*cmp)(const void *, cons
 
 /* ---- errors (error.c) ---------------------------------------------------- */
 
+#ifndef DMLREF_MESSAGES
+#define DMLREF_MESSAGES 1
+#endif
+#if DMLREF_MESSAGES
 /* Records code and formatted message in err (if not NULL); returns code. */
 dmlref_status set_error(dmlref_error *err, dmlref_status code, const char *fmt, ...)
     DMLREF_PRINTF(3, 4);
@@ -58,6 +62,33 @@ dmlref_status set_error(dmlref_error *err, dmlref_status code, const char *fmt, 
  * is not NULL ("IndicesTensor.Sizes", "Axis"). */
 dmlref_status set_rule_error(dmlref_error *err, dmlref_status code, const char *rule, const char *field,
                              const char *sub, const char *fmt, ...) DMLREF_PRINTF(6, 7);
+#else
+/* DMLREF_MESSAGES=0: the same calls, inlined, so that the format strings are
+ * dropped; the code, rule and field are recorded (error.c), the message is the
+ * rule id or empty.  The arguments are still evaluated. */
+/* The few snprintf calls that build field names and lists (not messages) use a
+ * small formatter instead (error.c: %s %c %d %u %x, lengths h l ll z; returns the
+ * length it would have written, as snprintf does), so no libc printf is linked. */
+int dmlref_snprintf_(char *buf, size_t cap, const char *fmt, ...) DMLREF_PRINTF(3, 4);
+#define snprintf dmlref_snprintf_
+dmlref_status set_error_code(dmlref_error *err, dmlref_status code);
+dmlref_status set_rule_code(dmlref_error *err, dmlref_status code, const char *rule, const char *field,
+                            const char *sub);
+static inline dmlref_status set_error(dmlref_error *err, dmlref_status code, const char *fmt, ...)
+    DMLREF_PRINTF(3, 4);
+static inline dmlref_status set_error(dmlref_error *err, dmlref_status code, const char *fmt, ...) {
+    (void)fmt;
+    return set_error_code(err, code);
+}
+static inline dmlref_status set_rule_error(dmlref_error *err, dmlref_status code, const char *rule,
+                                           const char *field, const char *sub, const char *fmt, ...)
+    DMLREF_PRINTF(6, 7);
+static inline dmlref_status set_rule_error(dmlref_error *err, dmlref_status code, const char *rule,
+                                           const char *field, const char *sub, const char *fmt, ...) {
+    (void)fmt;
+    return set_rule_code(err, code, rule, field, sub);
+}
+#endif
 
 /* ---- tensor-desc rules (tensor.c) ----------------------------------------- */
 

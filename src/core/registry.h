@@ -16,6 +16,18 @@ typedef struct support_row {
     support_t s;
 } support_row;
 
+/* A class's plan hook.  DMLREF_ORACLE_ONLY=1 (make ORACLE_ONLY=1, which also leaves
+ * out the *_fast.c files): no class has one, every operator runs its oracle, and
+ * the plan functions are unused (not compiled into anything). */
+#if DMLREF_ORACLE_ONLY
+#define PLAN_HOOK(f) NULL
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Wunused-function"
+#endif
+#else
+#define PLAN_HOOK(f) f
+#endif
+
 typedef struct op_class {
     const dmlref_schema *schema; /* name, type, slots, parameters          */
     const support_row *support;           /* n_support rows, increasing `from`      */

@@ -39,4 +39,4 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_JOIN, "JOIN", sizeof(D), DM
                                               N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class join_class = {&schema, support, N_OF(support), join_compile, join_plan, join_output_sizes_hook};
+const op_class join_class = {&schema, support, N_OF(support), join_compile, PLAN_HOOK(join_plan), join_output_sizes_hook};

@@ -37,4 +37,4 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_SPLIT, "SPLIT", sizeof(D), 
                                               N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class split_class = {&schema, support, N_OF(support), split_compile, split_plan, split_output_sizes_hook};
+const op_class split_class = {&schema, support, N_OF(support), split_compile, PLAN_HOOK(split_plan), split_output_sizes_hook};

@@ -34,5 +34,5 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_DEPTH_TO_SPACE1, OP, sizeof
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class depth_to_space1_class = {&schema, support, N_OF(support), depth_to_space1_compile, depth_space_plan,
+const op_class depth_to_space1_class = {&schema, support, N_OF(support), depth_to_space1_compile, PLAN_HOOK(depth_space_plan),
                                       depth_to_space1_output_sizes};

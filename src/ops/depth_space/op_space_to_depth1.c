@@ -35,5 +35,5 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_SPACE_TO_DEPTH1, OP, sizeof
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class space_to_depth1_class = {&schema, support, N_OF(support), space_to_depth1_compile, depth_space_plan,
+const op_class space_to_depth1_class = {&schema, support, N_OF(support), space_to_depth1_compile, PLAN_HOOK(depth_space_plan),
                                       space_to_depth1_output_sizes};

@@ -68,5 +68,5 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_DIAGONAL_MATRIX, OP, sizeof
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class diagonal_matrix_class = {&schema, support, N_OF(support), diagonal_matrix_compile, diagonal_plan,
+const op_class diagonal_matrix_class = {&schema, support, N_OF(support), diagonal_matrix_compile, PLAN_HOOK(diagonal_plan),
                                         diagonal_matrix_output_sizes};

@@ -77,5 +77,5 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_DIAGONAL_MATRIX1, OP, sizeo
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class diagonal_matrix1_class = {&schema, support, N_OF(support), diagonal_matrix1_compile, diagonal_plan,
+const op_class diagonal_matrix1_class = {&schema, support, N_OF(support), diagonal_matrix1_compile, PLAN_HOOK(diagonal_plan),
                                          diagonal_matrix1_output_sizes};

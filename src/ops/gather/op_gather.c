@@ -172,5 +172,5 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_GATHER, OP, sizeof(D), DMLR
                                               N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class gather_class = {&schema, support, N_OF(support), gather_compile, gather_plan,
+const op_class gather_class = {&schema, support, N_OF(support), gather_compile, PLAN_HOOK(gather_plan),
                               gather_output_sizes_hook};

@@ -110,5 +110,5 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_GATHER_ELEMENTS, OP, sizeof
                                               N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class gather_elements_class = {&schema, support, N_OF(support), gather_elements_compile, gather_elements_plan,
+const op_class gather_elements_class = {&schema, support, N_OF(support), gather_elements_compile, PLAN_HOOK(gather_elements_plan),
                                         gather_elements_output_sizes};

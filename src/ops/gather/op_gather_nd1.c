@@ -36,5 +36,5 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_GATHER_ND1, "GATHER_ND1", s
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class gather_nd1_class = {&schema, support, N_OF(support), gather_nd1_class_compile, gather_nd_plan,
+const op_class gather_nd1_class = {&schema, support, N_OF(support), gather_nd1_class_compile, PLAN_HOOK(gather_nd_plan),
                                   gather_nd1_class_output_sizes};

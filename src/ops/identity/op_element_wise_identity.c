@@ -273,4 +273,4 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_ELEMENT_WISE_IDENTITY, OP, 
                                      DMLREF_SCHEMA_IN_PLACE, N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class element_wise_identity_class = {&schema, support, N_OF(support), identity_compile, identity_plan_hook, element_wise_identity_output_sizes};
+const op_class element_wise_identity_class = {&schema, support, N_OF(support), identity_compile, PLAN_HOOK(identity_plan_hook), element_wise_identity_output_sizes};

@@ -174,4 +174,4 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_ONE_HOT, OP, sizeof(D), DML
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class one_hot_class = {&schema, support, N_OF(support), one_hot_compile, one_hot_plan_hook, one_hot_output_sizes};
+const op_class one_hot_class = {&schema, support, N_OF(support), one_hot_compile, PLAN_HOOK(one_hot_plan_hook), one_hot_output_sizes};

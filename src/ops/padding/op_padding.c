@@ -48,4 +48,4 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_PADDING, OP, sizeof(D), DML
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class padding_class = {&schema, support, N_OF(support), padding_compile, padding_plan, padding_class_output_sizes};
+const op_class padding_class = {&schema, support, N_OF(support), padding_compile, PLAN_HOOK(padding_plan), padding_class_output_sizes};

@@ -47,4 +47,4 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_PADDING1, OP, sizeof(D), DM
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class padding1_class = {&schema, support, N_OF(support), padding1_compile, padding_plan, padding1_output_sizes};
+const op_class padding1_class = {&schema, support, N_OF(support), padding1_compile, PLAN_HOOK(padding_plan), padding1_output_sizes};

@@ -135,4 +135,4 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_REVERSE_SUBSEQUENCES, OP, s
 #undef D
 
 const op_class reverse_subsequences_class = {&schema, support, N_OF(support), reverse_subsequences_compile,
-                                             reverse_subsequences_plan, reverse_subsequences_output_sizes};
+                                             PLAN_HOOK(reverse_subsequences_plan), reverse_subsequences_output_sizes};

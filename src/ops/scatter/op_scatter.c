@@ -202,4 +202,4 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_SCATTER, OP, sizeof(D), DML
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class scatter_class = {&schema, support, N_OF(support), scatter_compile, scatter_plan_hook, scatter_output_sizes};
+const op_class scatter_class = {&schema, support, N_OF(support), scatter_compile, PLAN_HOOK(scatter_plan_hook), scatter_output_sizes};

@@ -231,4 +231,4 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_SCATTER_ND, OP, sizeof(D), 
                                               N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class scatter_nd_class = {&schema, support, N_OF(support), scatter_nd_compile, scatter_nd_plan, scatter_nd_output_sizes};
+const op_class scatter_nd_class = {&schema, support, N_OF(support), scatter_nd_compile, PLAN_HOOK(scatter_nd_plan), scatter_nd_output_sizes};

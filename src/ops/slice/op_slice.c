@@ -99,4 +99,4 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_SLICE, OP, sizeof(D), DMLRE
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class slice_class = {&schema, support, N_OF(support), slice_compile, slice_plan_hook, slice_output_sizes};
+const op_class slice_class = {&schema, support, N_OF(support), slice_compile, PLAN_HOOK(slice_plan_hook), slice_output_sizes};

@@ -121,4 +121,4 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_SLICE1, OP, sizeof(D), DMLR
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class slice1_class = {&schema, support, N_OF(support), slice1_compile, slice1_plan_hook, slice1_output_sizes};
+const op_class slice1_class = {&schema, support, N_OF(support), slice1_compile, PLAN_HOOK(slice1_plan_hook), slice1_output_sizes};

@@ -131,4 +131,4 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_TILE, OP, sizeof(D), DMLREF
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class tile_class = {&schema, support, N_OF(support), tile_compile, tile_plan_hook, tile_output_sizes};
+const op_class tile_class = {&schema, support, N_OF(support), tile_compile, PLAN_HOOK(tile_plan_hook), tile_output_sizes};
