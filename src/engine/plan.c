@@ -79,6 +79,20 @@ static void pool_task(void *arg, uint32_t i) {
     j->fn(j->ctx, j->units * (uint64_t)i / j->n, j->units * (uint64_t)(i + 1) / j->n, i);
 }
 
+#ifdef _OPENMP
+/* The OpenMP team, in a function of its own: clang asks libomp for the thread's id on entry
+ * to any function holding a parallel region, which starts libomp's runtime (it allocates,
+ * and LLVM's libomp spins forever when that allocation fails) even on the serial path. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void run_omp(int n, uint64_t units, range_fn fn, const void *ctx) {
+#pragma omp parallel for schedule(static) num_threads(n)
+    for (int t = 0; t < n; ++t)
+        fn(ctx, units * (uint64_t)t / (uint64_t)n, units * (uint64_t)(t + 1) / (uint64_t)n, (uint32_t)t);
+}
+#endif
+
 void run_ranges(const op_t *op, uint32_t nth, uint64_t units, range_fn fn, const void *ctx) {
     const dmlref_threadpool *tp = op->options.threadpool;
     if (nth > 1 && units > 1 && tp) {
@@ -88,10 +102,7 @@ void run_ranges(const op_t *op, uint32_t nth, uint64_t units, range_fn fn, const
     }
 #ifdef _OPENMP
     if (nth > 1 && units > 1) {
-        const int n = (int)(units < nth ? units : nth);
-#pragma omp parallel for schedule(static) num_threads(n)
-        for (int t = 0; t < n; ++t)
-            fn(ctx, units * (uint64_t)t / (uint64_t)n, units * (uint64_t)(t + 1) / (uint64_t)n, (uint32_t)t);
+        run_omp((int)(units < nth ? units : nth), units, fn, ctx);
         return;
     }
 #endif
@@ -171,6 +182,12 @@ int plan_stream(uint64_t dst_bytes) {
 uint32_t plan_threads(const op_t *op, uint64_t work_bytes) {
     const dmlref_threadpool *tp = op->options.threadpool;
     uint64_t nth = op->options.threads;
+    uint64_t grain = env_bytes(ENV_PAR_GRAIN, PAR_GRAIN_DEFAULT);
+    if (grain == 0) grain = 1;
+    const uint64_t by_work = work_bytes / grain;
+    /* too little work for two parts: serial, and OpenMP's runtime is not asked (its lazy
+     * start-up allocates, and LLVM's libomp spins forever when that allocation fails) */
+    if (by_work < 2 || nth == 1) return 1;
     if (tp) { /* the caller's pool (compile checked threads <= tp->threads): no OpenMP */
         if (nth == 0) nth = tp->threads;
     } else {
@@ -180,9 +197,6 @@ uint32_t plan_threads(const op_t *op, uint64_t work_bytes) {
         return 1;
 #endif
     }
-    uint64_t grain = env_bytes(ENV_PAR_GRAIN, PAR_GRAIN_DEFAULT);
-    if (grain == 0) grain = 1;
-    const uint64_t by_work = work_bytes / grain;
     if (nth > by_work) nth = by_work;
     if (nth > 256) nth = 256;
     return nth < 1 ? 1 : (uint32_t)nth;
