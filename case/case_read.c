@@ -9,7 +9,6 @@
 #include "descbuf.h"
 #include "value.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -287,7 +286,7 @@ static int parse_root(case_ctx *x, const jv *root, dmlref_case *c) {
     c->desc_mem = desc_alloc(sc);
     if (!c->desc_mem) return case_oom(x, "%s: out of memory", sc->name);
     const int frc = fields_read_params(sc, root, c->desc_mem, &c->store, x->err, x->errcap);
-    if (frc) return frc == CASE_OUT_OF_MEMORY ? frc : CASE_MALFORMED;
+    if (frc) return case_failure(frc, CASE_MALFORMED);
     for (uint32_t i = 0; i < sc->n_slots; ++i)
         if (!sc->slots[i].is_array && !sc->slots[i].is_optional && !map[i].value)
             return case_fail(x, "missing \"%s\" (a tensor of %s)", sc->slots[i].name, c->op_name);

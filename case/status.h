@@ -24,4 +24,10 @@ enum {
                               message says "out of memory" */
 };
 
+/* A helper's failure as the caller reports it: out of memory stays out of memory (never
+ * a bad file or a failed write); any other failure becomes `otherwise`; 0 stays 0. */
+static inline int case_failure(int rc, int otherwise) {
+    return rc == CASE_OUT_OF_MEMORY ? CASE_OUT_OF_MEMORY : rc ? otherwise : CASE_OK;
+}
+
 #endif

@@ -165,7 +165,7 @@ static int write_all(const export_args *a, const dmlref_case *c) {
     for (uint32_t k = 0; !bad && k < c->n_outputs; ++k) bad = write_tensor_files(a->out, &c->outputs[k], err, sizeof err);
     if (!bad) bad = manifest_write(a->out, c, a->path, a->value_flags, err, sizeof err);
     if (bad) fprintf(stderr, "dmlref export: %s\n", err);
-    return bad == CASE_OUT_OF_MEMORY ? CASE_OUT_OF_MEMORY : bad ? CASE_SYSTEM : CASE_OK;
+    return case_failure(bad, CASE_SYSTEM);
 }
 
 int cmd_export(int argc, char **argv) {

@@ -154,7 +154,7 @@ static int gen_dir(const DMLREF_OPERATOR_TYPE *ops, int n_ops, int all, uint64_t
     const int drc = dir_create_path(dir, derr, sizeof derr);
     if (drc) {
         fprintf(stderr, "dmlref gen: %s\n", derr);
-        return drc == CASE_OUT_OF_MEMORY ? CASE_OUT_OF_MEMORY : CASE_SYSTEM;
+        return case_failure(drc, CASE_SYSTEM);
     }
     const size_t dl = strlen(dir);
     char *path = malloc(dl + 160);
@@ -196,7 +196,7 @@ static int gen_dir(const DMLREF_OPERATOR_TYPE *ops, int n_ops, int all, uint64_t
                 snprintf(path, dl + 160, "%s/%s_%s_%" PRIu64 "_%" PRIu64 ".json", dir, cfg->prefix, lower, seed, i);
                 const file_part part = {text, len};
                 const int wrc = file_write_atomic(path, &part, 1, err, sizeof err);
-                if (wrc) rc = wrc == CASE_OUT_OF_MEMORY ? CASE_OUT_OF_MEMORY : CASE_SYSTEM;
+                if (wrc) rc = case_failure(wrc, CASE_SYSTEM);
                 else if (i == 0) ++*written;
             }
             free(text);

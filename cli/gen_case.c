@@ -315,7 +315,7 @@ int gen_make_case(DMLREF_OPERATOR_TYPE type, uint64_t seed, uint64_t i, const ge
         else snprintf(err, errcap, "internal: %s does not read back: %s", name, why);
         free(*text);
         *text = NULL;
-        return rc == CASE_OUT_OF_MEMORY ? rc : GEN_SELF_CHECK;
+        return case_failure(rc, GEN_SELF_CHECK);
     }
     return CASE_OK;
 }

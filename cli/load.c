@@ -36,7 +36,7 @@ int cli_load_case(const char *path, uint32_t feature_level, dmlref_case *c, int 
     const int frc = case_read_file(path, MAX_CASE_FILE_BYTES, &text, &len, err, sizeof err);
     if (frc) {
         fprintf(stderr, "dmlref: %s\n", err);
-        return frc == CASE_OUT_OF_MEMORY ? CASE_OUT_OF_MEMORY : CASE_MALFORMED;
+        return case_failure(frc, CASE_MALFORMED);
     }
     /* npy paths are relative to the case file's directory */
     char *dir = strdup(path);

@@ -139,7 +139,7 @@ static int write_npy_outputs(const char *dir, const char *case_path, const dmlre
                       : npyout_buffer(dir, t, t->data, t->total_slots, err, sizeof err);
     }
     if (bad) fprintf(stderr, "dmlref: %s\n", err);
-    return bad == CASE_OUT_OF_MEMORY ? CASE_OUT_OF_MEMORY : bad ? CASE_SYSTEM : CASE_OK;
+    return case_failure(bad, CASE_SYSTEM);
 }
 
 static int cmd_run(int argc, char **argv) {
