@@ -15,8 +15,12 @@
 # "cross: N passed, N failed"; exit status 1 if anything failed.
 #
 # Targets:
-#   armhf i386 aarch64 s390x   everything: unit, cli, example, numpy, identity
-#                              (OpenMP on; the multiarch libc6/libgomp1:<arch>)
+#   i386 s390x                 every suite of tests/run.sh, and identity (one 32-bit and
+#                              one big-endian host; OpenMP on; the multiarch
+#                              libc6/libgomp1:<arch>).  i386 runs natively where the
+#                              kernel runs a 32-bit x86 program (checked with a probe
+#                              program), else under qemu-i386-static
+#   armhf aarch64              unit, example, numpy and identity
 #   riscv64                    unit, example, numpy and identity (the cross libc and
 #                              libgomp, QEMU_LD_PREFIX)
 #   wasm32                     emcc, -msimd128, OPENMP=0, node: unit, example and numpy
@@ -62,10 +66,24 @@ multiarch_of() {
     esac
 }
 has_cli() { case $1 in armhf | i386 | aarch64 | s390x | riscv64) return 0 ;; *) return 1 ;; esac; }
-# Targets that run every suite of tests/run.sh under emulation: one 32-bit and one big-endian
-# host (the command's suites are long under qemu); i386 and aarch64 run the library's suites
-# (unit, example, numpy) and the identity check of the command's verdicts and files.
-full_suites() { case $1 in armhf | s390x) return 0 ;; *) return 1 ;; esac; }
+# Targets that run every suite of tests/run.sh: one 32-bit and one big-endian host (the
+# command's suites are long under qemu: i386 is the 32-bit one because it usually runs
+# natively); armhf, aarch64 and riscv64 run the library's suites (unit, example, numpy) and
+# the identity check of the command's verdicts and files.
+full_suites() { case $1 in i386 | s390x) return 0 ;; *) return 1 ;; esac; }
+
+# native_runs TARGET: a program built for it runs here without an emulator (i386 on an
+# x86-64 kernel with 32-bit support and the multiarch libc6:i386)
+native_runs() {
+    local tr probe ok=1
+    [ "$1" = i386 ] && [ "$(uname -m)" = x86_64 ] || return 1
+    tr=$(triple "$1")
+    probe=$(mktemp)
+    printf 'int main(void) { return 42; }\n' | "$tr-gcc" -x c - -o "$probe" 2>/dev/null &&
+        { "$probe" 2>/dev/null; [ $? = 42 ]; } && ok=0
+    rm -f "$probe"
+    return $ok
+}
 
 # "[NAME: ]P passed, F failed[, S skipped]" -> "P F S" (the last such line of a file)
 counts() {
@@ -88,6 +106,8 @@ wrap() {
         fi
         if [ "$kind" = wasm ]; then
             printf '#!/bin/sh\n%s\nexec node "$(dirname "$0")/%s.js" "$@"\n' "$MARK" "$x" >"$dir/$x"
+        elif [ "$kind" = native ]; then
+            printf '#!/bin/sh\n%s\n%sexec "$(dirname "$0")/%s.real" "$@"\n' "$MARK" "$QEMU_ENV" "$x" >"$dir/$x"
         else
             printf '#!/bin/sh\n%s\n%sexec %s "$(dirname "$0")/%s.real" "$@"\n' "$MARK" "$QEMU_ENV" "$kind" "$x" >"$dir/$x"
         fi
@@ -251,7 +271,8 @@ for t in $TARGETS; do
     armhf | i386 | aarch64 | s390x | riscv64)
         kind=$(qemu_of "$t")
         tr=$(triple "$t")
-        command -v "$tr-gcc" >/dev/null && command -v "$kind" >/dev/null || { why="$tr-gcc or $kind missing"; kind=; } ;;
+        command -v "$tr-gcc" >/dev/null && command -v "$kind" >/dev/null || { why="$tr-gcc or $kind missing"; kind=; }
+        if command -v "$tr-gcc" >/dev/null && native_runs "$t"; then kind=native; echo "$t: runs natively"; fi ;;
     *) why="unknown target"; kind= ;;
     esac
     built=0
