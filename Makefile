@@ -380,6 +380,26 @@ EMBED = $(BUILD)/example_embed
 $(EMBED): examples/embed/embed.c $(STATIC) $(STAMP)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ examples/embed/embed.c $(STATIC) $(LDLIBS_LIB) -pthread
 
+# The same example linked with trap versions of libc's allocation functions and, in a
+# gcc OPENMP=1 build, of the OpenMP symbols the library references (tests/alloc/libc_trap.c,
+# -Wl,--wrap): a program that sets an allocator and a thread pool on every compile must
+# make no call to them (a call exits 99, naming it).  The link fails when the program
+# still references one of them (nm -u: a reference the wrap did not catch).
+TRAP_SYMS = malloc calloc realloc free posix_memalign aligned_alloc $(if $(OMP_TRAP),$(OMP_TRAP_SYMS))
+EMBED_TRAP = $(BUILD)/example_embed_trap
+$(EMBED_TRAP): examples/embed/embed.c tests/alloc/libc_trap.c $(STATIC) $(STAMP)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(if $(OMP_TRAP),-DDMLREF_OMP_TRAP=1) $(LDFLAGS) \
+	    $(foreach s,$(TRAP_SYMS),-Wl,--wrap=$(s)) -o $@ examples/embed/embed.c tests/alloc/libc_trap.c \
+	    $(STATIC) $(LDLIBS_LIB) -pthread
+	@left=$$($(NM) -u $@ | sed -n 's/^ *U \([A-Za-z_]*\).*/\1/p' | grep -xF $(foreach s,$(TRAP_SYMS),-e $(s))); \
+	if [ -n "$$left" ]; then echo "Makefile: $@ still references $$left"; rm -f $@; exit 1; fi
+# The trap is live: the README's example (default options: malloc) linked the same way
+# must exit 99 at its first compile (tests/suites/example.sh runs both).
+GATHER_TRAP = $(BUILD)/example_gather_trap
+$(GATHER_TRAP): examples/gather.c tests/alloc/libc_trap.c $(STATIC) $(STAMP)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(if $(OMP_TRAP),-DDMLREF_OMP_TRAP=1) $(LDFLAGS) \
+	    $(foreach s,$(TRAP_SYMS),-Wl,--wrap=$(s)) -o $@ examples/gather.c tests/alloc/libc_trap.c $(STATIC) $(LDLIBS_LIB)
+
 # The README's main job: every documented DirectML example through `dmlref run`
 # (outputs printed, compared with the documented ones), then the C examples.
 examples: $(CLI) $(EXAMPLE) $(EMBED)
@@ -389,7 +409,7 @@ examples: $(CLI) $(EXAMPLE) $(EMBED)
 	@echo "== $(EMBED)"; $(EMBED)
 
 # The README's test command.  Runs every suite and ends with "N passed, N failed".
-test: $(UNIT) $(NUMPY_DRIVER) $(EXAMPLE) $(EMBED) $(if $(CLI_SRC),$(CLI) $(FIELDS_TEST) $(JSON_TEST) $(BUILDERS_TEST) $(SHAPE_TEST) $(FAILALLOC) $(ALLOC_TEST)) $(BUILD)/bench
+test: $(UNIT) $(NUMPY_DRIVER) $(EXAMPLE) $(EMBED) $(EMBED_TRAP) $(GATHER_TRAP) $(if $(CLI_SRC),$(CLI) $(FIELDS_TEST) $(JSON_TEST) $(BUILDERS_TEST) $(SHAPE_TEST) $(FAILALLOC) $(ALLOC_TEST)) $(BUILD)/bench
 	BUILD=$(BUILD) PYTHON=$(PYTHON) sh tests/run.sh
 
 test-asan:

@@ -40,7 +40,7 @@ GEN_COUNT=${CROSS_GEN_COUNT:-3}
 GEN_OPS="GATHER GATHER_ELEMENTS SCATTER_ND SPLIT JOIN"
 BENCH_CHECK_CROSS=${BENCH_CHECK_CROSS:-"gather_rows scatter_nd_elems pad_reflect identity_transpose one_hot small_gather"}
 MARK="# dmlref cross wrapper (scripts/cross.sh)"
-PROGRAMS="test_unit dmlref numpy_driver example_gather example_embed bench test_fields test_json test_builders test_shape test_alloc"
+PROGRAMS="test_unit dmlref numpy_driver example_gather example_embed example_embed_trap example_gather_trap bench test_fields test_json test_builders test_shape test_alloc"
 export PYTHON
 
 [ $# -gt 0 ] && TARGETS="$*" || TARGETS="armhf i386 aarch64 s390x riscv64 wasm32"
@@ -123,7 +123,8 @@ build_linux() {
     if has_cli "$t"; then goals="all $dir/bench $dir/test_fields $dir/test_json $dir/test_builders $dir/test_shape $dir/test_alloc"; else goals="lib"; fi
     make -j"$JOBS" BUILD="$dir" OPENMP=1 CROSS="$tr-" CC="$tr-gcc" AR="$tr-ar" RANLIB="$tr-ranlib" \
         OBJCOPY="$tr-objcopy" NM="$tr-nm" \
-        $goals "$dir/test_unit" "$dir/numpy_driver" "$dir/example_gather" "$dir/example_embed"
+        $goals "$dir/test_unit" "$dir/numpy_driver" "$dir/example_gather" "$dir/example_embed" \
+        "$dir/example_embed_trap" "$dir/example_gather_trap"
 }
 
 # build_wasm DIR: emcc, SIMDe's headers through a directory that holds only a

@@ -34,5 +34,32 @@ else
     fi
 fi
 
+# The same example linked with trap versions of libc's malloc family and (gcc OpenMP
+# builds) of OpenMP (tests/alloc/libc_trap.c): it sets an allocator and a thread pool, so
+# it must call none of them; the README's example (default options, malloc) linked the
+# same way shows the trap is live: exit 99 naming malloc.
+if [ "${EXAMPLE_EMBED:-1}" = 0 ]; then
+    echo "SKIP example_embed_trap, example_gather_trap: EXAMPLE_EMBED=0"
+    skip=$((skip + 2))
+else
+    got=$("$BUILD/example_embed_trap" 2>&1)
+    rc=$?
+    last=$(printf '%s\n' "$got" | tail -n 1)
+    if [ $rc -eq 0 ] && printf '%s\n' "$last" | grep -Eq '^embed: [1-9][0-9]* passed, 0 failed$'; then
+        pass=$((pass + 1))
+    else
+        printf 'example_embed_trap (exit %s) printed:\n%s\n' "$rc" "$got"
+        fail=$((fail + 1))
+    fi
+    got=$("$BUILD/example_gather_trap" 2>&1)
+    rc=$?
+    if [ $rc -eq 99 ] && printf '%s\n' "$got" | grep -q '^libc trap: the library called malloc '; then
+        pass=$((pass + 1))
+    else
+        printf 'example_gather_trap (exit %s, want 99 and the malloc trap) printed:\n%s\n' "$rc" "$got"
+        fail=$((fail + 1))
+    fi
+fi
+
 echo "example: $pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]
