@@ -2,20 +2,35 @@
 #include "pool.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+
+/* How long a thread spins, reading one atomic, before it sleeps on a condition variable:
+ * a worker waiting for the next job, the caller waiting for the workers' last tasks.
+ * Back-to-back executes (the common case in a runtime) then start and end without a
+ * futex wake-up, as OpenMP's threads do (libgomp spins too before it sleeps). */
+#define POOL_SPIN 20000
+
+static inline void spin_pause(void) {
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    __asm__ __volatile__("pause");
+#elif defined(__GNUC__) && defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
 
 struct pool {
     dmlref_threadpool api;      /* {pool_parallel_for, this pool, threads}            */
     pthread_mutex_t turn;       /* held by the parallel_for running: one job at a time */
-    pthread_mutex_t mu;         /* guards everything below                            */
+    pthread_mutex_t mu;         /* guards the job's fields below                      */
     pthread_cond_t work;        /* a new job, or stop                                 */
     pthread_cond_t done;        /* the job's last task returned                       */
-    uint64_t generation;        /* jobs started so far                                */
+    _Atomic uint64_t generation; /* jobs started so far (written under mu)            */
     void (*task)(void *arg, uint32_t i);
     void *arg;
     uint32_t n, next;           /* the job's tasks, the next index to hand out        */
-    uint32_t unfinished;        /* tasks of the job not yet returned                  */
-    int stop;
+    _Atomic uint32_t unfinished; /* tasks of the job not yet returned (written under mu) */
+    atomic_int stop;            /* written under mu                                   */
     uint32_t workers;           /* started (threads - 1 once pool_create succeeds)    */
     pthread_t *tid;
 };
@@ -29,18 +44,24 @@ static void take_tasks(pool *p) {
         pthread_mutex_unlock(&p->mu);
         task(arg, i);
         pthread_mutex_lock(&p->mu);
-        if (--p->unfinished == 0) pthread_cond_broadcast(&p->done);
+        if (atomic_fetch_sub(&p->unfinished, 1) == 1) pthread_cond_broadcast(&p->done);
     }
 }
 
 static void *worker_main(void *arg) {
     pool *p = arg;
     pthread_mutex_lock(&p->mu);
-    uint64_t seen = p->generation;
+    uint64_t seen = atomic_load(&p->generation);
     for (;;) {
-        while (!p->stop && p->generation == seen) pthread_cond_wait(&p->work, &p->mu);
-        if (p->stop) break;
-        seen = p->generation;
+        pthread_mutex_unlock(&p->mu);
+        for (int k = 0; k < POOL_SPIN && atomic_load_explicit(&p->generation, memory_order_relaxed) == seen &&
+                        !atomic_load_explicit(&p->stop, memory_order_relaxed);
+             ++k)
+            spin_pause();
+        pthread_mutex_lock(&p->mu);
+        while (!atomic_load(&p->stop) && atomic_load(&p->generation) == seen) pthread_cond_wait(&p->work, &p->mu);
+        if (atomic_load(&p->stop)) break;
+        seen = atomic_load(&p->generation);
         take_tasks(p);
     }
     pthread_mutex_unlock(&p->mu);
@@ -60,11 +81,17 @@ static void pool_parallel_for(void *ctx, uint32_t n, void (*task)(void *arg, uin
     p->arg = arg;
     p->n = n;
     p->next = 0;
-    p->unfinished = n;
-    ++p->generation;
+    atomic_store(&p->unfinished, n);
+    atomic_fetch_add(&p->generation, 1);
     pthread_cond_broadcast(&p->work);
     take_tasks(p);
-    while (p->unfinished) pthread_cond_wait(&p->done, &p->mu);
+    if (atomic_load(&p->unfinished)) { /* the workers' last tasks: spin, then sleep */
+        pthread_mutex_unlock(&p->mu);
+        for (int k = 0; k < POOL_SPIN && atomic_load_explicit(&p->unfinished, memory_order_relaxed); ++k)
+            spin_pause();
+        pthread_mutex_lock(&p->mu);
+        while (atomic_load(&p->unfinished)) pthread_cond_wait(&p->done, &p->mu);
+    }
     p->task = NULL;
     p->arg = NULL;
     p->n = p->next = 0;
@@ -75,7 +102,7 @@ static void pool_parallel_for(void *ctx, uint32_t n, void (*task)(void *arg, uin
 /* Stops and joins the started workers, frees p. */
 static void stop_and_free(pool *p) {
     pthread_mutex_lock(&p->mu);
-    p->stop = 1;
+    atomic_store(&p->stop, 1);
     pthread_cond_broadcast(&p->work);
     pthread_mutex_unlock(&p->mu);
     for (uint32_t k = 0; k < p->workers; ++k) pthread_join(p->tid[k], NULL);
@@ -96,6 +123,9 @@ pool *pool_create(uint32_t threads) {
         free(p);
         return NULL;
     }
+    atomic_init(&p->generation, 0);
+    atomic_init(&p->unfinished, 0);
+    atomic_init(&p->stop, 0);
     pthread_mutex_init(&p->turn, NULL);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->work, NULL);
