@@ -83,7 +83,8 @@ static int write_framework(FILE *f, const dmlref_case *c) {
     return rc;
 }
 
-static int write_document(FILE *f, const dmlref_case *c, const char *case_path, unsigned value_flags) {
+static int write_document(FILE *f, const dmlref_case *c, const char *case_path, unsigned value_flags,
+                          const char *extra) {
     fputs("{\n  \"format\": \"" MANIFEST_FORMAT "\",\n  \"case\": ", f);
     jout_string(f, case_path);
     fprintf(f, ",\n  \"operator\": \"%s\",\n  \"feature_level\": \"%s\",\n  \"expected_from\": \"%s\",\n", c->op_name,
@@ -94,18 +95,19 @@ static int write_document(FILE *f, const dmlref_case *c, const char *case_path, 
     write_tensors(f, c, "inputs", c->inputs, c->n_inputs);
     write_tensors(f, c, "outputs", c->outputs, c->n_outputs);
     const int rc = write_framework(f, c);
+    if (extra) fputs(extra, f);
     fputs("\n}\n", f);
     return rc;
 }
 
-int manifest_write(const char *dir, const dmlref_case *c, const char *case_path, unsigned value_flags, char *err,
-                   size_t errcap) {
+int manifest_write(const char *dir, const dmlref_case *c, const char *case_path, unsigned value_flags,
+                   const char *extra, char *err, size_t errcap) {
     char *path = NULL;
     /* the text in memory (memout.h: a piece lost to a failed allocation is caught) */
     memout m;
     int rc = memout_open(&m);
     if (rc == 0) {
-        const int frc = write_document(m.f, c, case_path, value_flags);
+        const int frc = write_document(m.f, c, case_path, value_flags, extra);
         rc = memout_close(&m);
         if (frc) rc = CASE_OUT_OF_MEMORY;
     }
