@@ -23,9 +23,13 @@ typedef struct webnn_test {
 } webnn_test;
 
 /* The test of the executed case c with framework form f (NULL: none); index_issue is
- * onnx.h's IDX_*; name is the test's name.  0 (w->expressible says whether there is a
+ * onnx.h's IDX_*; name is the test's name (NULL: only decide whether it is expressible, no
+ * text).  0 (w->expressible says whether there is a
  * test; free it with webnn_test_free), or CASE_OUT_OF_MEMORY. */
 int webnn_build(const dmlref_case *c, const fw_form *f, int index_issue, const char *name, webnn_test *w);
 void webnn_test_free(webnn_test *w);
+
+/* Why WebNN expresses no case of the operator (ONE_HOT: WebNN has no oneHot), or NULL. */
+const char *webnn_unsupported(const char *op_name);
 
 #endif
