@@ -291,7 +291,11 @@ static int build_forms(const export_args *a, const dmlref_case *c, int index_iss
     fm->fw.in = calloc(c->n_inputs + 1, sizeof *fm->fw.in);
     fm->fw.out = calloc(c->n_outputs + 1, sizeof *fm->fw.out);
     int rc = fm->fw.in && fm->fw.out ? 0 : CASE_OUT_OF_MEMORY;
-    if (!rc) fm->has_fw = framework_form(c, &fm->fw) == 0;
+    if (!rc) {
+        const int frc = framework_form(c, &fm->fw);
+        if (frc == CASE_OUT_OF_MEMORY) rc = frc;
+        fm->has_fw = frc == 0;
+    }
     const fw_form *f = fm->has_fw ? &fm->fw : NULL;
     if (!rc && a->onnx) rc = onnx_build(c, f, index_issue, &fm->onnx);
     if (!rc && a->webnn) {

@@ -40,7 +40,9 @@ static int inexpressible(const dmlref_case *c, unsigned which, char *why, size_t
     f.in = calloc(c->n_inputs + 1, sizeof *f.in);
     f.out = calloc(c->n_outputs + 1, sizeof *f.out);
     int rc = f.in && f.out ? -1 : CASE_OUT_OF_MEMORY;
-    const fw_form *form = rc < 0 && framework_form(c, &f) == 0 ? &f : NULL;
+    const int frc = rc < 0 ? framework_form(c, &f) : -1;
+    if (frc == CASE_OUT_OF_MEMORY) rc = frc;
+    const fw_form *form = frc == 0 ? &f : NULL;
     if (rc < 0 && (which & GEN_ONNX)) {
         onnx_model m;
         if (onnx_build(c, form, IDX_OK, &m)) rc = CASE_OUT_OF_MEMORY;

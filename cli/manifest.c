@@ -75,8 +75,10 @@ static int write_framework(FILE *f, const dmlref_case *c) {
     form.in = calloc(c->n_inputs + 1, sizeof *form.in);
     form.out = calloc(c->n_outputs + 1, sizeof *form.out);
     int rc = form.in && form.out ? 0 : -1;
+    const int frc = rc ? -1 : framework_form(c, &form);
+    if (frc == CASE_OUT_OF_MEMORY) rc = -1; /* no verdict: not "no form" */
     fputs("  \"framework\": ", f);
-    if (rc == 0 && framework_form(c, &form) == 0) framework_write(f, c, &form, 2);
+    if (frc == 0) framework_write(f, c, &form, 2);
     else fputs("null", f);
     free(form.in);
     free(form.out);
