@@ -200,6 +200,27 @@ expect 0 "gen --expressible onnx" "$D" gen --operator PADDING,PADDING1 --count 3
 contains "$tmp/eo/gen_padding_4_0.json" "--expressible onnx" "gen --expressible: the comment names it"
 expect 0 "export gen --expressible onnx" "$D" export "$tmp/eo" --out "$tmp/eox" --onnx
 contains "$tmp/err" "wrote 60 cases to $tmp/eox; ONNX: 60 models, 0 not expressible" "gen --expressible onnx: every case has a model"
+# onnx.backend.test's loader takes such a batch directory as it is (data_dir, kind = its parent, its name)
+if "$PYTHON" -c "import onnx" 2>/dev/null; then
+    py "onnx.backend.test.loader loads the batch" - "$tmp" eox <<'PY'
+import glob, os, sys
+import onnx
+from onnx import numpy_helper
+from onnx.backend.test.loader import load_model_tests
+tests = load_model_tests(data_dir=sys.argv[1], kind=sys.argv[2])
+assert len(tests) == 60, len(tests)
+for t in tests:  # what the runner reads: the model and every data set's tensors
+    onnx.load(os.path.join(t.model_dir, "model.onnx"))
+    pbs = glob.glob(os.path.join(t.model_dir, "test_data_set_*", "*.pb"))
+    assert len(pbs) >= 2, t.model_dir
+    for pb in pbs:
+        tp = onnx.TensorProto()
+        tp.ParseFromString(open(pb, "rb").read())
+        numpy_helper.to_array(tp)
+PY
+else
+    skip "onnx.backend.test.loader: python3-onnx is not installed"
+fi
 expect 4 "gen --scale-bias --expressible onnx" "$D" gen --operator ELEMENT_WISE_IDENTITY --count 1 --seed 4 --scale-bias \
     --expressible onnx --out "$tmp/eo2"
 contains "$tmp/err" "not expressible in ONNX (first: ScaleBias is arithmetic" "gen --expressible: the reason"
