@@ -364,8 +364,15 @@ static int is_dir(const char *p) {
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* The *.json files under dir, recursively (not manifest.json or webnn.json: export's own), in
- * sorted order of their paths.  0, CASE_MALFORMED with a message, or CASE_OUT_OF_MEMORY. */
+/* A directory that is not a symbolic link (the search does not follow links to directories, so
+ * a link loop cannot multiply it). */
+static int is_real_dir(const char *p) {
+    struct stat st;
+    return lstat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The *.json files under dir, recursively (not manifest.json or webnn.json: export's own; not
+ * through symbolic links to directories; at most 16 levels down), in sorted order of their paths.  0, CASE_MALFORMED with a message, or CASE_OUT_OF_MEMORY. */
 static int list_dir(const char *dir, path_list *l, int depth) {
     DIR *d = opendir(dir);
     if (!d) {
@@ -387,7 +394,7 @@ static int list_dir(const char *dir, path_list *l, int depth) {
         const char *p = here.v[k], *slash = strrchr(p, '/');
         const char *name = slash ? slash + 1 : p;
         const size_t n = strlen(name);
-        if (is_dir(p)) {
+        if (is_real_dir(p)) {
             if (depth < 16) rc = list_dir(p, l, depth + 1);
         } else if (n > 5 && strcmp(name + n - 5, ".json") == 0 && strcmp(name, "manifest.json") != 0 &&
                    strcmp(name, "webnn.json") != 0) {
