@@ -80,6 +80,13 @@ want = [f"{i:04d}_{os.path.basename(c)[:-5]}" for i, c in enumerate(cases)]
 assert dirs == want, (dirs[:3], want[:3])
 assert all(os.path.exists(os.path.join(out, d, "manifest.json")) for d in dirs)
 PY
+# the search skips hidden entries and does not follow links to directories (a loop stays one case)
+mkdir -p "$tmp/loop/a/.hidden"
+cp "$CASES/gather_doc1.json" "$tmp/loop/a/"
+cp "$CASES/join_doc1.json" "$tmp/loop/a/.hidden/"
+ln -s .. "$tmp/loop/a/up"
+expect 0 "batch export of a directory with a link loop" "$D" export "$tmp/loop" --out "$tmp/loopx"
+contains "$tmp/err" "wrote 1 cases to $tmp/loopx" "batch: links to directories and hidden entries skipped"
 # the single-case form still writes into DIR itself
 expect 0 "single case --onnx" "$D" export "$CASES/gather_doc4.json" --out "$tmp/one" --onnx --webnn
 for f in model.onnx test_data_set_0/input_0.pb test_data_set_0/input_1.pb test_data_set_0/output_0.pb webnn.json manifest.json; do
