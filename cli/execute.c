@@ -5,6 +5,11 @@
 
 /* Executes with index checking first; on a clamp or duplicate warns (or fails with --strict) and reruns. */
 int cli_execute_case(const char *path, dmlref_case *c, uint32_t threads, int strict) {
+    return cli_execute_case_ex(path, c, threads, strict, NULL);
+}
+
+int cli_execute_case_ex(const char *path, dmlref_case *c, uint32_t threads, int strict, int *index_issue) {
+    if (index_issue) *index_issue = 0;
     dmlref_options o = {.flags = DMLREF_OPTION_CHECK_INDICES, .threads = threads};
     dmlref_operator *op = NULL;
     dmlref_error err;
@@ -13,6 +18,7 @@ int cli_execute_case(const char *path, dmlref_case *c, uint32_t threads, int str
     dmlref_release(op);
     op = NULL;
     if (st == DMLREF_ERROR_INDEX_OUT_OF_RANGE || st == DMLREF_ERROR_DUPLICATE_INDEX) {
+        if (index_issue) *index_issue = st == DMLREF_ERROR_INDEX_OUT_OF_RANGE ? 1 : 2;
         if (strict) {
             fprintf(stderr, "dmlref: %s: %s (--strict)\n", path, err.message);
             return CASE_INVALID;

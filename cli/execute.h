@@ -16,6 +16,10 @@
  */
 int cli_execute_case(const char *path, dmlref_case *c, uint32_t threads, int strict);
 
+/* The same; *index_issue (when not NULL) is 1 when an index was out of range, 2 for a
+ * duplicate scatter target (onnx.h's IDX_*), else 0. */
+int cli_execute_case_ex(const char *path, dmlref_case *c, uint32_t threads, int strict, int *index_issue);
+
 /* The exit status for a status of dmlref_compile, dmlref_execute or dmlref_run:
  * CASE_OUT_OF_MEMORY for DMLREF_ERROR_OUT_OF_MEMORY (never a verdict), CASE_HOST_LIMIT,
  * CASE_CANNOT_VERIFY, CASE_USAGE (DMLREF_ERROR_OPTIONS: a bad DMLREF_* variable),

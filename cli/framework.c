@@ -328,7 +328,9 @@ static int fw_diagonal_matrix(const dmlref_case *c, fw_form *f) {
     const DMLREF_DIAGONAL_MATRIX_OPERATOR_DESC *d = c->desc_mem;
     const case_tensor *out = find(c, "OutputTensor", 1);
     uint64_t bits;
-    if (!out || fw_fill_from_float(DMLREF_OPERATOR_DIAGONAL_MATRIX, out->buf.DataType, d->Value, &bits) != 0) return -1;
+    if (!out) return -1;
+    const int rc = fw_fill_from_float(DMLREF_OPERATOR_DIAGONAL_MATRIX, out->buf.DataType, d->Value, &bits);
+    if (rc) return rc;
     return fw_diagonal_common(c, f, d->Offset, (int64_t)d->Offset + 1, bits);
 }
 static int fw_diagonal_matrix1(const dmlref_case *c, fw_form *f) {
@@ -371,7 +373,9 @@ static int fw_padding(const dmlref_case *c, fw_form *f) {
     const DMLREF_PADDING_OPERATOR_DESC *d = c->desc_mem;
     const case_tensor *out = find(c, "OutputTensor", 1);
     uint64_t bits;
-    if (!out || fw_fill_from_float(DMLREF_OPERATOR_PADDING, out->buf.DataType, d->PaddingValue, &bits) != 0) return -1;
+    if (!out) return -1;
+    const int rc = fw_fill_from_float(DMLREF_OPERATOR_PADDING, out->buf.DataType, d->PaddingValue, &bits);
+    if (rc) return rc;
     return fw_padding_common(c, f, (uint32_t)d->PaddingMode, d->DimensionCount, d->StartPadding, d->EndPadding,
                              bits);
 }

@@ -63,8 +63,9 @@ typedef struct fw_form {
 
 /*
  * Fills form for the case (form->in and form->out point to n_inputs and
- * n_outputs shapes).  0, or -1 when this command knows no framework form for
- * the case's operator.
+ * n_outputs shapes).  0, -1 when this command knows no framework form for
+ * the case's operator, or CASE_OUT_OF_MEMORY when the library ran out of memory
+ * converting a fill value (framework_fill.h): then there is no verdict on the form.
  */
 int framework_form(const dmlref_case *c, fw_form *form);
 

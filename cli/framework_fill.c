@@ -2,6 +2,7 @@
  * library's public API and the case library. */
 #include "framework_fill.h"
 
+#include "case/status.h"
 #include "case/value.h"
 
 #include <ctype.h>
@@ -27,8 +28,9 @@ int fw_fill_from_float(DMLREF_OPERATOR_TYPE op, DMLREF_TENSOR_DATA_TYPE dt, floa
     _Alignas(8) unsigned char in_mem[16] = {0}, out_mem[32] = {0};
     const dmlref_cbuffer in = {in_mem, sizeof in_mem};
     const dmlref_buffer out = {out_mem, sizeof out_mem};
-    if (dmlref_run(&desc, DMLREF_FEATURE_LEVEL_LATEST, NULL, &in, is_pad ? 1 : 0, &out, 1, NULL) != DMLREF_OK)
-        return -1;
+    const dmlref_status st = dmlref_run(&desc, DMLREF_FEATURE_LEVEL_LATEST, NULL, &in, is_pad ? 1 : 0, &out, 1, NULL);
+    if (st == DMLREF_ERROR_OUT_OF_MEMORY) return CASE_OUT_OF_MEMORY;
+    if (st != DMLREF_OK) return -1;
     *bits = value_load_bits(out_mem, esize);
     return 0;
 }

@@ -19,7 +19,8 @@
  * rounded to nearest even, a NaN quieted with its payload's top bits; integers
  * truncated toward zero and saturated, NaN -> 0), read from the element the
  * operator writes with v on a one-element case (a 1x1 matrix; a 1-D input padded
- * by one) at the newest feature level.  0, or -1 when the library refuses it.
+ * by one) at the newest feature level.  0, -1 when the library refuses it, or
+ * CASE_OUT_OF_MEMORY when it ran out of memory (no verdict on the fill).
  */
 int fw_fill_from_float(DMLREF_OPERATOR_TYPE op, DMLREF_TENSOR_DATA_TYPE dt, float v, uint64_t *bits);
 

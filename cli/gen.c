@@ -56,6 +56,7 @@ static const char usage_gen[] =
     "  --no-negative-indices  index values >= 0 only\n"
     "  --packed               packed layouts only: no Strides, no gaps, no broadcast,\n"
     "                         minimal TotalTensorSizeInBytes\n"
+    "  --expressible F,...    cases `export --onnx` / `--webnn` can express (F: onnx, webnn)\n"
     "Flavours:\n"
     "  --bits                 special bit patterns in the data (subnormals, signalling NaNs,\n"
     "                         NaN payloads, -0.0, infinities, integer extremes); files\n"
@@ -136,6 +137,11 @@ static void cfg_args(gen_cfg *cfg) {
     if (cfg->max_dims && n < cap) n += (size_t)snprintf(a + n, cap - n, " --max-dims %u", (unsigned)cfg->max_dims);
     if (cfg->b.no_negative_indices && n < cap) n += (size_t)snprintf(a + n, cap - n, " --no-negative-indices");
     if (cfg->b.packed && n < cap) n += (size_t)snprintf(a + n, cap - n, " --packed");
+    if (cfg->expressible && n < cap)
+        n += (size_t)snprintf(a + n, cap - n, " --expressible %s",
+                              cfg->expressible == (GEN_ONNX | GEN_WEBNN) ? "onnx,webnn"
+                              : cfg->expressible == GEN_ONNX            ? "onnx"
+                                                                        : "webnn");
     if (cfg->b.bits && n < cap) n += (size_t)snprintf(a + n, cap - n, " --bits");
     if (cfg->b.max_elements && n < cap)
         n += (size_t)snprintf(a + n, cap - n, " --max-elements %" PRIu64, cfg->b.max_elements);
@@ -212,13 +218,13 @@ static int gen_dir(const DMLREF_OPERATOR_TYPE *ops, int n_ops, int all, uint64_t
 
 enum {
     O_OPERATOR, O_COUNT, O_SEED, O_OUT, O_SUITE, O_DATA_TYPES, O_INDEX_TYPES, O_LEVEL, O_MAX_DIMS,
-    O_MAX_ELEMENTS, O_LARGE_COUNT, O_BITS_COUNT, O_N_VALUED, /* then the flags */
+    O_MAX_ELEMENTS, O_LARGE_COUNT, O_BITS_COUNT, O_EXPRESSIBLE, O_N_VALUED, /* then the flags */
     O_NO_NEGATIVE = O_N_VALUED, O_PACKED, O_BITS, O_SCALE_BIAS, O_N
 };
 static const char *const opt_names[O_N] = {
     "--operator",    "--count",       "--seed",        "--out",        "--suite",
     "--data-types",  "--index-types", "--feature-level", "--max-dims", "--max-elements",
-    "--large-count", "--bits-count",  "--no-negative-indices", "--packed", "--bits", "--scale-bias"};
+    "--large-count", "--bits-count",  "--expressible", "--no-negative-indices", "--packed", "--bits", "--scale-bias"};
 
 static int usage(const char *fmt, const char *a, const char *b) {
     fputs("dmlref gen: ", stderr);
@@ -284,6 +290,17 @@ int cmd_gen(int argc, char **argv) {
     if (val[O_MAX_ELEMENTS] &&
         (cli_parse_u64(val[O_MAX_ELEMENTS], 16777216, &max_elements) || max_elements < BLD_SMALL_CAP))
         return usage("--max-elements needs an integer in [256, 16777216], got '%s'%s", val[O_MAX_ELEMENTS], "");
+    if (val[O_EXPRESSIBLE]) {
+        const char *e = val[O_EXPRESSIBLE];
+        while (*e) {
+            const size_t n = strcspn(e, ",");
+            if (n == 4 && strncmp(e, "onnx", 4) == 0) cfg.expressible |= GEN_ONNX;
+            else if (n == 5 && strncmp(e, "webnn", 5) == 0) cfg.expressible |= GEN_WEBNN;
+            else return usage("--expressible takes onnx, webnn or onnx,webnn, got '%s'%s", val[O_EXPRESSIBLE], "");
+            e += n + (e[n] == ',');
+        }
+        if (!cfg.expressible) return usage("--expressible takes onnx, webnn or onnx,webnn, got '%s'%s", val[O_EXPRESSIBLE], "");
+    }
     cfg.b.no_negative_indices = val[O_NO_NEGATIVE] != NULL;
     cfg.b.packed = val[O_PACKED] != NULL;
     cfg.b.bits = val[O_BITS] != NULL;

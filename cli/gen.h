@@ -16,9 +16,14 @@ typedef struct gen_cfg {
     bld_settings b;
     uint32_t level;    /* --feature-level; 0: none */
     uint32_t max_dims; /* --max-dims; 0: none */
+    unsigned expressible; /* --expressible: GEN_ONNX | GEN_WEBNN; 0: none */
     char args[256];    /* " --data-types ... --bits": "" for the plain flavour */
     const char *prefix; /* "gen", "gen-bits", "gen-large", "gen-bits-large", each + "-scale-bias" */
 } gen_cfg;
+
+/* --expressible's frameworks. */
+#define GEN_ONNX 1u
+#define GEN_WEBNN 2u
 
 /* gen_make_case's results besides case.h's CASE_OK, CASE_SYSTEM and CASE_OUT_OF_MEMORY. */
 #define GEN_UNMET (-1)      /* no case met the filters (err says what they broke) */

@@ -9,6 +9,9 @@
 #include "gen.h"
 
 #include "builders/features.h"
+#include "framework.h"
+#include "onnx.h"
+#include "webnn.h"
 #include "case/case.h"
 #include "case/memout.h"
 #include "case/prng.h"
@@ -20,14 +23,48 @@
 
 static int cfg_filters(const gen_cfg *cfg) {
     return cfg->b.data_types || cfg->b.index_types || cfg->b.no_negative_indices || cfg->b.packed ||
-           cfg->b.max_elements || cfg->level || cfg->max_dims;
+           cfg->b.max_elements || cfg->level || cfg->max_dims || cfg->expressible;
 }
 
-enum { R_DATA, R_INDEX, R_DIMS, R_PACKED, R_NEGATIVE, R_ELEMENTS, R_LEVEL, R_N };
+enum { R_DATA, R_INDEX, R_DIMS, R_PACKED, R_NEGATIVE, R_ELEMENTS, R_ONNX, R_WEBNN, R_LEVEL, R_N };
 static const char *const reason_text[R_N] = {"a data type outside --data-types", "an index type outside --index-types",
                                              "a DimensionCount above --max-dims", "a layout that is not packed",
                                              "a negative index", "a tensor above --max-elements elements",
+                                             "not expressible in ONNX", "not expressible in WebNN",
                                              "not valid at --feature-level"};
+
+/* --expressible: R_ONNX or R_WEBNN when `export --onnx` / `--webnn` would not express the case
+ * (the reason in why), -1 when both would, or CASE_OUT_OF_MEMORY. */
+static int inexpressible(const dmlref_case *c, unsigned which, char *why, size_t cap) {
+    fw_form f;
+    f.in = calloc(c->n_inputs + 1, sizeof *f.in);
+    f.out = calloc(c->n_outputs + 1, sizeof *f.out);
+    int rc = f.in && f.out ? -1 : CASE_OUT_OF_MEMORY;
+    const int frc = rc < 0 ? framework_form(c, &f) : -1;
+    if (frc == CASE_OUT_OF_MEMORY) rc = frc;
+    const fw_form *form = frc == 0 ? &f : NULL;
+    if (rc < 0 && (which & GEN_ONNX)) {
+        onnx_model m;
+        if (onnx_build(c, form, IDX_OK, &m)) rc = CASE_OUT_OF_MEMORY;
+        else if (!m.expressible) {
+            rc = R_ONNX;
+            snprintf(why, cap, "%s", m.why);
+        }
+        onnx_model_free(&m);
+    }
+    if (rc < 0 && (which & GEN_WEBNN)) {
+        webnn_test w;
+        if (webnn_build(c, form, IDX_OK, NULL, &w)) rc = CASE_OUT_OF_MEMORY;
+        else if (!w.expressible) {
+            rc = R_WEBNN;
+            snprintf(why, cap, "%s", w.why);
+        }
+        webnn_test_free(&w);
+    }
+    free(f.in);
+    free(f.out);
+    return rc;
+}
 
 /* The first filter g breaks (R_*), or -1.  (The feature level: the caller.) */
 static int violation(const dmlref_case *c, const gen_cfg *cfg) {
@@ -103,6 +140,12 @@ static int draw_case(DMLREF_OPERATOR_TYPE type, prng *r, const gen_cfg *cfg, dml
     }
     uint64_t rejected[R_N] = {0};
     uint32_t invalid = 0, n_level_why = 0;
+    char expr_why[200] = ""; /* the first reason a case was not expressible */
+    const char *never = cfg->expressible & GEN_WEBNN ? webnn_unsupported(schema->name) : NULL;
+    if (never) {
+        snprintf(err, errcap, "%s: no case meets the filters (--expressible webnn: %s)", schema->name, never);
+        return GEN_UNMET;
+    }
     level_why level_why[4];
     dmlref_error derr;
     for (uint32_t attempt = 0;; ++attempt) {
@@ -127,6 +170,15 @@ static int draw_case(DMLREF_OPERATOR_TYPE type, prng *r, const gen_cfg *cfg, dml
                     why = R_LEVEL;
                     note_level_why(level_why, &n_level_why, &derr);
                     vst = DMLREF_OK; /* valid at 6_4: a case the filter rejects */
+                }
+            }
+            if (why < 0 && vst == DMLREF_OK && cfg->expressible) {
+                char reason[200] = "";
+                const int e = inexpressible(c, cfg->expressible, reason, sizeof reason);
+                if (e == CASE_OUT_OF_MEMORY) vst = DMLREF_ERROR_OUT_OF_MEMORY;
+                else if (e >= 0) {
+                    why = e;
+                    if (!expr_why[0]) snprintf(expr_why, sizeof expr_why, "%s", reason);
                 }
             }
         }
@@ -164,6 +216,8 @@ static int draw_case(DMLREF_OPERATOR_TYPE type, prng *r, const gen_cfg *cfg, dml
                         n += (size_t)snprintf(err + n, errcap - n, "%s%" PRIu64 " for \"%s\"", w ? "; " : " (",
                                               level_why[w].n, level_why[w].message);
                     if (k == R_LEVEL && n_level_why && n < errcap) n += (size_t)snprintf(err + n, errcap - n, ")");
+                    if ((k == R_ONNX || k == R_WEBNN) && expr_why[0] && n < errcap)
+                        n += (size_t)snprintf(err + n, errcap - n, " (first: %s)", expr_why);
                     sep = ", ";
                 }
             if (n < errcap) snprintf(err + n, errcap - n, "%s)", *sep == ' ' ? " none: the builder drew no valid case" : "");

@@ -6,7 +6,7 @@
  *   dmlref validate CASE.json [--feature-level L]
  *   dmlref bench CASE.json [--repeat N] [--threads T]
  *   dmlref gen --operator OP --count N --seed S --out DIR
- *   dmlref export CASE.json --out DIR
+ *   dmlref export CASE.json... --out DIR [--onnx] [--webnn]
  *
  * Exit status: 0 ok, 1 outputs differ from `expected`, 2 descriptor invalid
  * (or, with --strict, an index out of range / duplicate scatter target),
@@ -44,9 +44,11 @@ static const char usage_main[] =
     "                     time dmlref_execute alone; prints JSON\n"
     "  gen --operator OP --count N --seed S --out DIR\n"
     "                     write N random valid cases with `expected` (a golden suite)\n"
-    "  export CASE.json --out DIR\n"
+    "  export CASE.json... --out DIR [--onnx] [--webnn]\n"
     "                     the case as .npy files (buffers, slot maps, logical views) and a\n"
-    "                     manifest with the framework form: golden files for any harness\n"
+    "                     manifest with the framework form: golden files for any harness;\n"
+    "                     with --onnx an ONNX model and its test data, with --webnn a WPT\n"
+    "                     WebNN test; many cases or a suite directory in one batch\n"
     "\n"
     "  dmlref <command> --help   details of one command\n"
     "  dmlref --version          the library version\n"

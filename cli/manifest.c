@@ -75,15 +75,18 @@ static int write_framework(FILE *f, const dmlref_case *c) {
     form.in = calloc(c->n_inputs + 1, sizeof *form.in);
     form.out = calloc(c->n_outputs + 1, sizeof *form.out);
     int rc = form.in && form.out ? 0 : -1;
+    const int frc = rc ? -1 : framework_form(c, &form);
+    if (frc == CASE_OUT_OF_MEMORY) rc = -1; /* no verdict: not "no form" */
     fputs("  \"framework\": ", f);
-    if (rc == 0 && framework_form(c, &form) == 0) framework_write(f, c, &form, 2);
+    if (frc == 0) framework_write(f, c, &form, 2);
     else fputs("null", f);
     free(form.in);
     free(form.out);
     return rc;
 }
 
-static int write_document(FILE *f, const dmlref_case *c, const char *case_path, unsigned value_flags) {
+static int write_document(FILE *f, const dmlref_case *c, const char *case_path, unsigned value_flags,
+                          const char *extra) {
     fputs("{\n  \"format\": \"" MANIFEST_FORMAT "\",\n  \"case\": ", f);
     jout_string(f, case_path);
     fprintf(f, ",\n  \"operator\": \"%s\",\n  \"feature_level\": \"%s\",\n  \"expected_from\": \"%s\",\n", c->op_name,
@@ -94,18 +97,19 @@ static int write_document(FILE *f, const dmlref_case *c, const char *case_path, 
     write_tensors(f, c, "inputs", c->inputs, c->n_inputs);
     write_tensors(f, c, "outputs", c->outputs, c->n_outputs);
     const int rc = write_framework(f, c);
+    if (extra) fputs(extra, f);
     fputs("\n}\n", f);
     return rc;
 }
 
-int manifest_write(const char *dir, const dmlref_case *c, const char *case_path, unsigned value_flags, char *err,
-                   size_t errcap) {
+int manifest_write(const char *dir, const dmlref_case *c, const char *case_path, unsigned value_flags,
+                   const char *extra, char *err, size_t errcap) {
     char *path = NULL;
     /* the text in memory (memout.h: a piece lost to a failed allocation is caught) */
     memout m;
     int rc = memout_open(&m);
     if (rc == 0) {
-        const int frc = write_document(m.f, c, case_path, value_flags);
+        const int frc = write_document(m.f, c, case_path, value_flags, extra);
         rc = memout_close(&m);
         if (frc) rc = CASE_OUT_OF_MEMORY;
     }

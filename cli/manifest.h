@@ -16,10 +16,12 @@
 
 /*
  * Writes DIR/manifest.json (atomically) for the executed case read from
- * case_path; value_flags are value_format_ex's (VALUE_INT64_STRINGS).  0, or
- * -1 with a message, or CASE_OUT_OF_MEMORY with one ("out of memory").
+ * case_path; value_flags are value_format_ex's (VALUE_INT64_STRINGS); extra (NULL:
+ * none) is written after the framework form, before the closing brace (export's
+ * ",\n  \"onnx\": {...}" entries).  0, or -1 with a message, or CASE_OUT_OF_MEMORY
+ * with one ("out of memory").
  */
-int manifest_write(const char *dir, const dmlref_case *c, const char *case_path, unsigned value_flags, char *err,
-                   size_t errcap);
+int manifest_write(const char *dir, const dmlref_case *c, const char *case_path, unsigned value_flags,
+                   const char *extra, char *err, size_t errcap);
 
 #endif

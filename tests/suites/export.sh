@@ -223,7 +223,10 @@ contains "$tmp/err" "missing --out DIR" "export without --out: message"
 expect 4 "export --out without a value" "$D" export "$CASES/gather_doc1.json" --out
 expect 4 "export --out=" "$D" export "$CASES/gather_doc1.json" --out=
 expect 4 "export with an unknown option" "$D" export "$CASES/gather_doc1.json" --out "$tmp/u" --bogus
-expect 4 "export with two cases" "$D" export "$CASES/gather_doc1.json" "$CASES/join_doc1.json" --out "$tmp/u"
+# two cases are a batch (tests/suites/export_onnx.sh): one numbered directory each
+expect 0 "export with two cases" "$D" export "$CASES/gather_doc1.json" "$CASES/join_doc1.json" --out "$tmp/two"
+[ -f "$tmp/two/0000_gather_doc1/manifest.json" ] && [ -f "$tmp/two/0001_join_doc1/manifest.json" ] && ok || no "export with two cases: a batch"
+expect 4 "export with two cases and a bad option" "$D" export "$CASES/gather_doc1.json" "$CASES/join_doc1.json" --out "$tmp/u" --onnxx
 expect 4 "export --feature-level 9_9" "$D" export "$CASES/gather_doc1.json" --out "$tmp/u" --feature-level 9_9
 expect 4 "export --threads x" "$D" export "$CASES/gather_doc1.json" --out "$tmp/u" --threads x
 absent "$tmp/u" "usage errors write nothing"

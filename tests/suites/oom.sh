@@ -130,6 +130,12 @@ sweep "validate --json (invalid)" all "$D" validate --json $C/bad/e2_axis.json
 sweep "validate" all "$D" validate $C/padding1_doc_edge.json
 sweep "run --npy (.npy inputs)" all "$D" run "$tmp/npycase.json" --npy "$OUT"
 sweep "export" all "$D" export $C/join_doc1.json --out "$OUT"
+# --onnx and --webnn: the protobuf encoder, the WebNN text and their constants (DIAGONAL_MATRIX1's
+# band, REVERSE_SUBSEQUENCES' positions), a batch of two, gen's --expressible filter
+sweep "export --onnx --webnn" all "$D" export $C/diagonal_matrix1_doc_band.json --out "$OUT" --onnx --webnn
+sweep "export batch --onnx --webnn" all "$D" export $C/reverse_subsequences_doc1.json $C/padding_doc_constant.json \
+    --out "$OUT" --onnx --webnn
+sweep "gen --expressible" all "$D" gen --operator PADDING --count 1 --seed 1 --expressible onnx,webnn --out "$OUT"
 sweep "gen GATHER" all "$D" gen --operator GATHER --count 1 --seed 1 --out "$OUT"
 sweep "gen SCATTER_ND" all "$D" gen --operator SCATTER_ND --count 1 --seed 1 --out "$OUT"
 sweep "bench" status "$D" bench $C/gather_doc1.json --repeat 1 --warmup 0

@@ -1,0 +1,667 @@
+/* A case as an ONNX model and its node-test data (onnx.h).  Field numbers are onnx.proto's
+ * (onnx/onnx.proto, the same in onnx 1.12 and later: fields are never renumbered). */
+#include "onnx.h"
+
+#include "case/file_atomic.h"
+#include "case/logical.h"
+#include "case/npyout.h"
+#include "case/value.h"
+#include "dirs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    /* ModelProto */
+    MODEL_IR_VERSION = 1, MODEL_PRODUCER_NAME = 2, MODEL_GRAPH = 7, MODEL_OPSET_IMPORT = 8,
+    /* OperatorSetIdProto (domain = 1 left out: the default domain "") */
+    OPSET_VERSION = 2,
+    /* GraphProto */
+    GRAPH_NODE = 1, GRAPH_NAME = 2, GRAPH_INITIALIZER = 5, GRAPH_INPUT = 11, GRAPH_OUTPUT = 12,
+    /* NodeProto */
+    NODE_INPUT = 1, NODE_OUTPUT = 2, NODE_NAME = 3, NODE_OP_TYPE = 4, NODE_ATTRIBUTE = 5,
+    /* AttributeProto */
+    ATTR_NAME = 1, ATTR_I = 3, ATTR_S = 4, ATTR_INTS = 8, ATTR_TYPE = 20,
+    /* ValueInfoProto, TypeProto, TypeProto.Tensor, TensorShapeProto, TensorShapeProto.Dimension */
+    VI_NAME = 1, VI_TYPE = 2, TYPE_TENSOR_TYPE = 1, TT_ELEM_TYPE = 1, TT_SHAPE = 2, SHAPE_DIM = 1, DIM_VALUE = 1,
+    /* TensorProto */
+    TENSOR_DIMS = 1, TENSOR_DATA_TYPE = 2, TENSOR_NAME = 8, TENSOR_RAW_DATA = 9
+};
+/* AttributeProto.AttributeType */
+enum { ATTR_INT = 2, ATTR_STRING = 3, ATTR_INTS_TYPE = 7 };
+/* TensorProto.DataType */
+enum {
+    T_FLOAT = 1, T_UINT8 = 2, T_INT8 = 3, T_UINT16 = 4, T_INT16 = 5, T_INT32 = 6, T_INT64 = 7, T_BOOL = 9,
+    T_FLOAT16 = 10, T_DOUBLE = 11, T_UINT32 = 12, T_UINT64 = 13
+};
+
+static int onnx_type(DMLREF_TENSOR_DATA_TYPE dt) {
+    switch (dt) {
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT32: return T_FLOAT;
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT16: return T_FLOAT16;
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT64: return T_DOUBLE;
+    case DMLREF_TENSOR_DATA_TYPE_UINT32: return T_UINT32;
+    case DMLREF_TENSOR_DATA_TYPE_UINT16: return T_UINT16;
+    case DMLREF_TENSOR_DATA_TYPE_UINT8: return T_UINT8;
+    case DMLREF_TENSOR_DATA_TYPE_INT32: return T_INT32;
+    case DMLREF_TENSOR_DATA_TYPE_INT16: return T_INT16;
+    case DMLREF_TENSOR_DATA_TYPE_INT8: return T_INT8;
+    case DMLREF_TENSOR_DATA_TYPE_UINT64: return T_UINT64;
+    case DMLREF_TENSOR_DATA_TYPE_INT64: return T_INT64;
+    default: return 0;
+    }
+}
+
+/* n elements of esize bytes in host order -> little-endian bytes (out: n * esize). */
+static void to_le(const unsigned char *host, uint64_t n, uint32_t esize, unsigned char *out) {
+    for (uint64_t i = 0; i < n; ++i) {
+        uint64_t bits = value_load_bits(host + i * esize, esize);
+        for (uint32_t b = 0; b < esize; ++b, bits >>= 8) out[i * esize + b] = (unsigned char)(bits & 0xff);
+    }
+}
+
+/* A TensorProto: dims, data_type, name, raw_data (little-endian), into dst as field `field`
+ * (0: the message's fields themselves, a file of its own). */
+static void tensor_msg(pb_buf *dst, uint32_t field, const char *name, int elem, const uint32_t *dims, uint32_t rank,
+                       const void *raw, size_t nbytes) {
+    pb_buf t = {0};
+    for (uint32_t k = 0; k < rank; ++k) pb_int(&t, TENSOR_DIMS, dims[k]);
+    pb_int(&t, TENSOR_DATA_TYPE, elem);
+    pb_string(&t, TENSOR_NAME, name);
+    pb_bytes(&t, TENSOR_RAW_DATA, raw, nbytes);
+    if (field) pb_message(dst, field, &t);
+    else {
+        if (t.oom) dst->oom = 1;
+        pb_raw(dst, t.p, t.len);
+    }
+    pb_free(&t);
+}
+
+void onnx_tensor_proto(pb_buf *b, const case_tensor *t, const fw_shape *s, const char *name) {
+    const uint64_t n = logical_count(t);
+    unsigned char *host = logical_gather_alloc(t, t->data);
+    unsigned char *le = n <= SIZE_MAX / t->esize ? malloc((size_t)(n * t->esize) + 1) : NULL;
+    if (!host || !le) b->oom = 1;
+    else {
+        to_le(host, n, t->esize, le);
+        tensor_msg(b, 0, name, onnx_type(t->buf.DataType), s->dims, s->rank, le, (size_t)(n * t->esize));
+    }
+    free(host);
+    free(le);
+}
+
+static void value_info(pb_buf *dst, uint32_t field, const char *name, int elem, const uint32_t *dims, uint32_t rank) {
+    pb_buf shape = {0}, tt = {0}, ty = {0}, vi = {0};
+    for (uint32_t k = 0; k < rank; ++k) {
+        pb_buf dim = {0};
+        pb_int(&dim, DIM_VALUE, dims[k]);
+        pb_message(&shape, SHAPE_DIM, &dim);
+        pb_free(&dim);
+    }
+    pb_int(&tt, TT_ELEM_TYPE, elem);
+    pb_message(&tt, TT_SHAPE, &shape); /* present even when empty: a scalar, not an unknown rank */
+    pb_message(&ty, TYPE_TENSOR_TYPE, &tt);
+    pb_string(&vi, VI_NAME, name);
+    pb_message(&vi, VI_TYPE, &ty);
+    pb_message(dst, field, &vi);
+    pb_free(&shape);
+    pb_free(&tt);
+    pb_free(&ty);
+    pb_free(&vi);
+}
+
+/* ---- the graph ------------------------------------------------------------------------- */
+
+typedef struct gctx {
+    const dmlref_case *c;
+    const fw_form *f;
+    onnx_model *m;
+    pb_buf nodes, inits;
+    unsigned n_nodes;
+} gctx;
+
+static void attr_int(pb_buf *a, const char *name, int64_t v) {
+    pb_buf x = {0};
+    pb_string(&x, ATTR_NAME, name);
+    pb_int(&x, ATTR_I, v);
+    pb_int(&x, ATTR_TYPE, ATTR_INT);
+    pb_message(a, NODE_ATTRIBUTE, &x);
+    pb_free(&x);
+}
+
+static void attr_ints(pb_buf *a, const char *name, const int64_t *v, uint32_t n) {
+    pb_buf x = {0};
+    pb_string(&x, ATTR_NAME, name);
+    for (uint32_t k = 0; k < n; ++k) pb_int(&x, ATTR_INTS, v[k]); /* proto2: not packed */
+    pb_int(&x, ATTR_TYPE, ATTR_INTS_TYPE);
+    pb_message(a, NODE_ATTRIBUTE, &x);
+    pb_free(&x);
+}
+
+static void attr_str(pb_buf *a, const char *name, const char *s) {
+    pb_buf x = {0};
+    pb_string(&x, ATTR_NAME, name);
+    pb_string(&x, ATTR_S, s);
+    pb_int(&x, ATTR_TYPE, ATTR_STRING);
+    pb_message(a, NODE_ATTRIBUTE, &x);
+    pb_free(&x);
+}
+
+/* A node; attrs (NULL: none) holds its attribute fields, already encoded, and is freed. */
+static void node(gctx *g, const char *op, const char *const *in, uint32_t nin, const char *const *out, uint32_t nout,
+                 pb_buf *attrs) {
+    pb_buf n = {0};
+    char name[48];
+    for (uint32_t k = 0; k < nin; ++k) pb_string(&n, NODE_INPUT, in[k]);
+    for (uint32_t k = 0; k < nout; ++k) pb_string(&n, NODE_OUTPUT, out[k]);
+    snprintf(name, sizeof name, "%s_%u", op, g->n_nodes++);
+    pb_string(&n, NODE_NAME, name);
+    pb_string(&n, NODE_OP_TYPE, op);
+    if (attrs) {
+        if (attrs->oom) n.oom = 1;
+        pb_raw(&n, attrs->p, attrs->len);
+        pb_free(attrs);
+    }
+    pb_message(&g->nodes, GRAPH_NODE, &n);
+    pb_free(&n);
+    const size_t used = strlen(g->m->graph);
+    snprintf(g->m->graph + used, sizeof g->m->graph - used, "%s%s", used ? ", " : "", op);
+}
+
+/* One-input, one-output node without attributes. */
+static void node1(gctx *g, const char *op, const char *in, const char *out, pb_buf *attrs) {
+    node(g, op, &in, 1, &out, 1, attrs);
+}
+
+/* An int64 initializer: a scalar (rank 0) or a 1-D list. */
+static void init_i64(gctx *g, const char *name, const int64_t *v, uint32_t n, int scalar) {
+    unsigned char raw[8 * 2 * FW_MAX_DIMS];
+    if (n > 2 * FW_MAX_DIMS) {
+        g->inits.oom = 1;
+        return;
+    }
+    for (uint32_t k = 0; k < n; ++k) {
+        const uint64_t u = (uint64_t)v[k];
+        for (uint32_t b = 0; b < 8; ++b) raw[8 * k + b] = (unsigned char)(u >> (8 * b) & 0xff);
+    }
+    tensor_msg(&g->inits, GRAPH_INITIALIZER, name, T_INT64, &n, scalar ? 0 : 1, raw, 8u * n);
+}
+
+/* A scalar initializer of the case's type dt holding `bits` (one element's bit pattern). */
+static void init_scalar(gctx *g, const char *name, DMLREF_TENSOR_DATA_TYPE dt, uint64_t bits) {
+    unsigned char raw[8];
+    const uint32_t esize = dmlref_data_type_size(dt);
+    for (uint32_t b = 0; b < esize && b < 8; ++b) raw[b] = (unsigned char)(bits >> (8 * b) & 0xff);
+    tensor_msg(&g->inits, GRAPH_INITIALIZER, name, onnx_type(dt), NULL, 0, raw, esize);
+}
+
+static const char *base(const case_tensor *t, char *buf) { return npyout_base(t, buf, 64); }
+
+static int slot_index(const dmlref_case *c, const char *slot) {
+    for (uint32_t k = 0; k < c->n_inputs; ++k)
+        if (strcmp(c->inputs[k].slot, slot) == 0) return (int)k;
+    return -1;
+}
+
+static const fw_list *list(const fw_form *f, const char *name) {
+    for (uint32_t k = 0; k < f->n_lists; ++k)
+        if (strcmp(f->lists[k].name, name) == 0) return &f->lists[k];
+    return NULL;
+}
+
+static int64_t int_param(const fw_form *f, const char *name, int64_t otherwise) {
+    for (uint32_t k = 0; k < f->n_ints; ++k)
+        if (strcmp(f->ints[k].name, name) == 0) return f->ints[k].v;
+    return otherwise;
+}
+
+/* Input k's name as the operator takes indices: itself when ONNX takes its type (int64, or
+ * int32 where int32_ok), else a Cast to int64 (buf holds the new name). */
+static const char *indices(gctx *g, int k, int int32_ok, char *buf) {
+    const case_tensor *t = &g->c->inputs[k];
+    char b[48];
+    npyout_base(t, b, sizeof b);
+    const DMLREF_TENSOR_DATA_TYPE dt = t->buf.DataType;
+    if (dt == DMLREF_TENSOR_DATA_TYPE_INT64 || (int32_ok && dt == DMLREF_TENSOR_DATA_TYPE_INT32)) {
+        snprintf(buf, 64, "%s", b);
+        return buf;
+    }
+    snprintf(buf, 64, "%s_int64", b);
+    pb_buf a = {0};
+    attr_int(&a, "to", T_INT64);
+    node1(g, "Cast", b, buf, &a);
+    return buf;
+}
+
+/* The operators: 0 (a graph), or 1 when not expressible (g->m->why says why). */
+static int not_expressible(gctx *g, const char *why) {
+    snprintf(g->m->why, sizeof g->m->why, "%s", why);
+    return 1;
+}
+
+static int g_gather_like(gctx *g, const char *op, int has_updates) {
+    const dmlref_case *c = g->c;
+    char d[64], ib[64], u[64], o[64];
+    const char *in[3] = {base(&c->inputs[0], d), indices(g, 1, 1, ib), has_updates ? base(&c->inputs[2], u) : NULL};
+    const char *out = base(&c->outputs[0], o);
+    pb_buf a = {0};
+    attr_int(&a, "axis", g->f->axis);
+    node(g, op, in, has_updates ? 3 : 2, &out, 1, &a);
+    return 0;
+}
+
+static int g_nd(gctx *g, const char *op, int has_updates) {
+    const dmlref_case *c = g->c;
+    char d[64], ib[64], u[64], o[64];
+    const char *in[3] = {base(&c->inputs[0], d), indices(g, 1, 0, ib), has_updates ? base(&c->inputs[2], u) : NULL};
+    const char *out = base(&c->outputs[0], o);
+    pb_buf a = {0};
+    const int64_t b = int_param(g->f, "batch_dims", 0);
+    if (!has_updates) attr_int(&a, "batch_dims", b);
+    node(g, op, in, has_updates ? 3 : 2, &out, 1, has_updates ? NULL : &a);
+    return 0;
+}
+
+/* Names of n tensors (64 bytes each) and pointers to them, in one allocation; NULL when out of memory. */
+static const char **names_of(const case_tensor *ts, uint32_t n) {
+    const char **v = malloc((size_t)n * (sizeof *v + 64) + 1);
+    if (!v) return NULL;
+    char *text = (char *)(v + n);
+    for (uint32_t k = 0; k < n; ++k) v[k] = base(&ts[k], text + 64 * (size_t)k);
+    return v;
+}
+
+/* Split(input, split, axis): split an int64 initializer, the pieces' sizes along the axis. */
+static int g_split(gctx *g) {
+    const dmlref_case *c = g->c;
+    const fw_form *f = g->f;
+    char d[64];
+    const char *in[2] = {base(&c->inputs[0], d), "split"};
+    const char **out = names_of(c->outputs, c->n_outputs);
+    unsigned char *raw = malloc(8u * c->n_outputs + 1);
+    if (out && raw) {
+        for (uint32_t k = 0; k < c->n_outputs; ++k)
+            for (uint32_t b = 0; b < 8; ++b)
+                raw[8 * k + b] = (unsigned char)((uint64_t)f->out[k].dims[f->axis] >> (8 * b) & 0xff);
+        tensor_msg(&g->inits, GRAPH_INITIALIZER, "split", T_INT64, &c->n_outputs, 1, raw, 8u * c->n_outputs);
+        pb_buf a = {0};
+        attr_int(&a, "axis", f->axis);
+        node(g, "Split", in, 2, out, c->n_outputs, &a);
+    } else {
+        g->nodes.oom = 1;
+    }
+    free(out);
+    free(raw);
+    return 0;
+}
+
+static int g_concat(gctx *g) {
+    const dmlref_case *c = g->c;
+    char o[64];
+    const char *out = base(&c->outputs[0], o);
+    const char **in = names_of(c->inputs, c->n_inputs);
+    if (in) {
+        pb_buf a = {0};
+        attr_int(&a, "axis", g->f->axis);
+        node(g, "Concat", in, c->n_inputs, &out, 1, &a);
+    } else {
+        g->nodes.oom = 1;
+    }
+    free(in);
+    return 0;
+}
+
+static int g_identity(gctx *g) {
+    const DMLREF_ELEMENT_WISE_IDENTITY_OPERATOR_DESC *d = g->c->desc_mem;
+    if (d->ScaleBias)
+        return not_expressible(g, "ScaleBias is arithmetic (x * Scale + Bias), not data movement: "
+                                  "a Mul and an Add round differently from one fused step");
+    char i[64], o[64];
+    node1(g, "Identity", base(&g->c->inputs[0], i), base(&g->c->outputs[0], o), NULL);
+    return 0;
+}
+
+/* An operator whose second input is an int64 list initializer: Tile's repeats. */
+static int g_tile(gctx *g) {
+    const fw_list *r = list(g->f, "repeats");
+    if (!r) return not_expressible(g, "no repeats");
+    char i[64], o[64];
+    const char *in[2] = {base(&g->c->inputs[0], i), "repeats"}, *out = base(&g->c->outputs[0], o);
+    init_i64(g, "repeats", r->v, r->n, 0);
+    node(g, "Tile", in, 2, &out, 1, NULL);
+    return 0;
+}
+
+static int g_depth_to_space(gctx *g) {
+    char i[64], o[64];
+    pb_buf a = {0};
+    attr_int(&a, "blocksize", int_param(g->f, "blocksize", 1));
+    attr_str(&a, "mode", g->f->mode ? g->f->mode : "DCR");
+    node1(g, "DepthToSpace", base(&g->c->inputs[0], i), base(&g->c->outputs[0], o), &a);
+    return 0;
+}
+
+/* SpaceToDepth: ONNX's is DCR; CRD (COLUMN_ROW_DEPTH, PyTorch's pixel_unshuffle) is
+ * Reshape [N, C, H/b, b, W/b, b], Transpose [0, 1, 3, 5, 2, 4], Reshape [N, C*b*b, H/b, W/b]. */
+static int g_space_to_depth(gctx *g) {
+    char i[64], o[64];
+    const int64_t b = int_param(g->f, "blocksize", 1);
+    const char *in = base(&g->c->inputs[0], i), *out = base(&g->c->outputs[0], o);
+    if (!g->f->mode || strcmp(g->f->mode, "CRD") != 0) {
+        pb_buf a = {0};
+        attr_int(&a, "blocksize", b);
+        node1(g, "SpaceToDepth", in, out, &a);
+        return 0;
+    }
+    const fw_shape *s = &g->f->in[0];
+    if (s->rank != 4) return not_expressible(g, "not 4-D");
+    const int64_t n = s->dims[0], ch = s->dims[1], h = s->dims[2], w = s->dims[3];
+    const int64_t six[6] = {n, ch, h / b, b, w / b, b}, four[4] = {n, ch * b * b, h / b, w / b},
+                  perm[6] = {0, 1, 3, 5, 2, 4};
+    init_i64(g, "shape6", six, 6, 0);
+    init_i64(g, "shape4", four, 4, 0);
+    const char *r1[2] = {in, "shape6"}, *r1o = "blocks", *r2[2] = {"moved", "shape4"};
+    node(g, "Reshape", r1, 2, &r1o, 1, NULL);
+    pb_buf a = {0};
+    attr_ints(&a, "perm", perm, 6);
+    node1(g, "Transpose", "blocks", "moved", &a);
+    node(g, "Reshape", r2, 2, &out, 1, NULL);
+    return 0;
+}
+
+static int g_slice(gctx *g) {
+    static const char *const keys[4] = {"starts", "ends", "axes", "steps"};
+    char i[64], o[64];
+    const char *in[5] = {base(&g->c->inputs[0], i), "starts", "ends", "axes", "steps"}, *out = base(&g->c->outputs[0], o);
+    for (int k = 0; k < 4; ++k) {
+        const fw_list *l = list(g->f, keys[k]);
+        if (!l) return not_expressible(g, "no slice parameters");
+        init_i64(g, keys[k], l->v, l->n, 0);
+    }
+    node(g, "Slice", in, 5, &out, 1, NULL);
+    return 0;
+}
+
+/* OneHot(indices, depth, values, axis): depth an int64 scalar; values [off, on], the Values
+ * tensor flattened (Reshape [-1]) and cut to its first two elements (Slice [0:2]) when it holds
+ * more; scalar indices (ONNX needs rank >= 1) reshaped to [1], the output reshaped back. */
+static int g_one_hot(gctx *g) {
+    const dmlref_case *c = g->c;
+    const fw_form *f = g->f;
+    const int ki = slot_index(c, "IndicesTensor"), kv = slot_index(c, "ValuesTensor");
+    if (ki < 0 || kv < 0) return not_expressible(g, "no indices or values");
+    char ib[64], vb[64], o[64];
+    const char *idx = base(&c->inputs[ki], ib), *val = base(&c->inputs[kv], vb), *out = base(&c->outputs[0], o);
+    const int64_t depth = int_param(f, "depth", 1), minus1[1] = {-1}, one[1] = {1}, zero[1] = {0}, two[1] = {2};
+    init_i64(g, "depth", &depth, 1, 1);
+    const fw_shape *vs = &f->in[kv];
+    const uint64_t nv = logical_count(&c->inputs[kv]);
+    if (nv != 2 || vs->rank != 1) {
+        init_i64(g, "flat", minus1, 1, 0);
+        const char *r[2] = {val, "flat"}, *ro = nv == 2 ? "values" : "values_flat";
+        node(g, "Reshape", r, 2, &ro, 1, NULL);
+        if (nv != 2) {
+            init_i64(g, "zero", zero, 1, 0);
+            init_i64(g, "two", two, 1, 0);
+            const char *s[3] = {"values_flat", "zero", "two"}, *so = "values";
+            node(g, "Slice", s, 3, &so, 1, NULL);
+        }
+        val = "values";
+    }
+    const int scalar = f->in[ki].rank == 0;
+    if (scalar) {
+        init_i64(g, "one", one, 1, 0);
+        const char *r[2] = {idx, "one"}, *ro = "indices_1";
+        node(g, "Reshape", r, 2, &ro, 1, NULL);
+        idx = "indices_1";
+    }
+    const char *in[3] = {idx, "depth", val}, *oh = scalar ? "hot" : out;
+    pb_buf a = {0};
+    attr_int(&a, "axis", scalar ? 1 : (int64_t)f->axis);
+    node(g, "OneHot", in, 3, &oh, 1, &a);
+    if (scalar) {
+        const int64_t shape[1] = {depth};
+        init_i64(g, "out_shape", shape, 1, 0);
+        const char *r[2] = {"hot", "out_shape"};
+        node(g, "Reshape", r, 2, &out, 1, NULL);
+    }
+    return 0;
+}
+
+/* DIAGONAL_MATRIX(1): Where(band, fill, input or 0), the band a constant bool tensor of the
+ * output's shape (x - y in [begin, end), inverted when begin > end), the fill and the 0 scalar
+ * initializers of the output's type (bits exact: Where selects, it does not compute). */
+static int g_diagonal(gctx *g) {
+    const dmlref_case *c = g->c;
+    const fw_form *f = g->f;
+    const case_tensor *ot = &c->outputs[0];
+    const fw_shape *os = &f->out[0];
+    if (os->rank < 2) return not_expressible(g, "the output has fewer than 2 dimensions");
+    const uint64_t n = logical_count(ot), w = os->dims[os->rank - 1], h = os->dims[os->rank - 2];
+    const int64_t begin = int_param(f, "begin", 0), end = int_param(f, "end", 1);
+    unsigned char *mask = n <= SIZE_MAX ? malloc((size_t)n + 1) : NULL;
+    if (!mask) {
+        g->inits.oom = 1;
+        return 0;
+    }
+    for (uint64_t e = 0; e < n; ++e) {
+        const int64_t x = (int64_t)(e % w), y = (int64_t)(e / w % h), d = x - y;
+        mask[e] = (unsigned char)((end >= begin) ^ (d >= begin) ^ (d < end));
+    }
+    tensor_msg(&g->inits, GRAPH_INITIALIZER, "band", T_BOOL, os->dims, os->rank, mask, (size_t)n);
+    free(mask);
+    init_scalar(g, "fill", ot->buf.DataType, f->value_bits);
+    char i[64], o[64];
+    const char *other = "zero";
+    if (c->n_inputs > 0) other = base(&c->inputs[0], i);
+    else init_scalar(g, "zero", ot->buf.DataType, 0);
+    const char *in[3] = {"band", "fill", other}, *out = base(ot, o);
+    node(g, "Where", in, 3, &out, 1, NULL);
+    return 0;
+}
+
+/* Pad(data, pads, constant_value, mode): opset 13 for constant, edge and reflect (pads smaller
+ * than the axis), 19 for wrap; SYMMETRIC has no ONNX mode. */
+static int g_pad(gctx *g) {
+    const dmlref_case *c = g->c;
+    const fw_form *f = g->f;
+    const fw_list *p = list(f, "pads");
+    if (!p || !f->mode) return not_expressible(g, "no pads");
+    const fw_shape *s = &f->in[0];
+    if (strcmp(f->mode, "symmetric") == 0)
+        return not_expressible(g, "SYMMETRIC padding: ONNX Pad has no symmetric mode (constant, edge, reflect, wrap)");
+    if (strcmp(f->mode, "reflect") == 0)
+        for (uint32_t k = 0; k < s->rank; ++k)
+            if (p->v[k] >= s->dims[k] || p->v[s->rank + k] >= s->dims[k]) {
+                snprintf(g->m->why, sizeof g->m->why,
+                         "reflect pads %lld and %lld on an axis of size %u: ONNX's reflect takes pads smaller than "
+                         "the axis (DirectML folds again)",
+                         (long long)p->v[k], (long long)p->v[s->rank + k], (unsigned)s->dims[k]);
+                return 1;
+            }
+    if (strcmp(f->mode, "wrap") == 0) g->m->opset = 19;
+    char i[64], o[64];
+    const char *in[3] = {base(&c->inputs[0], i), "pads", "value"}, *out = base(&c->outputs[0], o);
+    init_i64(g, "pads", p->v, p->n, 0);
+    const int constant = strcmp(f->mode, "constant") == 0;
+    if (constant) init_scalar(g, "value", c->outputs[0].buf.DataType, f->value_bits);
+    pb_buf a = {0};
+    attr_str(&a, "mode", f->mode);
+    node(g, "Pad", in, constant ? 3 : 2, &out, 1, &a);
+    return 0;
+}
+
+/* ReverseSequence has one batch axis and one time axis, int64 lengths no larger than the axis:
+ * Transpose (the axis first), Reshape [n, rest], ReverseSequence (time_axis 0, batch_axis 1),
+ * Reshape, Transpose back; the lengths Min(lengths, n) (DirectML clamps; before the cast, so a
+ * UINT64 length of 2^63 or more stays large), Reshape [rest], Cast to int64. */
+static int g_reverse(gctx *g) {
+    const dmlref_case *c = g->c;
+    const fw_form *f = g->f;
+    const int kl = slot_index(c, "SequenceLengthsTensor");
+    if (kl < 0 || c->n_inputs < 2) return not_expressible(g, "no lengths");
+    const fw_shape *s = &f->in[0];
+    const uint32_t ax = f->axis, r = s->rank;
+    int64_t perm[FW_MAX_DIMS], inv[FW_MAX_DIMS], moved[FW_MAX_DIMS], rest = 1;
+    uint32_t q = 0;
+    perm[q++] = ax;
+    for (uint32_t k = 0; k < r; ++k)
+        if (k != ax) perm[q++] = k;
+    for (uint32_t k = 0; k < r; ++k) {
+        inv[perm[k]] = k;
+        moved[k] = s->dims[perm[k]];
+        if (k) rest *= s->dims[perm[k]];
+    }
+    const int64_t n = s->dims[ax], flat[2] = {n, rest};
+    char i[64], lb[64], o[64];
+    const char *in = base(&c->inputs[0], i), *lens = base(&c->inputs[kl], lb), *out = base(&c->outputs[0], o);
+    init_i64(g, "flat", flat, 2, 0);
+    init_i64(g, "moved_shape", moved, r, 0);
+    init_i64(g, "batch", &rest, 1, 0);
+    init_scalar(g, "n", c->inputs[kl].buf.DataType, (uint64_t)n);
+    pb_buf a = {0};
+    attr_ints(&a, "perm", perm, r);
+    node1(g, "Transpose", in, "moved", &a);
+    const char *r1[2] = {"moved", "flat"}, *r1o = "columns";
+    node(g, "Reshape", r1, 2, &r1o, 1, NULL);
+    const char *m[2] = {lens, "n"}, *mo = "lens_clamped";
+    node(g, "Min", m, 2, &mo, 1, NULL);
+    const char *r2[2] = {"lens_clamped", "batch"}, *r2o = "lens_flat";
+    node(g, "Reshape", r2, 2, &r2o, 1, NULL);
+    a = (pb_buf){0};
+    attr_int(&a, "to", T_INT64);
+    node1(g, "Cast", "lens_flat", "lens", &a);
+    const char *rs[2] = {"columns", "lens"}, *rso = "reversed";
+    a = (pb_buf){0};
+    attr_int(&a, "batch_axis", 1);
+    attr_int(&a, "time_axis", 0);
+    node(g, "ReverseSequence", rs, 2, &rso, 1, &a);
+    const char *r3[2] = {"reversed", "moved_shape"}, *r3o = "reversed_moved";
+    node(g, "Reshape", r3, 2, &r3o, 1, NULL);
+    a = (pb_buf){0};
+    attr_ints(&a, "perm", inv, r);
+    node1(g, "Transpose", "reversed_moved", out, &a);
+    return 0;
+}
+
+static int build_graph(gctx *g) {
+    const char *op = g->f->onnx;
+    if (strcmp(op, "Gather") == 0 || strcmp(op, "GatherElements") == 0) return g_gather_like(g, op, 0);
+    if (strcmp(op, "ScatterElements") == 0) return g_gather_like(g, op, 1);
+    if (strcmp(op, "GatherND") == 0) return g_nd(g, op, 0);
+    if (strcmp(op, "ScatterND") == 0) return g_nd(g, op, 1);
+    if (strcmp(op, "Split") == 0) return g_split(g);
+    if (strcmp(op, "Concat") == 0) return g_concat(g);
+    if (strcmp(op, "Identity") == 0) return g_identity(g);
+    if (strcmp(op, "Tile") == 0) return g_tile(g);
+    if (strcmp(op, "DepthToSpace") == 0) return g_depth_to_space(g);
+    if (strcmp(op, "SpaceToDepth") == 0) return g_space_to_depth(g);
+    if (strcmp(op, "Slice") == 0) return g_slice(g);
+    if (strcmp(op, "OneHot") == 0) return g_one_hot(g);
+    if (strcmp(op, "EyeLike") == 0 || strcmp(op, "Trilu") == 0) return g_diagonal(g);
+    if (strcmp(op, "Pad") == 0) return g_pad(g);
+    if (strcmp(op, "ReverseSequence") == 0) return g_reverse(g);
+    return not_expressible(g, "this command has no ONNX graph for the operator");
+}
+
+void onnx_model_free(onnx_model *m) { pb_free(&m->model); }
+
+int onnx_build(const dmlref_case *c, const fw_form *f, int index_issue, onnx_model *m) {
+    memset(m, 0, sizeof *m);
+    m->opset = 13;
+    if (!f) {
+        snprintf(m->why, sizeof m->why, "dmlref has no framework form for %s", c->op_name);
+        return 0;
+    }
+    if (index_issue == IDX_OUT_OF_RANGE) {
+        snprintf(m->why, sizeof m->why, "out-of-range indices: DirectML clamps them, ONNX makes them an error");
+        return 0;
+    }
+    if (index_issue == IDX_DUPLICATE) {
+        snprintf(m->why, sizeof m->why, "duplicate scatter targets: ONNX leaves which update wins undefined");
+        return 0;
+    }
+    gctx g = {c, f, m, {0}, {0}, 0};
+    if (build_graph(&g)) {
+        pb_free(&g.nodes);
+        pb_free(&g.inits);
+        m->graph[0] = '\0';
+        return 0;
+    }
+    m->expressible = 1;
+    pb_buf graph = {0}, opset = {0};
+    char b[64];
+    pb_raw(&graph, g.nodes.p, g.nodes.len);
+    pb_string(&graph, GRAPH_NAME, c->op_name);
+    pb_raw(&graph, g.inits.p, g.inits.len);
+    for (uint32_t k = 0; k < c->n_inputs; ++k)
+        value_info(&graph, GRAPH_INPUT, base(&c->inputs[k], b), onnx_type(c->inputs[k].buf.DataType), f->in[k].dims,
+                   f->in[k].rank);
+    for (uint32_t k = 0; k < c->n_outputs; ++k)
+        value_info(&graph, GRAPH_OUTPUT, base(&c->outputs[k], b), onnx_type(c->outputs[k].buf.DataType),
+                   f->out[k].dims, f->out[k].rank);
+    if (g.nodes.oom || g.inits.oom) graph.oom = 1;
+    pb_int(&opset, OPSET_VERSION, m->opset);
+    /* IR version: 7 goes with opset 13 (onnx/helper.py's VERSION_TABLE: 1.8), 9 with opset 19 (1.14) */
+    pb_int(&m->model, MODEL_IR_VERSION, m->opset >= 19 ? 9 : 7);
+    pb_string(&m->model, MODEL_PRODUCER_NAME, "dmlref");
+    pb_message(&m->model, MODEL_GRAPH, &graph);
+    pb_message(&m->model, MODEL_OPSET_IMPORT, &opset);
+    const int oom = m->model.oom;
+    pb_free(&graph);
+    pb_free(&opset);
+    pb_free(&g.nodes);
+    pb_free(&g.inits);
+    if (oom) {
+        onnx_model_free(m);
+        return CASE_OUT_OF_MEMORY;
+    }
+    return 0;
+}
+
+static int write_file(const char *dir, const char *name, const pb_buf *b, char *err, size_t errcap) {
+    if (b->oom) {
+        snprintf(err, errcap, "%s/%s: out of memory", dir, name);
+        return CASE_OUT_OF_MEMORY;
+    }
+    const size_t n = strlen(dir) + strlen(name) + 2;
+    char *path = malloc(n);
+    if (!path) {
+        snprintf(err, errcap, "%s/%s: out of memory", dir, name);
+        return CASE_OUT_OF_MEMORY;
+    }
+    snprintf(path, n, "%s/%s", dir, name);
+    const file_part part = {b->p ? (const void *)b->p : (const void *)"", b->len};
+    const int rc = file_write_atomic(path, &part, 1, err, errcap);
+    free(path);
+    return rc;
+}
+
+int onnx_write(const char *dir, const dmlref_case *c, const fw_form *f, const onnx_model *m, char *err,
+               size_t errcap) {
+    int rc = write_file(dir, "model.onnx", &m->model, err, errcap);
+    const size_t n = strlen(dir) + sizeof "/test_data_set_0";
+    char *data = rc ? NULL : malloc(n);
+    if (!rc && !data) {
+        snprintf(err, errcap, "%s: out of memory", dir);
+        rc = CASE_OUT_OF_MEMORY;
+    }
+    if (!rc) {
+        snprintf(data, n, "%s/test_data_set_0", dir);
+        rc = dir_create_path(data, err, errcap);
+    }
+    for (uint32_t k = 0; !rc && k < c->n_inputs + c->n_outputs; ++k) {
+        const int is_out = k >= c->n_inputs;
+        const uint32_t j = is_out ? k - c->n_inputs : k;
+        const case_tensor *t = is_out ? &c->outputs[j] : &c->inputs[j];
+        char name[64], file[32];
+        pb_buf b = {0};
+        onnx_tensor_proto(&b, t, is_out ? &f->out[j] : &f->in[j], base(t, name));
+        snprintf(file, sizeof file, "%s_%u.pb", is_out ? "output" : "input", (unsigned)j);
+        rc = write_file(data, file, &b, err, errcap);
+        pb_free(&b);
+    }
+    free(data);
+    return rc;
+}
