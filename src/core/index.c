@@ -35,9 +35,13 @@ dmlref_status check_indices_in_range(const op_t *op, const tensor_t *idx,
 }
 
 dmlref_status check_indices_along_axis(const op_t *op, uint32_t axis, const exec_args *x, dmlref_error *err) {
+    const uint64_t bounds[1] = {op->inputs[0].sizes[axis]};
+#if DMLREF_MESSAGES
     char bound_name[64];
     const char *names[1] = {bound_name};
-    const uint64_t bounds[1] = {op->inputs[0].sizes[axis]};
     snprintf(bound_name, sizeof bound_name, "InputTensor.Sizes[%" PRIu32 "]", axis);
+#else /* the bound's name, for the message only */
+    const char *names[1] = {NULL};
+#endif
     return check_indices_in_range(op, &op->inputs[1], IN_DATA(x, 1), "IndicesTensor", 1, bounds, names, err);
 }

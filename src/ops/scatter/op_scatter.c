@@ -76,12 +76,16 @@ static int coord_before(const uint32_t *a, const uint32_t *b, uint32_t n) {
  * (all of Indices' coordinates but Axis) is sorted on its own (K entries of
  * scratch, allocated here: the checking option's one allocation); the error
  * names the first update in row-major order whose target an earlier one
- * already took, and that earlier one. */
-static dmlref_status scatter_check(const op_t *op, const exec_args *x, dmlref_error *err) {
+ * already took, and that earlier one.  The duplicates' walk is a function of its own
+ * (not inlined), so that its frame and the range check's are never on the stack
+ * together. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dmlref_status scatter_duplicates(const op_t *op, const exec_args *x, dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1];
     const uint32_t a = OP_CPARAMS(op, scatter_params)->axis, n = ix->n, K = ix->sizes[a];
     const unsigned char *ix_data = IN_DATA(x, 1);
-    TRY(check_indices_along_axis(op, a, x, err));
     if (K < 2) return DMLREF_OK;
     line_entry *e = op_exec_alloc(op, "checking for duplicates", err); /* K entries: scatter_compile */
     if (!e) return DMLREF_ERROR_OUT_OF_MEMORY;
@@ -120,6 +124,10 @@ static dmlref_status scatter_check(const op_t *op, const exec_args *x, dmlref_er
     }
     mem_free(&op->alloc, e);
     if (!found) return DMLREF_OK;
+#if !DMLREF_MESSAGES /* no message: the coordinates it would name are not formatted */
+    (void)earlier_k;
+    return set_rule_code(err, DMLREF_ERROR_DUPLICATE_INDEX, "SC8", "IndicesTensor", NULL);
+#else
     char b1[96], b2[96], b3[96];
     uint32_t c[MAX_DIMS];
     coord_str(b1, sizeof b1, first, n);
@@ -133,6 +141,12 @@ static dmlref_status scatter_check(const op_t *op, const exec_args *x, dmlref_er
                           OP ": IndicesTensor%s repeats the target of IndicesTensor%s (both write OutputTensor%s); "
                           "two updates writing one output element are invalid",
                           b1, b2, b3);
+#endif
+}
+
+static dmlref_status scatter_check(const op_t *op, const exec_args *x, dmlref_error *err) {
+    TRY(check_indices_along_axis(op, OP_CPARAMS(op, scatter_params)->axis, x, err));
+    return scatter_duplicates(op, x, err);
 }
 
 /* ---- validation ---------------------------------------------------------------- */

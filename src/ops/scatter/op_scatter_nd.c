@@ -90,12 +90,16 @@ static dmlref_status scatter_nd_check(const op_t *op, const exec_args *x, dmlref
     const scatter_nd_params *sp = OP_CPARAMS(op, scatter_nd_params);
     const uint32_t n = in->n, r = sp->r, q = sp->q, t = ix->sizes[n - 1];
     uint64_t bounds[MAX_DIMS] = {0};
+    const char *names[MAX_DIMS] = {0}; /* the bounds' names, for the message only */
+#if DMLREF_MESSAGES
     char names_buf[MAX_DIMS][48];
-    const char *names[MAX_DIMS] = {0};
+#endif
     for (uint32_t c = 0; c < t; ++c) {
         bounds[c] = in->sizes[n - r + c];
+#if DMLREF_MESSAGES
         snprintf(names_buf[c], sizeof names_buf[c], "InputTensor.Sizes[%" PRIu32 "]", n - r + c);
         names[c] = names_buf[c];
+#endif
     }
     TRY(check_indices_in_range(op, ix, ix_data, "IndicesTensor", t, bounds, names, err));
 
@@ -127,6 +131,10 @@ static dmlref_status scatter_nd_check(const op_t *op, const exec_args *x, dmlref
         }
     mem_free(&op->alloc, tt);
     if (first == UINT64_MAX) return DMLREF_OK;
+#if !DMLREF_MESSAGES /* no message: the tuples it would name are not formatted */
+    (void)earlier;
+    return set_rule_code(err, DMLREF_ERROR_DUPLICATE_INDEX, "S9", "IndicesTensor", NULL);
+#else
     char a[96], b[96];
     tuple_coord(ix, q, earlier, j);
     coord_str(a, sizeof a, j, n - 1);
@@ -136,6 +144,7 @@ static dmlref_status scatter_nd_check(const op_t *op, const exec_args *x, dmlref
                      OP ": IndicesTensor%s repeats the target of IndicesTensor%s; "
                      "two updates writing one output element are invalid",
                      b, a);
+#endif
 }
 
 static dmlref_status scatter_nd_compile(op_t *op, const void *desc, dmlref_error *err) {
