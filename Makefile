@@ -42,6 +42,9 @@
 #                            the rule id or is empty; include/dmlref.h)
 #   ORACLE_ONLY=0            1: the fast paths (*_fast.c, the plan hooks) are not
 #                            compiled; every operator runs its oracle
+#   SMALL=0                  1: a small target (-DDMLREF_SMALL=1): the fast paths'
+#                            chunk buffers on the stack are at most 256 bytes (same
+#                            outputs; docs/baremetal.md)
 #   PIC=-fPIC                the library objects' code model (empty for bare metal)
 #   (bare metal: DMLREF_NO_MALLOC=1 DMLREF_NO_ENV=1 in EXTRA_CFLAGS, docs/baremetal.md;
 #    make test-baremetal, scripts/baremetal.sh)
@@ -65,6 +68,7 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 SAN     ?= 0
 MESSAGES ?= 1
 ORACLE_ONLY ?= 0
+SMALL ?= 0
 PYTHON  ?= /usr/bin/python3
 
 # Tools.  make's built-in defaults of CC (cc) and AR (ar) give way to CROSS;
@@ -123,6 +127,9 @@ ALL_CFLAGS += -DDMLREF_MESSAGES=0
 endif
 ifeq ($(ORACLE_ONLY),1)
 ALL_CFLAGS += -DDMLREF_ORACLE_ONLY=1
+endif
+ifeq ($(SMALL),1)
+ALL_CFLAGS += -DDMLREF_SMALL=1
 endif
 ifeq ($(SAN),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

@@ -358,6 +358,18 @@ static dmlref_status binding_error(const op_t *op, const dmlref_cbuffer *inputs,
 
 /* Every binding rule (B1-B5), every call: the checks cost a few compares per
  * buffer; messages (and binding names) are only formatted on failure. */
+/* B5: output k overlaps input i (other_is_output 0) or output i.  A function of its
+ * own, not inlined: the names' buffers stay off execute's stack until an error. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dmlref_status overlap_error(const op_t *op, uint32_t k, int other_is_output, uint32_t i, dmlref_error *err) {
+    char name[48], other[48];
+    return set_rule_error(err, DMLREF_ERROR_BINDING, "B5", binding_name(op, 1, k, name, sizeof name), NULL,
+                          "%s: the %s buffer overlaps the %s buffer", op->name, name,
+                          binding_name(op, other_is_output, i, other, sizeof other));
+}
+
 static dmlref_status check_bindings(const op_t *op, const dmlref_cbuffer *inputs, uint32_t n_inputs,
                                     const dmlref_buffer *outputs, uint32_t n_outputs, dmlref_error *err) {
     if (n_inputs != op->n_inputs || n_outputs != op->n_outputs)
@@ -383,20 +395,15 @@ static dmlref_status check_bindings(const op_t *op, const dmlref_cbuffer *inputs
     /* An output may not overlap any input or another output; an in-place
      * operator's output may be its input's very buffer. */
     const int in_place = (op->cls->schema->flags & DMLREF_SCHEMA_IN_PLACE) != 0;
-    char name[48], other[48];
     for (uint32_t k = 0; k < n_outputs; ++k) {
         const uint64_t ok = op->outputs[k].total_bytes;
         for (uint32_t i = 0; i < n_inputs; ++i)
             if (!(in_place && outputs[k].data == inputs[i].data) &&
                 ranges_overlap(outputs[k].data, ok, inputs[i].data, op->inputs[i].total_bytes))
-                return set_rule_error(err, DMLREF_ERROR_BINDING, "B5", binding_name(op, 1, k, name, sizeof name), NULL,
-                                      "%s: the %s buffer overlaps the %s buffer", op->name, name,
-                                      binding_name(op, 0, i, other, sizeof other));
+                return overlap_error(op, k, 0, i, err);
         for (uint32_t i = 0; i < k; ++i)
             if (ranges_overlap(outputs[k].data, ok, outputs[i].data, op->outputs[i].total_bytes))
-                return set_rule_error(err, DMLREF_ERROR_BINDING, "B5", binding_name(op, 1, k, name, sizeof name), NULL,
-                                      "%s: the %s buffer overlaps the %s buffer", op->name, name,
-                                      binding_name(op, 1, i, other, sizeof other));
+                return overlap_error(op, k, 1, i, err);
     }
     return DMLREF_OK;
 }

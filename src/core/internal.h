@@ -265,11 +265,13 @@ dmlref_status op_alloc_tensors(op_t *op, uint32_t n_inputs, uint32_t n_outputs,
 void gather_output_sizes(uint32_t n, uint32_t a, uint32_t k, const uint32_t *in_sizes, const uint32_t *ix_sizes,
                          uint32_t *out_sizes);
 
-/* The checking option's pre-pass: every index in range (before any write). */
+/* The checking option's pre-pass: every index in range (before any write).
+ * Component c's bound is bounds[c], InputTensor.Sizes[bound_dim0 + c] (named so in
+ * the message, which is formatted only on an error). */
 dmlref_status check_indices_in_range(const op_t *op, const tensor_t *idx,
                                      const unsigned char *idx_data,
                                      const char *idx_name, uint32_t components,
-                                     const uint64_t *bounds, const char *const *bound_names,
+                                     const uint64_t *bounds, uint32_t bound_dim0,
                                      dmlref_error *err);
 
 /* The pre-pass of GATHER and GATHER_ELEMENTS: inputs[1] indexes inputs[0] along axis. */

@@ -57,9 +57,17 @@
 
 #include <stdlib.h>
 
+#if DMLREF_SMALL                /* a small target: every buffer below 256 bytes      */
+#define NORM_CHUNK 64u
+#define SHARED_CHUNK 64u
+#define TUPLE_CHUNK 32u
+#define COLBLOCK_BYTES 64u
+#else
 #define NORM_CHUNK 512u         /* indices normalized per step (stack)              */
 #define SHARED_CHUNK 4096u      /* axis_last with shared indices: per chunk (stack) */
+#define TUPLE_CHUNK NORM_CHUNK  /* tuples: input offsets per step (stack)           */
 #define COLBLOCK_BYTES 256u     /* axis_first: output bytes per column block         */
+#endif
 #define ROW_AHEAD 8u            /* rows: random rows prefetched this far ahead       */
 #define PREFETCH_ROWS 16u       /* axis_first: rows ahead to prefetch                */
 #define PF_ROW_MAX (UINT64_C(64) << 10) /* axis_last_shared: next input rows prefetched up to this */
@@ -469,12 +477,12 @@ static void tuples_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part
     const uint64_t os = nt->st[0][l], is = nt->st[1][l], js = nt->st[2][l], b = p->block;
     unsigned char *out = OUT_DATA(c->x, 0);
     const unsigned char *in = IN_DATA(c->x, 0), *ix = IN_DATA(c->x, 1);
-    uint64_t src[NORM_CHUNK]; /* input offsets from the chunk's first point */
+    uint64_t src[TUPLE_CHUNK]; /* input offsets from the chunk's first point */
     nest_it it;
     for (int more = nest_rows_begin(nt, &it, lo, hi); more; more = nest_rows_next(nt, &it)) {
         const uint64_t row_tuple = js == 0 ? tuple_offset(p, ix + it.off[2]) : 0;
-        for (uint64_t i0 = 0; i0 < it.len; i0 += NORM_CHUNK) {
-            const uint64_t n = it.len - i0 < NORM_CHUNK ? it.len - i0 : NORM_CHUNK;
+        for (uint64_t i0 = 0; i0 < it.len; i0 += TUPLE_CHUNK) {
+            const uint64_t n = it.len - i0 < TUPLE_CHUNK ? it.len - i0 : TUPLE_CHUNK;
             const unsigned char *q = ix + it.off[2] + i0 * js;
             if (js == 0)
                 for (uint64_t i = 0; i < n; ++i) src[i] = row_tuple + i * is;

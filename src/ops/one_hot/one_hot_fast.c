@@ -27,9 +27,15 @@
 
 enum { OH_ROWS, OH_ROWS_STREAM, OH_LONG_ROWS, OH_LONG_ROWS_STREAM, OH_STRIDED, OH_PLANES };
 
+#if DMLREF_SMALL          /* a small target: the stack buffers below 256 bytes each */
+#define TMPL_ROW_MAX 64u
+#define PAT_BYTES 64u
+#define CHUNK 16u
+#else
 #define TMPL_ROW_MAX 2048u /* one_hot.rows: lines up to this many bytes (a template of twice that) */
 #define PAT_BYTES 1024u    /* one_hot.long_rows: the off pattern, in pieces of this size          */
 #define CHUNK 256u         /* one_hot.planes: inner points per unit                                */
+#endif
 
 #if defined(__GNUC__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))

@@ -61,7 +61,8 @@ typedef struct rs_ctx {
 static void rs_run(const rs_plan *p, unsigned char *out, const unsigned char *in, uint64_t ob, uint64_t ib,
                    uint64_t L, uint64_t r) {
     const uint64_t n = p->n;
-    if (r * n * p->esize <= RS_PLAN_MIN) {
+    /* a small target: always element by element (no copy plan on the stack) */
+    if (DMLREF_SMALL || r * n * p->esize <= RS_PLAN_MIN) {
         switch (p->esize) {
         case 1: RS_SMALL(uint8_t) break;
         case 2: RS_SMALL(uint16_t) break;
@@ -105,8 +106,13 @@ static void rs_run(const rs_plan *p, unsigned char *out, const unsigned char *in
  * copied row by row along Axis: each output row of the batch is written in one
  * pass, and the batch's input columns stay in cache from one row to the next
  * (copying each run on its own would walk the rows once per run). */
+#if DMLREF_SMALL /* a small target: r and L below 256 bytes (a batch of 16 on the stack) */
+#define RS_WIDE 16u
+#define RS_TILE 16u
+#else
 #define RS_WIDE 64u
 #define RS_TILE 64u
+#endif
 
 typedef struct rs_batch {
     uint32_t runs;                      /* runs in the batch                          */
