@@ -12,6 +12,8 @@
 #   make test-ship           the shipping checks (scripts/check-*.sh, code-size.sh),
 #                            ending with "ship: N passed, N failed"
 #   make code-size           the table of libdmlref.a text bytes (scripts/code-size.sh)
+#   make stack-usage         the static worst-case stack of compile and execute per
+#                            operator on the Cortex-M4F (scripts/stack-usage.sh)
 #
 # What is built (in $(BUILD)):
 #   libdmlref.so.X.Y.Z       SONAME libdmlref.so.X, symlinks libdmlref.so.X and
@@ -432,13 +434,16 @@ uninstall:
 
 # The shipping checks (README "Building and installing"): exported symbols,
 # the install tree, rebuild on a configuration change, the code-size table.
-.PHONY: test-ship code-size
+.PHONY: test-ship code-size stack-usage
 test-ship: lib $(INTERNAL)
 	BUILD=$(BUILD) MAKE="$(MAKE)" NM="$(NM)" SHARED=$(SHARED) LOCALIZE=$(LOCALIZE) \
 	    sh scripts/test-ship.sh
 
 code-size:
 	MAKE="$(MAKE)" sh scripts/code-size.sh
+
+stack-usage:
+	MAKE="$(MAKE)" sh scripts/stack-usage.sh
 
 # The bare-metal test (docs/baremetal.md): the host program that writes the case
 # table, then scripts/baremetal.sh (the Cortex-M4F build, qemu-system-arm).
