@@ -142,6 +142,15 @@ static ALWAYS_INLINE void rows_body(const one_hot_ctx *c, uint64_t lo, uint64_t 
     if (stream) simd_stream_fence();
 }
 
+#if DMLREF_SMALL
+/* A small target: one copy of the body, the index type and mode read at run time
+ * (the same bytes; host builds: one copy per type and mode, below). */
+static void rows_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
+    const one_hot_ctx *c = vc;
+    (void)part;
+    rows_body(c, lo, hi, c->p->ixtype, c->p->mode);
+}
+#else
 #define ROWS_FN(MODE, DT, NAME)                                                              \
     static void NAME(const one_hot_ctx *c, uint64_t lo, uint64_t hi) {                       \
         rows_body(c, lo, hi, DMLREF_TENSOR_DATA_TYPE_##DT, MODE);                             \
@@ -179,6 +188,7 @@ static void rows_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) 
     (void)part;
     rows_pick(c->p->mode, c->p->ixtype)(c, lo, hi);
 }
+#endif
 
 /* one_hot.planes: unit u is chunk u % chunks of outer point u / chunks. */
 static ALWAYS_INLINE void planes_body(const one_hot_ctx *c, uint64_t lo, uint64_t hi, unsigned es) {
@@ -206,6 +216,13 @@ static ALWAYS_INLINE void planes_body(const one_hot_ctx *c, uint64_t lo, uint64_
     }
 }
 
+#if DMLREF_SMALL
+static void planes_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
+    const one_hot_ctx *c = vc;
+    (void)part;
+    planes_body(c, lo, hi, c->p->es);
+}
+#else
 #define PLANES_FN(ES)                                                                        \
     static void planes_x##ES(const one_hot_ctx *c, uint64_t lo, uint64_t hi) { planes_body(c, lo, hi, ES); }
 PLANES_FN(1)
@@ -223,6 +240,7 @@ static void planes_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part
     default: planes_x8(c, lo, hi); break;
     }
 }
+#endif
 
 static dmlref_status one_hot_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
     const one_hot_plan *p = op->plan;
