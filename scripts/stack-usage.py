@@ -13,6 +13,20 @@ from the objects' relocations:
   * a function is address-taken where an object refers to it other than by a
     call or a jump (R_ARM_ABS32, MOVW/MOVT, R_386_32, R_X86_64_*: any relocation
     type that is not a call/jump/PC-relative branch);
+  * the address-taken functions are sorted by who takes them: the allocator's
+    callbacks (src/core, src/api), sort comparators (taken where sort_items is
+    called), run_ranges' range functions (taken where run_ranges is called),
+    pool_task (run_ranges: the caller's thread pool calls it), a family's own
+    movers (in a table, or not named as a hook), and the hooks (named
+    *_compile, *_plan, *_plan_hook, *_output_sizes, *_oracle, *_kernel, *_check,
+    *_free: the class's fields and what compile and plan set in the operator);
+    a call site takes the kind its function calls (run_ranges: range functions
+    and pool_task; mem_alloc/mem_free: allocator callbacks; counting_alloc:
+    the counted allocator, the caller's or the default one, never itself;
+    sift_down: comparators; compile_impl: compile, plan, free hooks;
+    dmlref_execute: oracle, kernel, check hooks; dmlref_output_sizes:
+    output_sizes hooks; dmlref_release: free hooks; a family's function: its
+    own file's movers).  An indirect call elsewhere fails the script;
   * for operator X (its class in src/ops/<family>/op_<x>.c), an indirect call may
     reach the functions whose address is taken in the shared layers (src/core,
     src/simd, src/engine, src/api, src/ops/kernels.c), in op_<x>.c (its class:
@@ -274,6 +288,8 @@ def main():
             category[g] = "range"
         elif any(w[0] == "data" and not w[1].endswith("_class") for w in who):
             category[g] = "table"
+        elif not HOOK_ANY.search(base(g)) and src_of[g].startswith("src/ops/") and src_of[g] != "src/ops/kernels.c":
+            category[g] = "table"  # a family's own mover, kept in its plan (SCATTER's p->fn)
         else:
             category[g] = "hook"
             if not HOOK_ANY.search(base(g)):

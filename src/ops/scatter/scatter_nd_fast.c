@@ -60,7 +60,7 @@ static void copy_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) 
 }
 
 #if DMLREF_SMALL
-#define APPLY_CHUNK 16u /* a small target: target[] of 128 bytes on the stack */
+#define APPLY_CHUNK 8u /* a small target: target[] of 64 bytes on the stack */
 #else
 #define APPLY_CHUNK 64u /* targets computed (and prefetched) ahead of their writes */
 #endif
