@@ -68,7 +68,7 @@ HOOK_SHAPE = re.compile(r"_output_sizes(_hook)?$")
 HOOK_FREE = re.compile(r"_free$")
 HOOK_ANY = re.compile(r"_(compile|plan|plan_hook|free|oracle|kernel|check|output_sizes|output_sizes_hook)$")
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-SHARED = ("src/core/", "src/simd/", "src/engine/", "src/api/", "src/ops/kernels.")
+SHARED = ("src/core/", "src/simd/", "src/engine/", "src/api/", "src/ops/kernels.c")
 
 
 def objdump():
