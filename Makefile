@@ -12,6 +12,8 @@
 #   make test-ship           the shipping checks (scripts/check-*.sh, code-size.sh),
 #                            ending with "ship: N passed, N failed"
 #   make code-size           the table of libdmlref.a text bytes (scripts/code-size.sh)
+#   make stack-usage         the static worst-case stack of compile and execute per
+#                            operator on the Cortex-M4F (scripts/stack-usage.sh)
 #
 # What is built (in $(BUILD)):
 #   libdmlref.so.X.Y.Z       SONAME libdmlref.so.X, symlinks libdmlref.so.X and
@@ -42,6 +44,9 @@
 #                            the rule id or is empty; include/dmlref.h)
 #   ORACLE_ONLY=0            1: the fast paths (*_fast.c, the plan hooks) are not
 #                            compiled; every operator runs its oracle
+#   SMALL=0                  1: a small target (-DDMLREF_SMALL=1): the fast paths'
+#                            chunk buffers on the stack are at most 256 bytes (same
+#                            outputs; docs/baremetal.md)
 #   PIC=-fPIC                the library objects' code model (empty for bare metal)
 #   (bare metal: DMLREF_NO_MALLOC=1 DMLREF_NO_ENV=1 in EXTRA_CFLAGS, docs/baremetal.md;
 #    make test-baremetal, scripts/baremetal.sh)
@@ -65,6 +70,7 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 SAN     ?= 0
 MESSAGES ?= 1
 ORACLE_ONLY ?= 0
+SMALL ?= 0
 PYTHON  ?= /usr/bin/python3
 
 # Tools.  make's built-in defaults of CC (cc) and AR (ar) give way to CROSS;
@@ -123,6 +129,9 @@ ALL_CFLAGS += -DDMLREF_MESSAGES=0
 endif
 ifeq ($(ORACLE_ONLY),1)
 ALL_CFLAGS += -DDMLREF_ORACLE_ONLY=1
+endif
+ifeq ($(SMALL),1)
+ALL_CFLAGS += -DDMLREF_SMALL=1
 endif
 ifeq ($(SAN),1)
 ALL_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -445,13 +454,16 @@ uninstall:
 
 # The shipping checks (README "Building and installing"): exported symbols,
 # the install tree, rebuild on a configuration change, the code-size table.
-.PHONY: test-ship code-size
+.PHONY: test-ship code-size stack-usage
 test-ship: lib $(INTERNAL)
 	BUILD=$(BUILD) MAKE="$(MAKE)" NM="$(NM)" SHARED=$(SHARED) LOCALIZE=$(LOCALIZE) \
 	    sh scripts/test-ship.sh
 
 code-size:
 	MAKE="$(MAKE)" sh scripts/code-size.sh
+
+stack-usage:
+	MAKE="$(MAKE)" sh scripts/stack-usage.sh
 
 # The bare-metal test (docs/baremetal.md): the host program that writes the case
 # table, then scripts/baremetal.sh (the Cortex-M4F build, qemu-system-arm).

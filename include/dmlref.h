@@ -536,6 +536,9 @@ enum {
  *       .field are as usual, .message holds the rule id (or is empty).
  *   DMLREF_ORACLE_ONLY=1 (make ORACLE_ONLY=1) the fast paths are not compiled:
  *       every operator runs its scalar oracle, as with DMLREF_OPTION_FORCE_ORACLE.
+ *   DMLREF_SMALL=1 (make SMALL=1) a small target's fast paths: chunk buffers of
+ *       at most 256 bytes on the stack, one copy of each width-specialised
+ *       mover; the same outputs (docs/baremetal.md).
  *
  *   alloc(ctx, size, alignment): size > 0 bytes at a multiple of alignment, or
  *       NULL when out of memory (then the call fails with

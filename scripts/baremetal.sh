@@ -2,7 +2,7 @@
 # The bare-metal test (make test-baremetal; docs/baremetal.md).
 #
 # Builds the library for an Arm Cortex-M4F with Debian's arm-none-eabi-gcc and
-# picolibc (-Os, Thumb-2, hard float; OPENMP=0 SIMD=0, -DDMLREF_NO_MALLOC=1
+# picolibc (-Os, Thumb-2, hard float; OPENMP=0 SIMD=0 SMALL=1, -DDMLREF_NO_MALLOC=1
 # -DDMLREF_NO_ENV=1, no -fPIC) into build-baremetal, writes the case table with
 # the host program $BM_GEN (tests/baremetal/gen_table.c: every documented
 # example of tests/cases/*.json, then BM_COUNT random cases per operator from
@@ -16,8 +16,8 @@
 # Environment: BM_GEN (required: the host generator), MAKE (default make),
 # JOBS (default 2), BM_BUILD (default build-baremetal), BM_SEED (default
 # 20240611), BM_COUNT (default 12), BM_TIMEOUT (seconds, default 300),
-# BM_OPTIONS (more make switches for the library, e.g. "MESSAGES=0 ORACLE_ONLY=1";
-# use another BM_BUILD for each).
+# BM_OPTIONS (more make switches for the library, e.g. "MESSAGES=0 ORACLE_ONLY=1",
+# or "SMALL=0" for the host-sized chunk buffers; use another BM_BUILD for each).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 MAKE=${MAKE:-make}
@@ -43,7 +43,7 @@ mkdir -p "$B" && [ -n "${BM_GEN:-}" ] && [ -x "$BM_GEN" ] || { echo "baremetal: 
 
 # shellcheck disable=SC2086
 $MAKE -j"$JOBS" BUILD="$B" CC=${CROSS}gcc AR=${CROSS}ar CROSS=$CROSS OPENMP=0 SIMD=0 SHARED=0 LOCALIZE=0 \
-    WITH_CLI=0 PIC= CFLAGS="-Os -g" ${BM_OPTIONS:-} EXTRA_CFLAGS="$MCU $LIBC -DDMLREF_NO_MALLOC=1 -DDMLREF_NO_ENV=1" \
+    WITH_CLI=0 PIC= CFLAGS="-Os -g" SMALL=1 ${BM_OPTIONS:-} EXTRA_CFLAGS="$MCU $LIBC -DDMLREF_NO_MALLOC=1 -DDMLREF_NO_ENV=1" \
     "$B/libdmlref_internal.a" >"$B/build.log" 2>&1 || { cat "$B/build.log" >&2; echo "baremetal: the library did not build" >&2; exit 1; }
 "$BM_GEN" "$SEED" "$COUNT" tests/cases/*.json >"$B/bm_table.c" || { echo "baremetal: gen_table failed" >&2; exit 1; }
 # shellcheck disable=SC2086

@@ -70,7 +70,8 @@ fi
 
 # ---- Cortex-M4F (bare metal; docs/baremetal.md) ------------------------------------
 # arm-none-eabi-gcc -Os -mthumb -mcpu=cortex-m4 -mfloat-abi=hard -mfpu=fpv4-sp-d16, picolibc,
-# OPENMP=0 SIMD=0, no -fPIC, -DDMLREF_NO_MALLOC=1 -DDMLREF_NO_ENV=1.  Two figures per row:
+# OPENMP=0 SIMD=0, no -fPIC, -DDMLREF_NO_MALLOC=1 -DDMLREF_NO_ENV=1 (SMALL=1 where a row says so:
+# docs/baremetal.md's small-target build).  Two figures per row:
 # the text of libdmlref_internal.a (`size -t`: code and read-only data of every object),
 # and what the library adds to a minimal image (tests/baremetal/minimal.c: one GATHER
 # compiled from an arena and executed, linked with --gc-sections) over the same program
@@ -82,10 +83,12 @@ if command -v arm-none-eabi-gcc >/dev/null 2>&1; then
     M4LINK="--crt0=minimal -Wl,--gc-sections -Wl,--defsym=__flash=0x0 -Wl,--defsym=__flash_size=0x400000 -Wl,--defsym=__ram=0x20000000 -Wl,--defsym=__ram_size=0x400000"
     m4configs='whole library:all:
 messages off:all:MESSAGES=0
+SMALL=1, messages off:all:SMALL=1 MESSAGES=0
 oracle-only:all:ORACLE_ONLY=1
 oracle-only, messages off:all:ORACLE_ONLY=1 MESSAGES=0
 GATHER only:gather:
 GATHER only, messages off:gather:MESSAGES=0
+GATHER only, SMALL=1, messages off:gather:SMALL=1 MESSAGES=0
 GATHER only, oracle-only, messages off:gather:ORACLE_ONLY=1 MESSAGES=0'
     echo
     echo "| Cortex-M4F \`-Os\` | libdmlref_internal.a text | added to a minimal --gc-sections image |"

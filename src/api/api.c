@@ -17,7 +17,9 @@ void dmlref_release(dmlref_operator *op) {
     mem_free(&al, op);
 }
 
-/* The operators this build implements, for messages: "GATHER 67, ..." */
+/* The operators this build implements, for messages: "GATHER 67, ..." (only
+ * named in a message's arguments, which DMLREF_MESSAGES=0 never evaluates) */
+#if DMLREF_MESSAGES
 static const char *built_list(char *buf, size_t cap) {
     size_t len = 0;
     buf[0] = '\0';
@@ -26,6 +28,9 @@ static const char *built_list(char *buf, size_t cap) {
         len += (size_t)snprintf(buf + len, cap - len, "%s%s %u", i ? ", " : "", sc->name, (unsigned)sc->type);
     return buf;
 }
+#else
+#define built_list(buf, cap) ((void)(cap), (const char *)(buf))
+#endif
 
 static const char *binding_name(const op_t *op, int is_output, uint32_t i, char *buf, size_t cap);
 
@@ -353,6 +358,18 @@ static dmlref_status binding_error(const op_t *op, const dmlref_cbuffer *inputs,
 
 /* Every binding rule (B1-B5), every call: the checks cost a few compares per
  * buffer; messages (and binding names) are only formatted on failure. */
+/* B5: output k overlaps input i (other_is_output 0) or output i.  A function of its
+ * own, not inlined: the names' buffers stay off execute's stack until an error. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dmlref_status overlap_error(const op_t *op, uint32_t k, int other_is_output, uint32_t i, dmlref_error *err) {
+    char name[48], other[48];
+    return set_rule_error(err, DMLREF_ERROR_BINDING, "B5", binding_name(op, 1, k, name, sizeof name), NULL,
+                          "%s: the %s buffer overlaps the %s buffer", op->name, name,
+                          binding_name(op, other_is_output, i, other, sizeof other));
+}
+
 static dmlref_status check_bindings(const op_t *op, const dmlref_cbuffer *inputs, uint32_t n_inputs,
                                     const dmlref_buffer *outputs, uint32_t n_outputs, dmlref_error *err) {
     if (n_inputs != op->n_inputs || n_outputs != op->n_outputs)
@@ -378,20 +395,15 @@ static dmlref_status check_bindings(const op_t *op, const dmlref_cbuffer *inputs
     /* An output may not overlap any input or another output; an in-place
      * operator's output may be its input's very buffer. */
     const int in_place = (op->cls->schema->flags & DMLREF_SCHEMA_IN_PLACE) != 0;
-    char name[48], other[48];
     for (uint32_t k = 0; k < n_outputs; ++k) {
         const uint64_t ok = op->outputs[k].total_bytes;
         for (uint32_t i = 0; i < n_inputs; ++i)
             if (!(in_place && outputs[k].data == inputs[i].data) &&
                 ranges_overlap(outputs[k].data, ok, inputs[i].data, op->inputs[i].total_bytes))
-                return set_rule_error(err, DMLREF_ERROR_BINDING, "B5", binding_name(op, 1, k, name, sizeof name), NULL,
-                                      "%s: the %s buffer overlaps the %s buffer", op->name, name,
-                                      binding_name(op, 0, i, other, sizeof other));
+                return overlap_error(op, k, 0, i, err);
         for (uint32_t i = 0; i < k; ++i)
             if (ranges_overlap(outputs[k].data, ok, outputs[i].data, op->outputs[i].total_bytes))
-                return set_rule_error(err, DMLREF_ERROR_BINDING, "B5", binding_name(op, 1, k, name, sizeof name), NULL,
-                                      "%s: the %s buffer overlaps the %s buffer", op->name, name,
-                                      binding_name(op, 1, i, other, sizeof other));
+                return overlap_error(op, k, 1, i, err);
     }
     return DMLREF_OK;
 }

@@ -10,6 +10,13 @@
 #define MAX_DIMS 8u
 #define MAX_ELEMENTS UINT64_C(0xFFFFFFFF) /* 2^32 - 1 elements per tensor */
 
+/* DMLREF_SMALL=1 (make SMALL=1): a small target.  The fast paths keep their chunk
+ * buffers on the stack at most 256 bytes each (host builds: up to 16 KiB, sized for
+ * speed); the chunking changes, the bytes written do not. */
+#ifndef DMLREF_SMALL
+#define DMLREF_SMALL 0
+#endif
+
 #if defined(__GNUC__)
 #define DMLREF_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
@@ -65,7 +72,7 @@ dmlref_status set_rule_error(dmlref_error *err, dmlref_status code, const char *
 #else
 /* DMLREF_MESSAGES=0: the same calls, inlined, so that the format strings are
  * dropped; the code, rule and field are recorded (error.c), the message is the
- * rule id or empty.  The arguments are still evaluated. */
+ * rule id or empty. */
 /* The few snprintf calls that build field names and lists (not messages) use a
  * small formatter instead (error.c: %s %c %d %u %x, lengths h l ll z; returns the
  * length it would have written, as snprintf does), so no libc printf is linked. */
@@ -74,20 +81,16 @@ int dmlref_snprintf_(char *buf, size_t cap, const char *fmt, ...) DMLREF_PRINTF(
 dmlref_status set_error_code(dmlref_error *err, dmlref_status code);
 dmlref_status set_rule_code(dmlref_error *err, dmlref_status code, const char *rule, const char *field,
                             const char *sub);
-static inline dmlref_status set_error(dmlref_error *err, dmlref_status code, const char *fmt, ...)
-    DMLREF_PRINTF(3, 4);
-static inline dmlref_status set_error(dmlref_error *err, dmlref_status code, const char *fmt, ...) {
-    (void)fmt;
-    return set_error_code(err, code);
-}
-static inline dmlref_status set_rule_error(dmlref_error *err, dmlref_status code, const char *rule,
-                                           const char *field, const char *sub, const char *fmt, ...)
-    DMLREF_PRINTF(6, 7);
-static inline dmlref_status set_rule_error(dmlref_error *err, dmlref_status code, const char *rule,
-                                           const char *field, const char *sub, const char *fmt, ...) {
-    (void)fmt;
-    return set_rule_code(err, code, rule, field, sub);
-}
+/* Macros, so that the message's arguments (value and shape formatting for text
+ * that would be dropped) are not evaluated either: the code, rule and field are
+ * all that is kept.  (A message argument must then have no effect besides the
+ * message: none has.) */
+/* Declared, never defined: it appears only inside sizeof (not evaluated, so never
+ * called), which keeps the format checked and the arguments "used". */
+int dmlref_message_args_(const char *fmt, ...) DMLREF_PRINTF(1, 2);
+#define set_error(err, code, ...) ((void)sizeof(dmlref_message_args_(__VA_ARGS__)), set_error_code((err), (code)))
+#define set_rule_error(err, code, rule, field, sub, ...)                                                      \
+    ((void)sizeof(dmlref_message_args_(__VA_ARGS__)), set_rule_code((err), (code), (rule), (field), (sub)))
 #endif
 
 /* ---- tensor-desc rules (tensor.c) ----------------------------------------- */
@@ -262,11 +265,13 @@ dmlref_status op_alloc_tensors(op_t *op, uint32_t n_inputs, uint32_t n_outputs,
 void gather_output_sizes(uint32_t n, uint32_t a, uint32_t k, const uint32_t *in_sizes, const uint32_t *ix_sizes,
                          uint32_t *out_sizes);
 
-/* The checking option's pre-pass: every index in range (before any write). */
+/* The checking option's pre-pass: every index in range (before any write).
+ * Component c's bound is bounds[c], InputTensor.Sizes[bound_dim0 + c] (named so in
+ * the message, which is formatted only on an error). */
 dmlref_status check_indices_in_range(const op_t *op, const tensor_t *idx,
                                      const unsigned char *idx_data,
                                      const char *idx_name, uint32_t components,
-                                     const uint64_t *bounds, const char *const *bound_names,
+                                     const uint64_t *bounds, uint32_t bound_dim0,
                                      dmlref_error *err);
 
 /* The pre-pass of GATHER and GATHER_ELEMENTS: inputs[1] indexes inputs[0] along axis. */

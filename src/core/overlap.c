@@ -77,6 +77,10 @@ typedef struct search {
     uint64_t steps;
 } search;
 
+/* Not inlined: its x[] would otherwise sit in every level of dfs's recursion. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
 static void leaf(search *s) {
     const uint32_t n = s->t->n;
     int64_t sign = 0;

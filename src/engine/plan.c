@@ -2,6 +2,7 @@
  * Fast-path planning: the normalizer, the thread policy and plan-owned
  * scratch, used by the per-operator planners (src/ops/<family>/).
  */
+#define DMLREF_PLAN_C /* plan.h: nest_rows_* and nest_offsets defined here under DMLREF_SMALL */
 #include "plan.h"
 #include "core/env.h"
 

@@ -67,7 +67,18 @@ typedef struct nest_it {
     uint64_t left, len;
 } nest_it;
 
-static inline int nest_rows_begin(const nest_t *nt, nest_it *it, uint64_t lo, uint64_t hi) {
+/* nest_rows_begin, nest_rows_next, nest_offsets: inline, or with DMLREF_SMALL one
+ * copy of each in engine/plan.c (not one per fast-path file). */
+#if DMLREF_SMALL
+int nest_rows_begin(const nest_t *nt, nest_it *it, uint64_t lo, uint64_t hi);
+int nest_rows_next(const nest_t *nt, nest_it *it);
+void nest_offsets(const nest_t *nt, uint64_t p, uint64_t *off);
+#define NEST_WALK_FN
+#else
+#define NEST_WALK_FN static inline
+#endif
+#if !DMLREF_SMALL || defined(DMLREF_PLAN_C)
+NEST_WALK_FN int nest_rows_begin(const nest_t *nt, nest_it *it, uint64_t lo, uint64_t hi) {
     uint64_t p = lo;
     for (uint32_t t = 0; t < NEST_K; ++t) it->off[t] = 0;
     for (uint32_t d = nt->m; d-- > 0;) {
@@ -81,7 +92,7 @@ static inline int nest_rows_begin(const nest_t *nt, nest_it *it, uint64_t lo, ui
     return it->left != 0;
 }
 
-static inline int nest_rows_next(const nest_t *nt, nest_it *it) {
+NEST_WALK_FN int nest_rows_next(const nest_t *nt, nest_it *it) {
     const uint32_t m = nt->m;
     it->left -= it->len;
     if (!it->left) return 0;
@@ -98,7 +109,7 @@ static inline int nest_rows_next(const nest_t *nt, nest_it *it) {
 }
 
 /* Byte offsets of point p (row-major over the nest). */
-static inline void nest_offsets(const nest_t *nt, uint64_t p, uint64_t *off) {
+NEST_WALK_FN void nest_offsets(const nest_t *nt, uint64_t p, uint64_t *off) {
     for (uint32_t t = 0; t < NEST_K; ++t) off[t] = 0;
     for (uint32_t d = nt->m; d-- > 0;) {
         const uint64_t c = p % nt->sizes[d];
@@ -106,6 +117,7 @@ static inline void nest_offsets(const nest_t *nt, uint64_t p, uint64_t *off) {
         for (uint32_t t = 0; t < NEST_K; ++t) off[t] += c * nt->st[t][d];
     }
 }
+#endif
 
 /* ---- threads -------------------------------------------------------------- */
 

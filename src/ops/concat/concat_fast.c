@@ -16,7 +16,11 @@
 #include <stdlib.h>
 
 
+#if DMLREF_SMALL
+#define CONCAT_MAX_INNER_PIECES 16u /* a small target: 192 bytes of offsets on the stack */
+#else
 #define CONCAT_MAX_INNER_PIECES 64u /* the inner walk keeps one offset per piece on the stack */
+#endif
 #define CONCAT_BATCH_BYTES (UINT64_C(4) << 10) /* inner walk: bytes of the whole per batch of rows */
 
 enum { CONCAT_INNER, CONCAT_CHUNKED, CONCAT_STRIDED, CONCAT_MODES };

@@ -57,9 +57,17 @@
 
 #include <stdlib.h>
 
+#if DMLREF_SMALL                /* a small target: every buffer below 256 bytes      */
+#define NORM_CHUNK 64u
+#define SHARED_CHUNK 64u
+#define TUPLE_CHUNK 32u
+#define COLBLOCK_BYTES 64u
+#else
 #define NORM_CHUNK 512u         /* indices normalized per step (stack)              */
 #define SHARED_CHUNK 4096u      /* axis_last with shared indices: per chunk (stack) */
+#define TUPLE_CHUNK NORM_CHUNK  /* tuples: input offsets per step (stack)           */
 #define COLBLOCK_BYTES 256u     /* axis_first: output bytes per column block         */
+#endif
 #define ROW_AHEAD 8u            /* rows: random rows prefetched this far ahead       */
 #define PREFETCH_ROWS 16u       /* axis_first: rows ahead to prefetch                */
 #define PF_ROW_MAX (UINT64_C(64) << 10) /* axis_last_shared: next input rows prefetched up to this */
@@ -93,6 +101,23 @@ typedef struct gather_ctx {
     unsigned char *slab; /* the claimed slabs, or NULL */
 } gather_ctx;
 
+#if DMLREF_SMALL
+/* A small target: one loop per mover, the element width (1, 2, 4 or 8 bytes) a
+ * switch per element (the same bytes; host builds: one loop per width, below). */
+static inline void move_w(unsigned char *d, const unsigned char *s, uint64_t w) {
+    switch (w) {
+    case 1: d[0] = s[0]; break;
+    case 2: memcpy(d, s, 2); break;
+    case 4: memcpy(d, s, 4); break;
+    default: memcpy(d, s, 8); break;
+    }
+}
+
+static void gather_elems(uint64_t w, unsigned char *out, uint64_t os, const unsigned char *in, uint64_t as,
+                         const uint32_t *nidx, uint64_t n) {
+    for (uint64_t i = 0; i < n; ++i) move_w(out + i * os, in + nidx[i] * as, w);
+}
+#else
 /* Width-specialized element gathers: out[i * os] = in[nidx[i] * as]. */
 #define GATHER_ELEMS(W, T)                                                                        \
     static void gather_x##W(unsigned char *out, uint64_t os, const unsigned char *in, uint64_t as, \
@@ -125,6 +150,7 @@ static void gather_elems(uint64_t w, unsigned char *out, uint64_t os, const unsi
     default: gather_x8(out, os, in, as, nidx, n); break;
     }
 }
+#endif
 
 /* gather_xW into a packed destination with streaming stores, 16 bytes at a time (W = 4, 8):
  * out[i] = in[nidx[i] * as]; the head up to 16-byte alignment and the tail stored plainly. */
@@ -170,6 +196,12 @@ static void gather_stream_x8(unsigned char *out, const unsigned char *in, uint64
  * follow them and each first touch of a line would stall; instead the next
  * row's lines (pf, pflines of them, NULL for none) are prefetched one per
  * `step` elements while this row is gathered. */
+#if DMLREF_SMALL
+static void gather64(uint64_t w, unsigned char *out, uint64_t os, const unsigned char *in, uint64_t as,
+                     const unsigned char *ix, uint64_t js, uint32_t dtype, uint64_t A, uint64_t n) {
+    for (uint64_t i = 0; i < n; ++i) move_w(out + i * os, in + index_load_clamp64(ix + i * js, dtype, A) * as, w);
+}
+#else
 #define GATHER_FUSED64(W, T)                                                                              \
     static void gather64_x##W(unsigned char *out, uint64_t os, const unsigned char *in, uint64_t as,       \
                               const unsigned char *ix, uint64_t js, uint32_t dtype, uint64_t A, uint64_t n, \
@@ -199,12 +231,19 @@ GATHER_FUSED64(1, uint8_t)
 GATHER_FUSED64(2, uint16_t)
 GATHER_FUSED64(4, uint32_t)
 GATHER_FUSED64(8, uint64_t)
+#endif
 
 static int index_is64(uint32_t dtype) {
     return dtype == DMLREF_TENSOR_DATA_TYPE_INT64 || dtype == DMLREF_TENSOR_DATA_TYPE_UINT64;
 }
 
 /* out[i * os] = in[i * is + nidx[i] * as] (axis_first's inner step). */
+#if DMLREF_SMALL
+static void gather2(uint64_t w, unsigned char *out, uint64_t os, const unsigned char *in, uint64_t is, uint64_t as,
+                    const uint32_t *nidx, uint64_t n) {
+    for (uint64_t i = 0; i < n; ++i) move_w(out + i * os, in + i * is + nidx[i] * as, w);
+}
+#else
 #define GATHER_ELEMS2(W, T)                                                                        \
     static void gather2_x##W(unsigned char *out, uint64_t os, const unsigned char *in, uint64_t is, \
                              uint64_t as, const uint32_t *nidx, uint64_t n) {                      \
@@ -229,6 +268,7 @@ static void gather2(uint64_t w, unsigned char *out, uint64_t os, const unsigned 
     default: gather2_x8(out, os, in, is, as, nidx, n); break;
     }
 }
+#endif
 
 /* Points [lo, hi): one index each, a block copy each. */
 static void rows_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
@@ -289,6 +329,10 @@ static void axis_last_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t p
             /* the next input row, when it exists and its A elements are contiguous */
             const unsigned char *pf = NULL;
             if (nt->m >= 2 && p->as == p->esize && it.c[l - 1] + 1 < nt->sizes[l - 1]) pf = s + nt->st[1][l - 1];
+#if DMLREF_SMALL
+            (void)pf;
+            gather64(p->esize, o, os, s, p->as, q, js, p->ixtype, p->A, it.len);
+#else
             const uint64_t pfl = (p->A * p->esize + 63) / 64;
             switch (p->esize) {
             case 1: gather64_x1(o, os, s, p->as, q, js, p->ixtype, p->A, it.len, pf, pfl); break;
@@ -296,6 +340,7 @@ static void axis_last_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t p
             case 4: gather64_x4(o, os, s, p->as, q, js, p->ixtype, p->A, it.len, pf, pfl); break;
             default: gather64_x8(o, os, s, p->as, q, js, p->ixtype, p->A, it.len, pf, pfl); break;
             }
+#endif
             continue;
         }
         for (uint64_t i0 = 0; i0 < it.len; i0 += NORM_CHUNK) {
@@ -443,6 +488,12 @@ static inline uint64_t tuple_offset(const gather_plan *p, const unsigned char *q
 }
 
 /* n blocks of W bytes (1, 2, 4 or 8): out[i * os] = s[src[i]]. */
+#if DMLREF_SMALL
+static void tuple_elems(uint64_t w, unsigned char *o, uint64_t os, const unsigned char *s, const uint64_t *src,
+                        uint64_t n) {
+    for (uint64_t i = 0; i < n; ++i) move_w(o + i * os, s + src[i], w);
+}
+#else
 #define TUPLE_ELEMS(W, T)                                                                                   \
     static void tuple_elems_x##W(unsigned char *o, uint64_t os, const unsigned char *s, const uint64_t *src, \
                                  uint64_t n) {                                                              \
@@ -456,6 +507,7 @@ TUPLE_ELEMS(1, uint8_t)
 TUPLE_ELEMS(2, uint16_t)
 TUPLE_ELEMS(4, uint32_t)
 TUPLE_ELEMS(8, uint64_t)
+#endif
 
 /* Points [lo, hi) of GATHER_ND with T >= 2: per chunk of a row, every point's
  * input offset first (one tuple each, or one for the whole row when the
@@ -469,12 +521,12 @@ static void tuples_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part
     const uint64_t os = nt->st[0][l], is = nt->st[1][l], js = nt->st[2][l], b = p->block;
     unsigned char *out = OUT_DATA(c->x, 0);
     const unsigned char *in = IN_DATA(c->x, 0), *ix = IN_DATA(c->x, 1);
-    uint64_t src[NORM_CHUNK]; /* input offsets from the chunk's first point */
+    uint64_t src[TUPLE_CHUNK]; /* input offsets from the chunk's first point */
     nest_it it;
     for (int more = nest_rows_begin(nt, &it, lo, hi); more; more = nest_rows_next(nt, &it)) {
         const uint64_t row_tuple = js == 0 ? tuple_offset(p, ix + it.off[2]) : 0;
-        for (uint64_t i0 = 0; i0 < it.len; i0 += NORM_CHUNK) {
-            const uint64_t n = it.len - i0 < NORM_CHUNK ? it.len - i0 : NORM_CHUNK;
+        for (uint64_t i0 = 0; i0 < it.len; i0 += TUPLE_CHUNK) {
+            const uint64_t n = it.len - i0 < TUPLE_CHUNK ? it.len - i0 : TUPLE_CHUNK;
             const unsigned char *q = ix + it.off[2] + i0 * js;
             if (js == 0)
                 for (uint64_t i = 0; i < n; ++i) src[i] = row_tuple + i * is;
@@ -492,6 +544,10 @@ static void tuples_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part
                 }
             } else if (b == 16) {
                 for (uint64_t i = 0; i < n; ++i) simd_copy16(o + i * os, s + src[i]);
+#if DMLREF_SMALL
+            } else if (b == 1 || b == 2 || b == 4 || b == 8) {
+                tuple_elems(b, o, os, s, src, n);
+#else
             } else if (b == 1) {
                 tuple_elems_x1(o, os, s, src, n);
             } else if (b == 2) {
@@ -500,6 +556,7 @@ static void tuples_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part
                 tuple_elems_x4(o, os, s, src, n);
             } else if (b == 8) {
                 tuple_elems_x8(o, os, s, src, n);
+#endif
             } else {
                 for (uint64_t i = 0; i < n; ++i) simd_copy_small(o + i * os, s + src[i], (size_t)b);
             }

@@ -65,14 +65,8 @@ static dmlref_status gather_nd_check(const op_t *op, const exec_args *x, dmlref_
     const gather_nd_params *g = OP_CPARAMS(op, gather_nd_params);
     const uint32_t n = in->n, t = ix->sizes[n - 1], first = n - g->r + g->b;
     uint64_t bounds[MAX_DIMS] = {0};
-    char names_buf[MAX_DIMS][48];
-    const char *names[MAX_DIMS] = {0};
-    for (uint32_t c = 0; c < t; ++c) {
-        bounds[c] = in->sizes[first + c];
-        snprintf(names_buf[c], sizeof names_buf[c], "InputTensor.Sizes[%" PRIu32 "]", first + c);
-        names[c] = names_buf[c];
-    }
-    return check_indices_in_range(op, ix, IN_DATA(x, 1), "IndicesTensor", t, bounds, names, err);
+    for (uint32_t c = 0; c < t; ++c) bounds[c] = in->sizes[first + c];
+    return check_indices_in_range(op, ix, IN_DATA(x, 1), "IndicesTensor", t, bounds, first, err);
 }
 
 /* Rules GN3-GN8 (after the tensor rules, GN1 and GN2), then the output's Sizes (GN8) into

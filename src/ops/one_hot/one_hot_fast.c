@@ -27,9 +27,15 @@
 
 enum { OH_ROWS, OH_ROWS_STREAM, OH_LONG_ROWS, OH_LONG_ROWS_STREAM, OH_STRIDED, OH_PLANES };
 
+#if DMLREF_SMALL          /* a small target: the stack buffers below 256 bytes each */
+#define TMPL_ROW_MAX 64u
+#define PAT_BYTES 64u
+#define CHUNK 16u
+#else
 #define TMPL_ROW_MAX 2048u /* one_hot.rows: lines up to this many bytes (a template of twice that) */
 #define PAT_BYTES 1024u    /* one_hot.long_rows: the off pattern, in pieces of this size          */
 #define CHUNK 256u         /* one_hot.planes: inner points per unit                                */
+#endif
 
 #if defined(__GNUC__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
@@ -136,6 +142,15 @@ static ALWAYS_INLINE void rows_body(const one_hot_ctx *c, uint64_t lo, uint64_t 
     if (stream) simd_stream_fence();
 }
 
+#if DMLREF_SMALL
+/* A small target: one copy of the body, the index type and mode read at run time
+ * (the same bytes; host builds: one copy per type and mode, below). */
+static void rows_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
+    const one_hot_ctx *c = vc;
+    (void)part;
+    rows_body(c, lo, hi, c->p->ixtype, c->p->mode);
+}
+#else
 #define ROWS_FN(MODE, DT, NAME)                                                              \
     static void NAME(const one_hot_ctx *c, uint64_t lo, uint64_t hi) {                       \
         rows_body(c, lo, hi, DMLREF_TENSOR_DATA_TYPE_##DT, MODE);                             \
@@ -173,6 +188,7 @@ static void rows_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) 
     (void)part;
     rows_pick(c->p->mode, c->p->ixtype)(c, lo, hi);
 }
+#endif
 
 /* one_hot.planes: unit u is chunk u % chunks of outer point u / chunks. */
 static ALWAYS_INLINE void planes_body(const one_hot_ctx *c, uint64_t lo, uint64_t hi, unsigned es) {
@@ -200,6 +216,13 @@ static ALWAYS_INLINE void planes_body(const one_hot_ctx *c, uint64_t lo, uint64_
     }
 }
 
+#if DMLREF_SMALL
+static void planes_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
+    const one_hot_ctx *c = vc;
+    (void)part;
+    planes_body(c, lo, hi, c->p->es);
+}
+#else
 #define PLANES_FN(ES)                                                                        \
     static void planes_x##ES(const one_hot_ctx *c, uint64_t lo, uint64_t hi) { planes_body(c, lo, hi, ES); }
 PLANES_FN(1)
@@ -217,6 +240,7 @@ static void planes_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part
     default: planes_x8(c, lo, hi); break;
     }
 }
+#endif
 
 static dmlref_status one_hot_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
     const one_hot_plan *p = op->plan;

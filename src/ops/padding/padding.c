@@ -17,7 +17,11 @@
 #include <inttypes.h>
 #include <string.h>
 
+#if DMLREF_MESSAGES
 static const char *const mode_names[] = {"CONSTANT", "EDGE", "REFLECTION", "SYMMETRIC", "WRAP"};
+#else /* named only in a message's arguments, which are then never evaluated */
+#define mode_names ((const char *const *)NULL)
+#endif
 
 /* i mod p in [0, p) for any sign of i (p > 0). */
 static int64_t mod_nonneg(int64_t i, int64_t p) {

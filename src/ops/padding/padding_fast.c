@@ -30,7 +30,11 @@
  */
 
 #define PAD_TAB_MAX (UINT64_C(1) << 22)   /* map entries a plan may hold (8 bytes each); more: the oracle */
+#if DMLREF_SMALL
+#define PAD_FOLD_MAX UINT64_C(256)        /* a small target: the streaming writer's tmp on the stack */
+#else
 #define PAD_FOLD_MAX UINT64_C(4096)       /* bytes: an unpadded contiguous innermost dim up to this is one element */
+#endif
 #define PAD_PATTERN_MIN UINT64_C(256)     /* bytes of fill pattern, at least */
 #define PAD_OUTSIDE UINT64_MAX            /* a coordinate that reads the fill (CONSTANT) */
 
@@ -293,12 +297,14 @@ static void pad_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
         src[d] = coord_src(p, &p->d[d], co[d]);
     }
     swriter *w = NULL;
+#if DMLREF_SIMD /* else plan_stream is 0: no writer (nor its buffers on the stack) */
     swriter sw;
     if (p->stream) { /* the range is contiguous: it starts at this unit's first byte */
         sw.out = c->out;
         sw.pos = sw.from = ooff + ch * row_n / chunks * p->w;
         w = &sw;
     }
+#endif
     uint64_t u = lo;
     for (;;) {
         uint64_t soff = 0;

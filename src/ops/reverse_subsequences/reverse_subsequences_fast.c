@@ -44,16 +44,42 @@ typedef struct rs_ctx {
     const exec_args *x;
 } rs_ctx;
 
+/* One element of type T from s to d: a copy per width (T), or with DMLREF_SMALL (a
+ * small target) one copy of each loop below, the width p->esize switched per element. */
+#if DMLREF_SMALL
+static inline void rs_put(unsigned char *d, const unsigned char *s, uint32_t es) {
+    switch (es) {
+    case 1: d[0] = s[0]; break;
+    case 2: memcpy(d, s, 2); break;
+    case 4: memcpy(d, s, 4); break;
+    default: memcpy(d, s, 8); break;
+    }
+}
+#define RS_PUT(T, d, s) rs_put(d, s, p->esize)
+#define RS_BY_WIDTH(M) M(uint8_t)
+#else
+#define RS_PUT(T, d, s)                                                                                 \
+    do {                                                                                                \
+        T v;                                                                                            \
+        memcpy(&v, s, sizeof v);                                                                        \
+        memcpy(d, &v, sizeof v);                                                                        \
+    } while (0)
+#define RS_BY_WIDTH(M)                                                                                  \
+    switch (p->esize) {                                                                                 \
+    case 1: M(uint8_t) break;                                                                           \
+    case 2: M(uint16_t) break;                                                                          \
+    case 4: M(uint32_t) break;                                                                          \
+    default: M(uint64_t) break;                                                                         \
+    }
+#endif
+
 /* Element by element: sequence q of the run at output ob + q * ors, input ib + q * irs. */
 #define RS_SMALL(T)                                                                                     \
     for (uint64_t q = 0; q < r; ++q) {                                                                  \
         unsigned char *d = out + ob + q * (uint64_t)p->ors;                                             \
         const unsigned char *s = in + ib + q * (uint64_t)p->irs;                                        \
-        for (uint64_t k = 0; k < n; ++k) {                                                              \
-            T v;                                                                                        \
-            memcpy(&v, s + (k < L ? L - 1 - k : k) * (uint64_t)p->ist, sizeof v);                       \
-            memcpy(d + k * (uint64_t)p->ost, &v, sizeof v);                                             \
-        }                                                                                               \
+        for (uint64_t k = 0; k < n; ++k)                                                                \
+            RS_PUT(T, d + k * (uint64_t)p->ost, s + (k < L ? L - 1 - k : k) * (uint64_t)p->ist);        \
     }
 
 /* r sequences of length L (0: nothing reversed) whose coordinate 0 along Axis
@@ -61,13 +87,9 @@ typedef struct rs_ctx {
 static void rs_run(const rs_plan *p, unsigned char *out, const unsigned char *in, uint64_t ob, uint64_t ib,
                    uint64_t L, uint64_t r) {
     const uint64_t n = p->n;
-    if (r * n * p->esize <= RS_PLAN_MIN) {
-        switch (p->esize) {
-        case 1: RS_SMALL(uint8_t) break;
-        case 2: RS_SMALL(uint16_t) break;
-        case 4: RS_SMALL(uint32_t) break;
-        default: RS_SMALL(uint64_t) break;
-        }
+    /* a small target: always element by element (no copy plan on the stack) */
+    if (DMLREF_SMALL || r * n * p->esize <= RS_PLAN_MIN) {
+        RS_BY_WIDTH(RS_SMALL)
         return;
     }
     /* two dims in the tensors' order: (Axis, run) for blocks, (run, Axis) for rows */
@@ -105,8 +127,13 @@ static void rs_run(const rs_plan *p, unsigned char *out, const unsigned char *in
  * copied row by row along Axis: each output row of the batch is written in one
  * pass, and the batch's input columns stay in cache from one row to the next
  * (copying each run on its own would walk the rows once per run). */
+#if DMLREF_SMALL /* a small target: r and L below 256 bytes (a batch of 16 on the stack) */
+#define RS_WIDE 16u
+#define RS_TILE 16u
+#else
 #define RS_WIDE 64u
 #define RS_TILE 64u
+#endif
 
 typedef struct rs_batch {
     uint32_t runs;                      /* runs in the batch                          */
@@ -122,23 +149,14 @@ typedef struct rs_batch {
         uint64_t q = 0;                                                                                 \
         for (uint32_t u = 0; u < b->runs; ++u) {                                                        \
             const uint64_t L = b->L[u], row = (k < L ? L - 1 - k : k) * (uint64_t)p->ist;                \
-            for (const uint64_t end = q + b->r[u]; q < end; ++q) {                                      \
-                T v;                                                                                    \
-                memcpy(&v, s + q * irs + row, sizeof v);                                                \
-                memcpy(d + q * ors, &v, sizeof v);                                                      \
-            }                                                                                           \
+            for (const uint64_t end = q + b->r[u]; q < end; ++q) RS_PUT(T, d + q * ors, s + q * irs + row); \
         }                                                                                               \
     }
 
 static void rs_flush(const rs_plan *p, unsigned char *out, const unsigned char *in, rs_batch *b) {
     const uint64_t n = p->n, ors = (uint64_t)p->ors, irs = (uint64_t)p->irs;
     if (!b->runs) return;
-    switch (p->esize) {
-    case 1: RS_BATCH(uint8_t) break;
-    case 2: RS_BATCH(uint16_t) break;
-    case 4: RS_BATCH(uint32_t) break;
-    default: RS_BATCH(uint64_t) break;
-    }
+    RS_BY_WIDTH(RS_BATCH)
     b->runs = 0;
     b->seqs = 0;
 }

@@ -76,12 +76,23 @@ static int coord_before(const uint32_t *a, const uint32_t *b, uint32_t n) {
  * (all of Indices' coordinates but Axis) is sorted on its own (K entries of
  * scratch, allocated here: the checking option's one allocation); the error
  * names the first update in row-major order whose target an earlier one
- * already took, and that earlier one. */
-static dmlref_status scatter_check(const op_t *op, const exec_args *x, dmlref_error *err) {
+ * already took, and that earlier one.  The range check, the duplicates' walk and the
+ * message are functions of their own (not inlined), so that no two of their frames
+ * are on the stack together. */
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
+/* *found = 1 and the first duplicate's coordinate (first) and the earlier update's
+ * index along Axis (*earlier_k) when there is one. */
+static NOINLINE dmlref_status scatter_duplicates(const op_t *op, const exec_args *x, int *found_out,
+                                                 uint32_t *first_out, uint32_t *earlier_out, dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1];
     const uint32_t a = OP_CPARAMS(op, scatter_params)->axis, n = ix->n, K = ix->sizes[a];
     const unsigned char *ix_data = IN_DATA(x, 1);
-    TRY(check_indices_along_axis(op, a, x, err));
+    *found_out = 0;
     if (K < 2) return DMLREF_OK;
     line_entry *e = op_exec_alloc(op, "checking for duplicates", err); /* K entries: scatter_compile */
     if (!e) return DMLREF_ERROR_OUT_OF_MEMORY;
@@ -119,7 +130,25 @@ static dmlref_status scatter_check(const op_t *op, const exec_args *x, dmlref_er
         }
     }
     mem_free(&op->alloc, e);
-    if (!found) return DMLREF_OK;
+    *found_out = found;
+    memcpy(first_out, first, sizeof first);
+    *earlier_out = earlier_k;
+    return DMLREF_OK;
+}
+
+/* SC8: the update at first repeats the target of the one at Axis index earlier_k. */
+static NOINLINE dmlref_status duplicate_error(const op_t *op, const exec_args *x, const uint32_t *first,
+                                              uint32_t earlier_k, dmlref_error *err) {
+#if !DMLREF_MESSAGES /* no message: the coordinates it would name are not formatted */
+    (void)op;
+    (void)x;
+    (void)first;
+    (void)earlier_k;
+    return set_rule_code(err, DMLREF_ERROR_DUPLICATE_INDEX, "SC8", "IndicesTensor", NULL);
+#else
+    const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1];
+    const uint32_t a = OP_CPARAMS(op, scatter_params)->axis, n = ix->n;
+    const unsigned char *ix_data = IN_DATA(x, 1);
     char b1[96], b2[96], b3[96];
     uint32_t c[MAX_DIMS];
     coord_str(b1, sizeof b1, first, n);
@@ -133,6 +162,15 @@ static dmlref_status scatter_check(const op_t *op, const exec_args *x, dmlref_er
                           OP ": IndicesTensor%s repeats the target of IndicesTensor%s (both write OutputTensor%s); "
                           "two updates writing one output element are invalid",
                           b1, b2, b3);
+#endif
+}
+
+static dmlref_status scatter_check(const op_t *op, const exec_args *x, dmlref_error *err) {
+    uint32_t first[MAX_DIMS], earlier_k = 0;
+    int found = 0;
+    TRY(check_indices_along_axis(op, OP_CPARAMS(op, scatter_params)->axis, x, err));
+    TRY(scatter_duplicates(op, x, &found, first, &earlier_k, err));
+    return found ? duplicate_error(op, x, first, earlier_k, err) : DMLREF_OK;
 }
 
 /* ---- validation ---------------------------------------------------------------- */

@@ -84,24 +84,19 @@ static void tuple_coord(const tensor_t *ix, uint32_t q, uint64_t p, uint32_t *j)
     }
 }
 
-static dmlref_status scatter_nd_check(const op_t *op, const exec_args *x, dmlref_error *err) {
+/* Duplicates: two tuples normalizing to the same target write the same
+ * output elements.  Sort (target, position) pairs; report the earliest
+ * update (in row-major order) whose target an earlier one already took.
+ * Not inlined: its frame and the range check's are never on the stack together. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dmlref_status scatter_nd_duplicates(const op_t *op, const exec_args *x, const uint64_t *bounds,
+                                           dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1];
     const unsigned char *ix_data = IN_DATA(x, 1);
     const scatter_nd_params *sp = OP_CPARAMS(op, scatter_nd_params);
-    const uint32_t n = in->n, r = sp->r, q = sp->q, t = ix->sizes[n - 1];
-    uint64_t bounds[MAX_DIMS] = {0};
-    char names_buf[MAX_DIMS][48];
-    const char *names[MAX_DIMS] = {0};
-    for (uint32_t c = 0; c < t; ++c) {
-        bounds[c] = in->sizes[n - r + c];
-        snprintf(names_buf[c], sizeof names_buf[c], "InputTensor.Sizes[%" PRIu32 "]", n - r + c);
-        names[c] = names_buf[c];
-    }
-    TRY(check_indices_in_range(op, ix, ix_data, "IndicesTensor", t, bounds, names, err));
-
-    /* Duplicates: two tuples normalizing to the same target write the same
-     * output elements.  Sort (target, position) pairs; report the earliest
-     * update (in row-major order) whose target an earlier one already took. */
+    const uint32_t n = in->n, q = sp->q, t = ix->sizes[n - 1];
     const uint64_t count = ix->elements / t;
     tuple_target *tt = op_exec_alloc(op, "checking for duplicates", err); /* count entries: scatter_nd_compile */
     if (!tt) return DMLREF_ERROR_OUT_OF_MEMORY;
@@ -127,6 +122,10 @@ static dmlref_status scatter_nd_check(const op_t *op, const exec_args *x, dmlref
         }
     mem_free(&op->alloc, tt);
     if (first == UINT64_MAX) return DMLREF_OK;
+#if !DMLREF_MESSAGES /* no message: the tuples it would name are not formatted */
+    (void)earlier;
+    return set_rule_code(err, DMLREF_ERROR_DUPLICATE_INDEX, "S9", "IndicesTensor", NULL);
+#else
     char a[96], b[96];
     tuple_coord(ix, q, earlier, j);
     coord_str(a, sizeof a, j, n - 1);
@@ -136,6 +135,17 @@ static dmlref_status scatter_nd_check(const op_t *op, const exec_args *x, dmlref
                      OP ": IndicesTensor%s repeats the target of IndicesTensor%s; "
                      "two updates writing one output element are invalid",
                      b, a);
+#endif
+}
+
+static dmlref_status scatter_nd_check(const op_t *op, const exec_args *x, dmlref_error *err) {
+    const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1];
+    const scatter_nd_params *sp = OP_CPARAMS(op, scatter_nd_params);
+    const uint32_t n = in->n, r = sp->r, t = ix->sizes[n - 1];
+    uint64_t bounds[MAX_DIMS] = {0};
+    for (uint32_t c = 0; c < t; ++c) bounds[c] = in->sizes[n - r + c];
+    TRY(check_indices_in_range(op, ix, IN_DATA(x, 1), "IndicesTensor", t, bounds, n - r, err));
+    return scatter_nd_duplicates(op, x, bounds, err);
 }
 
 static dmlref_status scatter_nd_compile(op_t *op, const void *desc, dmlref_error *err) {

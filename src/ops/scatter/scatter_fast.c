@@ -56,6 +56,10 @@ typedef struct scatter_plan {
     copy_plan whole;    /* scatter.lines: Input -> Output, every dim                */
     scratch_t tmp;      /* scatter.stream: one slab per thread part                 */
     scatter_fn fn;
+#if DMLREF_SMALL
+    unsigned es;        /* a small target: scatter_any's element size, index width  */
+    int ix64;
+#endif
 } scatter_plan;
 
 typedef struct scatter_ctx {
@@ -129,6 +133,14 @@ static ALWAYS_INLINE void scatter_body(const scatter_plan *p, unsigned char *out
     }
 }
 
+#if DMLREF_SMALL
+/* A small target: one copy of the body, the element size and index width read at
+ * run time (the same bytes; host builds: one copy per size and width, below). */
+static void scatter_any(const scatter_plan *p, unsigned char *out, const unsigned char *up, const unsigned char *ix,
+                        uint64_t ilo, uint64_t ihi) {
+    scatter_body(p, out, up, ix, ilo, ihi, p->es, p->ix64);
+}
+#else
 #define SCATTER_FN(ES, W)                                                                                   \
     static void scatter_x##ES##_i##W(const scatter_plan *p, unsigned char *out, const unsigned char *up,   \
                                      const unsigned char *ix, uint64_t ilo, uint64_t ihi) {                 \
@@ -142,6 +154,7 @@ SCATTER_FN(1, 64)
 SCATTER_FN(2, 64)
 SCATTER_FN(4, 64)
 SCATTER_FN(8, 64)
+#endif
 
 /* scatter.slab / scatter.stream: the outer points [lo, hi), each slab copied then updated. */
 static void slab_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
@@ -275,9 +288,15 @@ dmlref_status plan_scatter(op_t *op, uint32_t a, dmlref_error *err) {
     const uint64_t out_bytes = out->elements * es;
     const uint32_t nth = plan_threads(op, 2 * out_bytes + ix->elements * (ix->esize + 2 * es));
 
+#if DMLREF_SMALL
+    p->es = (unsigned)es;
+    p->ix64 = ix->esize == 8;
+    p->fn = scatter_any;
+#else
     static const scatter_fn fns[2][4] = {{scatter_x1_i32, scatter_x2_i32, scatter_x4_i32, scatter_x8_i32},
                                          {scatter_x1_i64, scatter_x2_i64, scatter_x4_i64, scatter_x8_i64}};
     p->fn = fns[ix->esize == 8][es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3];
+#endif
 
     if (nth == 1 || p->opoints >= (uint64_t)SLAB_MIN_PER_THREAD * nth) {
         p->mode = SC_SLAB;

@@ -59,7 +59,11 @@ static void copy_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) 
     copy_plan_run(&c->p->copy, OUT_DATA(c->x, 0), IN_DATA(c->x, 0), lo, hi);
 }
 
+#if DMLREF_SMALL
+#define APPLY_CHUNK 8u /* a small target: target[] of 64 bytes on the stack */
+#else
 #define APPLY_CHUNK 64u /* targets computed (and prefetched) ahead of their writes */
+#endif
 #define SKIP_MIN_BLOCK 64u                   /* rows_skip: blocks of at least a cache line */
 #define SKIP_MAX_TARGETS (UINT64_C(1) << 26) /* rows_skip: a bitmap of at most 8 MiB       */
 
@@ -87,7 +91,11 @@ static inline uint64_t tuple_target(const scatter_plan *p, const unsigned char *
 }
 
 /* rows_skip: sets the bit of every tuple's flat target (serial: the bitmap
- * is small next to the copy). */
+ * is small next to the copy).  Not inlined: its frame is not to stay on the
+ * stack under the copy and the updates that follow it. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
 static void mark_targets(const scatter_plan *p, const exec_args *x, unsigned char *marks) {
     const nest_t *nt = &p->tuples;
     const uint64_t js = nt->st[2][nt->m - 1];
@@ -182,7 +190,11 @@ static void apply(const scatter_plan *p, const exec_args *x, uint64_t flo, uint6
     }
 }
 
+#if DMLREF_SMALL
+#define ELEMS_AHEAD 4u  /* a small target: a ring of 48 bytes on the stack */
+#else
 #define ELEMS_AHEAD 16u /* apply_elems64: owned targets prefetched this many stores ahead */
+#endif
 
 /* The elements kind with 64-bit index components (INT64 / UINT64), the
  * common case, in a tighter loop: the thread owns the targets whose first
