@@ -348,7 +348,7 @@ class Operator:
         elif kwargs.get("dtype") is not None:
             out_dtype = out_dtype_of(kwargs["dtype"])
         elif first is not None:
-            out_dtype = first.dtype if type(first) is np.ndarray else np.asarray(first).dtype
+            out_dtype = first.dtype if type(first) is np.ndarray else _types.as_array(first).dtype
             out_dtype = out_dtype.newbyteorder("=") if not out_dtype.isnative else out_dtype
         else:
             out_dtype = None
@@ -466,37 +466,17 @@ def gather_sizes(inp, idx, axis, k, feature_level=None):
     return r
 
 
-def _signature(op):
-    import inspect
-    P = inspect.Parameter
-    ps = [P(snake(s["name"].replace("Tensors", "s").replace("Tensor", "")), P.POSITIONAL_ONLY,
-            default=None if s["is_optional"] else P.empty) for s in op.in_slots]
-    for k, p in op.kw.items():
-        optional = op.has_default(p)
-        ps.append(P(k, P.KEYWORD_ONLY, default=None if optional else P.empty))
-    ps += [P(k, P.KEYWORD_ONLY, default=None) for k in op.extra]
-    ps += [P("feature_level", P.KEYWORD_ONLY, default=None), P("check_indices", P.KEYWORD_ONLY, default=False),
-           P("out", P.KEYWORD_ONLY, default=None), P("threads", P.KEYWORD_ONLY, default=0),
-           P("force_oracle", P.KEYWORD_ONLY, default=False)]
-    return inspect.Signature(ps)
+def call(name, args, feature_level, check_indices, out, threads, force_oracle, **kwargs):
+    """What dmlref.<operator>() runs (dmlref/_functions.py): the operator `name` on `args`."""
+    op = OPERATORS.get(name)
+    if op is None:
+        from ._errors import Error
+        raise Error(f"{name} is not in this build of the library (make OPS=...)",
+                    status="DMLREF_ERROR_UNSUPPORTED_OPERATOR", operator=name)
+    return op(*args, feature_level=feature_level, check_indices=check_indices, out=out, threads=threads,
+              force_oracle=force_oracle, **kwargs)
 
 
-def make_function(op):
-    def f(*args, **kwargs):
-        return op(*args, **kwargs)
-
-    f.__signature__ = _signature(op)
-
-    f.__name__ = f.__qualname__ = snake(op.name)
-    f.__doc__ = (f"DML_OPERATOR_{op.name} on numpy arrays: {op.signature()}\n\n"
-                 "Inputs are passed without a copy when their strides are non-negative multiples of "
-                 "the item size (zero strides broadcast); out= may be a strided view (only the "
-                 "addressed elements are written).  threads: dmlref_options.threads (0: the "
-                 "library's default, 1: serial); force_oracle: run the scalar oracle, never a fast "
-                 "path.  Raises dmlref.InvalidDescriptor with the library's message for an invalid "
-                 "call.")
-    f.operator = op
-    return f
-
-
-FUNCTIONS = {snake(name): make_function(op) for name, op in OPERATORS.items()}
+# {function name: function}, filled by dmlref/__init__.py from dmlref/_functions.py (the
+# operators of this build).
+FUNCTIONS = {}
