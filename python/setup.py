@@ -93,6 +93,14 @@ BASE = ["-std=c11", "-O2", "-D_POSIX_C_SOURCE=200809L", "-D_FILE_OFFSET_BITS=64"
 class BuildExt(build_ext):
     """Compiles the library into dmlref._core and builds the command beside it."""
 
+    def run(self):
+        super().run()
+        if self.inplace:  # setuptools builds into build_lib, then copies only the extension
+            built = os.path.join(self.build_lib, "dmlref", "_bin", "dmlref")
+            os.makedirs(os.path.join("dmlref", "_bin"), exist_ok=True)
+            shutil.copyfile(built, os.path.join("dmlref", "_bin", "dmlref"))
+            os.chmod(os.path.join("dmlref", "_bin", "dmlref"), 0o755)
+
     def build_extensions(self):
         compiler = self.compiler.compiler_so[:1]  # the C compiler's command
         omp = _switch("DMLREF_OPENMP", lambda: _compiles(compiler, "#include <omp.h>\nint main(void){return omp_get_max_threads() < 0;}\n",
