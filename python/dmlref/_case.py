@@ -547,6 +547,23 @@ class Case:
                 pass
             raise
 
+    def framework(self):
+        """The operator as ONNX, WebNN and PyTorch take it: the dict `dmlref export` writes
+        as the manifest's "framework" ({"onnx": "Gather", "webnn": "gather", "pytorch":
+        "index_select", "axis": 1, "shapes": {"InputTensor": [3, 3], ...}}), None for an
+        operator without a form.  Computed by the command's own code (cli/framework.c,
+        through `dmlref export` on the case), so it is the command's form by construction."""
+        with tempfile.TemporaryDirectory(prefix="dmlref-") as d:
+            path = os.path.join(d, "case.json")
+            doc = self._absolute_doc()
+            doc.pop("expected", None)  # dmlref's own outputs are exported
+            doc.pop("actual", None)
+            with open(path, "w") as f:
+                f.write(dumps(doc))
+            _run_command(["export", path, "--out", os.path.join(d, "out")], "export")
+            with open(os.path.join(d, "out", "manifest.json")) as f:
+                return json.load(f)["framework"]
+
     def run(self, *, feature_level=None, strict=False, threads=None):
         """Runs the case through `dmlref run --npy`: {output name: the whole output
         buffer in memory order (gap slots show the 0xCD prefill)}, SPLIT's
