@@ -8,7 +8,9 @@ from typing import Any, List, Optional, Sequence, Union
 import numpy as np  # noqa: F401 (the examples)
 from numpy.typing import NDArray
 
+from ._ops import MISS as _MISS
 from ._ops import call as _call
+from ._ops import fast as _fast
 
 ArrayLike = Any  # a numpy array, or any object with __dlpack__ or __array__
 
@@ -109,6 +111,9 @@ def gather(input: ArrayLike, indices: ArrayLike, /, *, axis: int, index_dimensio
     2. Axis 0, K 1. Input {3,2} = [[1,2],[3,4],[5,6]], Indices {1,4} = [[0,1,1,2]] → Output {4,2} =
        [[1,2],[3,4],[3,4],[5,6]].
     """
+    r = _fast(67, (input, indices), (axis, index_dimensions,), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
     return _call('GATHER', (input, indices), feature_level, check_indices, out, threads, force_oracle, axis=axis, index_dimensions=index_dimensions)
 
 
@@ -173,6 +178,9 @@ def gather_elements(input: ArrayLike, indices: ArrayLike, /, *, axis: int, featu
       [43.848,48.818,51.799]], Indices {3,2} = [[1,0],[2,2],[1,0]] → Output {3,2} =
       [[-68.920,-66.059],[-45.897,-45.897],[48.818,43.848]] (`gather_elements_wpt.json`).
     """
+    r = _fast(107, (input, indices), (axis,), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
     return _call('GATHER_ELEMENTS', (input, indices), feature_level, check_indices, out, threads, force_oracle, axis=axis)
 
 
@@ -254,6 +262,9 @@ def scatter_nd(input: ArrayLike, indices: ArrayLike, updates: ArrayLike, /, *, i
       Input {1,4,4,4} R 3, Indices {1,1,2,1} Q 2 (T 1), Updates {1,2,4,4}, Output {1,4,4,4}: slices
       0 and 2 of the outer axis are replaced (`scatter_nd_slices.json`).
     """
+    r = _fast(109, (input, indices, updates), (input_dimension_count, indices_dimension_count,), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
     return _call('SCATTER_ND', (input, indices, updates), feature_level, check_indices, out, threads, force_oracle, input_dimension_count=input_dimension_count, indices_dimension_count=indices_dimension_count)
 
 
@@ -316,6 +327,9 @@ def split(input: ArrayLike, /, *, axis: int, sizes: Optional[Sequence[int]] = No
       [[7,8],[9,10],[11,12]].
     - Axis 3, two outputs {1,1,6,1} → [1,3,5,7,9,11] and [2,4,6,8,10,12].
     """
+    r = _fast(62, (input,), (axis,), (sizes,), out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
     return _call('SPLIT', (input,), feature_level, check_indices, out, threads, force_oracle, axis=axis, sizes=sizes)
 
 
@@ -376,6 +390,9 @@ def join(inputs: Sequence[ArrayLike], /, *, axis: int, feature_level: Optional[s
     - Three inputs {1,1,2,2}: [[1,2],[3,4]], [[5,6],[7,8]], [[9,10],[11,12]]: Axis 1 → {1,3,2,2};
       Axis 2 → {1,1,6,2} = rows 1..12 in order; Axis 3 → {1,1,2,6} = [[1,2,5,6,9,10],[3,4,7,8,11,12]].
     """
+    r = _fast(63, (inputs,), (axis,), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
     return _call('JOIN', (inputs,), feature_level, check_indices, out, threads, force_oracle, axis=axis)
 
 
@@ -455,6 +472,9 @@ def element_wise_identity(input: ArrayLike, /, *, scale_bias: Optional[Sequence[
     through the oracle's own function (`identity.scale_bias.f32.<isa>`, `identity.scale_bias.f16.<isa>`),
     all tested byte for byte against the oracle.
     """
+    r = _fast(1, (input,), (scale_bias,), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
     return _call('ELEMENT_WISE_IDENTITY', (input,), feature_level, check_indices, out, threads, force_oracle, scale_bias=scale_bias)
 
 
@@ -531,6 +551,9 @@ def tile(input: ArrayLike, /, *, repeats: Sequence[int], feature_level: Optional
     block of the inner dims is built once per input coordinate, then copied Repeats − 1 more times
     from the output itself in doubling copies; the page's example takes 36 ns instead of 110.
     """
+    r = _fast(70, (input,), (repeats,), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
     return _call('TILE', (input,), feature_level, check_indices, out, threads, force_oracle, repeats=repeats)
 
 
@@ -620,6 +643,9 @@ def scatter(input: ArrayLike, indices: ArrayLike, updates: ArrayLike, /, *, axis
     (outputs of at least `DMLREF_STREAM_MIN`), `scatter.lines` (fewer outer slabs than threads) copies
     the whole tensor, then splits the lines over threads.
     """
+    r = _fast(94, (input, indices, updates), (axis,), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
     return _call('SCATTER', (input, indices, updates), feature_level, check_indices, out, threads, force_oracle, axis=axis)
 
 
@@ -724,6 +750,9 @@ def diagonal_matrix(*, offset: int, value: float, shape: Optional[Sequence[int]]
       outside INT8), `e3_diagonal_matrix1_type_number.json` (ValueDataType as a number),
     ...
     """
+    r = _fast(93, (), (offset, value,), (shape, dtype,), out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
     return _call('DIAGONAL_MATRIX', (), feature_level, check_indices, out, threads, force_oracle, offset=offset, value=value, shape=shape, dtype=dtype)
 
 
@@ -827,6 +856,9 @@ def diagonal_matrix1(input: Optional[ArrayLike] = None, /, *, value_data_type: O
       outside INT8), `e3_diagonal_matrix1_type_number.json` (ValueDataType as a number),
     ...
     """
+    r = _fast(163, (input,), (value_data_type, value, diagonal_fill_begin, diagonal_fill_end,), (shape, dtype,), out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
     return _call('DIAGONAL_MATRIX1', (input,), feature_level, check_indices, out, threads, force_oracle, value_data_type=value_data_type, value=value, diagonal_fill_begin=diagonal_fill_begin, diagonal_fill_end=diagonal_fill_end, shape=shape, dtype=dtype)
 
 
@@ -910,6 +942,9 @@ def depth_to_space(input: ArrayLike, /, *, block_size: int, feature_level: Optio
     SIMD, and `.interleave`) or splits one into B (`space_to_depth.deinterleave2`, `.deinterleave`);
     layouts without contiguous rows take the generic strided copy (`<operator>.copy.*`).
     """
+    r = _fast(69, (input,), (block_size,), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
     return _call('DEPTH_TO_SPACE', (input,), feature_level, check_indices, out, threads, force_oracle, block_size=block_size)
 
 
@@ -998,6 +1033,9 @@ def space_to_depth(input: ArrayLike, /, *, block_size: int, feature_level: Optio
     SIMD, and `.interleave`) or splits one into B (`space_to_depth.deinterleave2`, `.deinterleave`);
     layouts without contiguous rows take the generic strided copy (`<operator>.copy.*`).
     """
+    r = _fast(68, (input,), (block_size,), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
     return _call('SPACE_TO_DEPTH', (input,), feature_level, check_indices, out, threads, force_oracle, block_size=block_size)
 
 
@@ -1076,6 +1114,9 @@ def depth_to_space1(input: ArrayLike, /, *, block_size: int, order: Union[int, s
     SIMD, and `.interleave`) or splits one into B (`space_to_depth.deinterleave2`, `.deinterleave`);
     layouts without contiguous rows take the generic strided copy (`<operator>.copy.*`).
     """
+    r = _fast(113, (input,), (block_size, order,), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
     return _call('DEPTH_TO_SPACE1', (input,), feature_level, check_indices, out, threads, force_oracle, block_size=block_size, order=order)
 
 
@@ -1154,6 +1195,9 @@ def space_to_depth1(input: ArrayLike, /, *, block_size: int, order: Union[int, s
     SIMD, and `.interleave`) or splits one into B (`space_to_depth.deinterleave2`, `.deinterleave`);
     layouts without contiguous rows take the generic strided copy (`<operator>.copy.*`).
     """
+    r = _fast(114, (input,), (block_size, order,), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
     return _call('SPACE_TO_DEPTH1', (input,), feature_level, check_indices, out, threads, force_oracle, block_size=block_size, order=order)
 
 
@@ -1250,6 +1294,9 @@ def padding(input: ArrayLike, /, *, padding_mode: Union[int, str], padding_value
     - 1-D [1,2,3] padded by 7 on each side, `*_doc_1d_reflection.json`, `*_doc_1d_symmetric.json`,
     ...
     """
+    r = _fast(64, (input,), (padding_mode, padding_value, start_padding, end_padding,), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
     return _call('PADDING', (input,), feature_level, check_indices, out, threads, force_oracle, padding_mode=padding_mode, padding_value=padding_value, start_padding=start_padding, end_padding=end_padding)
 
 
@@ -1342,6 +1389,9 @@ def padding1(input: ArrayLike, /, *, padding_mode: Union[int, str], padding_valu
     - 1-D [1,2,3] padded by 7 on each side, `*_doc_1d_reflection.json`, `*_doc_1d_symmetric.json`,
     ...
     """
+    r = _fast(155, (input,), (padding_mode, padding_value_data_type, padding_value, start_padding, end_padding,), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
     return _call('PADDING1', (input,), feature_level, check_indices, out, threads, force_oracle, padding_mode=padding_mode, padding_value_data_type=padding_value_data_type, padding_value=padding_value, start_padding=start_padding, end_padding=end_padding)
 
 
@@ -1438,6 +1488,9 @@ def slice(input: ArrayLike, /, *, offsets: Sequence[int], sizes: Sequence[int], 
     source row prefetched 8 rows ahead (`small_stream`): the destination lines are not read for
     ownership, which a copy of rows this short cannot avoid otherwise.
     """
+    r = _fast(60, (input,), (offsets, sizes, strides,), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
     return _call('SLICE', (input,), feature_level, check_indices, out, threads, force_oracle, offsets=offsets, sizes=sizes, strides=strides)
 
 
@@ -1527,6 +1580,9 @@ def slice1(input: ArrayLike, /, *, input_window_offsets: Sequence[int], input_wi
     source row prefetched 8 rows ahead (`small_stream`): the destination lines are not read for
     ownership, which a copy of rows this short cannot avoid otherwise.
     """
+    r = _fast(111, (input,), (input_window_offsets, input_window_sizes, input_window_strides,), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
     return _call('SLICE1', (input,), feature_level, check_indices, out, threads, force_oracle, input_window_offsets=input_window_offsets, input_window_sizes=input_window_sizes, input_window_strides=input_window_strides)
 
 
@@ -1616,6 +1672,9 @@ def one_hot(indices: ArrayLike, values: ArrayLike, /, *, axis: int, depth: Optio
     point and chunk of 256 inner points, the indices normalized once, then a run per position along
     Axis).
     """
+    r = _fast(95, (indices, values), (axis,), (depth,), out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
     return _call('ONE_HOT', (indices, values), feature_level, check_indices, out, threads, force_oracle, axis=axis, depth=depth)
 
 
@@ -1706,6 +1765,9 @@ def gather_nd(input: ArrayLike, indices: ArrayLike, /, *, input_dimension_count:
     2. GATHER_ND Example 2: R 3, Q 2, Input {1,2,2,2} = [0..7], Indices {1,1,2,2} = [[0,1],[1,0]] →
        T 2, M 2, Output {1,1,2,2} = [[2,3],[4,5]] (`gather_nd_doc2.json`, at FL 2_1).
     """
+    r = _fast(108, (input, indices), (input_dimension_count, indices_dimension_count,), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
     return _call('GATHER_ND', (input, indices), feature_level, check_indices, out, threads, force_oracle, input_dimension_count=input_dimension_count, indices_dimension_count=indices_dimension_count)
 
 
@@ -1792,6 +1854,9 @@ def gather_nd1(input: ArrayLike, indices: ArrayLike, /, *, input_dimension_count
     2. GATHER_ND Example 2: R 3, Q 2, Input {1,2,2,2} = [0..7], Indices {1,1,2,2} = [[0,1],[1,0]] →
        T 2, M 2, Output {1,1,2,2} = [[2,3],[4,5]] (`gather_nd_doc2.json`, at FL 2_1).
     """
+    r = _fast(140, (input, indices), (input_dimension_count, indices_dimension_count, batch_dimension_count,), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
     return _call('GATHER_ND1', (input, indices), feature_level, check_indices, out, threads, force_oracle, input_dimension_count=input_dimension_count, indices_dimension_count=indices_dimension_count, batch_dimension_count=batch_dimension_count)
 
 
@@ -1882,6 +1947,9 @@ def reverse_subsequences(input: ArrayLike, sequence_lengths: ArrayLike, /, *, ax
     are copied element by element, and narrow runs of the blocks mode (under 64 bytes a row) are
     batched, up to 64 sequences, row by row along Axis. Execute allocates nothing.
     """
+    r = _fast(106, (input, sequence_lengths), (axis,), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
     return _call('REVERSE_SUBSEQUENCES', (input, sequence_lengths), feature_level, check_indices, out, threads, force_oracle, axis=axis)
 
 

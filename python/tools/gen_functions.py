@@ -234,7 +234,9 @@ def generate():
            "import numpy as np  # noqa: F401 (the examples)",
            "from numpy.typing import NDArray",
            "",
+           "from ._ops import MISS as _MISS",
            "from ._ops import call as _call",
+           "from ._ops import fast as _fast",
            "",
            "ArrayLike = Any  # a numpy array, or any object with __dlpack__ or __array__",
            "",
@@ -284,8 +286,16 @@ def generate():
         out.append('    r"""' + doc.replace('"""', '\\"\\"\\"').replace("\n", "\n    ").replace("\n    \n", "\n\n") + '\n    """')
         ins_tuple = "(" + ", ".join(slot_arg(s) for s in ins) + ("," if len(ins) == 1 else "") + ")"
         kw = ", ".join(f"{k}={k}" for k in kwnames)
+        # the cached C path first (_core.fast: the parameters in schema order, then the extras);
+        # it returns _MISS for anything it leaves to the Python path (_ops.call)
+        params_tuple = "(" + "".join(snake(p["name"]) + ", " for p in params).rstrip(" ") + ")"
+        extras_tuple = "(" + "".join(k + ", " for k in extra).rstrip(" ") + ")" if extra else "None"
+        out.append(f"    r = _fast({op['type']}, {ins_tuple}, {params_tuple}, {extras_tuple}, out, feature_level, "
+                   "check_indices, threads, force_oracle)")
+        out.append("    if r is not _MISS:")
+        out.append("        return r  # type: ignore[no-any-return]")
         out.append(f"    return _call({name!r}, {ins_tuple}, feature_level, check_indices, out, threads, force_oracle"
-                   + (f", {kw})" if kw else ")"))
+                   + (f", {kw})" if kw else "))"))
         out.append("")
         out.append("")
     out.append("__all__ = [" + ", ".join(repr(n) for n in names) + "]")
