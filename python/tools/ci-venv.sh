@@ -28,8 +28,8 @@ PIP_FLAGS="--no-build-isolation --no-index --disable-pip-version-check -q"
 
 echo "::: pip install ./python"
 (cd "$work/clone" && "$pip" install $PIP_FLAGS ./python) || fail "pip install ./python failed"
-"$work/venv/bin/dmlref" --version >/dev/null 2>&1 || "$work/venv/bin/dmlref" help >/dev/null 2>&1 \
-    || fail "the dmlref console script does not run"
+v=$("$work/venv/bin/dmlref" --version 2>&1) || fail "the dmlref console script does not run: $v"
+case "$v" in "dmlref "*) echo "$v";; *) fail "dmlref --version printed: $v";; esac
 where=$(cd "$work" && "$work/venv/bin/python" -c 'import dmlref; print(dmlref.__file__)')
 case "$where" in "$work/venv/"*) ;; *) fail "dmlref imported from $where, not from the venv";; esac
 
