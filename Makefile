@@ -454,7 +454,8 @@ check-deps: all
 	$(PYTHON) scripts/check-paths.py
 
 clean:
-	rm -rf build build-*
+	rm -rf build build-* python/csrc python/build python/dist python/dmlref.egg-info python/dmlref/_bin
+	rm -f python/dmlref/_core.*.so
 
 # ---------------------------------------------------------------------------
 # Fast paths (src/simd/README.md).
