@@ -53,6 +53,12 @@ def _sync_sources():
 
 
 os.chdir(HERE)
+try:  # setuptools before 70.1 takes bdist_wheel (what pip builds with) from the wheel package
+    import wheel  # noqa: F401
+except ImportError:
+    print(f"setup.py: {sys.executable} has no `wheel` package: pip will fail with \"invalid command "
+          "'bdist_wheel'\" (Debian: apt-get install python3-wheel and use /usr/bin/python3; or let pip "
+          "build in isolation, without --no-build-isolation, where it can reach an index)", file=sys.stderr)
 _sync_sources()
 if not os.path.exists(os.path.join(CSRC, "include", "dmlref.h")):
     raise SystemExit(f"{os.path.join(HERE, CSRC)} holds no C sources: build from the repository or from an sdist")
