@@ -173,6 +173,7 @@ setup(
     version=_version(),
     packages=["dmlref", "dmlref.strategies"],
     package_data={"dmlref": ["py.typed", "_bin/dmlref"]},
+    exclude_package_data={"dmlref": ["_core.c"]},  # compiled into the extension; the sdist keeps it
     zip_safe=False,
     ext_modules=[
         Extension(
