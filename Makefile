@@ -455,7 +455,7 @@ check-deps: all
 
 clean:
 	rm -rf build build-* python/csrc python/build python/dist python/dmlref.egg-info python/dmlref/_bin
-	rm -f python/dmlref/_core.*.so
+	find python/dmlref -maxdepth 1 -name '_core*.so' -delete
 
 # ---------------------------------------------------------------------------
 # Fast paths (src/simd/README.md).
