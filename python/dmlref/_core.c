@@ -954,6 +954,7 @@ static PyObject *core_fast(PyObject *self, PyObject *const *args, Py_ssize_t nar
     dmlref_cbuffer ins[FAST_MAX_TENSORS];
     dmlref_buffer outs[FAST_MAX_TENSORS];
     PyObject *results[FAST_MAX_TENSORS];
+    cache_entry *held = NULL; /* the entry in use, released on every way out */
     uint32_t n_in = 0, n_out = 0, n_results = 0;
     PyObject *ret = NULL;
     if (!k || !fv) {
@@ -1043,6 +1044,10 @@ static PyObject *core_fast(PyObject *self, PyObject *const *args, Py_ssize_t nar
         if (!e) goto miss;
     }
     e->last_used = ++cache_clock;
+    /* in use from here: numpy.empty may run Python code (a finalizer) that lets another
+     * thread evict entries, and the operator executes without the GIL */
+    ++e->users;
+    held = e;
     if (out == Py_None) {
         if (!e->out_shapes) goto miss;
         const Py_ssize_t n = PyTuple_GET_SIZE(e->out_shapes);
@@ -1062,13 +1067,13 @@ static PyObject *core_fast(PyObject *self, PyObject *const *args, Py_ssize_t nar
     {
         dmlref_status st;
         const dmlref_operator *op = e->op;
-        ++e->users;
         Py_BEGIN_ALLOW_THREADS
         st = dmlref_execute(op, ins, n_in, outs, n_out, NULL);
         Py_END_ALLOW_THREADS
-        --e->users;
         if (st != DMLREF_OK) goto miss; /* the Python path reports it */
     }
+    --held->users;
+    held = NULL;
     views_release(fv);
     if (out != Py_None) {
         if (e->array_out) ret = PySequence_List(out);
@@ -1092,6 +1097,7 @@ static PyObject *core_fast(PyObject *self, PyObject *const *args, Py_ssize_t nar
     if (!ret && !PyErr_Occurred()) goto miss_now;
     return ret;
 miss:
+    if (held) --held->users;
     views_release(fv);
     for (uint32_t i = 0; i < n_results; ++i) Py_XDECREF(results[i]);
     PyMem_Free(k);
@@ -1101,6 +1107,7 @@ miss_now:
     Py_INCREF(fast_miss);
     return fast_miss;
 fail:
+    if (held) --held->users;
     views_release(fv);
     for (uint32_t i = 0; i < n_results; ++i) Py_XDECREF(results[i]);
     PyMem_Free(k);
