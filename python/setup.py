@@ -91,6 +91,8 @@ def _switch(name, probe):
 
 
 WARN = ["-Wall", "-Wextra", "-Werror"]
+# The command's files the extension also holds (with case/): the framework form.
+FRAMEWORK = ("framework", "framework_fill", "framework_write")
 # As the Makefile compiles the library (ALL_CFLAGS, LIB_CFLAGS): ELEMENT_WISE_IDENTITY's
 # ScaleBias needs -ffp-contract=off (no fused multiply-add), harmless for the rest.
 BASE = ["-std=c11", "-O2", "-D_POSIX_C_SOURCE=200809L", "-D_FILE_OFFSET_BITS=64", "-ffp-contract=off"]
@@ -114,18 +116,25 @@ class BuildExt(build_ext):
         simd = _switch("DMLREF_SIMD", lambda: _compiles(compiler, "#include <simde/x86/sse2.h>\nint main(void){return 0;}\n", []))
         ext = self.extensions[0]
         if PREBUILT:
-            static = os.path.join(os.path.abspath(PREBUILT), "libdmlref.a")
+            build = os.path.abspath(PREBUILT)
+            static = os.path.join(build, "libdmlref.a")
             if not os.path.exists(static):
                 raise SystemExit(f"DMLREF_BUILD: {static} is missing (make BUILD={PREBUILT} lib)")
             with open(os.path.join(PREBUILT, "flags.stamp")) as f:
                 omp = "OPENMP=1" in f.read().split()
             lib_objs = [static]
+            # the framework form (_core.framework): the command's objects and case library
+            case_objs = [os.path.join(build, "cli", f"{n}.o") for n in FRAMEWORK] + [
+                os.path.join(build, "libdmlref_case.a")]
         else:
             lib_objs = self._compile_library(omp, simd)
-        ext.extra_objects = lib_objs
-        ext.extra_link_args = ["-fopenmp"] if omp else []
+            case_objs = self._compile([f"{CSRC}/cli/{n}.c" for n in FRAMEWORK] + sorted(glob.glob(f"{CSRC}/case/*.c")),
+                                      self._flags(omp, simd) + ["-fvisibility=hidden"],
+                                      [f"{CSRC}/include", f"{CSRC}/src", CSRC])
+        ext.extra_objects = case_objs + lib_objs
+        ext.extra_link_args = (["-fopenmp"] if omp else []) + ["-lm"]
         super().build_extensions()
-        self._build_command(lib_objs, omp, simd)
+        self._build_command(lib_objs, case_objs, omp, simd)
 
     def _flags(self, omp, simd):
         return BASE + WARN + (["-fopenmp"] if omp else []) + [f"-DDMLREF_SIMD={1 if simd else 0}"]
@@ -154,7 +163,7 @@ class BuildExt(build_ext):
         flags = self._flags(omp, simd) + ["-fvisibility=hidden"]
         return self._compile(lib, flags, [f"{CSRC}/include", f"{CSRC}/src", CSRC, gen])
 
-    def _build_command(self, lib_objs, omp, simd):
+    def _build_command(self, lib_objs, case_objs, omp, simd):
         """dmlref/_bin/dmlref beside the built extension (the console script runs it)."""
         bindir = os.path.join(os.path.dirname(self.get_ext_fullpath("dmlref._core")), "_bin")
         os.makedirs(bindir, exist_ok=True)
@@ -163,9 +172,10 @@ class BuildExt(build_ext):
             shutil.copyfile(os.path.join(PREBUILT, "dmlref"), target)
             os.chmod(target, 0o755)
             return
-        sources = [p for d in ("cli", "builders", "case") for p in sorted(glob.glob(f"{CSRC}/{d}/*.c"))]
+        sources = [p for d in ("cli", "builders") for p in sorted(glob.glob(f"{CSRC}/{d}/*.c"))
+                   if os.path.basename(p)[:-2] not in FRAMEWORK]
         objs = self._compile(sources, self._flags(omp, simd), [f"{CSRC}/include", f"{CSRC}/src", CSRC])
-        self.compiler.link_executable(objs + lib_objs, "dmlref", output_dir=bindir, libraries=["m", "pthread"],
+        self.compiler.link_executable(objs + case_objs + lib_objs, "dmlref", output_dir=bindir, libraries=["m", "pthread"],
                                       extra_postargs=["-fopenmp"] if omp else [])
 
 
@@ -179,7 +189,7 @@ setup(
         Extension(
             "dmlref._core",
             sources=["dmlref/_core.c"],
-            include_dirs=[f"{CSRC}/include"],
+            include_dirs=[f"{CSRC}/include", f"{CSRC}/src", CSRC],
             extra_compile_args=["-std=c11"] + WARN + ["-Wno-missing-field-initializers"],
             depends=[f"{CSRC}/include/dmlref.h"],
         )

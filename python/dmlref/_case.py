@@ -551,18 +551,22 @@ class Case:
         """The operator as ONNX, WebNN and PyTorch take it: the dict `dmlref export` writes
         as the manifest's "framework" ({"onnx": "Gather", "webnn": "gather", "pytorch":
         "index_select", "axis": 1, "shapes": {"InputTensor": [3, 3], ...}}), None for an
-        operator without a form.  Computed by the command's own code (cli/framework.c,
-        through `dmlref export` on the case), so it is the command's form by construction."""
-        with tempfile.TemporaryDirectory(prefix="dmlref-") as d:
-            path = os.path.join(d, "case.json")
-            doc = self._absolute_doc()
-            doc.pop("expected", None)  # dmlref's own outputs are exported
-            doc.pop("actual", None)
-            with open(path, "w") as f:
-                f.write(dumps(doc))
-            _run_command(["export", path, "--out", os.path.join(d, "out")], "export")
-            with open(os.path.join(d, "out", "manifest.json")) as f:
-                return json.load(f)["framework"]
+        operator without a form.  Computed in this process by the command's own code
+        (cli/framework.c and the case reader, compiled into dmlref._core), so it is the
+        command's form by construction.  A case the command refuses raises what `dmlref
+        export` reports (exit 2: InvalidDescriptor, exit 3: Error DMLREF_CASE_MALFORMED)."""
+        doc = self._absolute_doc()
+        doc.pop("expected", None)  # only the descriptor matters
+        doc.pop("actual", None)
+        r = _core.framework(dumps(doc), self.base_dir)
+        if isinstance(r, tuple):
+            status, message = r
+            if status == 2:
+                raise InvalidDescriptor(message, status="DMLREF_CASE_INVALID")
+            if status == 8:
+                raise OutOfMemory(message, status="DMLREF_ERROR_OUT_OF_MEMORY")
+            raise Error(message, status="DMLREF_CASE_MALFORMED" if status == 3 else f"DMLREF_CASE_{status}")
+        return json.loads(r)
 
     def run(self, *, feature_level=None, strict=False, threads=None):
         """Runs the case through `dmlref run --npy`: {output name: the whole output

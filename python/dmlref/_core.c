@@ -13,6 +13,9 @@
 
 #include <dmlref.h>
 
+#include "case/case.h"
+#include "cli/framework.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -1115,6 +1118,51 @@ fail:
     return NULL;
 }
 
+/*
+ * framework(case JSON text, base directory): the case's framework form as the command's
+ * `export` writes it in manifest.json (cli/framework.c, compiled into this extension), as
+ * JSON text ("null" for an operator without one); or (status, message) when the case does
+ * not parse (case_parse's CASE_* status).
+ */
+static PyObject *core_framework(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *text, *base;
+    Py_ssize_t len;
+    if (!PyArg_ParseTuple(args, "s#s", &text, &len, &base)) return NULL;
+    dmlref_case c;
+    memset(&c, 0, sizeof c);
+    char err[1024] = "";
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = case_parse(text, (size_t)len, base, &c, err, sizeof err);
+    Py_END_ALLOW_THREADS
+    if (rc) {
+        case_free(&c);
+        return Py_BuildValue("(is)", rc, err);
+    }
+    PyObject *result = NULL;
+    char *buf = NULL;
+    size_t n = 0;
+    fw_form form;
+    memset(&form, 0, sizeof form);
+    form.in = calloc(c.n_inputs + 1, sizeof *form.in);
+    form.out = calloc(c.n_outputs + 1, sizeof *form.out);
+    FILE *f = form.in && form.out ? open_memstream(&buf, &n) : NULL;
+    if (f) {
+        if (framework_form(&c, &form) == 0) framework_write(f, &c, &form, 0);
+        else fputs("null", f);
+        if (fclose(f) == 0 && buf) result = PyUnicode_FromStringAndSize(buf, (Py_ssize_t)n);
+        else PyErr_NoMemory();
+    } else {
+        PyErr_NoMemory();
+    }
+    free(buf);
+    free(form.in);
+    free(form.out);
+    case_free(&c);
+    return result;
+}
+
 /* setup_fast(miss sentinel, numpy.ndarray, numpy.empty, {level name: value}, planner) */
 static PyObject *core_setup_fast(PyObject *self, PyObject *args) {
     (void)self;
@@ -1166,6 +1214,7 @@ static PyMethodDef methods[] = {
     {"output_sizes", core_output_sizes, METH_VARARGS, "dmlref_output_sizes on the descriptor run would build."},
     {"fast", (PyCFunction)(void (*)(void))core_fast, METH_FASTCALL, "The cached compiled-operator path, or MISS."},
     {"setup_fast", core_setup_fast, METH_VARARGS, "setup_fast(miss, ndarray, empty, levels, plan)."},
+    {"framework", core_framework, METH_VARARGS, "framework(case text, base dir): export's framework form (JSON)."},
     {"cache_info", core_cache_info, METH_NOARGS, "(hits, misses, entries, capacity) of the compiled-operator cache."},
     {"cache_clear", core_cache_clear, METH_NOARGS, "Releases the cached compiled operators."},
     {NULL, NULL, 0, NULL},

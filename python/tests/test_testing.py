@@ -96,3 +96,14 @@ def test_drawn_framework_form():
     assert fw["onnx"] == "Gather" and "axis" in fw
     out = case.call()
     assert int(np.prod(fw["shapes"]["OutputTensor"])) == out.size
+
+
+def test_framework_of_a_refused_case_raises():
+    bad = dmlref.Case({"operator": "GATHER", "Axis": 5, "IndexDimensions": 1,
+                       "InputTensor": {"DataType": "FLOAT32", "Sizes": [2, 2], "data": [1, 2, 3, 4]},
+                       "IndicesTensor": {"DataType": "INT32", "Sizes": [1, 1], "data": [0]},
+                       "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 2]}}, ".")
+    with pytest.raises(dmlref.InvalidDescriptor, match="Axis"):
+        bad.framework()
+    with pytest.raises(dmlref.Error, match="unknown key"):
+        dmlref.Case({"operator": "GATHER", "Bogus": 1}, ".").framework()
