@@ -1,9 +1,10 @@
 """Builds dmlref's Python package: the extension dmlref._core and the command dmlref/_bin/dmlref.
 
 The metadata is in pyproject.toml; this file only builds the C code.  No prior `make` is
-needed: the library's sources (src/, include/) are compiled into the extension, and the
-command (cli/, builders/, case/ over the same objects) into dmlref/_bin/dmlref, which the
-`dmlref` console script runs.
+needed: the library's sources (src/, include/) are compiled into the extension, with the
+case reader (case/) and the command's framework form (cli/framework*.c: Case.framework()),
+and the command (cli/, builders/, case/ over the same objects) into dmlref/_bin/dmlref,
+which the `dmlref` console script runs.
 
 Where the sources come from: the C code lives in the repository, outside python/.  When
 setup.py runs inside the repository (../include/dmlref.h exists), it first copies
