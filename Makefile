@@ -486,7 +486,8 @@ check-deps: all
 	$(PYTHON) scripts/check-paths.py
 
 clean:
-	rm -rf build build-*
+	rm -rf build build-* python/csrc python/build python/dist python/dmlref.egg-info python/dmlref/_bin
+	find python/dmlref -maxdepth 1 -name '_core*.so' -delete
 
 # ---------------------------------------------------------------------------
 # Fast paths (src/simd/README.md).
@@ -627,23 +628,29 @@ valgrind:
 #
 #   make python              build dmlref._core in place (python/dmlref), linking
 #                            $(BUILD)/libdmlref.a statically; the command is copied
-#                            to python/dmlref/_bin for dmlref.Case
-#   make python-install      pip-install the package for $(PYTHON) (Debian: into
-#                            /usr/local/lib/python3.11/dist-packages)
+#                            to python/dmlref/_bin for dmlref.Case (python/setup.py,
+#                            DMLREF_BUILD); `pip install ./python` needs no make:
+#                            it compiles the sources itself
+#   make python-install      pip-install the package for $(PYTHON) into the system
+#                            (Debian: /usr/local/lib/python3.11/dist-packages); a
+#                            virtual environment is the README's first route
 #   make test-python         the package's tests (pytest), ending with
 #                            "python: N passed, N failed, N skipped"
+#   make test-python-venv    a clean clone installed into a fresh venv, its tests run
+#                            there (python/tools/ci-venv.sh)
 # ---------------------------------------------------------------------------
-.PHONY: python python-install test-python
+.PHONY: python python-install test-python test-python-venv
 PY_ENV = DMLREF_BUILD=$(abspath $(BUILD))
 
 python: $(STATIC) $(CLI)
-	mkdir -p python/dmlref/_bin
-	cp -f $(CLI) python/dmlref/_bin/dmlref
 	cd python && $(PY_ENV) $(PYTHON) setup.py -q build_ext --inplace --build-temp $(abspath $(BUILD))/python
 
 python-install: python
 	$(PY_ENV) $(PYTHON) -m pip install -q --root-user-action=ignore --no-build-isolation --no-deps --no-index --break-system-packages ./python
 	rm -rf python/build python/dmlref.egg-info
+
+test-python-venv:
+	PYTHON=$(PYTHON) python/tools/ci-venv.sh
 
 test-python: python
 	cd python && PYTHONPATH=. $(PYTHON) -m pytest -p no:cacheprovider tests

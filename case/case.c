@@ -19,6 +19,8 @@ void case_free(dmlref_case *c) {
             free(t->data);
             free(t->expected);
             free(t->any_nan);
+            free(t->actual);
+            free(t->actual_nan);
             free(t->npy_path);
         }
         free(lists[k]);

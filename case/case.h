@@ -43,6 +43,11 @@ typedef struct case_tensor {
     uint64_t expected_slots;         /* total_slots or span_slots                */
     unsigned char *expected;         /* expected_slots elements                  */
     unsigned char *any_nan;          /* per slot: written as "nan"               */
+    /* outputs: the `actual` list (another backend's output, compared with dmlref's), if any */
+    int has_actual;
+    uint64_t actual_slots;
+    unsigned char *actual;
+    unsigned char *actual_nan;
     uint32_t moved_times;            /* its weight in case_bytes_moved           */
     char *npy_path;                  /* the .npy file its data came from, as opened
                                         (owned); NULL for any other source       */
@@ -61,7 +66,7 @@ typedef struct dmlref_case {
     DMLREF_OPERATOR_DESC desc;
     dmlref_cbuffer *in_bufs;         /* n_inputs                                 */
     dmlref_buffer *out_bufs;         /* n_outputs                                */
-    int has_expected;                /* any output has `expected`                */
+    int has_expected;                /* any output has `expected` or `actual`    */
 } dmlref_case;
 
 typedef struct case_options {
@@ -110,8 +115,10 @@ int case_read_file(const char *path, size_t max_bytes, char **text, size_t *len,
 
 /*
  * Compares every output that has `expected`, byte for byte (a slot written
- * "nan" matches any NaN).  Reports up to `max_report` differences per output
- * to `report` (may be NULL).  Returns the number of differing slots.
+ * "nan" matches any NaN), and every output that has `actual` (another
+ * backend's output: "OutputTensor[3]: dmlref gives 10, actual 42").  Reports
+ * up to `max_report` differences per output to `report` (may be NULL).
+ * Returns the number of differing slots.
  */
 uint64_t case_compare(const dmlref_case *c, FILE *report, unsigned max_report);
 

@@ -23,6 +23,23 @@ uint64_t case_compare(const dmlref_case *c, FILE *report, unsigned max_report) {
     char a[VALUE_TEXT_MAX], b[VALUE_TEXT_MAX];
     for (uint32_t k = 0; k < c->n_outputs; ++k) {
         const case_tensor *t = &c->outputs[k];
+        if (t->has_actual) {
+            /* another backend's output: dmlref's is the reference */
+            uint64_t diff = 0;
+            for (uint64_t i = 0; i < t->actual_slots; ++i) {
+                const unsigned char *ref = t->data + i * t->esize, *act = t->actual + i * t->esize;
+                if (t->actual_nan[i] ? value_is_nan(ref, t->buf.DataType) : memcmp(ref, act, t->esize) == 0) continue;
+                if (report && diff < max_report)
+                    fprintf(report, "%s[%" PRIu64 "]: dmlref gives %s, actual %s\n", t->name, i,
+                            exact_text(ref, t->buf.DataType, a, sizeof a),
+                            t->actual_nan[i] ? "\"nan\"" : exact_text(act, t->buf.DataType, b, sizeof b));
+                ++diff;
+            }
+            if (report && diff)
+                fprintf(report, "%s: %" PRIu64 " of %" PRIu64 " values of `actual` differ from dmlref's\n", t->name, diff,
+                        t->actual_slots);
+            total += diff;
+        }
         if (!t->has_expected) continue;
         uint64_t diff = 0;
         for (uint64_t i = 0; i < t->expected_slots; ++i) {

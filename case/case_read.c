@@ -129,11 +129,13 @@ static void output_names(const dmlref_schema *s, char *buf, size_t cap) {
         if (s->slots[i].is_output) len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", s->slots[i].name);
 }
 
-static int parse_expected(case_ctx *x, const jv *exp, dmlref_case *c, const slot_map *map) {
+/* `expected` (what == "expected") or `actual` (another backend's outputs, the same form). */
+static int parse_expected(case_ctx *x, const jv *exp, dmlref_case *c, const slot_map *map, const char *what) {
     char base[PATH_MAX_LEN], names[256];
     const dmlref_schema *s = c->schema;
+    const int actual = strcmp(what, "actual") == 0;
     if (!jv_is(exp, JV_OBJECT))
-        return case_fail(x, "expected: expected an object mapping output names to lists, got %s", jv_kind_name(exp));
+        return case_fail(x, "%s: expected an object mapping output names to lists, got %s", what, jv_kind_name(exp));
     for (size_t m = 0; m < jv_count(exp); ++m) {
         const char *key = jv_key(exp, m);
         const jv *val = fields_given(jv_value(exp, m));
@@ -142,31 +144,35 @@ static int parse_expected(case_ctx *x, const jv *exp, dmlref_case *c, const slot
         while (k < s->n_slots && !(s->slots[k].is_output && strcmp(key, s->slots[k].name) == 0)) ++k;
         if (k == s->n_slots) {
             output_names(s, names, sizeof names);
-            return case_fail(x, "expected: unknown output \"%.60s\" (%s has %s)", key, c->op_name, names);
+            return case_fail(x, "%s: unknown output \"%.60s\" (%s has %s)", what, key, c->op_name, names);
         }
         const dmlref_tensor_slot *sl = &s->slots[k];
-        if (!map[k].value) return case_fail(x, "expected.%s: the case has no %s", sl->name, sl->name);
+        if (!map[k].value) return case_fail(x, "%s.%s: the case has no %s", what, sl->name, sl->name);
         const int is_array = sl->is_array;
         size_t n = 1;
         if (is_array) {
             if (!jv_is(val, JV_ARRAY))
-                return case_fail(x, "expected.%s: expected an array of lists, got %s", sl->name, jv_kind_name(val));
+                return case_fail(x, "%s.%s: expected an array of lists, got %s", what, sl->name, jv_kind_name(val));
             n = jv_count(val);
             if (n != map[k].count)
-                return case_fail(x, "expected.%s: %zu lists, but the case has %u outputs", sl->name, n, (unsigned)map[k].count);
+                return case_fail(x, "%s.%s: %zu lists, but the case has %u outputs", what, sl->name, n,
+                                 (unsigned)map[k].count);
         }
         for (size_t i = 0; i < n; ++i) {
             const jv *list = is_array ? jv_at(val, i) : val;
             case_tensor *t = &c->outputs[map[k].first + i];
             if (is_array && jv_is(list, JV_NULL)) continue; /* null: not compared */
-            if (is_array) snprintf(base, sizeof base, "expected.%s[%zu]", sl->name, i);
-            else snprintf(base, sizeof base, "expected.%s", sl->name);
+            if (is_array) snprintf(base, sizeof base, "%s.%s[%zu]", what, sl->name, i);
+            else snprintf(base, sizeof base, "%s.%s", what, sl->name);
             const uint64_t need = t->total_slots * t->esize;
             if (need > x->max_bytes - x->bytes) return case_fail(x, "%s: beyond the memory limit", base);
-            const int rc = case_read_list(x, list, t, base, &t->expected, &t->any_nan, &t->expected_slots);
+            uint64_t *slots = actual ? &t->actual_slots : &t->expected_slots;
+            const int rc = actual ? case_read_list(x, list, t, base, &t->actual, &t->actual_nan, slots)
+                                  : case_read_list(x, list, t, base, &t->expected, &t->any_nan, slots);
             if (rc) return rc;
-            x->bytes += t->expected_slots * t->esize;
-            t->has_expected = 1;
+            x->bytes += *slots * t->esize;
+            if (actual) t->has_actual = 1;
+            else t->has_expected = 1;
             c->has_expected = 1;
         }
     }
@@ -221,7 +227,7 @@ uint64_t case_bytes_moved(const dmlref_case *c) {
 }
 
 static int parse_root(case_ctx *x, const jv *root, dmlref_case *c) {
-    const jv *op = NULL, *fl = NULL, *expected = NULL, *moved = NULL;
+    const jv *op = NULL, *fl = NULL, *expected = NULL, *actual = NULL, *moved = NULL;
     char names[512];
     if (!jv_is(root, JV_OBJECT)) return case_fail(x, "the case must be a JSON object, got %s", jv_kind_name(root));
     op = fields_member(root, "operator");
@@ -257,6 +263,7 @@ static int parse_root(case_ctx *x, const jv *root, dmlref_case *c) {
         if (strcmp(key, "operator") == 0) known = 1;
         else if (strcmp(key, "feature_level") == 0) fl = val, known = 1;
         else if (strcmp(key, "expected") == 0) expected = val, known = 1;
+        else if (strcmp(key, "actual") == 0) actual = val, known = 1;
         else if (strcmp(key, "bytes_moved") == 0) moved = val, known = 1;
         else if (strcmp(key, "features") == 0) {
             /* gen's summary of what the case uses: informative, its contents ignored */
@@ -390,7 +397,8 @@ static int parse_root(case_ctx *x, const jv *root, dmlref_case *c) {
     }
     for (uint32_t i = 0; i < c->n_inputs && !rc; ++i) rc = case_fill_tensor(x, &c->inputs[i], &in_src[i]);
     for (uint32_t i = 0; i < c->n_outputs && !rc; ++i) rc = case_fill_tensor(x, &c->outputs[i], &out_src[i]);
-    if (!rc && expected) rc = parse_expected(x, expected, c, map);
+    if (!rc && expected) rc = parse_expected(x, expected, c, map, "expected");
+    if (!rc && actual) rc = parse_expected(x, actual, c, map, "actual");
     if (rc) goto done;
     for (uint32_t i = 0; i < c->n_inputs; ++i) c->in_bufs[i] = (dmlref_cbuffer){c->inputs[i].data, c->inputs[i].bytes};
     for (uint32_t i = 0; i < c->n_outputs; ++i) c->out_bufs[i] = (dmlref_buffer){c->outputs[i].data, c->outputs[i].bytes};

@@ -23,7 +23,8 @@ ROOTS = ("src", "case", "builders", "cli", "tests", "fuzz", "scripts", "bench", 
 PATH_RE = re.compile(r"(?<![\w./-])((?:%s)/[A-Za-z0-9_./-]*[A-Za-z0-9_])" % "|".join(ROOTS))
 # Folders the docs' examples write (`dmlref gen ... --out tests/golden`), not the tree's.
 # and what a build makes (the Python package's copy of the command, setup.py's folders).
-EXAMPLE_OUTPUTS = ("tests/golden", "python/dmlref/_bin", "python/build", "python/dmlref.egg-info")
+EXAMPLE_OUTPUTS = ("tests/golden", "python/dmlref/_bin", "python/build", "python/dmlref.egg-info", "python/csrc",
+                   "python/dist")
 EXTS = (".c", ".h", ".def", ".md", ".py", ".sh", ".mjs", ".json", ".dict", ".in", ".txt")
 
 
@@ -33,7 +34,7 @@ def scanned_files():
     yield ".ci/run"
     for top in ROOTS:
         for dirpath, dirs, files in os.walk(top):
-            dirs[:] = [d for d in dirs if d not in ("corpus", "__pycache__", "_bin", "build") and not d.startswith(".")]
+            dirs[:] = [d for d in dirs if d not in ("corpus", "__pycache__", "_bin", "build", "csrc") and not d.startswith(".")]
             for name in sorted(files):
                 if name.endswith(EXTS) and not (dirpath.startswith("tests/cases") and name.endswith(".json")):
                     yield os.path.join(dirpath, name)

@@ -204,7 +204,7 @@ DERIVED = [
     ("numpy OPS", "tests/numpy/diff.py", "reads operators.def"),
     ("harness operator set", "tests/suites/harness.sh", "reads operators.def"),
     ("fuzz corpus OP_INDEX", "fuzz/gen_desc_corpus.py", "reads fuzz/desc_decode.h's op_types (checked above)"),
-    ("python functions", "python/dmlref/_ops.py FUNCTIONS, OPERATORS", "the library's public schema"),
+    ("python functions", "python/dmlref/_functions.py", "generated from the library's public schema by python/tools/gen_functions.py (python/tests/test_functions.py: current)"),
     ("python output shapes", "python/dmlref/_ops.py", "dmlref_output_sizes() through dmlref._core"),
     ("python strategies.operators()", "python/dmlref/strategies/_registry.py", "OPERATORS (the schema)"),
     ("gen --operator ALL, bench, fuzz decoders", "cli/gen.c, cli/bench.c, fuzz/",

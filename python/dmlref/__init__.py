@@ -5,10 +5,14 @@
                   np.array([[0, 2, -1]], np.int32), axis=0, index_dimensions=1)
 
 One function per operator of the library's registry (dmlref.operators() lists
-them), generated from its public schema; dmlref.Case reads, runs and writes the
+them), generated with its documentation from the library's schema and
+docs/operators.md (dmlref/_functions.py); dmlref.Case reads, runs and writes the
 command's case files; dmlref.assert_same_bits compares outputs bit for bit;
-dmlref.strategies draws valid cases for Hypothesis.
+dmlref.strategies draws valid cases for Hypothesis; dmlref.testing runs an exported
+golden suite under pytest.
 """
+from typing import Any, Callable, Dict, Tuple
+
 from . import _core
 from ._errors import BindingError, CannotVerify, DuplicateIndex, Error, IndexOutOfRange, InvalidDescriptor, OutOfMemory
 from ._ops import FUNCTIONS as _FUNCTIONS
@@ -17,25 +21,31 @@ from ._ops import snake
 from ._types import DTYPES as data_types
 from ._compare import assert_same_bits, addressed_offsets
 from ._case import Case
+from . import _functions
+from ._functions import *  # noqa: F401,F403 (one function per operator: _functions.__all__)
 
-__version__ = _core.version()
-feature_levels = tuple(name for name, _ in _core.feature_levels())
+__version__: str = _core.version()
+feature_levels: Tuple[str, ...] = tuple(name for name, _ in _core.feature_levels())
 
-globals().update(_FUNCTIONS)
+for _name, _op in _OPERATORS.items():
+    _f = getattr(_functions, snake(_name), None)
+    if _f is not None:
+        _f.operator = _op  # type: ignore[attr-defined]
+        _FUNCTIONS[snake(_name)] = _f
 
 
-def operators():
+def operators() -> Dict[str, Callable[..., Any]]:
     """The operators this build implements, as {DirectML name: function}."""
-    return {name: _FUNCTIONS[snake(name)] for name in _OPERATORS}
+    return {name: _FUNCTIONS[snake(name)] for name in _OPERATORS if snake(name) in _FUNCTIONS}
 
 
-def __getattr__(name):
-    if name == "strategies":  # needs Hypothesis: imported on first use
+def __getattr__(name: str) -> Any:
+    if name in ("strategies", "testing"):  # need Hypothesis / pytest: imported on first use
         import importlib
-        return importlib.import_module(".strategies", __name__)
+        return importlib.import_module("." + name, __name__)
     raise AttributeError(f"module 'dmlref' has no attribute {name!r}")
 
 
 __all__ = ["Error", "InvalidDescriptor", "BindingError", "IndexOutOfRange", "DuplicateIndex", "OutOfMemory", "CannotVerify", "Case",
            "assert_same_bits", "addressed_offsets", "operators", "data_types", "feature_levels",
-           "__version__"] + sorted(_FUNCTIONS)
+           "__version__"] + list(_functions.__all__)

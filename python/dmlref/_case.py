@@ -547,6 +547,27 @@ class Case:
                 pass
             raise
 
+    def framework(self):
+        """The operator as ONNX, WebNN and PyTorch take it: the dict `dmlref export` writes
+        as the manifest's "framework" ({"onnx": "Gather", "webnn": "gather", "pytorch":
+        "index_select", "axis": 1, "shapes": {"InputTensor": [3, 3], ...}}), None for an
+        operator without a form.  Computed in this process by the command's own code
+        (cli/framework.c and the case reader, compiled into dmlref._core), so it is the
+        command's form by construction.  A case the command refuses raises what `dmlref
+        export` reports (exit 2: InvalidDescriptor, exit 3: Error DMLREF_CASE_MALFORMED)."""
+        doc = self._absolute_doc()
+        doc.pop("expected", None)  # only the descriptor matters
+        doc.pop("actual", None)
+        r = _core.framework(dumps(doc), self.base_dir)
+        if isinstance(r, tuple):
+            status, message = r
+            if status == 2:
+                raise InvalidDescriptor(message, status="DMLREF_CASE_INVALID")
+            if status == 8:
+                raise OutOfMemory(message, status="DMLREF_ERROR_OUT_OF_MEMORY")
+            raise Error(message, status="DMLREF_CASE_MALFORMED" if status == 3 else f"DMLREF_CASE_{status}")
+        return json.loads(r)
+
     def run(self, *, feature_level=None, strict=False, threads=None):
         """Runs the case through `dmlref run --npy`: {output name: the whole output
         buffer in memory order (gap slots show the 0xCD prefill)}, SPLIT's
@@ -706,10 +727,11 @@ class Case:
 
         Inputs are written with their layout (a strided view keeps its Strides, its
         data the whole span, gaps included); outputs with out='s layout when given,
-        packed otherwise.  `expected` holds dmlref's output, or with actual= (the
-        backend's output(s), shaped like the outputs) dmlref's buffer with the
-        addressed elements replaced by the backend's: `dmlref run` on the case then
-        fails exactly where the backend differs."""
+        packed otherwise.  `expected` holds dmlref's output; with actual= (the
+        backend's output(s), shaped like the outputs) `actual` holds dmlref's buffer
+        with the addressed elements replaced by the backend's: `dmlref run` on the
+        case then fails exactly where the backend differs, naming both values
+        (`OutputTensor[3]: dmlref gives 10, actual 42`)."""
         op = getattr(function, "operator", None) or OPERATORS[str(function).upper()]
         fn = function if callable(function) else getattr(__import__("dmlref"), snake(op.name))
         doc = {"operator": op.name}
@@ -761,30 +783,38 @@ class Case:
             views.append(view)
         view_out = views if (len(op.out_slots) == 1 and op.out_slots[0]["is_array"]) else views[0]
         fn(*args, feature_level=feature_level, out=view_out, **kwargs)
-        if actual is not None:
-            acts = list(actual) if isinstance(actual, (list, tuple)) else [actual]
-            for v, a in zip(views, acts):
-                a = np.asarray(a)
-                if a.dtype != v.dtype:
-                    raise TypeError(f"from_call: actual has dtype {a.dtype}, the output {v.dtype}")
-                v[...] = a.reshape(v.shape)
-        outs_json = []
+        outs_json, actual_values = [], []
         for (flat, st, total), (dtype, shape, _) in zip(bufs, layouts):
             t = {"DataType": _types.data_type(dtype), "Sizes": [int(s) for s in shape]}
             if st is not None:
                 t["Strides"] = [int(s) for s in st]
             outs_json.append((t, to_values(flat)))
-        expected = {}
+        if actual is not None:  # the backend's: dmlref's buffer, its elements where they lie
+            acts = list(actual) if isinstance(actual, (list, tuple)) else [actual]
+            if len(acts) != len(views):
+                raise ValueError(f"from_call: {len(acts)} actual outputs given, the call has {len(views)}")
+            for (flat, _, _), v, a in zip(bufs, views, acts):
+                a = _types.as_array(a)
+                if a.dtype != v.dtype:
+                    raise TypeError(f"from_call: actual has dtype {a.dtype}, the output {v.dtype}")
+                v[...] = a.reshape(v.shape)
+                actual_values.append(to_values(flat))
+        expected, device = {}, {}
         i = 0
         for slot in op.out_slots:
             if slot["is_array"]:
                 doc[slot["name"]] = [t for t, _ in outs_json[i:]]
                 expected[slot["name"]] = [v for _, v in outs_json[i:]]
+                device[slot["name"]] = actual_values[i:]
                 i = len(outs_json)
             else:
                 doc[slot["name"]], expected[slot["name"]] = outs_json[i]
+                if actual_values:
+                    device[slot["name"]] = actual_values[i]
                 i += 1
         doc["expected"] = expected
+        if actual is not None:
+            doc["actual"] = device
         return cls(doc, os.getcwd())
 
 

@@ -13,6 +13,9 @@
 
 #include <dmlref.h>
 
+#include "case/case.h"
+#include "cli/framework.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -644,6 +647,563 @@ static PyObject *core_output_sizes(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* ---- the cached fast path ------------------------------------------------ */
+
+/*
+ * fast(op_type, inputs, params, extras, out, feature_level, check_indices, threads, force_oracle)
+ * (METH_FASTCALL): the generated functions (dmlref/_functions.py) call it first.  A call
+ * whose every input is a numpy array passed as is (aligned, native, non-negative strides
+ * that are multiples of the item size, a span of a multiple of 4 bytes), whose parameters
+ * are plain integers, floats and lists of integers, and whose out= (if any) is laid out the
+ * same way, is keyed by (operator, level, options, each tensor's data type, shape and byte
+ * strides, the parameters, the extra arguments, out='s layout); the compiled operator
+ * (dmlref_compile) of a key is kept in a bounded table (CACHE_SIZE entries, least
+ * recently used evicted), so the call is a lookup, the output's allocation and
+ * dmlref_execute.  Anything else, a key not seen yet that the planner (dmlref._ops.plan,
+ * the Python path's own marshalling) declines, and any failure return MISS: the caller
+ * then takes the Python path, which raises what it raises.  The table is touched only with
+ * the GIL held; an entry is in use (users) while its operator executes without the GIL,
+ * and is never released then (dmlref_execute may run on several threads at once).
+ */
+#define CACHE_SIZE 256
+#define CACHE_WAYS 8
+#define KEY_MAX 1024
+#define FAST_MAX_TENSORS 64
+
+typedef struct cache_entry {
+    uint64_t hash, last_used;
+    uint64_t *key;
+    size_t key_len;
+    dmlref_operator *op;
+    PyObject *out_shapes; /* tuple of shape tuples (out= not given), or NULL */
+    PyObject *out_dtype;  /* numpy dtype of the outputs, or NULL */
+    int array_out;        /* the outputs form a list (SPLIT) */
+    uint32_t users;
+} cache_entry;
+
+static cache_entry cache[CACHE_SIZE];
+static uint64_t cache_clock, cache_hits, cache_misses;
+static PyObject *fast_miss, *fast_ndarray, *fast_empty, *fast_levels, *fast_plan;
+
+static void entry_clear(cache_entry *e) {
+    if (e->op) dmlref_release(e->op);
+    free(e->key);
+    Py_CLEAR(e->out_shapes);
+    Py_CLEAR(e->out_dtype);
+    memset(e, 0, sizeof *e);
+}
+
+typedef struct key_buf {
+    uint64_t w[KEY_MAX];
+    size_t n;
+    int full;
+} key_buf;
+
+static void key_add(key_buf *k, uint64_t v) {
+    if (k->n < KEY_MAX) k->w[k->n++] = v;
+    else k->full = 1;
+}
+
+/* The DirectML data type of a buffer's format, 0 for any other. */
+static int format_code(const char *f, Py_ssize_t itemsize) {
+    if (!f) return 0;
+    if (*f == '@' || *f == '=') ++f;
+#if PY_LITTLE_ENDIAN
+    if (*f == '<') ++f;
+#else
+    if (*f == '>') ++f;
+#endif
+    if (!f[0] || f[1]) return 0;
+    switch (f[0]) {
+    case 'e': return itemsize == 2 ? DMLREF_TENSOR_DATA_TYPE_FLOAT16 : 0;
+    case 'f': return itemsize == 4 ? DMLREF_TENSOR_DATA_TYPE_FLOAT32 : 0;
+    case 'd': return itemsize == 8 ? DMLREF_TENSOR_DATA_TYPE_FLOAT64 : 0;
+    case 'b': case 'h': case 'i': case 'l': case 'q':
+        return itemsize == 1 ? DMLREF_TENSOR_DATA_TYPE_INT8 : itemsize == 2 ? DMLREF_TENSOR_DATA_TYPE_INT16
+             : itemsize == 4 ? DMLREF_TENSOR_DATA_TYPE_INT32 : itemsize == 8 ? DMLREF_TENSOR_DATA_TYPE_INT64 : 0;
+    case 'B': case 'H': case 'I': case 'L': case 'Q':
+        return itemsize == 1 ? DMLREF_TENSOR_DATA_TYPE_UINT8 : itemsize == 2 ? DMLREF_TENSOR_DATA_TYPE_UINT16
+             : itemsize == 4 ? DMLREF_TENSOR_DATA_TYPE_UINT32 : itemsize == 8 ? DMLREF_TENSOR_DATA_TYPE_UINT64 : 0;
+    }
+    return 0;
+}
+
+typedef struct fast_views {
+    Py_buffer v[FAST_MAX_TENSORS];
+    int n;
+} fast_views;
+
+static void views_release(fast_views *fv) {
+    for (int i = 0; i < fv->n; ++i) PyBuffer_Release(&fv->v[i]);
+    fv->n = 0;
+}
+
+/* An array bound as is: its layout into the key, its buffer (size: the span) into *ptr, *size.
+ * 0, or -1 when the fast path does not take it (no exception left set). */
+static int fast_tensor(PyObject *o, int writable, fast_views *fv, key_buf *k, void **ptr, size_t *size) {
+    if (Py_TYPE(o) != (PyTypeObject *)fast_ndarray || fv->n >= FAST_MAX_TENSORS) return -1;
+    Py_buffer *b = &fv->v[fv->n];
+    if (PyObject_GetBuffer(o, b, writable ? PyBUF_RECORDS : PyBUF_RECORDS_RO) < 0) {
+        PyErr_Clear();
+        return -1;
+    }
+    ++fv->n;
+    const Py_ssize_t isz = b->itemsize;
+    const int code = format_code(b->format, isz);
+    if (!code || b->ndim < 1 || b->ndim > 8 || isz <= 0 || ((uintptr_t)b->buf % (uintptr_t)isz) != 0) return -1;
+    uint64_t last = 0;
+    key_add(k, (uint64_t)code);
+    key_add(k, (uint64_t)b->ndim);
+    for (int d = 0; d < b->ndim; ++d) {
+        const Py_ssize_t n = b->shape[d], st = b->strides[d];
+        if (n <= 0 || st < 0 || st % isz || (uint64_t)(st / isz) > UINT32_MAX || (uint64_t)n > UINT32_MAX) return -1;
+        last += (uint64_t)(n - 1) * (uint64_t)(st / isz);
+        key_add(k, (uint64_t)n);
+        key_add(k, (uint64_t)st);
+    }
+    const uint64_t span = (last + 1) * (uint64_t)isz;
+    if (span % 4) return -1; /* TotalTensorSizeInBytes would reach past the span: the Python path decides */
+    *ptr = b->buf;
+    *size = (size_t)span;
+    return 0;
+}
+
+/* A parameter's value into the key; -1 when the fast path does not take it. */
+static int fast_param(const dmlref_param *p, PyObject *v, key_buf *k) {
+    if (v == Py_None) {
+        key_add(k, 0xA11CEull);
+        return 0;
+    }
+    switch (p->kind) {
+    case DMLREF_PARAM_UINT:
+    case DMLREF_PARAM_INT:
+    case DMLREF_PARAM_ENUM: {
+        if (!PyLong_CheckExact(v)) return -1;
+        int overflow = 0;
+        const long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (overflow || (x == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            return -1;
+        }
+        key_add(k, (uint64_t)x);
+        return 0;
+    }
+    case DMLREF_PARAM_FLOAT: {
+        if (!PyFloat_CheckExact(v)) return -1;
+        const double d = PyFloat_AS_DOUBLE(v);
+        uint64_t bits;
+        memcpy(&bits, &d, sizeof bits);
+        key_add(k, bits);
+        return 0;
+    }
+    case DMLREF_PARAM_UINT_ARRAY:
+    case DMLREF_PARAM_INT_ARRAY: {
+        if (!PyList_CheckExact(v) && !PyTuple_CheckExact(v)) return -1;
+        const Py_ssize_t n = PySequence_Fast_GET_SIZE(v);
+        key_add(k, 0x5E0ull << 32 | (uint64_t)n);
+        for (Py_ssize_t i = 0; i < n; ++i) {
+            PyObject *e = PySequence_Fast_GET_ITEM(v, i);
+            if (!PyLong_CheckExact(e)) return -1;
+            int overflow = 0;
+            const long long x = PyLong_AsLongLongAndOverflow(e, &overflow);
+            if (overflow || (x == -1 && PyErr_Occurred())) {
+                PyErr_Clear();
+                return -1;
+            }
+            key_add(k, (uint64_t)x);
+        }
+        return 0;
+    }
+    default: /* unions, structs given: the Python path */
+        return -1;
+    }
+}
+
+/* An extra argument (SPLIT's sizes, ONE_HOT's depth): None, an int or a list of ints. */
+static int fast_extra(PyObject *v, key_buf *k) {
+    if (v == Py_None) {
+        key_add(k, 0xA11CEull);
+        return 0;
+    }
+    if (PyLong_CheckExact(v)) {
+        const dmlref_param p = {.kind = DMLREF_PARAM_INT};
+        return fast_param(&p, v, k);
+    }
+    if (PyList_CheckExact(v) || PyTuple_CheckExact(v)) {
+        const dmlref_param p = {.kind = DMLREF_PARAM_INT_ARRAY};
+        return fast_param(&p, v, k);
+    }
+    return -1;
+}
+
+static uint64_t key_hash(const key_buf *k) {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < k->n; ++i) {
+        h ^= k->w[i];
+        h *= 1099511628211ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+static cache_entry *cache_find(const key_buf *k, uint64_t h) {
+    for (int i = 0; i < CACHE_WAYS; ++i) {
+        cache_entry *e = &cache[(h + (uint64_t)i) % CACHE_SIZE];
+        if (e->op && e->hash == h && e->key_len == k->n && memcmp(e->key, k->w, k->n * sizeof *k->w) == 0) return e;
+    }
+    return NULL;
+}
+
+/* A free entry for hash h: an empty one, else the least recently used one not in use. */
+static cache_entry *cache_slot(uint64_t h) {
+    cache_entry *best = NULL;
+    for (int i = 0; i < CACHE_WAYS; ++i) {
+        cache_entry *e = &cache[(h + (uint64_t)i) % CACHE_SIZE];
+        if (!e->op) return e;
+        if (!e->users && (!best || e->last_used < best->last_used)) best = e;
+    }
+    if (best) entry_clear(best);
+    return best;
+}
+
+/* Compiles the key's operator from what the planner returns; NULL (no exception) when it declines. */
+static cache_entry *cache_fill(int op_type, const key_buf *k, uint64_t h, PyObject *const *args, unsigned fl,
+                               unsigned flags, uint32_t threads) {
+    PyObject *plan = PyObject_Vectorcall(fast_plan, args, 9, NULL);
+    if (!plan) {
+        PyErr_Clear();
+        return NULL;
+    }
+    cache_entry *e = NULL;
+    PyObject *tensors, *params, *shapes, *dtype;
+    int array_out;
+    if (plan == Py_None || !PyTuple_Check(plan) ||
+        !PyArg_ParseTuple(plan, "O!O!OOp", &PyList_Type, &tensors, &PyList_Type, &params, &shapes, &dtype, &array_out)) {
+        PyErr_Clear();
+        Py_DECREF(plan);
+        return NULL;
+    }
+    const dmlref_schema *s = call_schema(op_type, tensors);
+    arena a = {NULL, 0, 0};
+    uint32_t n_in = 0, n_out = 0;
+    unsigned char *desc = s ? build_desc(s, tensors, params, 0, &a, &n_in, &n_out) : NULL;
+    dmlref_operator *op = NULL;
+    if (desc) {
+        const DMLREF_OPERATOR_DESC od = {(DMLREF_OPERATOR_TYPE)op_type, desc};
+        const dmlref_options opt = {.flags = flags, .threads = threads};
+        if (dmlref_compile(&od, (DMLREF_FEATURE_LEVEL)fl, &opt, &op, NULL) != DMLREF_OK) op = NULL;
+    }
+    arena_free(&a);
+    PyErr_Clear();
+    uint64_t *key = op ? malloc(k->n * sizeof *key) : NULL;
+    if (op && key) e = cache_slot(h);
+    if (!e) {
+        if (op) dmlref_release(op);
+        free(key);
+        Py_DECREF(plan);
+        return NULL;
+    }
+    memcpy(key, k->w, k->n * sizeof *key);
+    e->hash = h;
+    e->key = key;
+    e->key_len = k->n;
+    e->op = op;
+    e->array_out = array_out;
+    if (shapes != Py_None) {
+        Py_INCREF(shapes);
+        e->out_shapes = shapes;
+        Py_INCREF(dtype);
+        e->out_dtype = dtype;
+    }
+    Py_DECREF(plan);
+    return e;
+}
+
+static PyObject *core_fast(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 9 || !fast_plan) {
+        PyErr_SetString(PyExc_TypeError, "fast() takes 9 arguments (after setup_fast)");
+        return NULL;
+    }
+    PyObject *inputs = args[1], *params = args[2], *extras = args[3], *out = args[4], *level = args[5];
+    const int op_type = (int)PyLong_AsLong(args[0]);
+    if (op_type == -1 && PyErr_Occurred()) return NULL;
+    if (!PyTuple_CheckExact(inputs) || !PyTuple_CheckExact(params)) goto miss_now;
+    if ((args[6] != Py_True && args[6] != Py_False) || (args[8] != Py_True && args[8] != Py_False) ||
+        !PyLong_CheckExact(args[7]))
+        goto miss_now;
+    int overflow = 0;
+    const long long threads_ll = PyLong_AsLongLongAndOverflow(args[7], &overflow);
+    if (overflow || threads_ll < 0 || threads_ll > UINT32_MAX) {
+        PyErr_Clear();
+        goto miss_now;
+    }
+    unsigned fl = DMLREF_FEATURE_LEVEL_LATEST;
+    if (level != Py_None) {
+        PyObject *v = PyUnicode_CheckExact(level) ? PyDict_GetItemWithError(fast_levels, level) : NULL;
+        if (!v) {
+            PyErr_Clear();
+            goto miss_now;
+        }
+        fl = (unsigned)PyLong_AsUnsignedLong(v);
+    }
+    const unsigned flags = (args[6] == Py_True ? DMLREF_OPTION_CHECK_INDICES : 0) |
+                           (args[8] == Py_True ? DMLREF_OPTION_FORCE_ORACLE : 0);
+    const dmlref_schema *s = dmlref_operator_schema((DMLREF_OPERATOR_TYPE)op_type);
+    if (!s) goto miss_now;
+
+    key_buf *k = PyMem_Malloc(sizeof *k);
+    fast_views *fv = PyMem_Malloc(sizeof *fv);
+    dmlref_cbuffer ins[FAST_MAX_TENSORS];
+    dmlref_buffer outs[FAST_MAX_TENSORS];
+    PyObject *results[FAST_MAX_TENSORS];
+    cache_entry *held = NULL; /* the entry in use, released on every way out */
+    uint32_t n_in = 0, n_out = 0, n_results = 0;
+    PyObject *ret = NULL;
+    if (!k || !fv) {
+        PyMem_Free(k);
+        PyMem_Free(fv);
+        goto miss_now;
+    }
+    k->n = 0;
+    k->full = 0;
+    fv->n = 0;
+    key_add(k, (uint64_t)op_type);
+    key_add(k, fl);
+    key_add(k, flags);
+    key_add(k, (uint64_t)threads_ll);
+    /* inputs, slot by slot */
+    Py_ssize_t ii = 0, n_input_slots = 0;
+    for (uint32_t j = 0; j < s->n_slots; ++j) n_input_slots += !s->slots[j].is_output;
+    if (PyTuple_GET_SIZE(inputs) != n_input_slots) goto miss;
+    for (uint32_t j = 0; j < s->n_slots; ++j) {
+        const dmlref_tensor_slot *sl = &s->slots[j];
+        if (sl->is_output) continue;
+        PyObject *o = PyTuple_GET_ITEM(inputs, ii++);
+        if (o == Py_None) {
+            if (!sl->is_optional) goto miss;
+            key_add(k, 0xA11CEull);
+            continue;
+        }
+        if (sl->is_array) {
+            if (!PyList_CheckExact(o) && !PyTuple_CheckExact(o)) goto miss;
+            const Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+            if (n < 1 || n_in + (uint32_t)n > FAST_MAX_TENSORS) goto miss;
+            key_add(k, 0x5E0ull << 32 | (uint64_t)n);
+            for (Py_ssize_t i = 0; i < n; ++i) {
+                void *p;
+                size_t sz;
+                if (fast_tensor(PySequence_Fast_GET_ITEM(o, i), 0, fv, k, &p, &sz) < 0) goto miss;
+                ins[n_in++] = (dmlref_cbuffer){p, sz};
+            }
+        } else {
+            void *p;
+            size_t sz;
+            if (n_in >= FAST_MAX_TENSORS || fast_tensor(o, 0, fv, k, &p, &sz) < 0) goto miss;
+            ins[n_in++] = (dmlref_cbuffer){p, sz};
+        }
+    }
+    /* parameters, in schema order (counts excluded) */
+    Py_ssize_t pi = 0;
+    for (uint32_t j = 0; j < s->n_params; ++j) {
+        if (s->params[j].is_count) continue;
+        if (pi >= PyTuple_GET_SIZE(params) || fast_param(&s->params[j], PyTuple_GET_ITEM(params, pi++), k) < 0) goto miss;
+    }
+    if (pi != PyTuple_GET_SIZE(params)) goto miss;
+    if (extras != Py_None) {
+        if (!PyTuple_CheckExact(extras)) goto miss;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(extras); ++i)
+            if (fast_extra(PyTuple_GET_ITEM(extras, i), k) < 0) goto miss;
+    }
+    /* out= */
+    if (out == Py_None) {
+        key_add(k, 0xA11CEull);
+    } else {
+        if (PyList_CheckExact(out) || PyTuple_CheckExact(out)) {
+            const Py_ssize_t n = PySequence_Fast_GET_SIZE(out);
+            if (n < 1 || n > FAST_MAX_TENSORS) goto miss;
+            key_add(k, 0x5E0ull << 32 | (uint64_t)n);
+            for (Py_ssize_t i = 0; i < n; ++i) {
+                void *p;
+                size_t sz;
+                if (fast_tensor(PySequence_Fast_GET_ITEM(out, i), 1, fv, k, &p, &sz) < 0) goto miss;
+                outs[n_out++] = (dmlref_buffer){p, sz};
+            }
+        } else {
+            void *p;
+            size_t sz;
+            if (fast_tensor(out, 1, fv, k, &p, &sz) < 0) goto miss;
+            outs[n_out++] = (dmlref_buffer){p, sz};
+        }
+    }
+    if (k->full) goto miss;
+    const uint64_t h = key_hash(k);
+    cache_entry *e = cache_find(k, h);
+    if (e) {
+        ++cache_hits;
+    } else {
+        ++cache_misses;
+        e = cache_fill(op_type, k, h, args, fl, flags, (uint32_t)threads_ll);
+        if (!e) goto miss;
+    }
+    e->last_used = ++cache_clock;
+    /* in use from here: numpy.empty may run Python code (a finalizer) that lets another
+     * thread evict entries, and the operator executes without the GIL */
+    ++e->users;
+    held = e;
+    if (out == Py_None) {
+        if (!e->out_shapes) goto miss;
+        const Py_ssize_t n = PyTuple_GET_SIZE(e->out_shapes);
+        if (n > FAST_MAX_TENSORS) goto miss;
+        for (Py_ssize_t i = 0; i < n; ++i) {
+            PyObject *call_args[2] = {PyTuple_GET_ITEM(e->out_shapes, i), e->out_dtype};
+            PyObject *arr = PyObject_Vectorcall(fast_empty, call_args, 2, NULL);
+            if (!arr) goto fail;
+            results[n_results++] = arr;
+            void *p;
+            size_t sz;
+            if (fast_tensor(arr, 1, fv, k, &p, &sz) < 0) goto miss;
+            outs[n_out++] = (dmlref_buffer){p, sz};
+        }
+    }
+    if (n_in != dmlref_input_count(e->op) || n_out != dmlref_output_count(e->op)) goto miss;
+    {
+        dmlref_status st;
+        const dmlref_operator *op = e->op;
+        Py_BEGIN_ALLOW_THREADS
+        st = dmlref_execute(op, ins, n_in, outs, n_out, NULL);
+        Py_END_ALLOW_THREADS
+        if (st != DMLREF_OK) goto miss; /* the Python path reports it */
+    }
+    --held->users;
+    held = NULL;
+    views_release(fv);
+    if (out != Py_None) {
+        if (e->array_out) ret = PySequence_List(out);
+        else {
+            Py_INCREF(out);
+            ret = out;
+        }
+    } else if (e->array_out) {
+        ret = PyList_New((Py_ssize_t)n_results);
+        for (uint32_t i = 0; ret && i < n_results; ++i) {
+            PyList_SET_ITEM(ret, i, results[i]);
+            results[i] = NULL;
+        }
+    } else if (n_results == 1) {
+        ret = results[0];
+        results[0] = NULL;
+    }
+    for (uint32_t i = 0; i < n_results; ++i) Py_XDECREF(results[i]);
+    PyMem_Free(k);
+    PyMem_Free(fv);
+    if (!ret && !PyErr_Occurred()) goto miss_now;
+    return ret;
+miss:
+    if (held) --held->users;
+    views_release(fv);
+    for (uint32_t i = 0; i < n_results; ++i) Py_XDECREF(results[i]);
+    PyMem_Free(k);
+    PyMem_Free(fv);
+    PyErr_Clear();
+miss_now:
+    Py_INCREF(fast_miss);
+    return fast_miss;
+fail:
+    if (held) --held->users;
+    views_release(fv);
+    for (uint32_t i = 0; i < n_results; ++i) Py_XDECREF(results[i]);
+    PyMem_Free(k);
+    PyMem_Free(fv);
+    return NULL;
+}
+
+/*
+ * framework(case JSON text, base directory): the case's framework form as the command's
+ * `export` writes it in manifest.json (cli/framework.c, compiled into this extension), as
+ * JSON text ("null" for an operator without one); or (status, message) when the case does
+ * not parse (case_parse's CASE_* status).
+ */
+static PyObject *core_framework(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *text, *base;
+    Py_ssize_t len;
+    if (!PyArg_ParseTuple(args, "s#s", &text, &len, &base)) return NULL;
+    dmlref_case c;
+    memset(&c, 0, sizeof c);
+    char err[1024] = "";
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = case_parse(text, (size_t)len, base, &c, err, sizeof err);
+    Py_END_ALLOW_THREADS
+    if (rc) {
+        case_free(&c);
+        return Py_BuildValue("(is)", rc, err);
+    }
+    PyObject *result = NULL;
+    char *buf = NULL;
+    size_t n = 0;
+    fw_form form;
+    memset(&form, 0, sizeof form);
+    form.in = calloc(c.n_inputs + 1, sizeof *form.in);
+    form.out = calloc(c.n_outputs + 1, sizeof *form.out);
+    FILE *f = form.in && form.out ? open_memstream(&buf, &n) : NULL;
+    if (f) {
+        if (framework_form(&c, &form) == 0) framework_write(f, &c, &form, 0);
+        else fputs("null", f);
+        if (fclose(f) == 0 && buf) result = PyUnicode_FromStringAndSize(buf, (Py_ssize_t)n);
+        else PyErr_NoMemory();
+    } else {
+        PyErr_NoMemory();
+    }
+    free(buf);
+    free(form.in);
+    free(form.out);
+    case_free(&c);
+    return result;
+}
+
+/* setup_fast(miss sentinel, numpy.ndarray, numpy.empty, {level name: value}, planner) */
+static PyObject *core_setup_fast(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *miss, *nd, *empty, *levels, *plan;
+    if (!PyArg_ParseTuple(args, "OOOO!O", &miss, &nd, &empty, &PyDict_Type, &levels, &plan)) return NULL;
+    if (!PyType_Check(nd)) {
+        PyErr_SetString(PyExc_TypeError, "setup_fast: numpy.ndarray expected");
+        return NULL;
+    }
+    Py_INCREF(miss);
+    Py_INCREF(nd);
+    Py_INCREF(empty);
+    Py_INCREF(levels);
+    Py_INCREF(plan);
+    Py_XSETREF(fast_miss, miss);
+    Py_XSETREF(fast_ndarray, nd);
+    Py_XSETREF(fast_empty, empty);
+    Py_XSETREF(fast_levels, levels);
+    Py_XSETREF(fast_plan, plan);
+    Py_RETURN_NONE;
+}
+
+/* cache_info(): (hits, misses, entries, capacity). */
+static PyObject *core_cache_info(PyObject *self, PyObject *noargs) {
+    (void)self;
+    (void)noargs;
+    unsigned long long used = 0;
+    for (int i = 0; i < CACHE_SIZE; ++i) used += cache[i].op != NULL;
+    return Py_BuildValue("(KKKi)", (unsigned long long)cache_hits, (unsigned long long)cache_misses, used, CACHE_SIZE);
+}
+
+/* cache_clear(): releases every compiled operator not in use; counters reset. */
+static PyObject *core_cache_clear(PyObject *self, PyObject *noargs) {
+    (void)self;
+    (void)noargs;
+    for (int i = 0; i < CACHE_SIZE; ++i)
+        if (cache[i].op && !cache[i].users) entry_clear(&cache[i]);
+    cache_hits = cache_misses = 0;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"version", core_version, METH_NOARGS, "dmlref_version(): the library's version string."},
     {"schemas", core_schemas, METH_NOARGS, "The public operator schemas, in registry order."},
@@ -652,6 +1212,11 @@ static PyMethodDef methods[] = {
     {"calc_buffer_tensor_size", core_calc_size, METH_VARARGS, "dmlref_calc_buffer_tensor_size(dtype, sizes, strides)."},
     {"run", core_run, METH_VARARGS, "Builds a descriptor from the schema; validates, or runs it on buffers."},
     {"output_sizes", core_output_sizes, METH_VARARGS, "dmlref_output_sizes on the descriptor run would build."},
+    {"fast", (PyCFunction)(void (*)(void))core_fast, METH_FASTCALL, "The cached compiled-operator path, or MISS."},
+    {"setup_fast", core_setup_fast, METH_VARARGS, "setup_fast(miss, ndarray, empty, levels, plan)."},
+    {"framework", core_framework, METH_VARARGS, "framework(case text, base dir): export's framework form (JSON)."},
+    {"cache_info", core_cache_info, METH_NOARGS, "(hits, misses, entries, capacity) of the compiled-operator cache."},
+    {"cache_clear", core_cache_clear, METH_NOARGS, "Releases the cached compiled operators."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -302,6 +302,22 @@ class Operator:
 
     def __call__(self, *args, feature_level=None, check_indices=False, out=None, threads=0,
                  force_oracle=False, **kwargs):
+        fl, flags, slot_tensors, values, buffers, results, writebacks = self.prepare(
+            args, feature_level, check_indices, out, threads, force_oracle, kwargs)
+        err = _core.run(self.type, fl, flags, int(threads), slot_tensors, values, buffers, False)
+        if err is not None:
+            _, status, msg, rule, field = err
+            raise from_status(status, msg.decode("utf-8", "replace"), rule.decode(), field.decode(), self.name)
+        for o, tmp in writebacks:
+            o[...] = tmp
+        if len(self.out_slots) == 1 and self.out_slots[0]["is_array"]:
+            return results
+        return results[0] if len(results) == 1 else results
+
+    def prepare(self, args, feature_level, check_indices, out, threads, force_oracle, kwargs):
+        """Everything a call checks and marshals before it runs: (level, option flags, the
+        tensors per schema slot, the parameter values, the buffers, the results, the
+        write-backs of out= arrays bound through a temporary)."""
         fname = snake(self.name)
         # dmlref_options.threads is a uint32_t: refused, not wrapped, beyond it
         if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
@@ -348,7 +364,7 @@ class Operator:
         elif kwargs.get("dtype") is not None:
             out_dtype = out_dtype_of(kwargs["dtype"])
         elif first is not None:
-            out_dtype = first.dtype if type(first) is np.ndarray else np.asarray(first).dtype
+            out_dtype = first.dtype if type(first) is np.ndarray else _types.as_array(first).dtype
             out_dtype = out_dtype.newbyteorder("=") if not out_dtype.isnative else out_dtype
         else:
             out_dtype = None
@@ -388,16 +404,8 @@ class Operator:
                 tensors[slot["name"]] = ts if slot["is_array"] else ts[0]
 
         flags = (_core.OPTION_CHECK_INDICES if check_indices else 0) | (_core.OPTION_FORCE_ORACLE if force_oracle else 0)
-        err = _core.run(self.type, fl, flags, int(threads), [tensors[s["name"]] for s in self.schema["slots"]],
-                        values, buffers, False)
-        if err is not None:
-            _, status, msg, rule, field = err
-            raise from_status(status, msg.decode("utf-8", "replace"), rule.decode(), field.decode(), self.name)
-        for o, tmp in writebacks:
-            o[...] = tmp
-        if len(self.out_slots) == 1 and self.out_slots[0]["is_array"]:
-            return results
-        return results[0] if len(results) == 1 else results
+        return (fl, flags, [tensors[s["name"]] for s in self.schema["slots"]], values, buffers, results,
+                writebacks)
 
     def output_shapes(self, fl, tensors, values, kwargs, out_dtype):
         """Each output slot's sizes (a list of them for an array slot) from dmlref_output_sizes
@@ -466,37 +474,50 @@ def gather_sizes(inp, idx, axis, k, feature_level=None):
     return r
 
 
-def _signature(op):
-    import inspect
-    P = inspect.Parameter
-    ps = [P(snake(s["name"].replace("Tensors", "s").replace("Tensor", "")), P.POSITIONAL_ONLY,
-            default=None if s["is_optional"] else P.empty) for s in op.in_slots]
-    for k, p in op.kw.items():
-        optional = op.has_default(p)
-        ps.append(P(k, P.KEYWORD_ONLY, default=None if optional else P.empty))
-    ps += [P(k, P.KEYWORD_ONLY, default=None) for k in op.extra]
-    ps += [P("feature_level", P.KEYWORD_ONLY, default=None), P("check_indices", P.KEYWORD_ONLY, default=False),
-           P("out", P.KEYWORD_ONLY, default=None), P("threads", P.KEYWORD_ONLY, default=0),
-           P("force_oracle", P.KEYWORD_ONLY, default=False)]
-    return inspect.Signature(ps)
+def call(name, args, feature_level, check_indices, out, threads, force_oracle, **kwargs):
+    """What dmlref.<operator>() runs (dmlref/_functions.py): the operator `name` on `args`."""
+    op = OPERATORS.get(name)
+    if op is None:
+        from ._errors import Error
+        raise Error(f"{name} is not in this build of the library (make OPS=...)",
+                    status="DMLREF_ERROR_UNSUPPORTED_OPERATOR", operator=name)
+    return op(*args, feature_level=feature_level, check_indices=check_indices, out=out, threads=threads,
+              force_oracle=force_oracle, **kwargs)
 
 
-def make_function(op):
-    def f(*args, **kwargs):
-        return op(*args, **kwargs)
-
-    f.__signature__ = _signature(op)
-
-    f.__name__ = f.__qualname__ = snake(op.name)
-    f.__doc__ = (f"DML_OPERATOR_{op.name} on numpy arrays: {op.signature()}\n\n"
-                 "Inputs are passed without a copy when their strides are non-negative multiples of "
-                 "the item size (zero strides broadcast); out= may be a strided view (only the "
-                 "addressed elements are written).  threads: dmlref_options.threads (0: the "
-                 "library's default, 1: serial); force_oracle: run the scalar oracle, never a fast "
-                 "path.  Raises dmlref.InvalidDescriptor with the library's message for an invalid "
-                 "call.")
-    f.operator = op
-    return f
+_BY_TYPE = {op.type: op for op in OPERATORS.values()}
 
 
-FUNCTIONS = {snake(name): make_function(op) for name, op in OPERATORS.items()}
+def plan(op_type, inputs, params, extras, out, feature_level, check_indices, threads, force_oracle):
+    """The C fast path's planner (_core.fast, on a key it has not compiled yet): the call's
+    (tensors per schema slot, parameter values, the outputs' shapes and dtype or None with
+    out=, whether the outputs form a list), marshalled exactly as the Python path does, or
+    None where the call cannot be cached (an input or out= that needs a copy, an output
+    buffer padded past its elements).  Raises what the Python path raises (the fast path
+    then leaves the call to it)."""
+    op = _BY_TYPE[op_type]
+    kwargs = dict(zip(op.kw, params))
+    kwargs.update(zip(op.extra, extras or ()))
+    before = _types.copies
+    _, _, slot_tensors, values, buffers, results, writebacks = op.prepare(
+        inputs, feature_level, check_indices, out, threads, force_oracle, kwargs)
+    if _types.copies != before or writebacks:
+        return None
+    array_out = len(op.out_slots) == 1 and op.out_slots[0]["is_array"]
+    if out is not None:
+        return slot_tensors, values, None, None, array_out
+    n_out = len(results)
+    for (buf, size), arr in zip(buffers[len(buffers) - n_out:], results):
+        if buf is not arr or size != arr.nbytes or size == 0:
+            return None
+    return slot_tensors, values, tuple(tuple(r.shape) for r in results), results[0].dtype, array_out
+
+
+MISS = object()  # what _core.fast returns for a call it leaves to the Python path
+_core.setup_fast(MISS, np.ndarray, np.empty, dict(_types.LEVELS), plan)
+fast = _core.fast
+
+
+# {function name: function}, filled by dmlref/__init__.py from dmlref/_functions.py (the
+# operators of this build).
+FUNCTIONS = {}

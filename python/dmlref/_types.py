@@ -84,12 +84,29 @@ def code_of(dtype):
     return code
 
 
+def as_array(a):
+    """An input as a numpy array, without a copy where the object allows it: an ndarray
+    (subclasses too) as is; an object with __dlpack__ (a torch CPU tensor, a JAX or CuPy
+    array on the host, an array-API array) through np.from_dlpack; one with __array__ or
+    the buffer protocol through np.asarray; anything else (nested lists) as np.asarray
+    makes it (which must then be a DirectML data type: no conversion is made)."""
+    if isinstance(a, np.ndarray):
+        return a
+    if hasattr(a, "__dlpack__"):
+        try:
+            return np.from_dlpack(a)
+        except (BufferError, TypeError, RuntimeError, ValueError):
+            if not hasattr(a, "__array__"):  # (numpy refuses bool, or a device array)
+                raise
+    return np.asarray(a)
+
+
 def input_tensor(a):
     """(tensor tuple, (buffer, size)) for an input array, passed without a copy
     where its layout allows it (DirectML Strides = its strides / itemsize)."""
     global copies
     if type(a) is not np.ndarray:
-        a = np.asarray(a)
+        a = as_array(a)
     dtype = a.dtype
     code = code_of(dtype)
     flags = a.flags

@@ -130,7 +130,8 @@ def test_from_call_replays_and_names_backend_differences(tmp_path):
     failing.save(path)
     p = subprocess.run([_case.command(), "run", path], capture_output=True, text=True)
     assert p.returncode == 1
-    assert "OutputTensor[3]: expected 42, got 10" in p.stderr
+    assert "OutputTensor[3]: dmlref gives 10, actual 42" in p.stderr, p.stderr
+    assert failing.doc["expected"]["OutputTensor"] == case.doc["expected"]["OutputTensor"]  # dmlref's
 
 
 def test_from_call_with_strided_out_and_split(tmp_path):

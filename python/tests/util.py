@@ -31,3 +31,11 @@ def run_case(case):
 def from_bits(dtype, values):
     dtype = np.dtype(dtype)
     return np.array(values, dtype=f"u{dtype.itemsize}").view(dtype)
+
+
+def plain_signature(f):
+    """f's signature as text without its annotations (dmlref/_functions.py annotates them)."""
+    import inspect
+    sig = inspect.signature(f)
+    return str(sig.replace(parameters=[p.replace(annotation=p.empty) for p in sig.parameters.values()],
+                           return_annotation=sig.empty))

@@ -237,6 +237,22 @@ expect 1 "FLOAT64 NaN payloads differ" "$D" run "$tmp/nanbits64.json"
 contains "$tmp/err" 'OutputTensor[0]: expected 1, got "0x7ff0000000000001"' "FLOAT64 NaN mismatch message (got)"
 contains "$tmp/err" 'OutputTensor[1]: expected "0xfff8000000000002", got "0xfff8000000000000"' "FLOAT64 NaN mismatch message (both)"
 
+# `actual`: another backend's outputs, compared with dmlref's (Case.from_call(actual=...))
+cat >"$tmp/actual.json" <<'JSON'
+{"operator": "JOIN", "Axis": 0, "InputTensors": [
+  {"DataType": "FLOAT16", "Sizes": [3], "data": ["0x7e01", "0xfd00", 2]}],
+ "OutputTensor": {"DataType": "FLOAT16", "Sizes": [3]},
+ "expected": {"OutputTensor": ["0x7e01", "0xfd00", 2]}, "actual": {"OutputTensor": ["0x7e01", "0xfd00", 3]}}
+JSON
+expect 1 "actual differs from dmlref's output" "$D" run "$tmp/actual.json"
+contains "$tmp/err" 'OutputTensor[2]: dmlref gives 2, actual 3' "actual mismatch message"
+contains "$tmp/err" 'OutputTensor: 1 of 3 values of `actual` differ' "actual mismatch count"
+sed 's/"0xfd00", 3\]/"0xfd00", 2]/' "$tmp/actual.json" >"$tmp/actual_ok.json"
+expect 0 "actual equal to dmlref's output" "$D" run "$tmp/actual_ok.json"
+sed 's/"actual": {"OutputTensor"/"actual": {"Output"/' "$tmp/actual.json" >"$tmp/actual_bad.json"
+expect 3 "actual naming an unknown output" "$D" run "$tmp/actual_bad.json"
+contains "$tmp/err" 'actual: unknown output "Output"' "actual unknown output message"
+
 # ---- out-of-range indices and duplicates: warn, or fail with --strict -------
 expect 0 "clamped index warns" "$D" run "$CASES/gather_clamp_wpt.json"
 contains "$tmp/err" "warning" "clamp warning"

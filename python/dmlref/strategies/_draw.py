@@ -4,6 +4,7 @@ budget, index values, the common draw of dimension count, types and seed (_commo
 Drawn, the drawn call itself."""
 import numpy as np
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 from .. import _types
 from .._ops import FUNCTIONS, OPERATORS, snake
@@ -24,6 +25,8 @@ def _fill(rng, dtype, count):
     (signed zeros, infinities, NaNs with payloads, subnormals; integer edges)."""
     dtype = np.dtype(dtype)
     isz = dtype.itemsize
+    if isinstance(rng, DrawRng):  # through Hypothesis: shrinks, shown
+        return rng.draw(hnp.arrays(f"u{isz}", count, elements=_elements(dtype), fill=st.nothing())).view(dtype)
     bits = rng.integers(0, 2**63, size=count, dtype=np.int64).view(np.uint64)
     bits = (bits << np.uint64(1)) ^ rng.integers(0, 2, size=count, dtype=np.int64).view(np.uint64)
     u = bits.astype(f"u{isz}") if isz < 8 else bits
@@ -59,17 +62,72 @@ def layouts(draw, shape, *, broadcast=True):
     return tuple(strides)
 
 
+class DrawRng:
+    """The drawers' source of values, with numpy Generator's methods (integers, random,
+    choice): every value is drawn through Hypothesis (hypothesis.extra.numpy.arrays, each
+    element its own draw), so a failing case shrinks towards small values.  Only the gap
+    slots no element addresses (`filler`) come from a numpy generator seeded by one drawn
+    integer."""
+
+    def __init__(self, draw, seed):
+        self.draw = draw
+        self.filler = np.random.default_rng(seed)
+
+    def integers(self, lo, hi, size=None, dtype=np.int64):
+        shape = () if size is None else size
+        a = self.draw(hnp.arrays(np.int64 if hi <= 2**63 else np.uint64, shape,
+                                 elements=st.integers(lo, hi - 1), fill=st.nothing()))
+        return a.astype(dtype) if size is not None else np.dtype(dtype).type(a[()])
+
+    def random(self, size=None):
+        shape = () if size is None else size
+        a = self.draw(hnp.arrays(np.float64, shape, elements=st.floats(0, 1, exclude_max=True), fill=st.nothing()))
+        return a if size is not None else float(a[()])
+
+    def choice(self, a, size, replace=False):
+        a = np.asarray(a)
+        if a.ndim == 0:  # as numpy: an int n chooses from range(n)
+            a = np.arange(int(a))
+        if replace or size == 0:
+            return a[self.integers(0, len(a), size=size)] if size else a[:0]
+        idx = self.draw(hnp.arrays(np.int64, size, elements=st.integers(0, len(a) - 1), unique=True,
+                                   fill=st.nothing()))
+        return a[idx]
+
+
+def _elements(dtype):
+    """An element's bits as an unsigned integer: a special value or any bits (shrinking to +0)."""
+    isz = np.dtype(dtype).itemsize
+    if np.dtype(dtype).kind == "f":
+        specials = _SPECIAL[isz]
+    else:
+        info = np.iinfo(dtype)
+        specials = [int(v) for v in np.array([0, 1, info.min, info.max, -1 if info.min else 2],
+                                             dtype=dtype).view(f"u{isz}")]
+    return st.one_of(st.sampled_from(specials), st.integers(0, 2**(8 * isz) - 1))
+
+
 def _view(rng, dtype, shape, strides, tail=0):
-    """A view of `shape` and element `strides` (None: packed) over a fresh buffer of
-    random bits (gaps included), as dmlref receives a strided input."""
+    """A view of `shape` and element `strides` (None: packed) over a fresh buffer, as dmlref
+    receives a strided input: the elements' bits drawn through Hypothesis (rng: a DrawRng;
+    one draw per distinct slot, so broadcast elements share theirs), the gaps random bits."""
     dtype = np.dtype(dtype)
     isz = dtype.itemsize
     if strides is None:
         strides = _packed(shape)
     slots = 1 + sum((s - 1) * t for s, t in zip(shape, strides)) + tail
     slots = (_types.round4(slots * isz) + isz - 1) // isz  # room for TotalTensorSizeInBytes
-    base = _fill(rng, dtype, slots)
-    return np.ndarray(shape, dtype, buffer=base, offset=0, strides=tuple(s * isz for s in strides))
+    filler = rng.filler if isinstance(rng, DrawRng) else rng
+    base = _fill(filler, dtype, slots)
+    view = np.ndarray(shape, dtype, buffer=base, offset=0, strides=tuple(s * isz for s in strides))
+    if isinstance(rng, DrawRng) and view.size:
+        offsets = np.zeros(shape, np.int64)
+        for d, (n, t) in enumerate(zip(shape, strides)):
+            offsets = offsets + (np.arange(n, dtype=np.int64) * t).reshape((1,) * d + (n,) + (1,) * (len(shape) - d - 1))
+        used = np.unique(offsets)
+        bits = rng.draw(hnp.arrays(f"u{isz}", used.size, elements=_elements(dtype), fill=st.nothing()))
+        base.view(f"u{isz}")[used] = bits
+    return view
 
 
 def _packed(shape):
@@ -120,7 +178,14 @@ class Drawn:
             if isinstance(a, (list, tuple)):
                 return "[" + ", ".join(desc(x) for x in a) + "]"
             isz = a.itemsize
-            return f"{a.dtype}{list(a.shape)} strides {[s // isz for s in a.strides]}"
+            # the values, and their bits where a float's repr would hide them (NaN payloads, -0.0)
+            values = np.array2string(a, separator=", ", threshold=64, max_line_width=10**6)
+            text = f"{a.dtype}{list(a.shape)} strides {[s // isz for s in a.strides]} = {values}"
+            if a.dtype.kind == "f":
+                text += " bits " + np.array2string(np.ascontiguousarray(a).view(f"u{isz}"), separator=", ",
+                                                   threshold=64, max_line_width=10**6,
+                                                   formatter={"int": lambda v: hex(int(v))})
+            return text
         return (f"Drawn({self.operator} at {self.feature_level or 'the newest level'}: " + ", ".join(desc(a) for a in self.args) +
                 f", {self.kwargs}, outputs {self.out_layouts})")
     def out_buffers(self):
@@ -148,6 +213,12 @@ class Drawn:
         bufs, views = self.out_buffers()
         fn(*a, feature_level=self.feature_level, out=self._out_arg(views), **self.kwargs)
         return bufs
+    def framework(self):
+        """The call as ONNX, WebNN and PyTorch take it: the form `dmlref export` writes in
+        manifest.json's "framework" (shapes without DirectML's leading 1s, the framework's
+        axis, ...): Case.framework() of this call's case."""
+        return self.case().framework()
+
     def case(self):
         from .._case import Case
         _, views = self.out_buffers()
@@ -181,7 +252,7 @@ def _common(draw, operator, feature_level, data_type=None, index_type=None):
     types, index_types = sup[n]
     dt = _types.DTYPES[data_type or draw(st.sampled_from(types))]
     it = _types.DTYPES[index_type or draw(st.sampled_from(index_types))] if index_types else None
-    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    rng = DrawRng(draw, draw(st.integers(0, 2**32 - 1)))
     return n, dt, it, rng
 
 

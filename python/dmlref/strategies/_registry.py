@@ -2,6 +2,8 @@
 over it: operators(), levels(), cases(), any_case()."""
 import functools
 
+import numpy as np
+
 from hypothesis import strategies as st
 
 from .. import _types
@@ -50,11 +52,23 @@ def levels(operator):
     return [name for name in _types.LEVELS if support(operator, name)]
 
 
+def type_name(t, what):
+    """A data type as its DirectML name: None, a DirectML name, or anything np.dtype takes."""
+    if t is None or (isinstance(t, str) and t in _types.DTYPES):
+        return t
+    try:
+        return _types.data_type(np.dtype(t))
+    except TypeError as e:
+        raise ValueError(f"{what}={t!r}: not a DirectML data type; give a name ({', '.join(_types.DTYPES)}) "
+                         f"or a numpy dtype (np.float16)") from e
+
+
 def cases(operator, feature_level=None, *, data_type=None, index_type=None):
     """A strategy of Drawn calls of `operator` ("GATHER", case-insensitive), valid at
     `feature_level` ("4_1"; None: the newest; "any": any level that has it), of any
-    data type and index type the level allows, or those named ("FLOAT16", "INT64")."""
-    types = {"data_type": data_type, "index_type": index_type}
+    data type and index type the level allows, or those named: a DirectML name
+    ("FLOAT16", "INT64") or a numpy dtype (np.float16, "int64", np.dtype("<i8"))."""
+    types = {"data_type": type_name(data_type, "data_type"), "index_type": type_name(index_type, "index_type")}
     operator = operator.upper()
     if operator not in OPERATORS:
         raise ValueError(f"unknown operator {operator!r}; this build has {', '.join(sorted(OPERATORS))}")
