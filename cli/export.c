@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "dirs.h"
 #include "execute.h"
+#include "export.h"
 #include "guard.h"
 #include "load.h"
 #include "manifest.h"
@@ -183,4 +184,13 @@ int cmd_export(int argc, char **argv) {
     if (rc == CASE_OK) rc = write_all(&a, &c);
     case_free(&c);
     return rc;
+}
+
+int export_write_dir(const char *out, const char *case_path, const dmlref_case *c, unsigned value_flags) {
+    export_args a;
+    memset(&a, 0, sizeof a);
+    a.path = case_path;
+    a.out = out;
+    a.value_flags = value_flags;
+    return write_all(&a, c);
 }

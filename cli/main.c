@@ -47,6 +47,8 @@ static const char usage_main[] =
     "  export CASE.json --out DIR\n"
     "                     the case as .npy files (buffers, slot maps, logical views) and a\n"
     "                     manifest with the framework form: golden files for any harness\n"
+    "  check --backend 'CMD {case} {out}' PATH...\n"
+    "                     run a backend over cases, classify every result, shrink failures\n"
     "\n"
     "  dmlref <command> --help   details of one command\n"
     "  dmlref --version          the library version\n"
@@ -261,6 +263,7 @@ static int dispatch(int argc, char **argv) {
     if (strcmp(cmd, "bench") == 0) return cmd_bench(argc - 2, argv + 2);
     if (strcmp(cmd, "gen") == 0) return cmd_gen(argc - 2, argv + 2);
     if (strcmp(cmd, "export") == 0) return cmd_export(argc - 2, argv + 2);
+    if (strcmp(cmd, "check") == 0) return cmd_check(argc - 2, argv + 2);
     fprintf(stderr, "dmlref: unknown command '%s'\n\n%s", cmd, usage_main);
     return CASE_USAGE;
 }

@@ -1,0 +1,60 @@
+/*
+ * dmlref check (check.c) and its shrinker (shrink.c): a backend command run over
+ * exported cases, every result classified (case/classify.h), and one failing case
+ * of each class shrunk to the smallest that still fails the same way.
+ */
+#ifndef DMLREF_CLI_CHECK_H
+#define DMLREF_CLI_CHECK_H
+
+#include "case/case.h"
+#include "case/classify.h"
+
+#include <stdint.h>
+
+typedef struct check_ctx {
+    const char *backend;  /* the command, with {case} and {out}                      */
+    const char *form;     /* --form: "onnx", "webnn", ... (the manifest's "expressible"), or NULL */
+    unsigned timeout_s;   /* per backend run                                         */
+    char *work;           /* the work directory (removed at the end)                 */
+    char *case_dir;       /* work/case: the {case} of a case file's run              */
+    char *out_dir;        /* work/out: the {out} of every run                        */
+    char *cand_path;      /* work/candidate.json: the shrinker's current candidate    */
+    char *log_path;       /* work/backend.log: the backend's stdout and stderr       */
+    unsigned long runs;   /* backend runs so far                                     */
+} check_ctx;
+
+typedef struct check_result {
+    check_class cls;
+    char op[48];          /* the manifest's operator                                 */
+    char detail[600];     /* why (empty for pass)                                    */
+} check_result;
+
+/* Runs the backend over the exported case in dir and classifies the result (r).
+ * CASE_OK, or the exit status of a failure of check itself (message on stderr). */
+int check_run_dir(check_ctx *x, const char *dir, check_result *r);
+
+/* Exports the executed case c (read from case_path) into x->case_dir and runs check_run_dir. */
+int check_run_case(check_ctx *x, const char *case_path, const dmlref_case *c, check_result *r);
+
+/* The elements of a case: the sum over its tensors of the product of Sizes. */
+uint64_t check_case_elements(const dmlref_case *c);
+
+typedef struct shrink_result {
+    char *text;           /* the minimal case file (malloc'd), or NULL               */
+    size_t len;
+    uint64_t elements_before, elements_after;
+    unsigned runs;        /* backend runs the shrinker used                          */
+    int reproduced;       /* the case as loaded gave the target class again          */
+    check_result last;    /* the minimal case's result                               */
+} shrink_result;
+
+/*
+ * Shrinks the case file at case_path, which failed with class `target`: edits of
+ * its JSON (fewer pieces, smaller and fewer dimensions, packed strides, simpler
+ * index and data values), each validated and executed by dmlref, kept when the
+ * backend still gives `target`; at most max_runs backend runs.  CASE_OK (s filled)
+ * or an exit status.
+ */
+int check_shrink(check_ctx *x, const char *case_path, check_class target, unsigned max_runs, shrink_result *s);
+
+#endif
