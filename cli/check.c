@@ -248,12 +248,11 @@ static int run_backend(check_ctx *x, const char *case_dir, int *status) {
     unsigned long waited_ms = 0;
     int ws = 0;
     for (;;) {
-        pid_t w = waitpid(pid, &ws, WNOHANG);
-        if (w == pid) break;
-        if (w < 0 && errno != EINTR) {
-            fprintf(stderr, "dmlref check: waiting for the backend: %s\n", strerror(errno));
-            return CASE_SYSTEM;
-        }
+        /* exited? (not reaped yet: its process group cannot be reused while it is a zombie) */
+        siginfo_t info;
+        memset(&info, 0, sizeof info);
+        const int w = waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT);
+        if ((w == 0 && info.si_pid == pid) || (w != 0 && errno != EINTR)) break; /* waitpid says why */
         if (waited_ms >= 1000UL * x->timeout_s) {
             kill(-pid, SIGKILL);
             kill(pid, SIGKILL);
@@ -266,6 +265,12 @@ static int run_backend(check_ctx *x, const char *case_dir, int *status) {
         waited_ms += 2;
     }
     kill(-pid, SIGKILL); /* what it left running in its group */
+    while (waitpid(pid, &ws, 0) < 0) {
+        if (errno != EINTR) {
+            fprintf(stderr, "dmlref check: waiting for the backend: %s\n", strerror(errno));
+            return CASE_SYSTEM;
+        }
+    }
     *status = WIFEXITED(ws) ? WEXITSTATUS(ws) : WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : 255;
     return CASE_OK;
 }
@@ -360,30 +365,51 @@ static void hex_of(const unsigned char *p, uint32_t es, char *buf, size_t cap) {
 }
 
 /* One output: the backend's <name>.npy against T.logical.npy (and T.npy for a whole buffer). */
-static int classify_output(const char *dir, const char *out_dir, const jv *t, check_class *cls, char *detail,
-                           size_t cap) {
-    const char *name = jv_string(jv_get(t, "name"));
-    const char *logical = jv_string(jv_get(t, "logical")), *buffer = jv_string(jv_get(t, "buffer"));
-    const char *slotsf = jv_string(jv_get(t, "slots"));
-    const DMLREF_TENSOR_DATA_TYPE dt = value_type_from_name(dtype_name_of(t) ? dtype_name_of(t) : "");
-    const uint64_t n = jnum_u64(jv_get(t, "elements")), nb = jnum_u64(jv_get(t, "buffer_elements"));
-    const uint32_t es = dt ? dmlref_data_type_size(dt) : 0;
-    if (!name || !logical || !buffer || !slotsf || !es || !npy_descr(dt) || strchr(name, '/')) {
-        snprintf(detail, cap, "the manifest's output is malformed");
+/* The manifest's output t, checked: its name, data type and element counts. */
+static int output_info(const jv *t, const char **name, DMLREF_TENSOR_DATA_TYPE *dt, uint64_t *n, uint64_t *nb) {
+    *name = jv_string(jv_get(t, "name"));
+    *dt = value_type_from_name(dtype_name_of(t) ? dtype_name_of(t) : "");
+    *n = jnum_u64(jv_get(t, "elements"));
+    *nb = jnum_u64(jv_get(t, "buffer_elements"));
+    return *name && !strchr(*name, '/') && *dt && npy_descr(*dt) && jv_string(jv_get(t, "logical")) &&
+                   jv_string(jv_get(t, "buffer")) && jv_string(jv_get(t, "slots"))
+               ? 0
+               : CASE_MALFORMED;
+}
+
+/* The expected elements of output t (T.logical.npy), read before the backend runs. */
+static int load_want(const char *dir, const jv *t, unsigned char **want) {
+    const char *name;
+    DMLREF_TENSOR_DATA_TYPE dt;
+    uint64_t n, nb;
+    char why[300];
+    *want = NULL;
+    if (output_info(t, &name, &dt, &n, &nb)) {
+        fprintf(stderr, "dmlref check: %s/manifest.json: an output is malformed\n", dir);
         return CASE_MALFORMED;
     }
+    char *wp = join_path(dir, jv_string(jv_get(t, "logical")));
+    int rc = wp ? load_npy(wp, dt, n, want, why, sizeof why) : CASE_OUT_OF_MEMORY;
+    if (rc && rc != CASE_OUT_OF_MEMORY) fprintf(stderr, "dmlref check: %s: %s\n", wp, why);
+    free(wp);
+    return rc == CASE_OUT_OF_MEMORY ? rc : rc ? CASE_MALFORMED : 0;
+}
+
+static int classify_output(const char *dir, const char *out_dir, const jv *t, const unsigned char *want,
+                           check_class *cls, char *detail, size_t cap) {
+    const char *name, *buffer = jv_string(jv_get(t, "buffer")), *slotsf = jv_string(jv_get(t, "slots"));
+    DMLREF_TENSOR_DATA_TYPE dt;
+    uint64_t n, nb;
+    if (output_info(t, &name, &dt, &n, &nb)) return CASE_MALFORMED;
+    const uint32_t es = dmlref_data_type_size(dt);
     char why[300];
     int rc = 0;
-    unsigned char *want = NULL, *got = NULL, *wbuf = NULL, *slots = NULL;
-    char *wp = join_path(dir, logical), *gp = NULL, *fname = NULL;
+    unsigned char *got = NULL, *wbuf = NULL, *slots = NULL;
+    char *gp = NULL, *fname = NULL;
     const size_t fl = strlen(name) + 5;
     if ((fname = malloc(fl)) != NULL) snprintf(fname, fl, "%s.npy", name);
     if (fname) gp = join_path(out_dir, fname);
-    if (!wp || !gp) rc = CASE_OUT_OF_MEMORY;
-    if (!rc && (rc = load_npy(wp, dt, n, &want, why, sizeof why)) != 0) {
-        if (rc != CASE_OUT_OF_MEMORY) fprintf(stderr, "dmlref check: %s: %s\n", wp, why);
-        rc = rc == CASE_OUT_OF_MEMORY ? rc : CASE_MALFORMED;
-    }
+    if (!gp) rc = CASE_OUT_OF_MEMORY;
     /* the backend's file: the logical count first, else the whole buffer's */
     if (!rc) {
         unsigned char *bytes;
@@ -438,8 +464,10 @@ static int classify_output(const char *dir, const char *out_dir, const jv *t, ch
                             snprintf(detail, cap, "%s: %" PRIu64 " of %" PRIu64 " unaddressed slots differ", name, nd2,
                                      nb - n);
                         }
-                    } else {
-                        memcpy(got, g2, n * es);
+                    } else { /* the gathered elements replace the buffer for the message */
+                        free(got);
+                        got = g2;
+                        g2 = NULL;
                     }
                 }
                 free(sp);
@@ -456,10 +484,8 @@ static int classify_output(const char *dir, const char *out_dir, const jv *t, ch
         }
         free(bytes);
     }
-    free(wp);
     free(gp);
     free(fname);
-    free(want);
     free(got);
     free(wbuf);
     free(slots);
@@ -517,7 +543,11 @@ int check_run_dir(check_ctx *x, const char *dir, check_result *r) {
         snprintf(r->detail, sizeof r->detail, "%s: %.500s", x->form, jv_string(ex));
     } else {
         int status = 0;
-        rc = run_backend(x, dir, &status);
+        const size_t no = jv_count(outs);
+        unsigned char **wants = calloc(no, sizeof *wants);
+        rc = wants ? 0 : CASE_OUT_OF_MEMORY;
+        for (size_t k = 0; !rc && k < no; ++k) rc = load_want(dir, jv_at(outs, k), &wants[k]);
+        if (!rc) rc = run_backend(x, dir, &status);
         char reason[300];
         if (rc) {
         } else if (status == 77 || unsupported_file(x->out_dir, reason, sizeof reason)) {
@@ -535,13 +565,15 @@ int check_run_dir(check_ctx *x, const char *dir, check_result *r) {
             for (size_t k = 0; !rc && k < jv_count(outs) && r->cls != CLS_BACKEND_ERROR; ++k) {
                 check_class c = CLS_PASS;
                 char d[400] = "";
-                rc = classify_output(dir, x->out_dir, jv_at(outs, k), &c, d, sizeof d);
-                if (rc == CASE_MALFORMED) fprintf(stderr, "dmlref check: %s: %s\n", dir, d);
+                rc = classify_output(dir, x->out_dir, jv_at(outs, k), wants[k], &c, d, sizeof d);
+                if (rc == CASE_MALFORMED) fprintf(stderr, "dmlref check: %s: the manifest's slots or buffer are malformed\n", dir);
                 if (!rc && c != CLS_PASS && (r->cls == CLS_PASS || c == CLS_BACKEND_ERROR))
                     snprintf(r->detail, sizeof r->detail, "%s", d);
                 if (!rc) r->cls = c == CLS_BACKEND_ERROR ? c : check_class_merge(r->cls, c);
             }
         }
+        for (size_t k = 0; wants && k < no; ++k) free(wants[k]);
+        free(wants);
     }
     json_free(&doc);
     return rc;

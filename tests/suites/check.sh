@@ -99,6 +99,11 @@ expect_error "a wrong dtype" "$PYTHON -c 'import numpy, sys; numpy.save(sys.argv
     "OutputTensor.npy: dtype '<f8', expected '<"
 expect_error "a hang" "sleep 30" "timed out after 2 s$"
 expect_error "a signal" "kill -9 \$\$" "killed by signal 9$"
+# a backend that overwrites the golden file in {case} does not change what it is compared with
+"$D" check --no-shrink --backend "cp {case}/OutputTensor.logical.npy {out}/OutputTensor.npy" $one >"$tmp/log" 2>&1 &&
+    grep -q "^check: 1 passed, 0 failed" "$tmp/log" && ok || no "a backend copying the expected file passes"
+"$D" check --no-shrink --backend "$PYTHON -c 'import numpy as n, sys; a = n.load(sys.argv[1]); b = n.zeros_like(a) + 7; n.save(sys.argv[1], b); n.save(sys.argv[2], b)' {case}/OutputTensor.logical.npy {out}/OutputTensor.npy" $one >"$tmp/log" 2>&1
+[ $? -eq 1 ] && grep -q "^other $one: " "$tmp/log" && ok || no "a backend that overwrites the golden file still fails"
 # the backend failure is shrunk too, and the shrunk case fails the same way
 "$D" check --min min_crash --backend "$P --bug crash {case} {out}" $one >"$tmp/log" 2>&1
 grep -q "^shrink backend-error: $one (.*) -> min_crash/gather_0000.json (" "$tmp/log" && ok || no "a backend-error is shrunk"
