@@ -70,13 +70,6 @@ static const char usage_check[] =
     "case file is invalid or malformed, 4 bad command line, 5 a file could not be\n"
     "written or the backend could not be started, 8 out of memory\n";
 
-static int usage(const char *fmt, const char *arg) {
-    fprintf(stderr, "dmlref check: ");
-    fprintf(stderr, fmt, arg ? arg : "");
-    fprintf(stderr, " (dmlref check --help)\n");
-    return CASE_USAGE;
-}
-
 #ifdef __EMSCRIPTEN__
 int cmd_check(int argc, char **argv) {
     for (int i = 0; i < argc; ++i)
@@ -88,6 +81,13 @@ int cmd_check(int argc, char **argv) {
     return CASE_USAGE;
 }
 #else
+
+static int usage(const char *fmt, const char *arg) {
+    fprintf(stderr, "dmlref check: ");
+    fprintf(stderr, fmt, arg ? arg : "");
+    fprintf(stderr, " (dmlref check --help)\n");
+    return CASE_USAGE;
+}
 
 /* ---- small helpers ----------------------------------------------------------------- */
 
