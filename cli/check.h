@@ -9,6 +9,7 @@
 #include "case/case.h"
 #include "case/classify.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct check_ctx {
@@ -28,6 +29,20 @@ typedef struct check_result {
     char op[48];          /* the manifest's operator                                 */
     char detail[600];     /* why (empty for pass)                                    */
 } check_result;
+
+/* Helpers of check_run.c that check.c uses too: "a/b" (malloc'd); removing a tree (links are
+ * removed, never followed; 0 or -1); the backend's command with {case} and {out} replaced by the
+ * shell-quoted paths (malloc'd, NULL when out of memory); a growing string, shell quoting. */
+char *check_join_path(const char *a, const char *b);
+int check_rm_tree(const char *path, int depth);
+char *check_command_line(const char *tmpl, const char *case_dir, const char *out_dir);
+typedef struct sbuf {
+    char *p;
+    size_t n, cap;
+    int oom;
+} sbuf;
+void check_sb_put(sbuf *b, const char *s, size_t n);
+void check_sb_quoted(sbuf *b, const char *s); /* s in '...', a ' as '\'' */
 
 /* Runs the backend over the exported case in dir and classifies the result (r).
  * CASE_OK, or the exit status of a failure of check itself (message on stderr). */
