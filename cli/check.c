@@ -135,8 +135,9 @@ static int ends_with(const char *s, const char *suf) {
     return n >= k && strcmp(s + n - k, suf) == 0;
 }
 
-/* PATH: a case file, an exported directory, or a directory of either (sorted by name). */
-static int collect(items *l, const char *path) {
+/* PATH: a case file, an exported directory, or a directory of them and of such directories
+ * (sorted by name; at most 4 levels down). */
+static int collect(items *l, const char *path, int depth) {
     if (!is_dir(path)) return add_item(l, path, 0);
     if (has_manifest(path)) return add_item(l, path, 1);
     DIR *d = opendir(path);
@@ -162,6 +163,7 @@ static int collect(items *l, const char *path) {
     if (n) qsort(names, n, sizeof *names, cmp_str);
     for (size_t i = 0; i < n; ++i) {
         if (!rc && is_dir(names[i]) && has_manifest(names[i])) rc = add_item(l, names[i], 1);
+        else if (!rc && is_dir(names[i]) && depth < 4) rc = collect(l, names[i], depth + 1); /* gen --suite's small/, bits/ */
         else if (!rc && !is_dir(names[i]) && ends_with(names[i], ".json")) rc = add_item(l, names[i], 0);
         free(names[i]);
     }
@@ -411,7 +413,7 @@ int cmd_check(int argc, char **argv) {
             fprintf(stderr, "dmlref check: %s: %s\n", paths[i], strerror(errno));
             rc = CASE_MALFORMED;
         } else {
-            rc = collect(&l, paths[i]);
+            rc = collect(&l, paths[i], 0);
         }
     }
     free(paths);

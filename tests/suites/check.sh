@@ -97,6 +97,8 @@ expect_error "no output" "true" "OutputTensor.npy: missing$"
 expect_error "a FIFO" "mkfifo {out}/OutputTensor.npy" "OutputTensor.npy: not a regular file$"
 expect_error "a wrong dtype" "$PYTHON -c 'import numpy, sys; numpy.save(sys.argv[1] + \"/OutputTensor.npy\", numpy.zeros(3, \"<f8\"))' {out}" \
     "OutputTensor.npy: dtype '<f8', expected '<"
+expect_error "a wrong element count" "$PYTHON -c 'import numpy as n, sys; a = n.load(sys.argv[1]).reshape(-1); n.save(sys.argv[2], n.concatenate([a, a, a]))' {case}/OutputTensor.logical.npy {out}/OutputTensor.npy" \
+    "OutputTensor.npy: [0-9]* elements, expected [0-9]* (or the whole buffer's [0-9]*)$"
 expect_error "a hang" "sleep 30" "timed out after 2 s$"
 expect_error "a signal" "kill -9 \$\$" "killed by signal 9$"
 # a backend that overwrites the golden file in {case} does not change what it is compared with
@@ -130,6 +132,10 @@ json.dump(m, open('ne/manifest.json', 'w'))"
 "$D" check --form onnx --backend "false" ne >"$tmp/log" 2>&1
 [ $? -eq 0 ] && grep -q "^not-expressible ne: onnx: no such mode$" "$tmp/log" && ok || no "not-expressible (--form onnx)"
 "$D" check --form webnn --backend "$P --bug none {case} {out}" ne >"$tmp/log" 2>&1 && grep -q "^check: 1 passed" "$tmp/log" && ok || no "expressible (--form webnn)"
+
+# gen --suite's subdirectories are searched
+"$D" gen --suite gs --operator JOIN --seed 3 --count 2 --large-count 1 --bits-count 1 >/dev/null 2>&1
+"$D" check --backend "$P --bug none {case} {out}" gs >"$tmp/log" 2>&1 && grep -q "^check: 4 passed, 0 failed" "$tmp/log" && ok || no "gen --suite DIR as one PATH"
 
 # ---- the command line --------------------------------------------------------------------------
 "$D" check s/gather >"$tmp/log" 2>&1; [ $? -eq 4 ] && ok || no "no --backend: exit 4"
