@@ -12,7 +12,7 @@
  * then smaller values), valid (dmlref validates it and executes it with index
  * checking: no out-of-range index, no duplicate scatter target) and give the
  * backend the same class again; the first such edit is kept and the edits start
- * over, until none is kept or the runs are spent.  Elements are counted as
+ * over, until none is kept or the runs (or 64 times as many edits tried) are spent.  Elements are counted as
  * check_case_elements does: the sum over all tensors of the product of Sizes.
  */
 #include "check.h"
@@ -572,14 +572,16 @@ static int list_edits(mj *root, const dmlref_schema *s, edits *l) {
                 if ((v > 1 || v < -1) && push(l, e)) return -1;
             }
         } else {
-            for (uint64_t chunk = data->n; chunk >= 1; chunk /= 2) {
+            /* halves, quarters, ...: single elements only once the tensor is small */
+            const uint64_t finest = data->n > 64 ? data->n / 32 : 1;
+            for (uint64_t chunk = data->n; chunk >= finest; chunk /= 2) {
                 for (uint64_t from = 0; from < data->n; from += chunk) {
                     e.kind = E_ZERO;
                     e.from = from;
                     e.count = chunk;
                     if (push(l, e)) return -1;
                 }
-                if (chunk == 1) break;
+                if (chunk <= finest) break;
             }
             e.kind = E_SMALL;
             if (push(l, e)) return -1;
@@ -871,10 +873,14 @@ int check_shrink(check_ctx *x, const char *case_path, check_class target, unsign
     s->elements_before = bm.m[0];
     edits l = {0};
     int progress = s->reproduced;
-    while (!rc && progress && x->runs - runs0 < max_runs) {
+    /* edits tried (copied and applied) are bounded too, so that a large case whose edits are
+     * mostly refused before any run still ends */
+    unsigned long tried = 0;
+    const unsigned long max_tried = 64UL * max_runs;
+    while (!rc && progress && x->runs - runs0 < max_runs && tried < max_tried) {
         progress = 0;
         if (list_edits(&best, schema, &l)) rc = CASE_OUT_OF_MEMORY;
-        for (size_t i = 0; !rc && i < l.n && x->runs - runs0 < max_runs; ++i) {
+        for (size_t i = 0; !rc && i < l.n && x->runs - runs0 < max_runs && tried++ < max_tried; ++i) {
             mj cand;
             if (mj_copy(&best, &cand)) {
                 mj_free(&cand);
