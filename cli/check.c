@@ -315,7 +315,7 @@ static int shrink_class(check_ctx *x, const char *min_dir, const record *rec, si
         printf("shrink %s: %s: the case did not fail the same way again (a backend that varies): not shrunk\n",
                check_class_name(rec->r.cls), case_path);
     } else if (rc == 0) {
-        char op[48], base[80], err[512];
+        char op[48], base[80], err[512] = "";
         lower(rec->r.op, op, sizeof op);
         snprintf(base, sizeof base, "%s_%04zu", op, index);
         char *file = NULL, *dir = check_join_path(min_dir, base), *outd = NULL;
@@ -332,7 +332,7 @@ static int shrink_class(check_ctx *x, const char *min_dir, const record *rec, si
             rc = cli_execute_case(file, &c, 0, 1);
             if (!rc) rc = check_rm_tree(dir, 0) == 0 ? export_write_dir(dir, file, &c, 0) : CASE_SYSTEM;
             case_free(&c);
-        } else if (rc && rc != CASE_OUT_OF_MEMORY) {
+        } else if (rc && err[0]) { /* creating the directory or writing the file (cli_load_case says its own) */
             fprintf(stderr, "dmlref check: %s\n", err);
             rc = case_failure(rc, CASE_SYSTEM);
         }

@@ -51,9 +51,6 @@ int check_run_dir(check_ctx *x, const char *dir, check_result *r);
 /* Exports the executed case c (read from case_path) into x->case_dir and runs check_run_dir. */
 int check_run_case(check_ctx *x, const char *case_path, const dmlref_case *c, check_result *r);
 
-/* The elements of a case: the sum over its tensors of the product of Sizes. */
-uint64_t check_case_elements(const dmlref_case *c);
-
 typedef struct shrink_result {
     char *text;           /* the minimal case file (malloc'd), or NULL               */
     size_t len;

@@ -511,17 +511,6 @@ int check_run_dir(check_ctx *x, const char *dir, check_result *r) {
     return rc;
 }
 
-uint64_t check_case_elements(const dmlref_case *c) {
-    uint64_t n = 0;
-    for (uint32_t k = 0; k < c->n_inputs + c->n_outputs; ++k) {
-        const case_tensor *t = k < c->n_inputs ? &c->inputs[k] : &c->outputs[k - c->n_inputs];
-        uint64_t e = 1;
-        for (uint32_t d = 0; d < t->buf.DimensionCount; ++d) e *= t->sizes[d];
-        n += e;
-    }
-    return n;
-}
-
 int check_run_case(check_ctx *x, const char *case_path, const dmlref_case *c, check_result *r) {
     int rc = fresh_dir(x->case_dir);
     if (!rc) rc = export_write_dir(x->case_dir, case_path, c, 0);

@@ -12,8 +12,9 @@
  * then smaller values), valid (dmlref validates it and executes it with index
  * checking: no out-of-range index, no duplicate scatter target) and give the
  * backend the same class again; the first such edit is kept and the edits start
- * over, until none is kept or the runs (or 64 times as many edits tried) are spent.  Elements are counted as
- * check_case_elements does: the sum over all tensors of the product of Sizes.
+ * over, until none is kept or the runs (or 64 times as many edits tried) are spent.
+ * Elements are counted as the sum over all the case's tensors, inputs and outputs, of the
+ * product of Sizes.
  */
 #include "check.h"
 
