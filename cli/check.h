@@ -57,6 +57,7 @@ typedef struct shrink_result {
     uint64_t elements_before, elements_after;
     unsigned runs;        /* backend runs the shrinker used                          */
     int reproduced;       /* the case as loaded gave the target class again          */
+    int refused;          /* dmlref refuses it with index checking: not shrunk       */
     check_result last;    /* the minimal case's result                               */
 } shrink_result;
 

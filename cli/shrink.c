@@ -189,7 +189,7 @@ static int mj_set_u32s(mj *a, const uint32_t *v, uint32_t n) {
 
 /* ---- the case's tensors in the tree ------------------------------------------------- */
 
-#define MAX_T 64
+#define MAX_T 256 /* tensors of a case the shrinker edits (JOIN pieces and the rest); more: not shrunk */
 typedef struct tg {
     mj *obj;
     const dmlref_tensor_slot *slot;
@@ -854,6 +854,7 @@ static int canonical(const char *case_path, mj *root, const dmlref_schema **sche
 int check_shrink(check_ctx *x, const char *case_path, check_class target, unsigned max_runs, shrink_result *s) {
     memset(s, 0, sizeof *s);
     mj best;
+    memset(&best, 0, sizeof best);
     const dmlref_schema *schema = NULL;
     int rc = canonical(case_path, &best, &schema);
     if (rc) {
@@ -863,17 +864,22 @@ int check_shrink(check_ctx *x, const char *case_path, check_class target, unsign
     size_t len = 0;
     char *text = to_text(&best, &len);
     const unsigned long runs0 = x->runs;
+    int progress;
     if (!text) rc = CASE_OUT_OF_MEMORY;
     if (!rc) rc = evaluate(x, text, len, &s->last);
-    if (rc == 1) { /* the canonical form itself must be valid */
-        fprintf(stderr, "dmlref check: %s: its canonical form does not validate\n", case_path);
-        rc = CASE_SYSTEM;
+    if (rc == 1) { /* refused with index checking (an out-of-range index, a duplicate target): not shrunk */
+        s->refused = 1;
+        rc = 0;
     }
     s->reproduced = !rc && s->last.cls == target;
+    progress = s->reproduced;
     measure bm = measure_of(&best, schema);
     s->elements_before = bm.m[0];
+    if (bm.m[0] == UINT64_MAX) { /* more tensors than the shrinker edits: the case as it is */
+        s->elements_before = 0;
+        progress = 0;
+    }
     edits l = {0};
-    int progress = s->reproduced;
     /* edits tried (copied and applied) are bounded too, so that a large case whose edits are
      * mostly refused before any run still ends */
     unsigned long tried = 0;
@@ -917,7 +923,7 @@ int check_shrink(check_ctx *x, const char *case_path, check_class target, unsign
     }
     free(l.v);
     s->runs = (unsigned)(x->runs - runs0);
-    s->elements_after = bm.m[0];
+    s->elements_after = bm.m[0] == UINT64_MAX ? 0 : bm.m[0];
     /* the minimal case with a comment saying what it shows */
     if (!rc && s->reproduced) {
         char comment[900];

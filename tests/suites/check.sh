@@ -110,6 +110,16 @@ expect_error "a signal" "kill -9 \$\$" "killed by signal 9$"
 "$D" check --min min_crash --backend "$P --bug crash {case} {out}" $one >"$tmp/log" 2>&1
 grep -q "^shrink backend-error: $one (.*) -> min_crash/gather_0000.json (" "$tmp/log" && ok || no "a backend-error is shrunk"
 
+# a case DirectML leaves open (an index out of range, clamped by dmlref) is classified, not shrunk
+cat >oor.json <<'EOF2'
+{"operator": "GATHER", "Axis": 0, "IndexDimensions": 1,
+ "InputTensor": {"DataType": "FLOAT32", "Sizes": [3], "data": [1, 2, 3]},
+ "IndicesTensor": {"DataType": "INT32", "Sizes": [2], "data": [5, -1]},
+ "OutputTensor": {"DataType": "FLOAT32", "Sizes": [2]}}
+EOF2
+"$D" check --backend "$P --bug crash {case} {out}" oor.json >"$tmp/log" 2>&1
+[ $? -eq 1 ] && grep -q "^shrink backend-error: oor.json: has an out-of-range index .*: not shrunk$" "$tmp/log" && ok || no "an out-of-range index: not shrunk"
+
 # ---- unaddressed bytes: the whole buffer back, gaps changed; not-expressible -------------------
 cat >whole.py <<'PY'
 import json, os, sys
