@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "dirs.h"
 #include "execute.h"
+#include "export.h"
 #include "guard.h"
 #include "load.h"
 #include "manifest.h"
@@ -473,4 +474,20 @@ int cmd_export(int argc, char **argv) {
     }
     free(paths);
     return rc < 0 ? CASE_OK : rc;
+}
+
+int export_write_dir(const char *out, const char *case_path, const dmlref_case *c, unsigned value_flags,
+                     unsigned forms_wanted, int index_issue) {
+    export_args a;
+    memset(&a, 0, sizeof a);
+    a.path = case_path;
+    a.out = out;
+    a.value_flags = value_flags;
+    a.onnx = (forms_wanted & EXPORT_ONNX) != 0;
+    a.webnn = (forms_wanted & EXPORT_WEBNN) != 0;
+    forms fm;
+    int rc = build_forms(&a, c, index_issue, &fm);
+    if (!rc) rc = write_all(&a, c, &fm);
+    free_forms(&fm);
+    return rc;
 }

@@ -49,6 +49,8 @@ static const char usage_main[] =
     "                     manifest with the framework form: golden files for any harness;\n"
     "                     with --onnx an ONNX model and its test data, with --webnn a WPT\n"
     "                     WebNN test; many cases or a suite directory in one batch\n"
+    "  check --backend 'CMD {case} {out}' PATH...\n"
+    "                     run a backend over cases, classify every result, shrink failures\n"
     "\n"
     "  dmlref <command> --help   details of one command\n"
     "  dmlref --version          the library version\n"
@@ -263,6 +265,7 @@ static int dispatch(int argc, char **argv) {
     if (strcmp(cmd, "bench") == 0) return cmd_bench(argc - 2, argv + 2);
     if (strcmp(cmd, "gen") == 0) return cmd_gen(argc - 2, argv + 2);
     if (strcmp(cmd, "export") == 0) return cmd_export(argc - 2, argv + 2);
+    if (strcmp(cmd, "check") == 0) return cmd_check(argc - 2, argv + 2);
     fprintf(stderr, "dmlref: unknown command '%s'\n\n%s", cmd, usage_main);
     return CASE_USAGE;
 }

@@ -111,6 +111,56 @@ rc=$?
 cat "$tmp/log"
 if [ $rc -eq 0 ]; then pass=$((pass + 4)); else no "wrong backends in Python"; fi
 
+# ---- the result taxonomy (docs/testing-your-backend.md): each wrong backend's class ------------
+"$PYTHON" - "$tmp/golden" "$tmp/junit.xml" >"$tmp/log" 2>&1 <<'PY'
+import glob, io, contextlib, sys
+import xml.etree.ElementTree as E
+import numpy as np
+sys.path.insert(0, "examples")
+import backend_harness as h
+
+dirs = sorted(glob.glob(sys.argv[1] + "/*"))
+bits = [d for d in dirs if "/bits_" in d]
+
+def wrong(change):
+    return lambda fw, xs: [change(np.asarray(o)) for o in h.run_backend(fw, xs)]
+
+def unsupported(fw, xs):
+    raise h.TypeUnsupported("no such type here")
+
+def broken(fw, xs):
+    raise RuntimeError("device lost")
+
+def plus_zero(o):
+    return np.where(o == 0, np.zeros_like(o), o) if o.dtype.kind == "f" else o
+
+def canonical_nan(o):
+    return np.where(np.isnan(o), np.array(np.nan, o.dtype), o) if o.dtype.kind == "f" else o
+
+def via_double(o):  # int64 through float64
+    return o.astype(np.float64).astype(o.dtype) if o.dtype in (np.int64, np.uint64) else o
+
+bad = 0
+for name, backend, which, classes, rc_want in [
+        ("-0.0 made +0.0", wrong(plus_zero), bits, {"zero-sign"}, 1),
+        ("NaN payloads made canonical", wrong(canonical_nan), bits, {"nan-payload"}, 1),
+        ("int64 through a double", wrong(via_double), dirs, {"int64-53bit"}, None),
+        ("the data type unsupported", unsupported, dirs, {"type-unsupported"}, 0),
+        ("an exception", broken, dirs, {"backend-error"}, 1)]:
+    got = [h.check(d, backend)[0] for d in which]
+    found = set(got) - {"pass"}
+    with contextlib.redirect_stdout(io.StringIO()):
+        rc = h.main(which + ["--junit", sys.argv[2]], backend)
+    suite = E.parse(sys.argv[2]).getroot()[0]
+    good = found <= classes and (rc_want is None or (found == classes and rc == rc_want)) and suite.get("tests") == str(len(which))
+    print("%s: %s: classes %s (want %s), exit %d" % ("classified" if good else "MISCLASSIFIED", name, sorted(found), sorted(classes), rc))
+    bad += not good
+sys.exit(bad)
+PY
+rc=$?
+cat "$tmp/log"
+if [ $rc -eq 0 ]; then pass=$((pass + 5)); else no "the taxonomy in Python"; fi
+
 # ---- PyTorch as the backend (the guide's section 5), where torch is installed ---------------
 if "$PYTHON" -c "import torch" >/dev/null 2>&1; then
     if "$PYTHON" examples/backend_torch.py "$tmp"/golden/* >"$tmp/log" 2>&1 &&
@@ -144,9 +194,36 @@ process.exitCode = rc === 1 && failed === dirs.length ? 0 : 1;
 JS
     if node "$tmp/wrong.mjs" "$(pwd)/examples/backend_harness.mjs" "$tmp"/golden/* >"$tmp/log" 2>&1; then ok; else no "a wrong JS backend is caught"; fi
     cat "$tmp/log"
+    cat >"$tmp/taxonomy.mjs" <<'JS'
+// The taxonomy in JavaScript: a thrown TypeUnsupported is type-unsupported (exit 0), any other
+// exception backend-error, -0.0 made +0.0 in FLOAT32 outputs zero-sign; --junit writes XML.
+import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
+const [example, junit, ...dirs] = process.argv.slice(2);
+const h = await import(pathToFileURL(example).href);
+const lines = [], log = console.log;
+let bad = 0;
+const plusZero = (fw, xs) => h.runBackend(fw, xs).map((o) => (o instanceof Uint32Array ? o.map((v) => (v === 0x80000000 ? 0 : v)) : o));
+for (const [name, backend, want, rcWant] of [
+  ['the data type unsupported', () => { throw new h.TypeUnsupported('no such type'); }, ['type-unsupported'], 0],
+  ['an exception', () => { throw new Error('device lost'); }, ['backend-error'], 1],
+  ['-0.0 made +0.0', plusZero, ['zero-sign'], 1]]) {
+  const which = name.startsWith('-0') ? dirs.filter((d) => d.includes('/bits_')) : dirs;
+  const found = [...new Set(which.map((d) => h.check(d, backend)[0]))].filter((c) => c !== 'pass').sort();
+  console.log = (s) => lines.push(s);
+  const rc = h.main([...which, '--junit', junit], backend);
+  console.log = log;
+  const ok = JSON.stringify(found) === JSON.stringify(want) && rc === rcWant && fs.readFileSync(junit, 'utf8').includes(`tests="${which.length}"`);
+  console.log(`${ok ? 'classified' : 'MISCLASSIFIED'}: ${name}: ${found.join(', ')} (want ${want.join(', ')}), exit ${rc}`);
+  bad += !ok;
+}
+process.exitCode = bad ? 1 : 0;
+JS
+    if node "$tmp/taxonomy.mjs" "$(pwd)/examples/backend_harness.mjs" "$tmp/junit-js.xml" "$tmp"/golden/* >"$tmp/log" 2>&1; then ok; else no "the taxonomy in JavaScript"; fi
+    cat "$tmp/log"
 else
     echo "harness: node is not installed: the JavaScript harness is skipped"
-    skipped=$((skipped + 2))
+    skipped=$((skipped + 3))
 fi
 
 echo "harness: $pass passed, $fail failed, $skipped skipped"
