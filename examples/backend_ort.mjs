@@ -35,5 +35,5 @@ try {
     npy(`${out}/${m.outputs[k].name}.npy`, m.outputs[k].dtype, Buffer.from(d.buffer, d.byteOffset, d.byteLength)); });
 } catch (e) {
   console.error(String(e.message || e).split("\n")[0]);
-  process.exit(/NOT_IMPLEMENTED|Could not find an implementation/.test(String(e)) ? 77 : 1);
+  process.exit(/NOT_IMPLEMENTED|Could not find an implementation|Failed to find kernel/.test(String(e)) ? 77 : 1);
 }
