@@ -14,9 +14,11 @@ trap 'rm -f "$log"' EXIT
 suite() { # name, command...
     name=$1; shift
     echo "== $name"
+    start=$(date +%s)
     "$@" >"$log" 2>&1
     rc=$?
     cat "$log"
+    echo "-- $name: $(($(date +%s) - start)) s"
     line=$(grep -E '^([A-Za-z_-]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
     p=$(echo "$line" | sed -E 's/^([A-Za-z_-]+: )?([0-9]+) passed.*/\2/')
     f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
