@@ -76,6 +76,7 @@ typedef struct search {
     int have_best;
     uint64_t steps;
     /* dfs's levels: level k assigns dim[k] */
+    sval p[MAX_DIMS + 1];            /* p[k]: sum of c * stride over dim[0..k) */
     int64_t hi[MAX_DIMS];            /* the last coefficient level k tries */
     unsigned char lead[MAX_DIMS + 1]; /* lead[k]: every coefficient of dim[0..k) is 0 */
 } search;
@@ -110,12 +111,13 @@ static void leaf(search *s) {
  * that the remaining dimensions can still cancel, calling leaf at every complete
  * assignment; 0 when the budget runs out.  While every earlier coefficient is 0
  * (lead), only c >= 0 is tried: c and -c describe the same pair of elements.
- * Iterative, a level's state in s->c, s->hi and s->lead, so that the stack stays
- * one frame deep whatever the rank. */
+ * Iterative, a level's state in s->c, s->p, s->hi and s->lead, so that the stack
+ * stays one frame deep whatever the rank. */
 static int dfs(search *s) {
     uint32_t k = 0;
     int enter = 1;         /* level k starts; else it moves on to its next coefficient */
-    sval p = {0, 0};       /* sum of c * stride over dim[0..k) */
+    s->p[0].neg = 0;
+    s->p[0].mag = 0;
     s->lead[0] = 1;
     for (;;) {
         if (enter && k == s->m) {
@@ -125,6 +127,7 @@ static int dfs(search *s) {
             const uint64_t st = s->t->strides[d];
             if (enter) {
                 const uint64_t r = s->rest[k + 1];
+                const sval p = s->p[k];
                 const int64_t nmax = (int64_t)s->t->sizes[d] - 1;
                 /* -r <= p + c st <= r */
                 int64_t lo = ceil_div(negate(sub_from(r, negate(p))), st); /* (-r - p) / st */
@@ -140,7 +143,7 @@ static int dfs(search *s) {
             const int64_t c = s->c[d];
             if (c <= s->hi[k]) {
                 if (++s->steps > OVERLAP_SEARCH_BUDGET) return 0;
-                p = add_term(p, c, st);
+                s->p[k + 1] = add_term(s->p[k], c, st);
                 s->lead[k + 1] = s->lead[k] && c == 0;
                 ++k;
                 enter = 1;
@@ -152,8 +155,6 @@ static int dfs(search *s) {
         if (k == 0) return 1;
         --k;
         enter = 0;
-        const uint32_t d = s->dim[k];
-        p = add_term(p, -s->c[d], s->t->strides[d]);
     }
 }
 

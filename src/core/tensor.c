@@ -90,9 +90,9 @@ const char *coord_str(char *buf, size_t cap, const uint32_t *coord, uint32_t n) 
 #define OVERLAP_BITMAP_MAX_SPAN (UINT64_C(1) << 22)
 #define OVERLAP_SORT_MAX_ELEMENTS (UINT64_C(1) << 20)
 
-/* The three exact checks and the message stay out of line and out of each other
- * and of tensor_check: inlined, their iterators and message buffers added up in
- * one frame under every operator's compile (docs/baremetal.md, "Stack"). */
+/* The bitmap and sort checks and the message stay out of line, out of each other
+ * and out of tensor_check: inlined, their iterators and message buffers added up
+ * in one frame under every operator's compile (docs/baremetal.md, "Stack"). */
 #if defined(__GNUC__)
 #define NOINLINE __attribute__((noinline))
 #else
@@ -151,8 +151,8 @@ static NOINLINE dmlref_status overlap_by_sorting(const dmlref_allocator *al, con
  * search.  When it runs out of budget after finding some colliding element at
  * row-major position P, the earliest one is among the first P + 1 elements: sort
  * those when they are few enough. */
-static NOINLINE dmlref_status overlap_by_search(const dmlref_allocator *al, const char *op, const char *name,
-                                                const tensor_t *t, uint64_t span, dmlref_error *err) {
+static dmlref_status overlap_by_search(const dmlref_allocator *al, const char *op, const char *name,
+                                       const tensor_t *t, uint64_t span, dmlref_error *err) {
     uint32_t first[MAX_DIMS];
     int have_any = 0;
     const overlap_verdict v = overlap_search(t, first, &have_any);
