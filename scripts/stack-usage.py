@@ -341,11 +341,10 @@ def main():
 
     unknown_ext = set()
 
-    # self-recursion with a known depth: src/core/overlap.c's dfs descends one dimension a
-    # call (k = 0 .. m, m <= MAX_DIMS): at most MAX_DIMS + 1 frames
+    # self-recursion with a known depth: src/ops/tile/tile_fast.c's tile_build descends one
+    # dimension a call (d = 0 .. sm - 1, sm <= MAX_DIMS): at most MAX_DIMS frames
     max_dims = int(re.search(r"#define MAX_DIMS (\d+)", open(os.path.join(ROOT, "src/core/internal.h")).read()).group(1))
-    # src/ops/tile/tile_fast.c's tile_build one dimension a call (d = 0 .. sm - 1, sm <= MAX_DIMS)
-    recursion = {"src/core/overlap.c:dfs": max_dims + 1, "src/ops/tile/tile_fast.c:tile_build": max_dims}
+    recursion = {"src/ops/tile/tile_fast.c:tile_build": max_dims}
 
     def bound(root, ind_targets):
         memo, onstack = {}, set()
@@ -398,27 +397,27 @@ def main():
             sys.exit("stack-usage: %s not found in the call graph" % name)
         roots[name] = cand[0]
 
-    print("| operator | dmlref_compile | dmlref_execute | execute's deepest path |")
-    print("|---|---:|---:|---|")
+    print("| operator | dmlref_compile | dmlref_execute | compile's deepest path | execute's deepest path |")
+    print("|---|---:|---:|---|---|")
     worst = {"dmlref_compile": (0, ""), "dmlref_execute": (0, "")}
     failed = False
     for cls in classes:
         op = os.path.basename(cls)[3:-2].upper()
         ind = targets_for(cls)
-        row = [op]
+        row, paths = [op], []
         for r in ("dmlref_compile", "dmlref_execute"):
             b, path = bound(roots[r], ind)
             if b is None:
                 failed = True
                 row.append("unbounded")
+                paths.append("")
                 continue
             row.append(str(b))
             if b > worst[r][0]:
                 worst[r] = (b, op)
-            if r == "dmlref_execute":
-                row.append(" > ".join(path))
-        print("| " + " | ".join(row) + " |")
-    print("| **worst** | **%d** (%s) | **%d** (%s) | |" % (worst["dmlref_compile"] + worst["dmlref_execute"]))
+            paths.append(" > ".join(path))
+        print("| " + " | ".join(row + paths) + " |")
+    print("| **worst** | **%d** (%s) | **%d** (%s) | | |" % (worst["dmlref_compile"] + worst["dmlref_execute"]))
     all_ind = set()
     for s in taken.values():
         all_ind |= s

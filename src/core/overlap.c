@@ -72,65 +72,97 @@ typedef struct search {
     uint32_t m, dim[MAX_DIMS];  /* the dimensions of size > 1, by descending stride */
     uint64_t rest[MAX_DIMS + 1]; /* rest[k]: sum of (size - 1) * stride over dim[k..m) */
     int64_t c[MAX_DIMS];         /* by tensor dimension */
-    uint64_t best[MAX_DIMS];     /* lexicographic minimum of max(c, 0) so far */
+    uint32_t *best;              /* lexicographic minimum of max(c, 0) so far (the caller's first) */
     int have_best;
     uint64_t steps;
+    /* dfs's levels: level k assigns dim[k] */
+    sval p[MAX_DIMS + 1];            /* p[k]: sum of c * stride over dim[0..k) */
+    int64_t hi[MAX_DIMS];            /* the last coefficient level k tries */
+    unsigned char lead[MAX_DIMS + 1]; /* lead[k]: every coefficient of dim[0..k) is 0 */
 } search;
 
-/* Not inlined: its x[] would otherwise sit in every level of dfs's recursion. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
+/* A complete assignment c: the pair's later element is max(sign c, 0), sign making
+ * the first nonzero coefficient positive; kept in best when lexicographically
+ * smaller (compared and copied a coordinate at a time: no array on the stack). */
 static void leaf(search *s) {
     const uint32_t n = s->t->n;
     int64_t sign = 0;
     for (uint32_t d = 0; d < n && sign == 0; ++d)
         if (s->c[d] != 0) sign = s->c[d] > 0 ? 1 : -1;
     if (sign == 0) return; /* c = 0: an element with itself */
-    uint64_t x[MAX_DIMS];
-    for (uint32_t d = 0; d < n; ++d) {
-        const int64_t v = sign * s->c[d];
-        x[d] = v > 0 ? (uint64_t)v : 0;
-    }
     if (s->have_best) {
         uint32_t d = 0;
-        while (d < n && x[d] == s->best[d]) ++d;
-        if (d == n || x[d] > s->best[d]) return;
+        uint64_t x = 0;
+        for (; d < n; ++d) {
+            const int64_t v = sign * s->c[d];
+            x = v > 0 ? (uint64_t)v : 0;
+            if (x != s->best[d]) break;
+        }
+        if (d == n || x > s->best[d]) return;
     }
-    memcpy(s->best, x, sizeof x);
+    for (uint32_t d = 0; d < n; ++d) {
+        const int64_t v = sign * s->c[d];
+        s->best[d] = v > 0 ? (uint32_t)v : 0; /* |c_d| < Sizes[d] <= 2^32 - 1 */
+    }
     s->have_best = 1;
 }
 
-/* Assigns dim[k..m) given the partial sum p of the earlier ones; 0 when the
- * budget runs out.  While every earlier coefficient is 0 (lead), only c >= 0 is
- * tried: c and -c describe the same pair of elements. */
-static int dfs(search *s, uint32_t k, sval p, int lead) {
-    if (k == s->m) {
-        leaf(s);
-        return 1;
+/* Enumerates dim[0..m), each coefficient in increasing order within the interval
+ * that the remaining dimensions can still cancel, calling leaf at every complete
+ * assignment; 0 when the budget runs out.  While every earlier coefficient is 0
+ * (lead), only c >= 0 is tried: c and -c describe the same pair of elements.
+ * Iterative, a level's state in s->c, s->p, s->hi and s->lead, so that the stack
+ * stays one frame deep whatever the rank. */
+static int dfs(search *s) {
+    uint32_t k = 0;
+    int enter = 1;         /* level k starts; else it moves on to its next coefficient */
+    s->p[0].neg = 0;
+    s->p[0].mag = 0;
+    s->lead[0] = 1;
+    for (;;) {
+        if (enter && k == s->m) {
+            leaf(s);
+        } else {
+            const uint32_t d = s->dim[k];
+            const uint64_t st = s->t->strides[d];
+            if (enter) {
+                const uint64_t r = s->rest[k + 1];
+                const sval p = s->p[k];
+                const int64_t nmax = (int64_t)s->t->sizes[d] - 1;
+                /* -r <= p + c st <= r */
+                int64_t lo = ceil_div(negate(sub_from(r, negate(p))), st); /* (-r - p) / st */
+                int64_t hi = floor_div(sub_from(r, p), st);                /* (r - p) / st */
+                if (lo < -nmax) lo = -nmax;
+                if (s->lead[k] && lo < 0) lo = 0;
+                if (hi > nmax) hi = nmax;
+                s->c[d] = lo;
+                s->hi[k] = hi;
+            } else {
+                ++s->c[d]; /* <= hi + 1 <= Sizes[d] */
+            }
+            const int64_t c = s->c[d];
+            if (c <= s->hi[k]) {
+                if (++s->steps > OVERLAP_SEARCH_BUDGET) return 0;
+                s->p[k + 1] = add_term(s->p[k], c, st);
+                s->lead[k + 1] = s->lead[k] && c == 0;
+                ++k;
+                enter = 1;
+                continue;
+            }
+            s->c[d] = 0;
+        }
+        /* level k is done: back to level k - 1, taking its coefficient out of p */
+        if (k == 0) return 1;
+        --k;
+        enter = 0;
     }
-    const uint32_t d = s->dim[k];
-    const uint64_t st = s->t->strides[d], r = s->rest[k + 1];
-    const int64_t nmax = (int64_t)s->t->sizes[d] - 1;
-    /* -r <= p + c st <= r */
-    int64_t lo = ceil_div(negate(sub_from(r, negate(p))), st); /* (-r - p) / st */
-    int64_t hi = floor_div(sub_from(r, p), st);                /* (r - p) / st */
-    if (lo < -nmax) lo = -nmax;
-    if (lead && lo < 0) lo = 0;
-    if (hi > nmax) hi = nmax;
-    for (int64_t c = lo; c <= hi; ++c) {
-        if (++s->steps > OVERLAP_SEARCH_BUDGET) return 0;
-        s->c[d] = c;
-        if (!dfs(s, k + 1, add_term(p, c, st), lead && c == 0)) return 0;
-    }
-    s->c[d] = 0;
-    return 1;
 }
 
 overlap_verdict overlap_search(const tensor_t *t, uint32_t first[MAX_DIMS], int *have_any) {
     search s;
     memset(&s, 0, sizeof s);
     s.t = t;
+    s.best = first; /* written only with have_best set */
     for (uint32_t d = 0; d < t->n; ++d)
         if (t->sizes[d] > 1) s.dim[s.m++] = d;
     for (uint32_t i = 1; i < s.m; ++i) /* insertion sort, descending stride */
@@ -142,11 +174,8 @@ overlap_verdict overlap_search(const tensor_t *t, uint32_t first[MAX_DIMS], int 
     s.rest[s.m] = 0;
     for (uint32_t k = s.m; k-- > 0;) /* <= IndexOfLastElement, which fits */
         s.rest[k] = s.rest[k + 1] + (uint64_t)(t->sizes[s.dim[k]] - 1) * t->strides[s.dim[k]];
-    const sval zero = {0, 0};
-    const int done = dfs(&s, 0, zero, 1);
+    const int done = dfs(&s);
     *have_any = s.have_best;
-    if (s.have_best)
-        for (uint32_t d = 0; d < t->n; ++d) first[d] = (uint32_t)s.best[d];
     if (!done) return OVERLAP_BOUND_HIT;
     return s.have_best ? OVERLAP_FOUND : OVERLAP_DISJOINT;
 }

@@ -90,7 +90,16 @@ const char *coord_str(char *buf, size_t cap, const uint32_t *coord, uint32_t n) 
 #define OVERLAP_BITMAP_MAX_SPAN (UINT64_C(1) << 22)
 #define OVERLAP_SORT_MAX_ELEMENTS (UINT64_C(1) << 20)
 
-static dmlref_status overlap_error(const char *op, const char *name, const tensor_t *t,
+/* The bitmap and sort checks and the message stay out of line, out of each other
+ * and out of tensor_check: inlined, their iterators and message buffers added up
+ * in one frame under every operator's compile (docs/baremetal.md, "Stack"). */
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
+static NOINLINE dmlref_status overlap_error(const char *op, const char *name, const tensor_t *t,
                                    const uint32_t *coord, uint64_t off, dmlref_error *err) {
     char buf[128];
     return set_rule_error(err, DMLREF_ERROR_OUTPUT_OVERLAP, "T15", name, "Strides",
@@ -111,8 +120,8 @@ static int cmp_off_pos(const void *pa, const void *pb) {
 /* The exact check for spans too large for a bitmap: sort (offset, position)
  * pairs of the first `count` elements in row-major order; report the earliest
  * element whose offset an earlier one has. */
-static dmlref_status overlap_by_sorting(const dmlref_allocator *al, const char *op, const char *name,
-                                        const tensor_t *t, uint64_t count, dmlref_error *err) {
+static NOINLINE dmlref_status overlap_by_sorting(const dmlref_allocator *al, const char *op, const char *name,
+                                                 const tensor_t *t, uint64_t count, dmlref_error *err) {
     off_pos *v = mem_array(al, count, sizeof *v);
     if (!v) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
     const uint64_t *bs[1] = {t->strides};
@@ -165,6 +174,36 @@ static dmlref_status overlap_by_search(const dmlref_allocator *al, const char *o
                      op, name, span, OVERLAP_SEARCH_BUDGET);
 }
 
+/* Spans of at most OVERLAP_BITMAP_MAX_SPAN elements: one bit per element offset. */
+static NOINLINE dmlref_status overlap_by_bitmap(const dmlref_allocator *al, const char *op, const char *name,
+                                                const tensor_t *t, uint64_t span, dmlref_error *err) {
+    unsigned char *seen = mem_zalloc(al, (size_t)(span / 8 + 1));
+    if (!seen) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
+    /* The outer dims with the iterator, the innermost one as a tight loop.
+     * At most span + 1 <= 2^22 + 1 elements are visited: with more elements
+     * than slots, a repeat is found among the first span + 1.  (The limit
+     * keeps a hostile descriptor's compile short: 2^26 took seconds under
+     * the fuzzer's instrumentation.) */
+    const uint32_t last = t->n - 1;
+    const uint64_t *bs[1] = {t->strides};
+    const uint64_t inner = t->sizes[last], istride = t->strides[last];
+    nd_iter it;
+    dmlref_status st = DMLREF_OK;
+    for (nd_iter_init(&it, last, t->sizes, 1, bs); !it.done && st == DMLREF_OK; nd_iter_next(&it)) {
+        for (uint64_t i = 0; i < inner; ++i) {
+            const uint64_t e = it.offset[0] + i * istride;
+            if (seen[e / 8] & (1u << (e % 8))) {
+                it.coord[last] = (uint32_t)i; /* not one of the iterator's dimensions */
+                st = overlap_error(op, name, t, it.coord, e, err);
+                break;
+            }
+            seen[e / 8] |= (unsigned char)(1u << (e % 8));
+        }
+    }
+    mem_free(al, seen);
+    return st;
+}
+
 static dmlref_status check_no_overlap(const dmlref_allocator *al, const char *op, const char *name,
                                       const tensor_t *t, dmlref_error *err) {
     uint32_t idx[MAX_DIMS], m = 0;
@@ -194,37 +233,7 @@ static dmlref_status check_no_overlap(const dmlref_allocator *al, const char *op
     if (span > OVERLAP_BITMAP_MAX_SPAN && t->elements <= OVERLAP_SORT_MAX_ELEMENTS)
         return overlap_by_sorting(al, op, name, t, t->elements, err);
     if (span > OVERLAP_BITMAP_MAX_SPAN) return overlap_by_search(al, op, name, t, span, err);
-    unsigned char *seen = mem_zalloc(al, (size_t)(span / 8 + 1));
-    if (!seen) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
-    /* The outer dims with the iterator, the innermost one as a tight loop.
-     * At most span + 1 <= 2^22 + 1 elements are visited: with more elements
-     * than slots, a repeat is found among the first span + 1.  (The limit
-     * keeps a hostile descriptor's compile short: 2^26 took seconds under
-     * the fuzzer's instrumentation.) */
-    const uint32_t last = t->n - 1;
-    const uint64_t *bs[1] = {t->strides};
-    const uint64_t inner = t->sizes[last], istride = t->strides[last];
-    nd_iter it;
-    dmlref_status st = DMLREF_OK;
-    for (nd_iter_init(&it, last, t->sizes, 1, bs); !it.done && st == DMLREF_OK; nd_iter_next(&it)) {
-        for (uint64_t i = 0; i < inner; ++i) {
-            const uint64_t e = it.offset[0] + i * istride;
-            if (seen[e / 8] & (1u << (e % 8))) {
-                char buf[128];
-                uint32_t coord[MAX_DIMS];
-                memcpy(coord, it.coord, sizeof coord);
-                coord[last] = (uint32_t)i;
-                st = set_rule_error(err, DMLREF_ERROR_OUTPUT_OVERLAP, "T15", name, "Strides",
-                               "%s: %s.Strides make the element at %s share element offset %" PRIu64
-                               " with an earlier element",
-                               op, name, coord_str(buf, sizeof buf, coord, t->n), e);
-                break;
-            }
-            seen[e / 8] |= (unsigned char)(1u << (e % 8));
-        }
-    }
-    mem_free(al, seen);
-    return st;
+    return overlap_by_bitmap(al, op, name, t, span, err);
 }
 
 dmlref_status tensor_check(const char *op, const char *name, const DMLREF_TENSOR_DESC *td,
