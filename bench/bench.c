@@ -143,6 +143,15 @@ static void execute(const char *id, const dmlref_case *c, const dmlref_operator 
     }
 }
 
+/* n timed executions of op into t (after one untimed). */
+static void time_runs(const char *id, const dmlref_case *c, const dmlref_operator *op, double *t, int n) {
+    for (int i = -1; i < n; ++i) {
+        const double t0 = now_ms();
+        execute(id, c, op);
+        if (i >= 0) t[i] = now_ms() - t0;
+    }
+}
+
 /* Median ms of `repeat` executions of the compiled op. */
 static double time_op(const char *id, const dmlref_case *c, uint32_t threads, uint32_t flags, int with_pool,
                       const char **kernel) {
@@ -150,11 +159,7 @@ static double time_op(const char *id, const dmlref_case *c, uint32_t threads, ui
     if (kernel) *kernel = dmlref_kernel_name(op);
     double t[256];
     const int n = repeat < 256 ? repeat : 256;
-    for (int i = -1; i < n; ++i) {
-        const double t0 = now_ms();
-        execute(id, c, op);
-        if (i >= 0) t[i] = now_ms() - t0;
-    }
+    time_runs(id, c, op, t, n);
     dmlref_release(op);
     return median(t, n);
 }
@@ -212,16 +217,57 @@ static double memcpy_limit_now(void) {
     return MEMCPY_MOVED / (a < b ? a : b) * 1e-6;
 }
 
+/* 50 ms asleep, so that idle threads stop spinning before a line is timed: libgomp's workers
+ * spin for milliseconds after a parallel region (the memcpy limit's too) and the pool's briefly
+ * after a job; on a 2-core machine a spinning idle thread of one runtime takes a core from the
+ * other's timed line. */
+static void settle(void) {
+    const struct timespec t = {0, 50 * 1000 * 1000};
+    nanosleep(&t, NULL);
+}
+
+/* --pool: OpenMP's P threads and the pool's, timed in POOL_BLOCKS alternating blocks of
+ * `repeat` executions each (settle() before each block), so that a neighbour's load that comes
+ * and goes falls on both; ms[0] OpenMP's median over all its runs, ms[1] the pool's. */
+#define POOL_BLOCKS 5
+static void time_pool_pair(const char *id, const dmlref_case *c, uint32_t flags, double ms[2]) {
+    dmlref_operator *op[2] = {compile(id, c, pool_threads, flags, 0), compile(id, c, pool_threads, flags, 1)};
+    const int n = repeat < 256 ? repeat : 256;
+    double *t[2] = {xmalloc(sizeof(double) * (size_t)(n * POOL_BLOCKS)),
+                    xmalloc(sizeof(double) * (size_t)(n * POOL_BLOCKS))};
+    for (int b = 0; b < POOL_BLOCKS; ++b)
+        for (int k = 0; k < 2; ++k) {
+            settle();
+            time_runs(id, c, op[k], t[k] + b * n, n);
+        }
+    for (int k = 0; k < 2; ++k) {
+        ms[k] = median(t[k], n * POOL_BLOCKS);
+        free(t[k]);
+        dmlref_release(op[k]);
+    }
+}
+
 /* Times the case with 1 thread and with all, then (--pool P) with P OpenMP threads and
- * through the pool, each line against the memcpy limit measured just before it. */
+ * through the pool (time_pool_pair), each line against the memcpy limit measured just before
+ * it. */
 static void time_lines(const char *id, const dmlref_case *c, int all, int oracle) {
     const uint32_t thr[4] = {1, 0, pool_threads, pool_threads};
     const double moved = (double)case_bytes_moved(c);
-    double omp_ms = 0;
+    const uint32_t flags = oracle ? DMLREF_OPTION_FORCE_ORACLE : 0;
+    double omp_ms = 0, pair[2] = {0, 0};
     for (int k = 0; k < (the_pool ? 4 : 2); ++k) {
         const double limit = memcpy_limit_now();
         const char *kernel = NULL;
-        const double ms = time_op(id, c, thr[k], oracle ? DMLREF_OPTION_FORCE_ORACLE : 0, k == 3, &kernel);
+        double ms;
+        if (k < 2) {
+            ms = time_op(id, c, thr[k], flags, 0, &kernel);
+        } else {
+            if (k == 2) time_pool_pair(id, c, flags, pair);
+            dmlref_operator *op = compile(id, c, thr[k], flags, k == 3);
+            kernel = dmlref_kernel_name(op);
+            dmlref_release(op);
+            ms = pair[k - 2];
+        }
         const double gbs = moved / ms * 1e-6;
         char t[16];
         if (k < 2) snprintf(t, sizeof t, "%d", k ? all : 1);
