@@ -244,6 +244,38 @@ static void packed(const uint32_t *sz, uint32_t nd, uint64_t *st) {
     }
 }
 
+/* data (an array) replaced by the elements of the box sz[0..nd) at off (NULL: at 0), row-major:
+ * element c is data's slot sum((c[d] + off[d]) * st[d]).  0, 1 when a slot lies past the data
+ * (data unchanged), -1 out of memory. */
+static int regather(mj *data, const uint32_t *sz, uint32_t nd, const uint32_t *off, const uint64_t *st) {
+    uint64_t n = 1, c[8] = {0};
+    for (uint32_t d = 0; d < nd; ++d) n *= sz[d];
+    mj out;
+    memset(&out, 0, sizeof out);
+    out.kind = JV_ARRAY;
+    if (!(out.v = calloc(n ? n : 1, sizeof *out.v))) return -1;
+    for (uint64_t i = 0; i < n; ++i) {
+        uint64_t slot = 0;
+        for (uint32_t d = 0; d < nd; ++d) slot += (c[d] + (off ? off[d] : 0)) * st[d];
+        if (slot >= data->n) {
+            mj_free(&out);
+            return 1;
+        }
+        ++out.n;
+        if (mj_copy(&data->v[slot], &out.v[i])) {
+            mj_free(&out);
+            return -1;
+        }
+        for (uint32_t d = nd; d-- > 0;) {
+            if (++c[d] < sz[d]) break;
+            c[d] = 0;
+        }
+    }
+    mj_free(data);
+    *data = out;
+    return 0;
+}
+
 /* Sets new sizes on t; an input's data keeps the elements of the sub-box at off (NULL: the
  * leading one; strided: the span from the box's first slot; packed: gathered).  0, 1 when not
  * possible, -1 out of memory. */
@@ -261,32 +293,10 @@ static int crop_at(tg *t, const uint32_t *nsz, const uint32_t *off) {
             memmove(data->v, data->v + base, (data->n - base) * sizeof *data->v);
             data->n -= base;
         } else {
-            uint64_t ost[8], n = 1, c[8] = {0};
+            uint64_t ost[8];
             packed(t->sz, t->nd, ost);
-            for (uint32_t d = 0; d < t->nd; ++d) n *= nsz[d];
-            mj nd;
-            memset(&nd, 0, sizeof nd);
-            nd.kind = JV_ARRAY;
-            if (!(nd.v = calloc(n ? n : 1, sizeof *nd.v))) return -1;
-            for (uint64_t i = 0; i < n; ++i) {
-                uint64_t slot = 0;
-                for (uint32_t d = 0; d < t->nd; ++d) slot += (c[d] + (off ? off[d] : 0)) * ost[d];
-                if (slot >= data->n) {
-                    mj_free(&nd);
-                    return 1;
-                }
-                ++nd.n;
-                if (mj_copy(&data->v[slot], &nd.v[i])) {
-                    mj_free(&nd);
-                    return -1;
-                }
-                for (uint32_t d = t->nd; d-- > 0;) {
-                    if (++c[d] < nsz[d]) break;
-                    c[d] = 0;
-                }
-            }
-            mj_free(data);
-            *data = nd;
+            const int rc = regather(data, nsz, t->nd, off, ost);
+            if (rc) return rc;
         }
     }
     mj_del(t->obj, "TotalTensorSizeInBytes");
@@ -312,31 +322,10 @@ static int pack(tg *t) {
     if (!t->has_st && !mj_get(t->obj, "TotalTensorSizeInBytes")) return 1;
     if (t->has_st && !t->slot->is_output && data) {
         if (data->kind != JV_ARRAY) return 1;
-        const uint64_t n = tg_count(t);
-        uint64_t c[8] = {0};
-        mj nd;
-        memset(&nd, 0, sizeof nd);
-        nd.kind = JV_ARRAY;
-        if (!(nd.v = calloc(n ? n : 1, sizeof *nd.v))) return -1;
-        for (uint64_t i = 0; i < n; ++i) {
-            uint64_t slot = 0;
-            for (uint32_t d = 0; d < t->nd; ++d) slot += c[d] * t->st[d];
-            if (slot >= data->n) {
-                mj_free(&nd);
-                return 1;
-            }
-            ++nd.n;
-            if (mj_copy(&data->v[slot], &nd.v[i])) {
-                mj_free(&nd);
-                return -1;
-            }
-            for (uint32_t d = t->nd; d-- > 0;) {
-                if (++c[d] < t->sz[d]) break;
-                c[d] = 0;
-            }
-        }
-        mj_free(data);
-        *data = nd;
+        uint64_t st[8];
+        for (uint32_t d = 0; d < t->nd; ++d) st[d] = t->st[d];
+        const int rc = regather(data, t->sz, t->nd, NULL, st);
+        if (rc) return rc;
     } else if (!t->slot->is_output && data && mj_get(t->obj, "TotalTensorSizeInBytes")) {
         /* packed already: keep the span (the elements), drop the padded tail */
         const uint64_t n = tg_count(t);
