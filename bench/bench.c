@@ -228,10 +228,12 @@ static void settle(void) {
 
 /* --pool: OpenMP's P threads and the pool's, timed in POOL_BLOCKS alternating blocks of
  * `repeat` executions each (settle() before each block), so that a neighbour's load that comes
- * and goes falls on both; ms[0] OpenMP's median over all its runs, ms[1] the pool's. */
+ * and goes falls on both; ms[0] OpenMP's median over all its runs, ms[1] the pool's, kernel[]
+ * their kernels' names. */
 #define POOL_BLOCKS 5
-static void time_pool_pair(const char *id, const dmlref_case *c, uint32_t flags, double ms[2]) {
+static void time_pool_pair(const char *id, const dmlref_case *c, uint32_t flags, double ms[2], const char *kernel[2]) {
     dmlref_operator *op[2] = {compile(id, c, pool_threads, flags, 0), compile(id, c, pool_threads, flags, 1)};
+    for (int k = 0; k < 2; ++k) kernel[k] = dmlref_kernel_name(op[k]);
     const int n = repeat < 256 ? repeat : 256;
     double *t[2] = {xmalloc(sizeof(double) * (size_t)(n * POOL_BLOCKS)),
                     xmalloc(sizeof(double) * (size_t)(n * POOL_BLOCKS))};
@@ -251,10 +253,11 @@ static void time_pool_pair(const char *id, const dmlref_case *c, uint32_t flags,
  * through the pool (time_pool_pair), each line against the memcpy limit measured just before
  * it. */
 static void time_lines(const char *id, const dmlref_case *c, int all, int oracle) {
-    const uint32_t thr[4] = {1, 0, pool_threads, pool_threads};
+    const uint32_t thr[2] = {1, 0};
     const double moved = (double)case_bytes_moved(c);
     const uint32_t flags = oracle ? DMLREF_OPTION_FORCE_ORACLE : 0;
     double omp_ms = 0, pair[2] = {0, 0};
+    const char *pair_kernel[2] = {NULL, NULL};
     for (int k = 0; k < (the_pool ? 4 : 2); ++k) {
         const double limit = memcpy_limit_now();
         const char *kernel = NULL;
@@ -262,10 +265,8 @@ static void time_lines(const char *id, const dmlref_case *c, int all, int oracle
         if (k < 2) {
             ms = time_op(id, c, thr[k], flags, 0, &kernel);
         } else {
-            if (k == 2) time_pool_pair(id, c, flags, pair);
-            dmlref_operator *op = compile(id, c, thr[k], flags, k == 3);
-            kernel = dmlref_kernel_name(op);
-            dmlref_release(op);
+            if (k == 2) time_pool_pair(id, c, flags, pair, pair_kernel);
+            kernel = pair_kernel[k - 2];
             ms = pair[k - 2];
         }
         const double gbs = moved / ms * 1e-6;
