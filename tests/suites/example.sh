@@ -18,39 +18,30 @@ else
     fail=$((fail + 1))
 fi
 
-# EXAMPLE_EMBED=0: a build that cannot create threads (scripts/cross.sh's wasm32) skips it
-if [ "${EXAMPLE_EMBED:-1}" = 0 ]; then
-    echo "SKIP example_embed: EXAMPLE_EMBED=0 (this build cannot create threads)"
-    skip=$((skip + 1))
-else
-    got=$("$BUILD/example_embed" 2>&1)
+# embed NAME: $BUILD/NAME exits 0 and its last line is "embed: N passed, 0 failed"
+embed() {
+    got=$("$BUILD/$1" 2>&1)
     rc=$?
     last=$(printf '%s\n' "$got" | tail -n 1)
     if [ $rc -eq 0 ] && printf '%s\n' "$last" | grep -Eq '^embed: [1-9][0-9]* passed, 0 failed$'; then
         pass=$((pass + 1))
     else
-        printf 'example_embed (exit %s) printed:\n%s\n' "$rc" "$got"
+        printf '%s (exit %s) printed:\n%s\n' "$1" "$rc" "$got"
         fail=$((fail + 1))
     fi
-fi
+}
 
-# The same example linked with trap versions of libc's malloc family and (gcc OpenMP
-# builds) of OpenMP (tests/alloc/libc_trap.c): it sets an allocator and a thread pool, so
-# it must call none of them; the README's example (default options, malloc) linked the
-# same way shows the trap is live: exit 99 naming malloc.
+# EXAMPLE_EMBED=0: a build that cannot create threads (scripts/cross.sh's wasm32) skips them.
+# example_embed_trap is the same example linked with trap versions of libc's malloc family
+# and (gcc OpenMP builds) of OpenMP (tests/alloc/libc_trap.c): it sets an allocator and a
+# thread pool, so it must call none of them; the README's example (default options, malloc)
+# linked the same way shows the trap is live: exit 99 naming malloc.
 if [ "${EXAMPLE_EMBED:-1}" = 0 ]; then
-    echo "SKIP example_embed_trap, example_gather_trap: EXAMPLE_EMBED=0"
-    skip=$((skip + 2))
+    echo "SKIP example_embed, example_embed_trap, example_gather_trap: EXAMPLE_EMBED=0 (this build cannot create threads)"
+    skip=$((skip + 3))
 else
-    got=$("$BUILD/example_embed_trap" 2>&1)
-    rc=$?
-    last=$(printf '%s\n' "$got" | tail -n 1)
-    if [ $rc -eq 0 ] && printf '%s\n' "$last" | grep -Eq '^embed: [1-9][0-9]* passed, 0 failed$'; then
-        pass=$((pass + 1))
-    else
-        printf 'example_embed_trap (exit %s) printed:\n%s\n' "$rc" "$got"
-        fail=$((fail + 1))
-    fi
+    embed example_embed
+    embed example_embed_trap
     got=$("$BUILD/example_gather_trap" 2>&1)
     rc=$?
     if [ $rc -eq 99 ] && printf '%s\n' "$got" | grep -q '^libc trap: the library called malloc '; then
