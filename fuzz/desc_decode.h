@@ -15,7 +15,7 @@
  *
  * Byte format (little-endian; missing bytes read as 0):
  *   header: u8 op, u8 level, u8 misc, u8 fill, u32 p0, u32 p1, u32 p2
- *     op     op_types[op % 32] (below): a fixed table of DirectML operator type
+ *     op     op_types[op % 64] (below): a fixed table of DirectML operator type
  *            values, so a byte means the same operator in every build and
  *            whatever the registry holds.  An operator this build does not
  *            implement (or no operator at all) decodes with no parameters and
@@ -302,14 +302,17 @@ static void decode_params(reader *r, fcase *c, const uint32_t *p) {
     }
 }
 
-/* The op byte's operator types (op % 32).  FIXED: an entry is never moved or
+/* The op byte's operator types (op % 64).  FIXED: an entry is never moved or
  * changed, so that every input, committed or found, keeps meaning the same
- * operator.  Entries 0-23 are every DMLREF_OPERATOR_* of include/dmlref.h in
+ * operator.  Entries 0-23 are the DMLREF_OPERATOR_* of the first two phases in
  * increasing value (SCATTER_ELEMENTS is SCATTER); 24-27 are types no DirectML
- * operator has (or none dmlref knows); 28-31 are spare: invalid values now,
- * and the place for a DirectML operator type added to include/dmlref.h later
- * (LLVMFuzzerInitialize aborts while a built operator is missing here). */
-#define N_OP_TYPES 32u
+ * operator has (or none dmlref knows); 28-43 are the phase-3 types in
+ * increasing value; 44-63 are spare: invalid values now, and the place for a
+ * DirectML operator type added to include/dmlref.h later (LLVMFuzzerInitialize
+ * aborts while a built operator is missing here).  (Until phase 3 the table
+ * had 32 entries, op % 32: an op byte of 32 or more found before then now
+ * names another operator.) */
+#define N_OP_TYPES 64u
 static const uint32_t op_types[N_OP_TYPES] = {
     DMLREF_OPERATOR_INVALID,                /*  0 */
     DMLREF_OPERATOR_ELEMENT_WISE_IDENTITY,  /*  1 */
@@ -339,7 +342,27 @@ static const uint32_t op_types[N_OP_TYPES] = {
     0x80000000u,                            /* 25 */
     2u,         /* 26: DirectML's ELEMENT_WISE_ABS, which dmlref does not know */
     0x10000u | DMLREF_OPERATOR_GATHER,      /* 27: GATHER's value with a high bit */
-    0x7FFFFFFFu, 0xFFFFu, 0xFFFFFFFEu, 0x100u, /* 28-31: spare */
+    DMLREF_OPERATOR_UPSAMPLE_2D,            /* 28 */
+    DMLREF_OPERATOR_TOP_K,                  /* 29 */
+    DMLREF_OPERATOR_ELEMENT_WISE_IF,        /* 30 */
+    DMLREF_OPERATOR_MAX_UNPOOLING,          /* 31 */
+    DMLREF_OPERATOR_RESAMPLE,               /* 32 */
+    DMLREF_OPERATOR_FILL_VALUE_CONSTANT,    /* 33 */
+    DMLREF_OPERATOR_FILL_VALUE_SEQUENCE,    /* 34 */
+    DMLREF_OPERATOR_TOP_K1,                 /* 35 */
+    DMLREF_OPERATOR_RESAMPLE1,              /* 36 */
+    DMLREF_OPERATOR_NONZERO_COORDINATES,    /* 37 */
+    DMLREF_OPERATOR_SLICE_GRAD,             /* 38 */
+    DMLREF_OPERATOR_ARGMIN,                 /* 39 */
+    DMLREF_OPERATOR_ARGMAX,                 /* 40 */
+    DMLREF_OPERATOR_RESAMPLE2,              /* 41 */
+    DMLREF_OPERATOR_RESAMPLE3,              /* 42 */
+    DMLREF_OPERATOR_UNFOLD,                 /* 43 */
+    0x7FFFFFFFu, 0xFFFFu, 0xFFFFFFFEu, 0x100u, /* 44-47: spare */
+    0x7FFFFFFFu, 0xFFFFu, 0xFFFFFFFEu, 0x100u, /* 48-51: spare */
+    0x7FFFFFFFu, 0xFFFFu, 0xFFFFFFFEu, 0x100u, /* 52-55: spare */
+    0x7FFFFFFFu, 0xFFFFu, 0xFFFFFFFEu, 0x100u, /* 56-59: spare */
+    0x7FFFFFFFu, 0xFFFFu, 0xFFFFFFFEu, 0x100u, /* 60-63: spare */
 };
 
 /* Decodes the header and tensors; returns the feature level.  Generic over the
