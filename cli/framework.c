@@ -403,6 +403,35 @@ static int fw_reverse_subsequences(const dmlref_case *c, fw_form *f) {
     return 0;
 }
 
+/* UNFOLD (im2col): no ONNX operator (opsets 13-19 have no Unfold or Im2Col; Col2Im, from 18, is
+ * the inverse) and no WebNN one; PyTorch's torch.nn.functional.unfold for 4-D inputs (2 spatial
+ * dims, symmetric padding).  The name "Unfold" is what the stand-in backends dispatch on (onnx.c
+ * and webnn.c say why neither expresses it).  The input as it is ({N, C, spatial...}: F.unfold
+ * needs the batch and channel dims), the output without its D - 3 leading 1s ({N, C * prod(W),
+ * L}, F.unfold's shape); kernel_size, dilations, strides per spatial dim and pads in ONNX's order
+ * [x1_begin, ..., x1_end, ...]. */
+static int fw_unfold(const dmlref_case *c, fw_form *f) {
+    const DMLREF_UNFOLD_OPERATOR_DESC *d = c->desc_mem;
+    const case_tensor *in = find(c, "InputTensor", 0), *out = find(c, "OutputTensor", 1);
+    if (!in || !out || in->buf.DimensionCount < 3 || d->DimensionCount != in->buf.DimensionCount - 2 ||
+        !d->WindowSizes || !d->Strides || !d->Dilations || !d->StartPadding || !d->EndPadding)
+        return -1;
+    const uint32_t k = d->DimensionCount;
+    names(f, "Unfold", "unfold", "unfold");
+    take_dims(c, f, in, 0);
+    take_dims(c, f, out, out->buf.DimensionCount - 3);
+    fw_list *w = add_list(f, "kernel_size"), *dl = add_list(f, "dilations"), *st = add_list(f, "strides"),
+            *pads = add_list(f, "pads");
+    for (uint32_t i = 0; i < k; ++i) {
+        w->v[w->n++] = d->WindowSizes[i];
+        dl->v[dl->n++] = d->Dilations[i];
+        st->v[st->n++] = d->Strides[i];
+    }
+    for (uint32_t i = 0; i < k; ++i) pads->v[pads->n++] = d->StartPadding[i];
+    for (uint32_t i = 0; i < k; ++i) pads->v[pads->n++] = d->EndPadding[i];
+    return 0;
+}
+
 /* One form per operator of the registry's list (src/core/operators.def): fw_<name> above.  An
  * operator no framework can express still gets its fw_<name>, which returns -1 (the case is
  * then exported without a framework form), so that leaving it out is a decision in this file,

@@ -562,6 +562,8 @@ static int build_graph(gctx *g) {
     if (strcmp(op, "EyeLike") == 0 || strcmp(op, "Trilu") == 0) return g_diagonal(g);
     if (strcmp(op, "Pad") == 0) return g_pad(g);
     if (strcmp(op, "ReverseSequence") == 0) return g_reverse(g);
+    if (strcmp(op, "Unfold") == 0)
+        return not_expressible(g, "ONNX has no Unfold or Im2Col operator (opsets 13-19; Col2Im, from 18, is its inverse)");
     return not_expressible(g, "this command has no ONNX graph for the operator");
 }
 

@@ -466,6 +466,7 @@ static int build_ops(wctx *g) {
     if (strcmp(onnx, "Pad") == 0) return w_pad(g);
     if (strcmp(onnx, "ReverseSequence") == 0) return w_reverse(g);
     if (strcmp(onnx, "OneHot") == 0) return not_expressible(g, webnn_unsupported("ONE_HOT"));
+    if (strcmp(onnx, "Unfold") == 0) return not_expressible(g, webnn_unsupported("UNFOLD"));
     return not_expressible(g, "this command has no WebNN form for the operator");
 }
 
@@ -498,6 +499,7 @@ static void write_tensor(wctx *g, FILE *f, const case_tensor *t, const fw_shape 
 }
 
 const char *webnn_unsupported(const char *op_name) {
+    if (strcmp(op_name, "UNFOLD") == 0) return "WebNN has no unfold (im2col) operator";
     return strcmp(op_name, "ONE_HOT") == 0 ? "WebNN has no oneHot operator (proposed, not in the specification)" : NULL;
 }
 

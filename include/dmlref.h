@@ -378,6 +378,19 @@ typedef struct DMLREF_DIAGONAL_MATRIX1_OPERATOR_DESC {
     int32_t DiagonalFillEnd;   /* exclusive */
 } DMLREF_DIAGONAL_MATRIX1_OPERATOR_DESC;
 
+/* UNFOLD (FL 6_4): im2col.  DimensionCount is the length of the five arrays: the
+ * spatial count, InputTensor.DimensionCount - 2. */
+typedef struct DMLREF_UNFOLD_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    uint32_t DimensionCount;
+    const uint32_t *WindowSizes;
+    const uint32_t *Strides;
+    const uint32_t *Dilations;
+    const uint32_t *StartPadding;
+    const uint32_t *EndPadding;
+} DMLREF_UNFOLD_OPERATOR_DESC;
+
 typedef enum DMLREF_FEATURE_LEVEL {
     DMLREF_FEATURE_LEVEL_1_0 = 0x1000,
     DMLREF_FEATURE_LEVEL_2_0 = 0x2000,
@@ -687,6 +700,7 @@ DMLREF_API dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc,
  *   GATHER_ND1               inputs {Input, Indices}              outputs {Output}
  *   PADDING1                 inputs {Input}                       outputs {Output}
  *   DIAGONAL_MATRIX1         inputs {[Input]}                     outputs {Output}
+ *   UNFOLD                   inputs {Input}                       outputs {Output}
  * (SCATTER is SCATTER_ELEMENTS; tests/unit/test_registry.c checks this list
  * against the schemas.)  Outputs must not overlap inputs or each other (except
  * that an operator whose schema has DMLREF_SCHEMA_IN_PLACE may bind its output

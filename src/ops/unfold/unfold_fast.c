@@ -1,0 +1,158 @@
+/*
+ * UNFOLD's fast path (unfold.h; the class, its rules and its oracle are
+ * op_unfold.c), bit-identical to the oracle and tested against it on random
+ * cases.
+ *
+ * The work is the output's rows: one per (n, c, k), N * C * prod(W) of them,
+ * split over threads (run_ranges).  A row is prod(B) elements: for each block
+ * of the outer spatial dims (all but the last) a run of B_last elements, which
+ * reads one input row shifted by k_last * Dilation - StartPadding, with zeros
+ * where the window hangs over the input.  The source of every (window index,
+ * block) pair of each spatial dim is computed at compile, in a table the plan
+ * owns (a byte offset into the input, or UNFOLD_OUTSIDE); execute allocates
+ * nothing.
+ *
+ *   unfold.rows    innermost Stride 1, innermost input and output dims
+ *                  contiguous: a run's valid part [lo, hi) is one memcpy, the
+ *                  rest zeroed with memset
+ *   unfold.gather  anything else: element by element through the tables
+ */
+#include "ops/kernels.h"
+#include "unfold.h"
+
+#include <string.h>
+
+/* Table entries (8 bytes each) above which no plan is made: the oracle runs. */
+#define UNFOLD_TABLE_MAX (UINT64_C(1) << 22)
+#define UNFOLD_OUTSIDE UINT64_MAX
+
+typedef struct unfold_plan {
+    uint32_t k, es, rows; /* spatial dims, element size, 1: unfold.rows             */
+    uint32_t nth;
+    uint64_t w[UNFOLD_MAX_SPATIAL], b[UNFOLD_MAX_SPATIAL];
+    uint64_t pw, crows, units;            /* prod(W), C * prod(W), N * C * prod(W)   */
+    uint64_t isn, isc, osn, osr, osl;     /* byte strides: input N, C; output N, row, column */
+    const uint64_t *tab[UNFOLD_MAX_SPATIAL]; /* tab[d][kd * B_d + bd]: source byte offset or UNFOLD_OUTSIDE */
+    const uint64_t *lo, *hi;              /* unfold.rows: per last window index, the valid blocks [lo, hi) */
+    uint64_t mem[];                       /* the tables                                           */
+} unfold_plan;
+
+typedef struct unfold_ctx {
+    const unfold_plan *p;
+    const exec_args *x;
+} unfold_ctx;
+
+/* Rows [lo, hi) of the output. */
+static void unfold_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
+    const unfold_ctx *cx = vc;
+    const unfold_plan *p = cx->p;
+    const unsigned char *src = IN_DATA(cx->x, 0);
+    unsigned char *dst = OUT_DATA(cx->x, 0);
+    const uint32_t K = p->k, L = K - 1, es = p->es;
+    const uint64_t bl = p->b[L];
+    (void)part;
+    for (uint64_t u = lo; u < hi; ++u) {
+        const uint64_t n = u / p->crows, r = u % p->crows;
+        uint64_t kk = r % p->pw, kd[UNFOLD_MAX_SPATIAL];
+        for (uint32_t d = K; d-- > 0;) {
+            kd[d] = kk % p->w[d];
+            kk /= p->w[d];
+        }
+        const unsigned char *ib = src + n * p->isn + (r / p->pw) * p->isc;
+        unsigned char *ob = dst + n * p->osn + r * p->osr;
+        const uint64_t *last = p->tab[L] + kd[L] * bl;
+        /* the outer blocks, row-major (an odometer over dims 0 .. K-2) */
+        uint64_t bo[UNFOLD_MAX_SPATIAL] = {0};
+        for (uint64_t q = 0;; ++q) {
+            uint64_t off = 0;
+            int outside = 0;
+            for (uint32_t d = 0; d < L; ++d) {
+                const uint64_t t = p->tab[d][kd[d] * p->b[d] + bo[d]];
+                if (t == UNFOLD_OUTSIDE) outside = 1;
+                else off += t;
+            }
+            unsigned char *o = ob + q * bl * p->osl;
+            if (p->rows) {
+                const uint64_t a = outside ? bl : p->lo[kd[L]], z = outside ? bl : p->hi[kd[L]];
+                if (a) memset(o, 0, (size_t)(a * es));
+                if (z > a) memcpy(o + a * es, ib + off + last[a], (size_t)((z - a) * es));
+                if (bl > z && z >= a) memset(o + z * es, 0, (size_t)((bl - z) * es));
+            } else {
+                for (uint64_t j = 0; j < bl; ++j) {
+                    if (outside || last[j] == UNFOLD_OUTSIDE) memset(o + j * p->osl, 0, es);
+                    else memcpy(o + j * p->osl, ib + off + last[j], es);
+                }
+            }
+            uint32_t d = L;
+            while (d-- > 0) {
+                if (++bo[d] < p->b[d]) break;
+                bo[d] = 0;
+            }
+            if (d == UINT32_MAX) break; /* every outer block done (or K == 1) */
+        }
+    }
+}
+
+static dmlref_status unfold_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
+    const unfold_ctx c = {op->plan, x};
+    (void)err;
+    run_ranges(op, c.p->nth, c.p->units, unfold_range, &c);
+    return DMLREF_OK;
+}
+
+static void unfold_free(const dmlref_allocator *al, void *p) { mem_free(al, p); }
+
+dmlref_status plan_unfold(op_t *op, const unfold_params *prm, dmlref_error *err) {
+    const tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
+    const uint32_t K = prm->k, D = out->n, L = K - 1;
+    (void)err;
+    /* every W_d * B_d <= prod(W) * prod(B) <= the output's elements (< 2^32), K <= 6 */
+    uint64_t entries = 0;
+    for (uint32_t d = 0; d < K; ++d) entries += (uint64_t)prm->w[d] * prm->blocks[d];
+    entries += 2 * (uint64_t)prm->w[L];
+    if (entries > UNFOLD_TABLE_MAX) return DMLREF_OK; /* the oracle */
+    unfold_plan *p = mem_alloc(&op->alloc, sizeof *p + (size_t)entries * sizeof(uint64_t));
+    if (!p) return plan_out_of_memory(op, err);
+    memset(p, 0, sizeof *p);
+    p->k = K;
+    p->es = out->esize;
+    uint64_t *t = p->mem;
+    for (uint32_t d = 0; d < K; ++d) {
+        p->w[d] = prm->w[d];
+        p->b[d] = prm->blocks[d];
+        p->tab[d] = t;
+        for (uint64_t kd = 0; kd < p->w[d]; ++kd)
+            for (uint64_t bd = 0; bd < p->b[d]; ++bd) {
+                const int64_t s = unfold_source(prm, d, bd, kd);
+                *t++ = s < 0 || s >= (int64_t)in->sizes[2 + d] ? UNFOLD_OUTSIDE : (uint64_t)s * in->bstrides[2 + d];
+            }
+    }
+    /* the valid blocks of the last dim for each window index: a range, the source rising with the block */
+    uint64_t *lo = t, *hi = t + p->w[L];
+    for (uint64_t kd = 0; kd < p->w[L]; ++kd) {
+        const uint64_t *row = p->tab[L] + kd * p->b[L];
+        uint64_t a = 0, z;
+        while (a < p->b[L] && row[a] == UNFOLD_OUTSIDE) ++a;
+        z = a;
+        while (z < p->b[L] && row[z] != UNFOLD_OUTSIDE) ++z;
+        lo[kd] = a;
+        hi[kd] = z;
+    }
+    p->lo = lo;
+    p->hi = hi;
+    p->pw = prm->pw;
+    p->crows = prm->pw * in->sizes[1];
+    p->units = p->crows * in->sizes[0];
+    p->isn = in->bstrides[0];
+    p->isc = in->bstrides[1];
+    p->osn = out->bstrides[D - 3];
+    p->osr = out->bstrides[D - 2];
+    p->osl = out->bstrides[D - 1];
+    p->rows = prm->st[L] == 1 && in->bstrides[D - 1] == out->esize && p->osl == out->esize;
+    p->nth = plan_threads(op, 2 * out->elements * out->esize);
+    op->plan = p;
+    op->plan_free = unfold_free;
+    op->kernel = unfold_kernel;
+    op->kernel_name = p->rows ? KERNEL_NAME(UNFOLD_ROWS) : KERNEL_NAME(UNFOLD_GATHER);
+    return DMLREF_OK;
+}
