@@ -60,7 +60,7 @@ def subsections(body):
     out = [("", parts[0])]
     for p in parts[1:]:
         title, _, text = p.partition("\n")
-        out.append((re.sub(r"^[P0-9.]+\s*", "", title.strip()), text))
+        out.append((re.sub(r"^[PQ0-9.]+\s*", "", title.strip()), text))
     return out
 
 

@@ -1,7 +1,7 @@
 /*
  * UNFOLD (docs/operators.md, UNFOLD): the desc's layout (LP64 and ILP32) and
  * schema, every rule (UF1-UF6) and the feature level, the output_sizes hook, the
- * page's two examples (the output kept 4-D: Q13 item 57), data of every element
+ * page's two examples (the output kept 4-D: docs/operators.md §9 item 44), data of every element
  * size through strided, broadcast and gapped views against an independent
  * reference, NaN payloads and -0.0 as bits, and the fast path against the
  * oracle on random cases with 1 and 2 threads (unfold.rows and unfold.gather
@@ -73,7 +73,7 @@ static void check_rule_at(const char *file, int line, dmlref_status st, const dm
 #define CHECK_RULE(st, err, want, needle, rule) check_rule_at(__FILE__, __LINE__, (st), &(err), (want), (needle), (rule))
 
 /* DirectML.h: {InputTensor, OutputTensor, UINT DimensionCount, five const UINT *}: 64 bytes on
- * x64 (Q0.1), 32 on a 32-bit target. */
+ * x64, 32 on a 32-bit target. */
 TEST(unfold_desc_layout) {
     const size_t p = sizeof(void *);
     CHECK_EQ_U64(sizeof(DMLREF_UNFOLD_OPERATOR_DESC), 8 * p); /* 64 on LP64, 32 on ILP32 */
@@ -335,7 +335,7 @@ static unsigned char *random_bytes(uint64_t *s, size_t n) {
 }
 
 /* The page's two examples (tests/cases/unfold_doc1.json, unfold_doc2.json): the page prints the
- * outputs 3-D ({1, 9, 9}); UF1 keeps the input's 4 dims, {1, 1, 9, 9} (Q13 item 57). */
+ * outputs 3-D ({1, 9, 9}); UF1 keeps the input's 4 dims, {1, 1, 9, 9} (docs/operators.md §9 item 44). */
 TEST(unfold_doc_examples) {
     float in[25];
     for (int i = 0; i < 25; ++i) in[i] = (float)i;

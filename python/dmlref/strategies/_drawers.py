@@ -349,3 +349,33 @@ def _padding(operator):
             kw["padding_value"] = float(draw(st.integers(0 if np.dtype(dt).kind == "u" else -100, 100)))
         return Drawn(operator, [x], kw, feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
     return draw_padding
+
+
+@st.composite
+def unfold(draw, feature_level=None, **types):
+    """UNFOLD: WindowSizes 1-3, Strides 1-3, Dilations 1-2, paddings 0-2 over the D - 2 spatial
+    dims (a window that would not fit the padded input is 1: UF5); windows and paddings of the
+    dims from the first on dropped until the output {1 x (D-3), N, C*prod(W), prod(B)} is small."""
+    n, dt, _, rng = draw(_common("UNFOLD", feature_level, **types))
+    k = n - 2
+    ins = draw(shapes(n, budget=48))
+    w, s, dil, p0, p1 = [], [], [], [], []
+    for d in range(k):
+        a, b, ds = draw(st.integers(0, 2)), draw(st.integers(0, 2)), draw(st.integers(1, 2))
+        win = draw(st.integers(1, 3))
+        if ins[2 + d] + a + b < ds * (win - 1) + 1:
+            win = 1
+        w.append(win), s.append(draw(st.integers(1, 3))), dil.append(ds), p0.append(a), p1.append(b)
+
+    def out_shape():
+        blocks = [(ins[2 + d] + p0[d] + p1[d] - dil[d] * (w[d] - 1) - 1) // s[d] + 1 for d in range(k)]
+        return (1,) * (n - 3) + (ins[0], ins[1] * math.prod(w), math.prod(blocks))
+
+    d = 0
+    while math.prod(out_shape()) > MAX_ELEMENTS:
+        w[d], p0[d], p1[d] = 1, 0, 0
+        d += 1
+    x = _input(draw, rng, dt, ins)
+    outs = out_shape()
+    kw = {"window_sizes": w, "strides": s, "dilations": dil, "start_padding": p0, "end_padding": p1}
+    return Drawn("UNFOLD", [x], kw, feature_level, [(outs, draw(layouts(outs, broadcast=False)))])

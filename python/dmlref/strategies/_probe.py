@@ -22,6 +22,10 @@ _PROBE = {"Axis": 0, "IndexDimensions": 1, "InputDimensionCount": lambda n: n, "
 # Slots whose probe tensor cannot be all 1s: (operator, slot) -> sizes for n dimensions
 # (ONE_HOT's Values must hold two elements at least, rule OH5).
 _PROBE_SIZES = {("ONE_HOT", "ValuesTensor"): lambda n: (1,) * (n - 1) + (2,)}
+# Operators whose parameters differ from _PROBE's: (operator, parameter) -> value for n
+# dimensions (UNFOLD's five arrays hold one entry per spatial dimension, n - 2: rule UF3).
+_PROBE_OP = {("UNFOLD", p): (lambda v: lambda n: [v] * max(n - 2, 1))(v)
+             for p, v in (("WindowSizes", 1), ("Strides", 1), ("Dilations", 1), ("StartPadding", 0), ("EndPadding", 0))}
 
 
 @functools.lru_cache(maxsize=None)
@@ -43,7 +47,7 @@ def support(operator, feature_level=None):
                     tensors[s["name"]] = [t] if s["is_array"] else t
                 params = {}
                 for p in op.params:
-                    v = _PROBE.get(p["name"], 0)
+                    v = _PROBE_OP.get((operator, p["name"]), _PROBE.get(p["name"], 0))
                     params[p["name"]] = None if p["kind"] == 8 else (v(n) if callable(v) else v)
                     if _is_data_type_enum(p):  # a union's data type: the tensors' (DIAGONAL_MATRIX1)
                         params[p["name"]] = _types.CODES[dt]
