@@ -118,6 +118,16 @@ export function runBackend(fw, xs) {
         return src.includes(-1) ? fill(fw, x.data) : at(src);
       })];
     }
+    case 'Unfold': { // no ONNX operator (the stand-ins' name): im2col, torch.nn.functional.unfold's layout
+      const k = s.length - 2, w = fw.kernel_size, p = fw.pads, wk = prod(w);
+      const blocks = w.map((n, d) => Math.floor((s[2 + d] + p[d] + p[d + k] - fw.dilations[d] * (n - 1) - 1) / fw.strides[d]) + 1);
+      const zero = x.data instanceof BigUint64Array ? 0n : 0;
+      return [make([s[0], s[1] * wk, prod(blocks)], x.data, ([n, r, l]) => {
+        const kc = coords(r % wk, w), bc = coords(l, blocks); // window offset and block, row-major
+        const src = kc.map((v, d) => bc[d] * fw.strides[d] + v * fw.dilations[d] - p[d]);
+        return src.every((v, d) => v >= 0 && v < s[2 + d]) ? at([n, Math.floor(r / wk), ...src]) : zero;
+      })];
+    }
     case 'ReverseSequence': // the first L = min(length, n) elements of each sequence reversed
       return [make(s, x.data, (c) => {
         const L = Math.min(ix.data[index(along(c, ax, 0), ix.shape)], s[ax]);

@@ -63,6 +63,18 @@ def pad_map(mode, n, b, e):
     return i % n if mode == "wrap" else np.clip(i, 0, n - 1)
 
 
+def unfold(x, kernel, dilations, strides, pads):
+    """Im2col (torch.nn.functional.unfold for any number of spatial dims): x {N, C, spatial...}
+    zero-padded, every window of the dilated kernel at every stride, as {N, C*prod(kernel), blocks}."""
+    k = len(kernel)
+    xp = np.pad(x, [(0, 0), (0, 0)] + [(pads[d], pads[d + k]) for d in range(k)])
+    axes = tuple(range(2, 2 + k))
+    win = np.lib.stride_tricks.sliding_window_view(xp, [dl * (w - 1) + 1 for w, dl in zip(kernel, dilations)], axis=axes)
+    win = win[(slice(None),) * 2 + tuple(slice(None, None, s) for s in strides) + tuple(slice(None, None, d) for d in dilations)]
+    n, c = x.shape[:2]
+    return win.transpose((0, 1) + tuple(range(2 + k, 2 + 2 * k)) + axes).reshape(n, c * int(np.prod(kernel)), -1)
+
+
 def run_backend(fw, xs):
     """The operator in its framework form: fw is the manifest's "framework" (the ONNX
     name, axis, split sizes), xs the inputs in fw's shapes; returns the outputs."""
@@ -115,4 +127,6 @@ def run_backend(fw, xs):
         k = np.arange(n).reshape([-1 if a == axis else 1 for a in range(xs[0].ndim)])
         L = np.minimum(xs[1], n).astype(np.int64)  # one per sequence: size 1 along axis
         return [np.take_along_axis(xs[0], np.where(k < L, L - 1 - k, k), axis=axis)]
+    if op == "Unfold":  # no ONNX operator: the name the stand-ins share (docs/testing-your-backend.md)
+        return [unfold(xs[0], fw["kernel_size"], fw["dilations"], fw["strides"], fw["pads"])]
     raise NotImplementedError(op)

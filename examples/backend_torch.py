@@ -117,6 +117,21 @@ def run_torch(fw, xs):
         outs = [torch.gather(data, axis, torch.where(k < L, L - 1 - k, k).expand(data.shape))]
     elif op == "Identity":
         outs = [data.clone()]
+    elif op == "Unfold":  # no ONNX operator (the stand-ins' name): F.unfold, or Tensor.unfold per spatial dim
+        w, dl, st, p = fw["kernel_size"], fw["dilations"], fw["strides"], fw["pads"]
+        k = len(w)
+        padded = torch.zeros([n + (p[d - 2] + p[d - 2 + k] if d >= 2 else 0) for d, n in enumerate(data.shape)],
+                             dtype=data.dtype)  # the zero bits, the input inside (F.unfold pads only symmetrically)
+        padded[(slice(None),) * 2 + tuple(slice(p[d], p[d] + data.shape[2 + d]) for d in range(k))] = data
+        if k == 2 and data.dtype in (torch.float32, torch.float64):  # F.unfold: 4-D floating inputs
+            outs = [torch.nn.functional.unfold(padded, w, dilation=dl, stride=st)]
+        else:  # each unfold appends its window dim: (N, C, B..., dilated W...) -> (N, C, W..., B...)
+            out = padded
+            for d in range(k):
+                out = out.unfold(2 + d, dl[d] * (w[d] - 1) + 1, st[d])
+            out = out[(Ellipsis,) + tuple(slice(None, None, x) for x in dl)]
+            out = out.permute([0, 1] + list(range(2 + k, 2 + 2 * k)) + list(range(2, 2 + k)))
+            outs = [out.reshape(data.shape[0], data.shape[1] * int(np.prod(w)), -1)]
     else:
         raise NotImplementedError(op)
     return [o.contiguous().numpy().view(xs[0].dtype) for o in outs]

@@ -37,6 +37,9 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     PADDING(1)       np.pad (constant, edge, reflect, symmetric); WRAP by modular
                      indexing (np.pad's wrap is wrong before numpy 1.25 when a pad
                      exceeds the size); PADDING's FLOAT converted as DIAGONAL_MATRIX's
+    UNFOLD           im2col: np.pad with zeros, then sliding_window_view over the spatial
+                     dims, every Dilation-th window element and every Stride-th block,
+                     transposed to (N, C, window..., block...) and reshaped
 
 Every output byte is compared: addressed bytes must equal numpy's, all other
 bytes must keep the random prefill.  Elements are moved as raw unsigned
@@ -230,6 +233,7 @@ PARAM_NAMES = {
     "ELEMENT_WISE_IDENTITY": ("ScaleBias",),
     "PADDING": ("PaddingMode", "PaddingValue"),
     "PADDING1": ("PaddingMode", "PaddingValueDataType", "PaddingValue"),
+    "UNFOLD": (),
 }
 
 
@@ -758,6 +762,31 @@ def gen_padding_any(rng, dt, n, v1):
     return "PADDING", m, value, [t_in, t_out], [res], note, False, arrays
 
 
+def gen_unfold(rng, dt, it, n, oob):
+    """UNFOLD: 1 to 3 spatial dims (D = k + 2), windows 1-3, strides 1-3, dilations 1-2, pads 0-2;
+    numpy's im2col through sliding_window_view on a zero-padded copy (zero bits: the raw view)."""
+    k = min(n, 3)
+    sizes = [int(rng.integers(1, 4)), int(rng.integers(1, 4))] + [int(rng.integers(1, 7 if k < 3 else 4)) for _ in range(k)]
+    w, st, dil, p0, p1 = ([int(rng.integers(lo, hi)) for _ in range(k)] for lo, hi in ((1, 4), (1, 4), (1, 3), (0, 3), (0, 3)))
+    for d in range(k):
+        if sizes[2 + d] + p0[d] + p1[d] < dil[d] * (w[d] - 1) + 1:
+            w[d] = 1
+    t_in = make(rng, dt, sizes, False)
+    span = [sizes[2 + d] + p0[d] + p1[d] - dil[d] * (w[d] - 1) - 1 for d in range(k)]
+    blocks = [s_ // t_ + 1 for s_, t_ in zip(span, st)]
+    outs = [1] * (k - 1) + [sizes[0], sizes[1] * int(np.prod(w)), int(np.prod(blocks))]
+    t_out = make(rng, dt, outs, True)
+    xp = np.pad(np.array(t_in.view()), [(0, 0), (0, 0)] + list(zip(p0, p1)))
+    axes = tuple(range(2, 2 + k))
+    win = np.lib.stride_tricks.sliding_window_view(xp, [dil[d] * (w[d] - 1) + 1 for d in range(k)], axis=axes)
+    win = win[(slice(None), slice(None)) + tuple(slice(None, None, t_) for t_ in st) + tuple(slice(None, None, d_) for d_ in dil)]
+    # (N, C, B..., W...) -> (N, C, W..., B...) -> (N, C * prod(W), prod(B))
+    res = win.transpose((0, 1) + tuple(range(2 + k, 2 + 2 * k)) + axes).reshape(outs)
+    note = "windows %s strides %s dilations %s start %s end %s" % (w, st, dil, p0, p1)
+    arrays = (("WindowSizes", w), ("Strides", st), ("Dilations", dil), ("StartPadding", p0), ("EndPadding", p1))
+    return "UNFOLD", 0, 0, [t_in, t_out], [res], note, False, arrays
+
+
 # One generator per operator of src/core/operators.def (scripts/check-tables.py checks that
 # none is missing).
 GENERATORS = {
@@ -783,6 +812,7 @@ GENERATORS = {
     "GATHER_ND": gen_gather_nd,
     "GATHER_ND1": gen_gather_nd1,
     "REVERSE_SUBSEQUENCES": gen_reverse_subsequences,
+    "UNFOLD": gen_unfold,
 }
 
 

@@ -42,7 +42,7 @@
 #include "dmlref.h"
 
 #define MAX_TENSORS 16
-#define MAX_ARRAYS 4   /* array parameters per case          */
+#define MAX_ARRAYS 5   /* array parameters per case (UNFOLD) */
 #define MAX_ARRAY_LEN 64 /* entries per array parameter        */
 
 typedef struct tensor {

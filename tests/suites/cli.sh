@@ -887,6 +887,19 @@ for f in "$tmp"/genpad/*.json; do
     done
 done
 [ "$padfail" -eq 0 ] && ok || no "$padfail generated PADDING(1) runs differ from the oracle's expected outputs"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_unfold_1_$i.json"; done))
+want=8a4b292138038737dbf4e6dc60fe6c4f6d3284cec4f79f94f6b880e1a2414845
+[ "$pin" = "$want" ] && ok || no "gen UNFOLD --count 5 --seed 1 files have sha256 $pin, pinned $want"
+# UNFOLD: generated cases (expected from the oracle: DMLREF_FORCE_ORACLE) run back on the fast path with 1 and 2 threads
+DMLREF_FORCE_ORACLE=1 "$D" gen --operator UNFOLD --count 40 --seed 5 --out "$tmp/genunf" >"$tmp/out" 2>"$tmp/err" && ok ||
+    no "gen UNFOLD 40 (oracle)"
+unffail=0
+for f in "$tmp"/genunf/*.json; do
+    for t in 1 2; do
+        DMLREF_PAR_GRAIN=16 "$D" run "$f" --threads $t >/dev/null 2>"$tmp/err" || { unffail=$((unffail + 1)); echo "FAIL: $f --threads $t"; repro_note env DMLREF_PAR_GRAIN=16 "$D" run "$f" --threads $t; repro_print; }
+    done
+done
+[ "$unffail" -eq 0 ] && ok || no "$unffail generated UNFOLD runs differ from the oracle's expected outputs"
 # what the suite covers (over all 100 cases)
 if py - "$tmp/gen1" <<'PY' 2>"$tmp/err"
 import json, os, sys
