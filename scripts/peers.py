@@ -250,6 +250,18 @@ def p2_workloads(rng):
         "torch": lambda: (lambda e, i, o: keep(o, lambda: torch.index_select(e, 0, i, out=o)))(
             torch.from_numpy(eye), torch.from_numpy(io.astype(np.int64)), torch.zeros((1048576, 16))),
     }))
+    # phase 3
+    xu = rand((8, 32, 64, 64))
+    # UNFOLD (im2col), window 3x3, stride 1, padding 1: numpy's windows of a zero-padded copy
+    # (the copy is part of the work) into (N, C, kh, kw, H, W) = [8, 288, 4096]; torch F.unfold
+    w.append(("unfold_3x3", xu.nbytes + 8 * 288 * 4096 * 4, {
+        "numpy": lambda: (lambda o: keep(o, lambda: np.copyto(
+            o.reshape(8, 32, 3, 3, 64, 64),
+            np.lib.stride_tricks.sliding_window_view(np.pad(xu, ((0, 0), (0, 0), (1, 1), (1, 1))), (3, 3),
+                                                     axis=(2, 3)).transpose(0, 1, 4, 5, 2, 3))))(
+            np.zeros((8, 288, 4096), f32)),
+        "torch": lambda: (lambda t: alloc(lambda: torch.nn.functional.unfold(t, 3, padding=1)))(torch.from_numpy(xu)),
+    }))
     return w
 
 
