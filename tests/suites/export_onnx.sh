@@ -108,11 +108,12 @@ for m in glob.glob(sys.argv[1] + "/*/manifest.json"):
     ops.add(j["operator"])
     onnx[j["operator"]] += j["onnx"]["expressible"]
     webnn[j["operator"]] += j["webnn"]["expressible"]
-assert len(ops) == 22, sorted(ops)
+assert len(ops) == 23, sorted(ops)
 # ELEMENT_WISE_IDENTITY's documented cases all have a ScaleBias (arithmetic: not expressible);
-# the generated suite has its plain copies
-assert sorted(o for o in ops if not onnx[o]) == ["ELEMENT_WISE_IDENTITY"], [o for o in ops if not onnx[o]]
-assert sorted(o for o in ops if not webnn[o]) == ["ELEMENT_WISE_IDENTITY", "ONE_HOT"], [o for o in ops if not webnn[o]]
+# the generated suite has its plain copies.  UNFOLD: neither ONNX nor WebNN has the operator
+assert sorted(o for o in ops if not onnx[o]) == ["ELEMENT_WISE_IDENTITY", "UNFOLD"], [o for o in ops if not onnx[o]]
+assert sorted(o for o in ops if not webnn[o]) == ["ELEMENT_WISE_IDENTITY", "ONE_HOT", "UNFOLD"], \
+    [o for o in ops if not webnn[o]]
 PY
 
 # ---- onnx.checker, and the TensorProto files against the .npy files
@@ -198,6 +199,9 @@ expect 0 "export a ScaleBias case" "$D" export "$tmp/sb"/*.json --out "$tmp/sbx"
 reason "$tmp/sbx" onnx "ScaleBias is arithmetic" "ScaleBias is not expressible in ONNX"
 d="$tmp/doc/$(ls "$tmp/doc" | grep '_one_hot_doc' | head -n 1)"
 reason "$d" webnn "WebNN has no oneHot" "ONE_HOT is not expressible in WebNN"
+d="$tmp/doc/$(ls "$tmp/doc" | grep '_unfold_doc1' | head -n 1)"
+reason "$d" onnx "ONNX has no Unfold or Im2Col operator" "UNFOLD is not expressible in ONNX"
+reason "$d" webnn "WebNN has no unfold" "UNFOLD is not expressible in WebNN"
 "$D" gen --operator JOIN --count 1 --seed 3 --data-types FLOAT64 --out "$tmp/f64" >/dev/null 2>&1
 expect 0 "export a FLOAT64 case" "$D" export "$tmp/f64"/*.json --out "$tmp/f64x" --onnx --webnn
 reason "$tmp/f64x" webnn "is FLOAT64: WebNN's types are" "FLOAT64 is not expressible in WebNN"
@@ -233,6 +237,7 @@ expect 4 "gen --scale-bias --expressible onnx" "$D" gen --operator ELEMENT_WISE_
 contains "$tmp/err" "not expressible in ONNX (first: ScaleBias is arithmetic" "gen --expressible: the reason"
 expect 0 "gen --expressible webnn" "$D" gen --operator ALL --count 4 --seed 4 --expressible webnn --out "$tmp/ew"
 contains "$tmp/err" "skipped ONE_HOT" "gen --expressible webnn skips ONE_HOT"
+contains "$tmp/err" "skipped UNFOLD" "gen --expressible webnn skips UNFOLD"
 expect 0 "export gen --expressible webnn" "$D" export "$tmp/ew" --out "$tmp/ewx" --webnn
 contains "$tmp/err" "wrote 84 cases to $tmp/ewx; WebNN: 84 tests, 0 not expressible" "gen --expressible webnn: every case has a test"
 expect 4 "gen ONE_HOT --expressible webnn" "$D" gen --operator ONE_HOT --count 1 --seed 1 --expressible webnn --out "$tmp/e1"
