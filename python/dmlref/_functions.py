@@ -2025,6 +2025,11 @@ def unfold(input: ArrayLike, /, *, window_sizes: Sequence[int], strides: Sequenc
        "padded fold"); row 0 = [0,0,0,0,1,2,5,6,7,10,11,12,15,16,17], row 8 ends with three zeros
        (the padded row below the input).
 
+    - Invalid: `tests/cases/bad/e2_unfold_output_rank.json` (UF1: Example 1 with the 3-D output the
+      page prints), `e2_unfold_window_too_large.json` (UF5), `e2_unfold_blocks_wrap.json` (UF6, a
+      block count above 2^32 − 1), `e3_unfold_array_length.json` (the case reader: an array whose
+      length is not DimensionCount).
+
     Fast path: the work is the output's rows, one per (n, c, k), split over threads. At compile the
     planner tabulates, per spatial dim, the input byte offset (or "outside") of every (window
     offset, block) pair, and for the last dim the valid block range of each window offset, in
@@ -2033,7 +2038,7 @@ def unfold(input: ArrayLike, /, *, window_sizes: Sequence[int], strides: Sequenc
     `memcpy` from a shifted input row with its padding parts zeroed (`unfold.rows`: the `unfold_3x3`
     workload, window 3×3, stride 1, padding 1); otherwise each element is gathered through the
     tables (`unfold.gather`). Tables above 2^22 entries (only for huge windows or paddings) leave
-    the oracle.
+    ...
     """
     r = _fast(177, (input,), (window_sizes, strides, dilations, start_padding, end_padding,), None, out, feature_level, check_indices, threads, force_oracle)
     if r is not _MISS:
