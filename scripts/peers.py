@@ -250,6 +250,17 @@ def p2_workloads(rng):
         "torch": lambda: (lambda e, i, o: keep(o, lambda: torch.index_select(e, 0, i, out=o)))(
             torch.from_numpy(eye), torch.from_numpy(io.astype(np.int64)), torch.zeros((1048576, 16))),
     }))
+    # phase 3: CAST (bytes moved: the input once and the output once, as bench/workloads/cast_*.json)
+    xf = (rng.standard_normal((4096, 4096)) * 100).astype(f32)
+    xh = xf.astype(np.float16)
+    xu = rng.integers(0, 256, size=(4096, 4096), dtype=np.uint8)
+    for wid, x, dt, tdt in [("cast_f32_f16", xf, np.float16, "float16"), ("cast_f16_f32", xh, f32, "float32"),
+                            ("cast_f32_i32", xf, np.int32, "int32"), ("cast_u8_f32", xu, f32, "float32")]:
+        w.append((wid, x.nbytes + x.size * np.dtype(dt).itemsize, {
+            "numpy": (lambda x, dt: lambda: alloc(lambda: x.astype(dt)))(x, dt),  # what a user runs
+            "torch": (lambda x, tdt: lambda: (lambda t: alloc(lambda: t.to(getattr(torch, tdt))))(torch.from_numpy(x)))(
+                x, tdt),
+        }))
     return w
 
 

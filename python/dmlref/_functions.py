@@ -1953,4 +1953,45 @@ def reverse_subsequences(input: ArrayLike, sequence_lengths: ArrayLike, /, *, ax
     return _call('REVERSE_SUBSEQUENCES', (input, sequence_lengths), feature_level, check_indices, out, threads, force_oracle, axis=axis)
 
 
-__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences']
+def cast(input: ArrayLike, /, *, dtype: Any = None, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
+    r"""DML_OPERATOR_CAST on numpy arrays (docs/operators.md, "Q1. CAST").
+
+    cast(input, /, *, dtype=..., feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
+
+    `DML_OPERATOR_CAST` = 61, from FL 1_0. Element-wise type conversion:
+    `Output[c] = convert(Input[c])` from `InputTensor.DataType` to `OutputTensor.DataType`, any pair of
+    the level's types (equal types included). onnxruntime emits it for ONNX Cast and CastLike (between
+    the types DirectML has; BFLOAT16 and STRING have no DirectML form); Chromium for WebNN `cast`.
+    DirectML documents no conversion rule: the rules of Q1.4 are dmlref's decisions.
+
+    Parameters
+    ----------
+    input : array
+        InputTensor: tensor; any object with __dlpack__ or __array__.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+
+    Example
+    -------
+    >>> import numpy as np, dmlref
+    >>> dmlref.cast(np.array([-43.5, -2.5, 83.5, 102.1578369140625], np.float32), dtype=np.int32)
+    array([-43,  -2,  83, 102], dtype=int32)
+    """
+    r = _fast(61, (input,), (), (dtype,), out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('CAST', (input,), feature_level, check_indices, out, threads, force_oracle, dtype=dtype)
+
+
+__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences', 'cast']

@@ -103,11 +103,10 @@ static inline v128 v_f32_f16(v128 x) {
     return simde_mm_or_si128(r, sign);
 }
 
-/* 1 when a lane of x becomes a binary16 subnormal (2^-25 < |x| < 2^-14): scalar then. */
-static inline int v_f16_subnormal(v128 x) {
+/* The lanes of x that become binary16 subnormals (2^-25 < |x| < 2^-14): all ones there. */
+static inline v128 v_f16_subnormal(v128 x) {
     const v128 ax = simde_mm_and_si128(x, v_k(0x7fffffff));
-    const v128 m = simde_mm_and_si128(simde_mm_cmpgt_epi32(ax, v_k(0x33000000)), simde_mm_cmplt_epi32(ax, v_k(0x38800000)));
-    return simde_mm_movemask_epi8(m) != 0;
+    return simde_mm_and_si128(simde_mm_cmpgt_epi32(ax, v_k(0x33000000)), simde_mm_cmplt_epi32(ax, v_k(0x38800000)));
 }
 
 /* Four 32-bit lanes holding binary16 patterns -> four binary32 patterns. */
@@ -154,7 +153,7 @@ static void row_f32_f16(unsigned char *d, const unsigned char *s, uint64_t n, in
     STREAM_HEAD(2, el_f32_f16)
     for (; i + 8 <= n; i += 8) {
         const v128 a = v_ld(s + 4 * i), b = v_ld(s + 4 * i + 16);
-        if (v_f16_subnormal(a) || v_f16_subnormal(b)) {
+        if (simde_mm_movemask_epi8(simde_mm_or_si128(v_f16_subnormal(a), v_f16_subnormal(b)))) { /* scalar then */
             for (uint64_t j = i; j < i + 8; ++j) el_f32_f16(d + 2 * j, s + 4 * j);
             continue;
         }
