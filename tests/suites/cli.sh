@@ -79,7 +79,7 @@ expect 4 "run --threads x" "$D" run "$CASES/gather_doc1.json" --threads x
 expect 4 "validate --feature-level 9_9" "$D" validate "$CASES/gather_doc1.json" --feature-level 9_9
 expect 4 "bench --repeat 0" "$D" bench "$CASES/gather_doc1.json" --repeat 0
 expect 4 "gen without --out" "$D" gen --operator GATHER --count 1 --seed 1
-expect 4 "gen unknown operator" "$D" gen --operator CAST --count 1 --seed 1 --out "$tmp/x"
+expect 4 "gen unknown operator" "$D" gen --operator TOP_K --count 1 --seed 1 --out "$tmp/x"
 expect 3 "run a missing file" "$D" run "$tmp/nope.json"
 expect 3 "validate a missing file" "$D" validate "$tmp/nope.json"
 expect 3 "run a directory" "$D" run "$CASES"
