@@ -6,7 +6,10 @@
  * some float elements also become the values CAST's rules turn on: binary16
  * rounding ties and its overflow edge (65504, 65520), the binary16 subnormal
  * edges, integer saturation edges (+-2^31, 2^63, 2^64, 255.5, -1), NaN payloads
- * that narrow (0x7FC0BEEF). */
+ * that narrow (0x7FC0BEEF).  Without the bits flavour a float input to an integer output holds
+ * only values whose truncation is in the output's range (quarters in [-100, 100], [0, 100] for an
+ * unsigned output): golden suites keep out of what ONNX and WebNN leave undefined (docs/operators.md
+ * Q1.4); the saturation rules are the bits flavour's, the unit tests' and the numpy suite's. */
 #include "builder.h"
 
 #include <string.h>
@@ -51,6 +54,43 @@ static void cast_special(prng *r, case_tensor *t) {
     }
 }
 
+/* n / 4 (|n| < 2^11) as the bits of a binary float of md mantissa bits and bias: exact. */
+static uint64_t quarter_bits(int32_t n, uint32_t md, uint32_t ew, int32_t bias) {
+    if (n == 0) return 0;
+    const uint64_t sign = n < 0 ? UINT64_C(1) << (md + ew) : 0;
+    const uint32_t a = (uint32_t)(n < 0 ? -n : n);
+    uint32_t e = 0;
+    while ((a >> e) > 1) ++e;
+    return sign | ((uint64_t)((int32_t)e - 2 + bias) << md) | ((uint64_t)(a - (1u << e)) << (md - e));
+}
+
+static int is_int_type(DMLREF_TENSOR_DATA_TYPE t) {
+    return t != DMLREF_TENSOR_DATA_TYPE_FLOAT32 && t != DMLREF_TENSOR_DATA_TYPE_FLOAT16 &&
+           t != DMLREF_TENSOR_DATA_TYPE_FLOAT64;
+}
+
+/* Every slot of a float input: a quarter whose truncation an integer output of type ot holds. */
+static void in_range(prng *r, case_tensor *t, DMLREF_TENSOR_DATA_TYPE ot) {
+    if (!t->data) return;
+    const int sgn = ot == DMLREF_TENSOR_DATA_TYPE_INT8 || ot == DMLREF_TENSOR_DATA_TYPE_INT16 ||
+                    ot == DMLREF_TENSOR_DATA_TYPE_INT32 || ot == DMLREF_TENSOR_DATA_TYPE_INT64;
+    const uint64_t slots = t->bytes / t->esize;
+    for (uint64_t k = 0; k < slots; ++k) {
+        const int32_t n = (int32_t)bld_rnd(r, sgn ? 801 : 401) - (sgn ? 400 : 0);
+        unsigned char *p = t->data + k * t->esize;
+        if (t->buf.DataType == DMLREF_TENSOR_DATA_TYPE_FLOAT16) {
+            const uint16_t v = (uint16_t)quarter_bits(n, 10, 5, 15);
+            memcpy(p, &v, 2);
+        } else if (t->buf.DataType == DMLREF_TENSOR_DATA_TYPE_FLOAT32) {
+            const uint32_t v = (uint32_t)quarter_bits(n, 23, 8, 127);
+            memcpy(p, &v, 4);
+        } else {
+            const uint64_t v = quarter_bits(n, 52, 11, 1023);
+            memcpy(p, &v, 8);
+        }
+    }
+}
+
 static int build(prng *r, dmlref_case *g) {
     const uint32_t N = 1 + bld_rnd(r, 8);
     uint32_t sizes[8];
@@ -64,6 +104,7 @@ static int build(prng *r, dmlref_case *g) {
     bld_layout(r, &g->outputs[0], 0);
     bld_fill_random(r, &g->inputs[0]);
     if (bld_opts.bits) cast_special(r, &g->inputs[0]);
+    else if (!is_int_type(it) && is_int_type(ot)) in_range(r, &g->inputs[0], ot);
     return 0;
 }
 
