@@ -210,7 +210,8 @@ static uint64_t encode_int(const sval *v, uint32_t w, int is_signed) {
     if (v->kind == SV_INF) {
         over = 1, t = 0;
     } else if (v->exp >= 0) {
-        if (v->mag && bit_length(v->mag) + (uint32_t)v->exp > 64) over = 1, t = 0;
+        if (!v->mag) t = 0;
+        else if (bit_length(v->mag) + (uint32_t)v->exp > 64) over = 1, t = 0;
         else t = v->mag << (uint32_t)v->exp;
     } else {
         t = v->exp <= -64 ? 0 : v->mag >> (uint32_t)(-v->exp);
