@@ -432,6 +432,16 @@ static int fw_unfold(const dmlref_case *c, fw_form *f) {
     return 0;
 }
 
+/* ONNX Cast(input, to): both tensors without their leading 1s (one dimension is kept), as
+ * Identity; "dtype" the output's numpy type (ONNX's `to`, WebNN's cast type, torch's .to()). */
+static int fw_cast(const dmlref_case *c, fw_form *f) {
+    const case_tensor *in = find(c, "InputTensor", 0), *out = find(c, "OutputTensor", 1);
+    if (!in || !out || !fw_set_dtype(f, out->buf.DataType)) return -1;
+    names(f, "Cast", "cast", "to");
+    take_all(c, f, leading_ones(in, in->buf.DimensionCount - 1));
+    return 0;
+}
+
 /* One form per operator of the registry's list (src/core/operators.def): fw_<name> above.  An
  * operator no framework can express still gets its fw_<name>, which returns -1 (the case is
  * then exported without a framework form), so that leaving it out is a decision in this file,

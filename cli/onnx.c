@@ -3,11 +3,13 @@
 #include "onnx.h"
 
 #include "case/file_atomic.h"
+#include "case/fp16.h"
 #include "case/logical.h"
 #include "case/npyout.h"
 #include "case/value.h"
 #include "dirs.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -545,6 +547,70 @@ static int g_reverse(gctx *g) {
     return 0;
 }
 
+/* An element's class from its bits (0 finite, 1 infinite, 2 NaN) and, finite, its value. */
+static int float_class(uint64_t bits, DMLREF_TENSOR_DATA_TYPE dt, double *v) {
+    uint32_t md = 52, ew = 11;
+    if (dt == DMLREF_TENSOR_DATA_TYPE_FLOAT16) md = 10, ew = 5;
+    if (dt == DMLREF_TENSOR_DATA_TYPE_FLOAT32) md = 23, ew = 8;
+    const uint64_t emask = (UINT64_C(1) << ew) - 1, e = (bits >> md) & emask, m = bits & ((UINT64_C(1) << md) - 1);
+    if (e == emask) return m ? 2 : 1;
+    if (dt == DMLREF_TENSOR_DATA_TYPE_FLOAT16) *v = fp16_to_double((uint16_t)bits);
+    else if (dt == DMLREF_TENSOR_DATA_TYPE_FLOAT32) {
+        const uint32_t b = (uint32_t)bits;
+        float x;
+        memcpy(&x, &b, 4);
+        *v = x;
+    } else {
+        memcpy(v, &bits, 8);
+    }
+    return 0;
+}
+
+static int is_float(DMLREF_TENSOR_DATA_TYPE dt) {
+    return dt == DMLREF_TENSOR_DATA_TYPE_FLOAT16 || dt == DMLREF_TENSOR_DATA_TYPE_FLOAT32 ||
+           dt == DMLREF_TENSOR_DATA_TYPE_FLOAT64;
+}
+
+const char *onnx_cast_issue(const dmlref_case *c) {
+    if (c->type != DMLREF_OPERATOR_CAST || c->n_inputs != 1 || c->n_outputs != 1) return NULL;
+    const case_tensor *in = &c->inputs[0];
+    const DMLREF_TENSOR_DATA_TYPE it = in->buf.DataType, ot = c->outputs[0].buf.DataType;
+    if (!is_float(it) || it == ot || !in->data) return NULL;
+    const uint64_t n = logical_count(in);
+    unsigned char *host = logical_gather_alloc(in, in->data);
+    if (!host) return NULL;
+    const uint32_t w = 8 * dmlref_data_type_size(ot);
+    const int sgn = ot == DMLREF_TENSOR_DATA_TYPE_INT8 || ot == DMLREF_TENSOR_DATA_TYPE_INT16 ||
+                    ot == DMLREF_TENSOR_DATA_TYPE_INT32 || ot == DMLREF_TENSOR_DATA_TYPE_INT64;
+    const double lo = sgn ? -ldexp(1.0, (int)w - 1) : 0.0, hi = ldexp(1.0, sgn ? (int)w - 1 : (int)w); /* [lo, hi) */
+    const char *why = NULL;
+    for (uint64_t i = 0; i < n && !why; ++i) {
+        double v = 0;
+        const int k = float_class(value_load_bits(host + i * in->esize, in->esize), it, &v);
+        if (is_float(ot)) {
+            if (k == 2)
+                why = "a NaN converted to another float type: ONNX Cast does not say what becomes of its payload "
+                      "(dmlref keeps its sign and top payload bits, quiet bit forced)";
+        } else if (k != 0 || trunc(v) < lo || trunc(v) >= hi) {
+            why = "out-of-range float->int conversion (NaN, an infinity or a value beyond the output type's range) "
+                  "is undefined in ONNX Cast (dmlref truncates and saturates, NaN -> 0)";
+        }
+    }
+    free(host);
+    return why;
+}
+
+/* CAST: Cast(input, to = the output's type); data ONNX leaves undefined is not expressible. */
+static int g_cast(gctx *g) {
+    const char *why = onnx_cast_issue(g->c);
+    if (why) return not_expressible(g, why);
+    char i[64], o[64];
+    pb_buf a = {0};
+    attr_int(&a, "to", onnx_type(g->c->outputs[0].buf.DataType));
+    node1(g, "Cast", base(&g->c->inputs[0], i), base(&g->c->outputs[0], o), &a);
+    return 0;
+}
+
 static int build_graph(gctx *g) {
     const char *op = g->f->onnx;
     if (strcmp(op, "Gather") == 0 || strcmp(op, "GatherElements") == 0) return g_gather_like(g, op, 0);
@@ -564,6 +630,7 @@ static int build_graph(gctx *g) {
     if (strcmp(op, "ReverseSequence") == 0) return g_reverse(g);
     if (strcmp(op, "Unfold") == 0)
         return not_expressible(g, "ONNX has no Unfold or Im2Col operator (opsets 13-19; Col2Im, from 18, is its inverse)");
+    if (strcmp(op, "Cast") == 0) return g_cast(g);
     return not_expressible(g, "this command has no ONNX graph for the operator");
 }
 

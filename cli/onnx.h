@@ -30,6 +30,12 @@ typedef struct onnx_model {
  * model; free it with onnx_model_free), or CASE_OUT_OF_MEMORY.
  */
 int onnx_build(const dmlref_case *c, const fw_form *f, int index_issue, onnx_model *m);
+
+/* CAST's data that ONNX Cast (and WebNN cast) leave undefined: the reason, or NULL.  A float
+ * input to an integer output holding NaN, an infinity or a value whose truncation is outside
+ * the output's range (dmlref saturates, NaN -> 0); a float input to another float type holding
+ * a NaN (dmlref keeps its sign and top payload bits, quiet bit forced). */
+const char *onnx_cast_issue(const dmlref_case *c);
 void onnx_model_free(onnx_model *m);
 
 /*

@@ -448,6 +448,20 @@ static int w_reverse(wctx *g) {
 }
 
 /* The operators of the case: 0, or 1 when not expressible (w->why). */
+/* CAST: cast(input, type); data WebNN leaves implementation-defined (onnx_cast_issue) is not
+ * expressible. */
+static int w_cast(wctx *g) {
+    const char *why = onnx_cast_issue(g->c);
+    if (why) return not_expressible(g, why);
+    const char *t = webnn_type(g->c->outputs[0].buf.DataType);
+    if (!t) return not_expressible(g, "an output type WebNN lacks");
+    char a[160], b[64], o[80];
+    snprintf(a, sizeof a, "{\"input\": \"%s\"}, {\"type\": \"%s\"}", base(&g->c->inputs[0], b), t);
+    snprintf(o, sizeof o, "\"%s\"", base(&g->c->outputs[0], b));
+    op(g, "cast", a, o);
+    return 0;
+}
+
 static int build_ops(wctx *g) {
     const char *onnx = g->f->onnx;
     if (strcmp(onnx, "Gather") == 0) return w_gather_like(g, "gather", 0, 1);
@@ -465,6 +479,7 @@ static int build_ops(wctx *g) {
     if (strcmp(onnx, "EyeLike") == 0 || strcmp(onnx, "Trilu") == 0) return w_diagonal(g);
     if (strcmp(onnx, "Pad") == 0) return w_pad(g);
     if (strcmp(onnx, "ReverseSequence") == 0) return w_reverse(g);
+    if (strcmp(onnx, "Cast") == 0) return w_cast(g);
     if (strcmp(onnx, "OneHot") == 0) return not_expressible(g, webnn_unsupported("ONE_HOT"));
     if (strcmp(onnx, "Unfold") == 0) return not_expressible(g, webnn_unsupported("UNFOLD"));
     return not_expressible(g, "this command has no WebNN form for the operator");

@@ -47,7 +47,7 @@ export function check(dir, backend = runBackend, form = undefined) {
   const m = JSON.parse(fs.readFileSync(`${dir}/manifest.json`, 'utf8')), fw = m.framework;
   const why = (m.expressible || {})[form];
   if (!fw || typeof why === 'string') return ['not-expressible', why || 'no framework form'];
-  const load = (t, f = 'logical') => ({ shape: fw.shapes[t.name], data: readNpy(`${dir}/${t[f]}`, t.indices && f === 'logical') });
+  const load = (t, f = 'logical') => ({ shape: fw.shapes[t.name], dtype: t.dtype, data: readNpy(`${dir}/${t[f]}`, t.indices && f === 'logical') });
   let outs;
   try { outs = backend(fw, m.inputs.map((t) => load(t))); } catch (e) {
     return [e instanceof TypeUnsupported ? 'type-unsupported' : 'backend-error', String(e)];

@@ -31,6 +31,55 @@ function padSource(mode, i, n) {
   return mode === 'wrap' ? mod(i, n) : -1;
 }
 
+// CAST (operators.md Q1.4) of one element's bits v, numpy dtype from ('<f4') to to, as BigInt arithmetic:
+// the value taken apart (sign, integer significand, exponent), rounded once to nearest even into a
+// float, or truncated and saturated (NaN 0) into an integer; integers wrap; a NaN keeps its sign and
+// top payload bits, quiet bit set.  (JavaScript's Math.fround and typed arrays disagree on some.)
+const FMT = { 2: [10n, 5n, 15n], 4: [23n, 8n, 127n], 8: [52n, 11n, 1023n] };
+const bitLen = (m) => BigInt(m.toString(2).length);
+function castBits(v, from, to) {
+  const fs = Number(from.slice(2)), ts = Number(to.slice(2)), w = BigInt(8 * ts);
+  let b = BigInt(v), neg = false, mag, exp = 0n, kind = 'fin', ms = 0n;
+  if (from === to) return v;
+  if (from[1] !== 'f') {
+    const fw = BigInt(8 * fs);
+    neg = from[1] === 'i' && ((b >> (fw - 1n)) & 1n) === 1n;
+    mag = neg ? (1n << fw) - b : b;
+  } else {
+    const [md, ew, bias] = FMT[fs], em = (1n << ew) - 1n, e = (b >> md) & em, m = b & ((1n << md) - 1n);
+    neg = ((b >> (md + ew)) & 1n) === 1n;
+    if (e === em) [kind, mag, ms] = [m ? 'nan' : 'inf', m, md];
+    else [mag, exp] = e === 0n ? [m, 1n - bias - md] : [m | (1n << md), e - bias - md];
+  }
+  let r;
+  if (to[1] === 'f') {
+    const [md, ew, bias] = FMT[ts], sign = neg ? 1n << (md + ew) : 0n, inf = sign | (((1n << ew) - 1n) << md);
+    if (kind === 'inf') r = inf;
+    else if (kind === 'nan') r = inf | (ms >= md ? mag >> (ms - md) : mag << (md - ms)) | (1n << (md - 1n));
+    else if (mag === 0n) r = from[1] === 'f' ? sign : 0n;
+    else {
+      const e = bitLen(mag) - 1n + exp, emin = 1n - bias, shift = (e < emin ? emin : e) - md - exp;
+      let q = mag << (shift < 0n ? -shift : 0n);
+      if (shift > 0n) {
+        const rem = mag & ((1n << shift) - 1n), half = 1n << (shift - 1n);
+        q = (mag >> shift) + (rem > half || (rem === half && ((mag >> shift) & 1n)) ? 1n : 0n);
+      }
+      r = e > bias ? inf : sign | (e < emin ? q : ((e + bias - 1n) << md) + q);
+    }
+  } else {
+    const sgn = to[1] === 'i', max = sgn ? (1n << (w - 1n)) - 1n : (1n << w) - 1n, min = sgn ? -(max + 1n) : 0n;
+    let t;
+    if (from[1] !== 'f') t = neg ? -mag : mag;
+    else if (kind === 'nan') t = 0n;
+    else if (kind === 'inf') t = neg ? min : max;
+    else t = (exp >= 0n ? mag << exp : mag >> -exp) * (neg ? -1n : 1n);
+    if (from[1] === 'f') t = t > max ? max : t < min ? min : t;
+    r = BigInt.asUintN(Number(w), t);
+  }
+  return ts === 8 ? r : Number(r);
+}
+const npType = (name) => `<${name[0] === 'f' ? 'f' : name[0] === 'u' ? 'u' : 'i'}${Number(/\d+/.exec(name)[0]) / 8}`;
+
 // The operator in its framework form (fw: the manifest's "framework") on row-major arrays:
 // xs = [{shape, data}]; returns each output's elements, row-major, as bits (readNpy's types).
 export function runBackend(fw, xs) {
@@ -72,6 +121,7 @@ export function runBackend(fw, xs) {
     }
     case 'Tile': return [make(s.map((n, k) => n * fw.repeats[k]), x.data, (c) => at(c.map((v, k) => v % s[k])))];
     case 'Identity': return [x.data.slice()];
+    case 'Cast': { const to = npType(fw.dtype); return [BITS[Number(to.slice(2))].from(x.data, (v) => castBits(v, x.dtype, to))]; }
     case 'DepthToSpace': { // space coordinate (n, c, h*b + i, w*b + j) from depth channel ch
       const cc = s[1] / (b * b), os = [s[0], cc, s[2] * b, s[3] * b];
       return [make(os, x.data, ([n, c, y, w]) => {

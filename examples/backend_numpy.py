@@ -73,6 +73,46 @@ def unfold(x, kernel, dilations, strides, pads):
     win = win[(slice(None),) * 2 + tuple(slice(None, None, s) for s in strides) + tuple(slice(None, None, d) for d in dilations)]
     n, c = x.shape[:2]
     return win.transpose((0, 1) + tuple(range(2 + k, 2 + 2 * k)) + axes).reshape(n, c * int(np.prod(kernel)), -1)
+def int_to_float(v, dt):
+    """A Python int rounded once to dt's precision (nearest, ties to even), as a float64 that
+    holds it exactly (numpy's int64 -> float32 goes through float64: two roundings)."""
+    p, n = {2: 11, 4: 24, 8: 53}[dt.itemsize], abs(v).bit_length()
+    if n > p:
+        sh = n - p
+        q, r = divmod(abs(v), 1 << sh)
+        q += r > 1 << (sh - 1) or (r == 1 << (sh - 1) and q & 1)
+        v = (q << sh) * (1 if v >= 0 else -1)
+    return float(v)
+
+
+def cast(x, dt):
+    """CAST with dmlref's rules (docs/operators.md Q1.4), numpy's astype where they agree."""
+    dt = np.dtype(dt)
+    if x.dtype == dt:
+        return x.copy()
+    if x.dtype.kind in "iu" and dt.kind in "iu":
+        return x.astype(dt)  # the low bits (wrap)
+    with np.errstate(all="ignore"):
+        if x.dtype.kind in "iu":  # one rounding from the exact integer
+            return np.array([int_to_float(v, dt) for v in x.reshape(-1).tolist()], np.float64).reshape(x.shape).astype(dt)
+        if dt.kind == "f":  # nearest even, no flush to zero; a NaN: sign, top payload bits, quiet bit
+            y = x.astype(dt)
+            nan = np.isnan(x)
+            if nan.any():
+                ms, md = {2: 10, 4: 23, 8: 52}[x.itemsize], {2: 10, 4: 23, 8: 52}[dt.itemsize]
+                b = x[nan].view("u%d" % x.itemsize).astype(np.uint64)
+                m = b & np.uint64((1 << ms) - 1)
+                m = m >> np.uint64(ms - md) if ms >= md else m << np.uint64(md - ms)
+                sign = (b >> np.uint64(8 * x.itemsize - 1)) << np.uint64(8 * dt.itemsize - 1)
+                top = np.uint64(((1 << (8 * dt.itemsize - md - 1)) - 1) << md | 1 << (md - 1))
+                y[nan] = (sign | top | m).astype("u%d" % dt.itemsize).view(dt)
+            return y
+        t = np.trunc(x.astype(np.float64))  # float -> integer: truncate, saturate, NaN -> 0
+        info = np.iinfo(dt)
+        big, small = t >= float(info.max + 1), t < float(info.min)
+        y = np.where(np.isnan(t) | big | small, 0, t).astype(dt)
+        y[big], y[small] = info.max, info.min
+        return y
 
 
 def run_backend(fw, xs):
@@ -122,6 +162,8 @@ def run_backend(fw, xs):
             out[tuple(slice(b, b + n) for b, n in zip(p, x.shape))] = x
             return [out]
         return [x[np.ix_(*[pad_map(fw["mode"], n, p[k], p[k + r]) for k, n in enumerate(x.shape)])]]
+    if op == "Cast":
+        return [cast(xs[0], fw["dtype"])]
     if op == "ReverseSequence":  # the first L = min(length, n) elements of each sequence reversed
         n = xs[0].shape[axis]
         k = np.arange(n).reshape([-1 if a == axis else 1 for a in range(xs[0].ndim)])

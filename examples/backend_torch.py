@@ -13,6 +13,7 @@ import numpy as np
 import torch
 
 import backend_harness
+from backend_numpy import cast as exact_cast
 
 SAME_BITS = {np.dtype(np.uint16): np.int16, np.dtype(np.uint32): np.int32, np.dtype(np.uint64): np.int64}
 
@@ -53,6 +54,22 @@ def pad_map(mode, n, b, e):
     return i % n if mode == "wrap" else i.clamp(0, n - 1)
 
 
+TORCH = {np.dtype(t): getattr(torch, t) for t in ("float16", "float32", "float64", "uint8", "int8", "int16", "int32",
+                                                    "int64")}
+
+
+def cast(x, dt):
+    """CAST: torch's .to(dtype) where its rules are dmlref's (docs/operators.md Q1.4); the explicit
+    rule (backend_numpy.cast) where they are not: float -> integer (out of range is undefined in
+    torch), the unsigned 16-64-bit types (torch 1.x has none), float64 and integers -> float16
+    (through float32: two roundings) and NaNs between float types (torch canonicalises them)."""
+    src, dt = x.dtype, np.dtype(dt)
+    if (src in TORCH and dt in TORCH and not (src.kind == "f" and dt.kind in "iu")
+            and not (dt == np.float16 and src != np.float32) and not (src.kind == "f" and np.isnan(x).any())):
+        return tensor(x).to(TORCH[dt]).contiguous().numpy()
+    return exact_cast(x, dt)
+
+
 def run_torch(fw, xs):
     if fw["onnx"] in ("EyeLike", "Trilu"):  # the band from triu at begin and end (begin > end: inverted)
         shape = fw["shapes"]["OutputTensor"]
@@ -60,6 +77,8 @@ def run_torch(fw, xs):
         band = torch.triu(ones, b) ^ torch.triu(ones, e) ^ (e < b)
         rest = tensor(xs[0]) if xs else torch.zeros(shape, dtype=fill(fw).dtype)
         return [torch.where(band, fill(fw), rest).contiguous().numpy().view(fw["dtype"])]
+    if fw["onnx"] == "Cast":
+        return [cast(xs[0], fw["dtype"])]
     op, axis, data = fw["onnx"], fw.get("axis"), tensor(xs[0])
     if op == "Gather":
         shape = data.shape[:axis] + xs[1].shape + data.shape[axis + 1:]

@@ -390,6 +390,12 @@ typedef struct DMLREF_UNFOLD_OPERATOR_DESC {
     const uint32_t *StartPadding;
     const uint32_t *EndPadding;
 } DMLREF_UNFOLD_OPERATOR_DESC;
+/* CAST: output = input converted to the output's DataType, element by element
+ * (docs/operators.md, CAST: rounding, saturation, wrap and NaN rules). */
+typedef struct DMLREF_CAST_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+} DMLREF_CAST_OPERATOR_DESC;
 
 typedef enum DMLREF_FEATURE_LEVEL {
     DMLREF_FEATURE_LEVEL_1_0 = 0x1000,
@@ -701,6 +707,7 @@ DMLREF_API dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc,
  *   PADDING1                 inputs {Input}                       outputs {Output}
  *   DIAGONAL_MATRIX1         inputs {[Input]}                     outputs {Output}
  *   UNFOLD                   inputs {Input}                       outputs {Output}
+ *   CAST                     inputs {Input}                       outputs {Output}
  * (SCATTER is SCATTER_ELEMENTS; tests/unit/test_registry.c checks this list
  * against the schemas.)  Outputs must not overlap inputs or each other (except
  * that an operator whose schema has DMLREF_SCHEMA_IN_PLACE may bind its output

@@ -251,17 +251,28 @@ def p2_workloads(rng):
             torch.from_numpy(eye), torch.from_numpy(io.astype(np.int64)), torch.zeros((1048576, 16))),
     }))
     # phase 3
-    xu = rand((8, 32, 64, 64))
+    xuf = rand((8, 32, 64, 64))
     # UNFOLD (im2col), window 3x3, stride 1, padding 1: numpy's windows of a zero-padded copy
     # (the copy is part of the work) into (N, C, kh, kw, H, W) = [8, 288, 4096]; torch F.unfold
-    w.append(("unfold_3x3", xu.nbytes + 8 * 288 * 4096 * 4, {
+    w.append(("unfold_3x3", xuf.nbytes + 8 * 288 * 4096 * 4, {
         "numpy": lambda: (lambda o: keep(o, lambda: np.copyto(
             o.reshape(8, 32, 3, 3, 64, 64),
-            np.lib.stride_tricks.sliding_window_view(np.pad(xu, ((0, 0), (0, 0), (1, 1), (1, 1))), (3, 3),
+            np.lib.stride_tricks.sliding_window_view(np.pad(xuf, ((0, 0), (0, 0), (1, 1), (1, 1))), (3, 3),
                                                      axis=(2, 3)).transpose(0, 1, 4, 5, 2, 3))))(
             np.zeros((8, 288, 4096), f32)),
-        "torch": lambda: (lambda t: alloc(lambda: torch.nn.functional.unfold(t, 3, padding=1)))(torch.from_numpy(xu)),
+        "torch": lambda: (lambda t: alloc(lambda: torch.nn.functional.unfold(t, 3, padding=1)))(torch.from_numpy(xuf)),
     }))
+    # phase 3: CAST (bytes moved: the input once and the output once, as bench/workloads/cast_*.json)
+    xf = (rng.standard_normal((4096, 4096)) * 100).astype(f32)
+    xh = xf.astype(np.float16)
+    xu = rng.integers(0, 256, size=(4096, 4096), dtype=np.uint8)
+    for wid, x, dt, tdt in [("cast_f32_f16", xf, np.float16, "float16"), ("cast_f16_f32", xh, f32, "float32"),
+                            ("cast_f32_i32", xf, np.int32, "int32"), ("cast_u8_f32", xu, f32, "float32")]:
+        w.append((wid, x.nbytes + x.size * np.dtype(dt).itemsize, {
+            "numpy": (lambda x, dt: lambda: alloc(lambda: x.astype(dt)))(x, dt),  # what a user runs
+            "torch": (lambda x, tdt: lambda: (lambda t: alloc(lambda: t.to(getattr(torch, tdt))))(torch.from_numpy(x)))(
+                x, tdt),
+        }))
     return w
 
 

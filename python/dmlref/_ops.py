@@ -48,7 +48,7 @@ GIVEN = {
     "shape": lambda v, rank, where: [_size(e, f"{where}[{i}]") for i, e in enumerate(v)],
 }
 # Extra keyword arguments an operator's output shape needs (required unless out= is given).
-EXTRA = {"SPLIT": ("sizes",), "ONE_HOT": ("depth",), "DIAGONAL_MATRIX": ("shape", "dtype")}
+EXTRA = {"SPLIT": ("sizes",), "ONE_HOT": ("depth",), "DIAGONAL_MATRIX": ("shape", "dtype"), "CAST": ("dtype",)}
 # Extra keyword arguments needed only when no input is given (then required unless out= is
 # given): the output's shape and type come from the input otherwise.
 EXTRA_WITHOUT_INPUT = {"DIAGONAL_MATRIX1": ("shape", "dtype")}

@@ -172,6 +172,7 @@ EXAMPLES = {
     "SPACE_TO_DEPTH": "dmlref.space_to_depth(np.arange(4, dtype=np.float32).reshape(1, 1, 2, 2), block_size=2)",
     "DIAGONAL_MATRIX": "dmlref.diagonal_matrix(offset=0, value=1.0, shape=[1, 1, 2, 3], dtype=np.float32)",
     "GATHER_ND": "dmlref.gather_nd(np.array([[1, 2], [3, 4]], np.float32), np.array([[1, 0], [0, 1]], np.int32))",
+    "CAST": "dmlref.cast(np.array([-43.5, -2.5, 83.5, 102.1578369140625], np.float32), dtype=np.int32)",
     "SCATTER": "dmlref.scatter(np.zeros((1, 3), np.float32), np.array([[2, 0]], np.int32), "
                "np.array([[7, 8]], np.float32), axis=1)",
 }

@@ -9,6 +9,10 @@
 uint16_t scalar_f32_to_f16(float f) {
     uint32_t x;
     memcpy(&x, &f, sizeof x);
+    return scalar_f32_bits_to_f16(x);
+}
+
+uint16_t scalar_f32_bits_to_f16(uint32_t x) {
     const uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
     const uint32_t ax = x & 0x7fffffffu;
     if (ax > 0x7f800000u) return (uint16_t)(sign | 0x7e00u | ((ax >> 13) & 0x3ffu)); /* NaN, quieted   */
@@ -73,4 +77,159 @@ void scalar_from_float(DMLREF_TENSOR_DATA_TYPE dt, float v, unsigned char *out) 
 void scalar_from_union(DMLREF_TENSOR_DATA_TYPE dt, const DMLREF_SCALAR_UNION *u, unsigned char *out) {
     const uint32_t n = dmlref_data_type_size(dt);
     memcpy(out, u->Bytes, n <= 8 ? n : 8);
+}
+
+/* ---- CAST: one element of any type into any type -------------------------- */
+
+/* A value taken apart: an integer (neg, mag), a finite float (neg, mag * 2^exp;
+ * mag 0 is a zero of sign neg), an infinity, or a NaN with its mantissa. */
+enum { SV_FINITE, SV_INF, SV_NAN };
+typedef struct sval {
+    int kind, neg, is_int;
+    uint64_t mag; /* SV_FINITE: the magnitude's significand; SV_NAN: the mantissa field */
+    int32_t exp;  /* SV_FINITE: mag * 2^exp */
+    uint32_t ms;  /* SV_NAN: the source's mantissa width */
+} sval;
+
+/* A binary format: mantissa bits, exponent bits, bias. */
+typedef struct ffmt {
+    uint32_t md, ew;
+    int32_t bias;
+} ffmt;
+
+static int float_format(DMLREF_TENSOR_DATA_TYPE t, ffmt *f) {
+    switch (t) {
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT16: *f = (ffmt){10, 5, 15}; return 1;
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT32: *f = (ffmt){23, 8, 127}; return 1;
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT64: *f = (ffmt){52, 11, 1023}; return 1;
+    default: return 0;
+    }
+}
+
+static uint64_t load_bits(const void *src, uint32_t size) {
+    switch (size) {
+    case 1: { uint8_t v; memcpy(&v, src, 1); return v; }
+    case 2: { uint16_t v; memcpy(&v, src, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, src, 4); return v; }
+    default: { uint64_t v; memcpy(&v, src, 8); return v; }
+    }
+}
+
+static void store_bits(void *dst, uint32_t size, uint64_t v) {
+    switch (size) {
+    case 1: { const uint8_t x = (uint8_t)v; memcpy(dst, &x, 1); return; }
+    case 2: { const uint16_t x = (uint16_t)v; memcpy(dst, &x, 2); return; }
+    case 4: { const uint32_t x = (uint32_t)v; memcpy(dst, &x, 4); return; }
+    default: memcpy(dst, &v, 8); return;
+    }
+}
+
+static int type_signed(DMLREF_TENSOR_DATA_TYPE t) {
+    return t == DMLREF_TENSOR_DATA_TYPE_INT8 || t == DMLREF_TENSOR_DATA_TYPE_INT16 ||
+           t == DMLREF_TENSOR_DATA_TYPE_INT32 || t == DMLREF_TENSOR_DATA_TYPE_INT64;
+}
+
+static sval decode(DMLREF_TENSOR_DATA_TYPE st, const void *src) {
+    const uint32_t size = dmlref_data_type_size(st);
+    const uint64_t b = load_bits(src, size);
+    sval v = {SV_FINITE, 0, 0, 0, 0, 0};
+    ffmt f;
+    if (!float_format(st, &f)) { /* an integer: sign-extend a signed one */
+        const uint32_t w = 8 * size;
+        v.is_int = 1;
+        if (type_signed(st) && (b >> (w - 1)) & 1u) {
+            v.neg = 1;
+            v.mag = (w == 64 ? 0 : (UINT64_C(1) << w)) - b; /* 2^w - b, exact modulo 2^64 for w = 64 */
+        } else {
+            v.mag = b;
+        }
+        return v;
+    }
+    const uint64_t mmask = (UINT64_C(1) << f.md) - 1, emask = (UINT64_C(1) << f.ew) - 1;
+    const uint64_t e = (b >> f.md) & emask, m = b & mmask;
+    v.neg = (int)((b >> (f.md + f.ew)) & 1u);
+    if (e == emask) {
+        v.kind = m ? SV_NAN : SV_INF;
+        v.mag = m;
+        v.ms = f.md;
+    } else if (e == 0) {
+        v.mag = m;
+        v.exp = 1 - f.bias - (int32_t)f.md;
+    } else {
+        v.mag = m | (UINT64_C(1) << f.md);
+        v.exp = (int32_t)e - f.bias - (int32_t)f.md;
+    }
+    return v;
+}
+
+/* mag / 2^shift (shift >= 1) rounded to nearest, ties to even. */
+static uint64_t shift_rne(uint64_t mag, uint32_t shift) {
+    if (shift > 64) return 0; /* below half the unit */
+    const uint64_t q = shift == 64 ? 0 : mag >> shift;
+    const uint64_t rem = shift == 64 ? mag : mag & ((UINT64_C(1) << shift) - 1);
+    const uint64_t half = UINT64_C(1) << (shift - 1);
+    return q + (rem > half || (rem == half && (q & 1u)));
+}
+
+static uint32_t bit_length(uint64_t x) {
+    uint32_t n = 0;
+    while (x) x >>= 1, ++n;
+    return n;
+}
+
+/* The bits of v in the float format f (one rounding to nearest even). */
+static uint64_t encode_float(const sval *v, const ffmt *f) {
+    const uint64_t sign = (uint64_t)v->neg << (f->md + f->ew);
+    const uint64_t emask = (UINT64_C(1) << f->ew) - 1, inf = sign | (emask << f->md);
+    if (v->kind == SV_INF) return inf;
+    if (v->kind == SV_NAN) {
+        const uint64_t m = v->ms >= f->md ? v->mag >> (v->ms - f->md) : v->mag << (f->md - v->ms);
+        return inf | m | (UINT64_C(1) << (f->md - 1));
+    }
+    if (v->mag == 0) return v->is_int ? 0 : sign; /* integer 0 is +0; -0.0 stays -0.0 */
+    const int32_t emin = 1 - f->bias, emax = f->bias;
+    const int32_t e = (int32_t)bit_length(v->mag) - 1 + v->exp; /* the value's binary exponent */
+    if (e > emax) return inf;
+    const int32_t unit = (e < emin ? emin : e) - (int32_t)f->md; /* the exponent of the result's last bit */
+    const int32_t shift = unit - v->exp;
+    const uint64_t q = shift > 0 ? shift_rne(v->mag, (uint32_t)shift) : v->mag << (uint32_t)(-shift);
+    /* a normal q carries the hidden bit, which adds one to the exponent field; a carry out of
+     * the rounding moves into the exponent (the largest finite number rounds up to Inf) */
+    const uint64_t body = e < emin ? q : ((uint64_t)(e + f->bias - 1) << f->md) + q;
+    return sign | body;
+}
+
+/* v (finite or infinite, not NaN) truncated toward zero and saturated into w bits. */
+static uint64_t encode_int(const sval *v, uint32_t w, int is_signed) {
+    const uint64_t umax = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+    const uint64_t max = is_signed ? umax >> 1 : umax; /* min magnitude: max + 1 signed, 0 unsigned */
+    if (v->kind == SV_NAN) return 0;
+    if (v->is_int) return v->neg ? 0 - v->mag : v->mag; /* int -> int: modulo 2^64, then the low w bits */
+    uint64_t t;
+    int over = 0;
+    if (v->kind == SV_INF) {
+        over = 1, t = 0;
+    } else if (v->exp >= 0) {
+        if (!v->mag) t = 0;
+        else if (bit_length(v->mag) + (uint32_t)v->exp > 64) over = 1, t = 0;
+        else t = v->mag << (uint32_t)v->exp;
+    } else {
+        t = v->exp <= -64 ? 0 : v->mag >> (uint32_t)(-v->exp);
+    }
+    if (!v->neg) return over || t > max ? max : t;
+    if (!is_signed) return 0;
+    if (over || t > max) return 0 - (max + 1); /* min */
+    return 0 - t;
+}
+
+void scalar_cast(DMLREF_TENSOR_DATA_TYPE dt, void *dst, DMLREF_TENSOR_DATA_TYPE st, const void *src) {
+    const uint32_t dsize = dmlref_data_type_size(dt);
+    if (dt == st) { /* a bit copy: a signalling NaN stays signalling */
+        memcpy(dst, src, dsize);
+        return;
+    }
+    const sval v = decode(st, src);
+    ffmt f;
+    if (float_format(dt, &f)) store_bits(dst, dsize, encode_float(&v, &f));
+    else store_bits(dst, dsize, encode_int(&v, 8 * dsize, type_signed(dt)));
 }

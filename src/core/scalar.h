@@ -19,13 +19,31 @@
 void scalar_from_float(DMLREF_TENSOR_DATA_TYPE dt, float v, unsigned char *out);
 void scalar_from_union(DMLREF_TENSOR_DATA_TYPE dt, const DMLREF_SCALAR_UNION *u, unsigned char *out);
 
-/* binary32 -> binary16, round to nearest even (exposed for the tests). */
+/* binary32 -> binary16, round to nearest even (exposed for the tests).  A NaN
+ * keeps its sign and the top 10 payload bits, quiet bit forced (so
+ * 0x7FC0BEEF -> 0x7E05): CAST's rule (docs/operators.md, CAST). */
 uint16_t scalar_f32_to_f16(float f);
+/* The same on the binary32 bits (no float value passes through the FPU, so a
+ * signalling NaN reaches it as it is on every host, x87 included). */
+uint16_t scalar_f32_bits_to_f16(uint32_t x);
 
 /* binary16 -> binary32 bits, exact (every binary16 value is a binary32 value;
  * subnormals become normals, a NaN keeps its sign and payload, a signalling one
  * stays signalling).  Bits, not a float: on x87 a float return would quiet a
  * signalling NaN. */
 uint32_t scalar_f16_to_f32_bits(uint16_t h);
+
+/*
+ * CAST's conversion of one element (docs/operators.md, CAST, "Semantics"):
+ * src holds an element of type st, dst receives one of type dt, both in host
+ * encoding.  Same type: the bits.  int -> int: the value modulo 2^w.  int ->
+ * float and float -> float: one rounding to nearest even from the exact value,
+ * overflow to +-Inf, subnormals exact, -0 kept; a NaN keeps its sign, its
+ * mantissa shifted (m >> (ms - md) narrowing, m << (md - ms) widening), quiet
+ * bit forced.  float -> int: NaN 0, +-Inf max / min, else truncated toward zero
+ * and saturated.  Integer arithmetic on the bits only: the same result on every
+ * host (no x87 excess precision, no FPU NaN propagation).
+ */
+void scalar_cast(DMLREF_TENSOR_DATA_TYPE dt, void *dst, DMLREF_TENSOR_DATA_TYPE st, const void *src);
 
 #endif

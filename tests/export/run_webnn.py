@@ -4,7 +4,7 @@ For every case directory given that holds webnn.json: builds each input from its
 for float types, checks that "data" and "bits" agree: the decimal read as a double and rounded
 to the type gives the bits, "NaN" any NaN), runs the operators in order (gather, gatherElements,
 gatherND, scatterElements, scatterND, split, concat, identity, tile, reshape, transpose, slice,
-reverse, pad, where, with WebNN's argument names and numpy's semantics; negative indices count
+reverse, pad, where, cast, with WebNN's argument names and numpy's semantics; negative indices count
 from the end) and compares every expected output bit for bit.  Directories whose manifest says
 WebNN cannot express the case must have no webnn.json and a reason.  Prints
 "webnn: N matched, E not expressible, F failed"; exits 1 on any failure.
@@ -38,6 +38,16 @@ def tensor(e):
 def norm(i, n):
     i = i.astype(np.int64)
     return np.where(i < 0, i + n, i)
+
+
+def round_int(v, dt):
+    """A Python int rounded to dt's precision (nearest, ties to even), as an exact float64."""
+    p, n = {2: 11, 4: 24, 8: 53}[dt.itemsize], abs(v).bit_length()
+    if n > p:
+        q, r = divmod(abs(v), 1 << (n - p))
+        q += r > 1 << (n - p - 1) or (r == 1 << (n - p - 1) and q & 1)
+        v = (q << (n - p)) * (1 if v >= 0 else -1)
+    return float(v)
 
 
 def run(op, env):
@@ -75,6 +85,12 @@ def run(op, env):
         return val("input").copy()
     if n == "tile":
         return np.tile(val("input"), a["repetitions"])
+    if n == "cast":  # the cases export writes: no NaN between float types, no out-of-range float -> int
+        x, dt = val("input"), np.dtype(DT[a["type"]])
+        with np.errstate(all="ignore"):
+            if x.dtype.kind in "iu" and dt.kind == "f":  # one rounding from the exact integer
+                return np.array([round_int(v, dt) for v in x.reshape(-1).tolist()]).reshape(x.shape).astype(dt)
+            return x.astype(dt)
     if n == "reshape":
         return val("input").reshape(a["newShape"])
     if n == "transpose":

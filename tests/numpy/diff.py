@@ -234,6 +234,7 @@ PARAM_NAMES = {
     "PADDING": ("PaddingMode", "PaddingValue"),
     "PADDING1": ("PaddingMode", "PaddingValueDataType", "PaddingValue"),
     "UNFOLD": (),
+    "CAST": (),
 }
 
 
@@ -448,6 +449,73 @@ def gen_identity(rng, dt, it, n, oob):
     y = scale_bias(x, dt, s_bits, b_bits)
     return ("ELEMENT_WISE_IDENTITY", (s_bits, b_bits), 0, [t_in, t_out], [y],
             "ScaleBias 0x%08x 0x%08x" % (s_bits, b_bits), False)
+
+
+# DML_TENSOR_DATA_TYPE -> numpy type code (CAST's tensors are read as values, in the driver's byte order)
+NP_CODE = {1: "f4", 2: "f2", 3: "u4", 4: "u2", 5: "u1", 6: "i4", 7: "i2", 8: "i1", 9: "f8", 10: "u8", 11: "i8"}
+
+
+def int_to_float(v, dt):
+    """A Python int rounded once to dt's precision (nearest, ties to even), as a float64 holding it
+    exactly (numpy's int64 -> float32 goes through float64: two roundings)."""
+    p, n = {2: 11, 4: 24, 8: 53}[dt.itemsize], abs(v).bit_length()
+    if n > p:
+        sh = n - p
+        q, r = divmod(abs(v), 1 << sh)
+        q += r > 1 << (sh - 1) or (r == 1 << (sh - 1) and q & 1)
+        v = (q << sh) * (1 if v >= 0 else -1)
+    return float(v)
+
+
+def cast_np(x, dt):
+    """CAST (docs/operators.md Q1.4) of the array x to dt: numpy's astype where its rule is dmlref's
+    (integer -> integer wraps; float -> float rounds to nearest even without flush to zero),
+    explicit code where it is not: integer -> float (one rounding from the exact integer),
+    NaN -> another float type (sign, top payload bits, quiet bit), float -> integer (truncate,
+    saturate, NaN -> 0)."""
+    x, dt = x.astype(x.dtype.newbyteorder("=")), np.dtype(dt).newbyteorder("=")
+    if x.dtype == dt:
+        return x.copy()
+    if x.dtype.kind in "iu" and dt.kind in "iu":
+        return x.astype(dt)
+    with np.errstate(all="ignore"):
+        if x.dtype.kind in "iu":
+            return np.array([int_to_float(v, dt) for v in x.reshape(-1).tolist()], np.float64).reshape(x.shape).astype(dt)
+        if dt.kind == "f":
+            y = x.astype(dt)
+            nan = np.isnan(x)
+            if nan.any():
+                ms, md = {2: 10, 4: 23, 8: 52}[x.itemsize], {2: 10, 4: 23, 8: 52}[dt.itemsize]
+                b = x[nan].view("u%d" % x.itemsize).astype(np.uint64)
+                m = b & np.uint64((1 << ms) - 1)
+                m = m >> np.uint64(ms - md) if ms >= md else m << np.uint64(md - ms)
+                sign = (b >> np.uint64(8 * x.itemsize - 1)) << np.uint64(8 * dt.itemsize - 1)
+                top = np.uint64(((1 << (8 * dt.itemsize - md - 1)) - 1) << md | 1 << (md - 1))
+                y[nan] = (sign | top | m).astype("u%d" % dt.itemsize).view(dt)
+            return y
+        t = np.trunc(x.astype(np.float64))
+        info = np.iinfo(dt)
+        big, small = t >= float(info.max + 1), t < float(info.min)
+        y = np.where(np.isnan(t) | big | small, 0, t).astype(dt)
+        y[big], y[small] = info.max, info.min
+        return y
+
+
+def gen_cast(rng, dt, it, n, oob):
+    ot = DATA_TYPES[int(rng.integers(0, len(DATA_TYPES)))]
+    if rng.integers(0, 3) == 0:  # the vector kernels' pairs
+        dt, ot = [(1, 2), (2, 1), (1, 6), (5, 1)][int(rng.integers(0, 4))]
+    sizes = [int(rng.integers(1, 5)) for _ in range(n)]
+    if int(np.prod(sizes)) < 64 and rng.integers(0, 3) == 0:  # a longer last row: the vector kernels
+        sizes[-1] = int(rng.integers(8, 70))
+    t_in = make(rng, dt, sizes, False, HOST[0] + NP_CODE[dt])
+    t_out = make(rng, ot, sizes, True, HOST[0] + NP_CODE[ot])
+    v = t_in.view(t_in.data)
+    if NP_CODE[dt][0] == "f" and rng.integers(0, 2) == 0:  # values in range too (random bits are mostly huge or tiny)
+        with np.errstate(all="ignore"):
+            v[...] = (rng.standard_normal(sizes) * 10.0 ** int(rng.integers(-2, 6))).astype(v.dtype)
+    y = cast_np(np.array(v), HOST[0] + NP_CODE[ot])
+    return "CAST", None, 0, [t_in, t_out], [y], "%s -> %s" % (NP_CODE[dt], NP_CODE[ot]), False
 
 
 INT_RANGE = {3: (0, 2**32 - 1), 4: (0, 2**16 - 1), 5: (0, 2**8 - 1), 6: (-2**31, 2**31 - 1), 7: (-2**15, 2**15 - 1),
@@ -813,6 +881,7 @@ GENERATORS = {
     "GATHER_ND1": gen_gather_nd1,
     "REVERSE_SUBSEQUENCES": gen_reverse_subsequences,
     "UNFOLD": gen_unfold,
+    "CAST": gen_cast,
 }
 
 

@@ -79,7 +79,7 @@ expect 4 "run --threads x" "$D" run "$CASES/gather_doc1.json" --threads x
 expect 4 "validate --feature-level 9_9" "$D" validate "$CASES/gather_doc1.json" --feature-level 9_9
 expect 4 "bench --repeat 0" "$D" bench "$CASES/gather_doc1.json" --repeat 0
 expect 4 "gen without --out" "$D" gen --operator GATHER --count 1 --seed 1
-expect 4 "gen unknown operator" "$D" gen --operator CAST --count 1 --seed 1 --out "$tmp/x"
+expect 4 "gen unknown operator" "$D" gen --operator TOP_K --count 1 --seed 1 --out "$tmp/x"
 expect 3 "run a missing file" "$D" run "$tmp/nope.json"
 expect 3 "validate a missing file" "$D" validate "$tmp/nope.json"
 expect 3 "run a directory" "$D" run "$CASES"
@@ -861,6 +861,20 @@ want=d7e0f2b1446cd151d3948151a413b69018b7c7c3c7bb6567e016bcc19ecfe473
 pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_reverse_subsequences_1_$i.json"; done))
 want=a18d7e263f0694e547b2a932e31a7b6739bc132a340adec9b8e7b7c2bc0f102c
 [ "$pin" = "$want" ] && ok || no "gen REVERSE_SUBSEQUENCES --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_cast_1_$i.json"; done))
+want=1be92a1f229210c08a7c3fceb46992f5b2337de8fb7c8d959d9269b980837211
+[ "$pin" = "$want" ] && ok || no "gen CAST --count 5 --seed 1 files have sha256 $pin, pinned $want"
+# CAST: the builder's bits cases (NaN payloads, subnormals, rounding ties, saturation edges)
+# run back through the fast path with 1 and 2 threads against the oracle's expected lists
+expect 0 "gen CAST --bits 30" "$D" gen --operator CAST --count 30 --seed 9 --bits --out "$tmp/gencast"
+cafail=0
+for f in "$tmp"/gencast/*.json; do
+    for th in 1 2; do
+        DMLREF_PAR_GRAIN=64 "$D" run "$f" --threads $th >/dev/null 2>"$tmp/err" ||
+            { cafail=$((cafail + 1)); echo "FAIL: $f --threads $th"; repro_note "$D" run "$f" --threads $th; repro_print; sed 's/^/    /' "$tmp/err" | head -3; }
+    done
+done
+[ "$cafail" -eq 0 ] && ok || no "$cafail generated CAST runs differ from the oracle"
 # REVERSE_SUBSEQUENCES: the builder's cases (lengths above the axis among them) through the
 # fast path with 1 and 2 threads, a tiny grain splitting even small cases; the larger ones
 # reach the copy plans and the batches of narrow runs

@@ -239,7 +239,7 @@ expect 0 "gen --expressible webnn" "$D" gen --operator ALL --count 4 --seed 4 --
 contains "$tmp/err" "skipped ONE_HOT" "gen --expressible webnn skips ONE_HOT"
 contains "$tmp/err" "skipped UNFOLD" "gen --expressible webnn skips UNFOLD"
 expect 0 "export gen --expressible webnn" "$D" export "$tmp/ew" --out "$tmp/ewx" --webnn
-contains "$tmp/err" "wrote 84 cases to $tmp/ewx; WebNN: 84 tests, 0 not expressible" "gen --expressible webnn: every case has a test"
+contains "$tmp/err" "wrote 88 cases to $tmp/ewx; WebNN: 88 tests, 0 not expressible" "gen --expressible webnn: every case has a test"
 expect 4 "gen ONE_HOT --expressible webnn" "$D" gen --operator ONE_HOT --count 1 --seed 1 --expressible webnn --out "$tmp/e1"
 expect 4 "gen --expressible bad" "$D" gen --operator GATHER --count 1 --seed 1 --expressible tflite --out "$tmp/e2"
 # (without --expressible gen writes what it wrote before: tests/suites/cli.sh pins those bytes)
@@ -265,7 +265,7 @@ got=$(pin "$tmp/pindocx")
 [ "$got" = "$want" ] && ok || no "the documented cases' ONNX and WebNN files have sha256 $got, pinned $want (host-dependent bytes?)"
 "$D" gen --operator ALL --count 2 --seed 1 --bits --out "$tmp/pinsuite" >/dev/null 2>&1
 "$D" export "$tmp/pinsuite" --out "$tmp/pinx" --onnx --webnn >/dev/null 2>&1
-want=b863005bda4ebb410a75dfbe23e243c0c4a77c7b1e8df1e651192b71ad55bbdc
+want=9e0b4697f3ba59833bb4e9bff2f02c08fc6a59dd218e1c78b8100b22e0db01ce
 got=$(pin "$tmp/pinx")
 [ "$got" = "$want" ] && ok || no "gen --bits --seed 1's ONNX and WebNN files have sha256 $got, pinned $want (host-dependent bytes?)"
 

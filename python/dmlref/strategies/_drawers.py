@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from .. import _types
 from .._ops import gather_sizes
 from ._draw import Drawn, _common, _fill, _index_values, _input, layouts, shapes
-from ._probe import MAX_ELEMENTS
+from ._probe import MAX_ELEMENTS, support
 
 
 @st.composite
@@ -379,3 +379,11 @@ def unfold(draw, feature_level=None, **types):
     outs = out_shape()
     kw = {"window_sizes": w, "strides": s, "dilations": dil, "start_padding": p0, "end_padding": p1}
     return Drawn("UNFOLD", [x], kw, feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+def cast(draw, feature_level=None, **types):
+    """CAST: an input of any type of the level (strided, broadcast), an output of any type of the
+    level (every pair, equal types included) and the same shape (dtype= gives its type)."""
+    n, dt, _, rng = draw(_common("CAST", feature_level, **types))
+    to = _types.DTYPES[draw(st.sampled_from(support("CAST", feature_level)[n][0]))]
+    s = draw(shapes(n, budget=128))
+    x = _input(draw, rng, dt, s)
+    return Drawn("CAST", [x], {"dtype": to}, feature_level, [(s, draw(layouts(s, broadcast=False)))])

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from .. import _types
 from .._ops import OPERATORS
-from ._drawers import (_padding, depth_space, diagonal_matrix, diagonal_matrix1, gather, gather_elements,
+from ._drawers import (_padding, cast, depth_space, diagonal_matrix, diagonal_matrix1, gather, gather_elements,
                        gather_nd, gather_nd1, join, one_hot, reverse_subsequences, same_shape, scatter,
                        scatter_nd, slice1, slice_, split, tile, unfold)
 from ._probe import support
@@ -40,6 +40,7 @@ DRAWERS = {
     "GATHER_ND1": gather_nd1,
     "REVERSE_SUBSEQUENCES": reverse_subsequences,
     "UNFOLD": unfold,
+    "CAST": cast,
 }
 
 
