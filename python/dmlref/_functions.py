@@ -1953,4 +1953,182 @@ def reverse_subsequences(input: ArrayLike, sequence_lengths: ArrayLike, /, *, ax
     return _call('REVERSE_SUBSEQUENCES', (input, sequence_lengths), feature_level, check_indices, out, threads, force_oracle, axis=axis)
 
 
-__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences']
+def unfold(input: ArrayLike, /, *, window_sizes: Sequence[int], strides: Sequence[int], dilations: Sequence[int], start_padding: Sequence[int], end_padding: Sequence[int], feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
+    r"""DML_OPERATOR_UNFOLD on numpy arrays (docs/operators.md, "Q12. UNFOLD").
+
+    unfold(input, /, *, window_sizes, strides, dilations, start_padding, end_padding, feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
+
+    `DML_OPERATOR_UNFOLD` = 177, from FL 6_4 (DirectML 1.15.0). Im2col: every window position of
+    the (padded, dilated) spatial dims of each channel, laid out as the columns of a matrix, as
+    `torch.nn.functional.unfold`. For an input `{N, C, S_0 … S_{K−1}}` (K = D − 2 spatial dims) the
+    output is `{1 × (D − 3), N, C·∏W, ∏B}`: one row per channel and window offset, one column per
+    block (window position). Code: `src/ops/unfold/op_unfold.c` (rules, shape, oracle),
+    `src/ops/unfold/unfold_fast.c` (the fast path).
+
+    Parameters
+    ----------
+    input : array
+        InputTensor: tensor; any object with __dlpack__ or __array__.
+    window_sizes : UINT array
+        WindowSizes; its length gives DimensionCount.
+    strides : UINT array
+        Strides; its length gives DimensionCount.
+    dilations : UINT array
+        Dilations; its length gives DimensionCount.
+    start_padding : UINT array
+        StartPadding; its length gives DimensionCount.
+    end_padding : UINT array
+        EndPadding; its length gives DimensionCount.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+
+    Validation rules (index rules among them)
+    -----------------------------------------
+    | # | Rule | Status |
+    |---|---|---|
+    | UF1 | Input and Output have the same DimensionCount D, 3 to 8 | `DIMENSION_COUNT` |
+    | UF2 | same DataType, any of the 11 (T11: the page's support table lists no types; decision) | `DATA_TYPE` |
+    | UF3 | `DimensionCount == D − 2` (1 to 6); none of the five arrays NULL | `PARAMETER`; `NULL_POINTER` |
+    | UF4 | every `WindowSizes[d]`, `Strides[d]`, `Dilations[d]` ≥ 1 (decision: the page does not say) | `PARAMETER` |
+    | UF5 | `span_d = S_d + StartPadding[d] + EndPadding[d] − Dilations[d]·(WindowSizes[d] − 1) − 1 ≥ 0`, in 64 bits (the dilated window fits the padded input at least once; decision) | `PARAMETER` |
+    | UF6 | `Output.Sizes = {1 × (D − 3), N, C·∏W, ∏B}` with `B_d = span_d / Strides[d] + 1` (the page's formula); the products in 64 bits, and `C·∏W` and `∏B` must fit a tensor size (2^32 − 1): never wrapped | `SIZES` |
+
+    Order: the tensor rules of Input and Output (§1), the Output's DimensionCount (UF1), the Input's
+    FL row (UF1, UF2), the Output's DataType (UF2), `DimensionCount` (UF3), the arrays NULL in field
+    order (UF3), WindowSizes, Strides, Dilations ≥ 1 (UF4), then per spatial dim the fit (UF5) and
+    the running products (UF6), and last the Output's Sizes dimension by dimension (UF6). UNFOLD has
+    no in-place form (B5). Messages:
+    `UNFOLD: DimensionCount (4) must equal InputTensor.DimensionCount - 2 = 4 - 2 = 2 (the spatial dimensions)`;
+    `UNFOLD: Dilations is NULL (it must hold DimensionCount = 2 entries)`;
+    `UNFOLD: Strides[1] is 0; every entry must be at least 1`;
+    `UNFOLD: the window of spatial dimension 1 does not fit: InputTensor.Sizes[3] + StartPadding[1] + EndPadding[1] = 5 is below Dilations[1] * (WindowSizes[1] - 1) + 1 = 7`;
+    `UNFOLD: OutputTensor.Sizes[3] (11) must be 12: OutputTensor.Sizes = {1 x (D - 3), N, C * prod(WindowSizes), prod(blocks)} = {1 x 1, 2, 18, 12}`;
+    `UNFOLD: InputTensor.Sizes[1] * prod(WindowSizes) (through WindowSizes[1]: 65536 * 65536) is above 2^32 - 1: no tensor size can hold it`.
+
+    Examples of docs/operators.md
+    ----------------------------
+    1. Input `{1,1,5,5}` FLOAT32 = 0..24, WindowSizes {3,3}, Strides {1,1}, Dilations {1,1}, no
+       padding → Output `{1,1,9,9}` (the page prints `{1,9,9}`); row 0 = [0,1,2,5,6,7,10,11,12],
+       the window's top-left element at each of the 3×3 positions.
+    2. The same with StartPadding {1,0}, EndPadding {1,0} → Output `{1,1,9,15}` (the page titles it
+       "padded fold"); row 0 = [0,0,0,0,1,2,5,6,7,10,11,12,15,16,17], row 8 ends with three zeros
+       (the padded row below the input).
+
+    - Invalid: `tests/cases/bad/e2_unfold_output_rank.json` (UF1: Example 1 with the 3-D output the
+      page prints), `e2_unfold_window_too_large.json` (UF5), `e2_unfold_blocks_wrap.json` (UF6, a
+      block count above 2^32 − 1), `e3_unfold_array_length.json` (the case reader: an array whose
+      length is not DimensionCount).
+
+    Fast path: the work is the output's rows, one per (n, c, k), split over threads. At compile the
+    planner tabulates, per spatial dim, the input byte offset (or "outside") of every (window
+    offset, block) pair, and for the last dim the valid block range of each window offset, in
+    memory the plan owns; execute allocates nothing. A row is a run of `B_last` elements per outer
+    block: with the last Stride 1 and the last input and output dims contiguous, a run is one
+    `memcpy` from a shifted input row with its padding parts zeroed (`unfold.rows`: the `unfold_3x3`
+    workload, window 3×3, stride 1, padding 1); otherwise each element is gathered through the
+    tables (`unfold.gather`). Tables above 2^22 entries (only for huge windows or paddings) leave
+    ...
+    """
+    r = _fast(177, (input,), (window_sizes, strides, dilations, start_padding, end_padding,), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('UNFOLD', (input,), feature_level, check_indices, out, threads, force_oracle, window_sizes=window_sizes, strides=strides, dilations=dilations, start_padding=start_padding, end_padding=end_padding)
+
+
+def cast(input: ArrayLike, /, *, dtype: Any = None, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
+    r"""DML_OPERATOR_CAST on numpy arrays (docs/operators.md, "Q1. CAST").
+
+    cast(input, /, *, dtype=..., feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
+
+    `DML_OPERATOR_CAST` = 61, from FL 1_0. Element-wise type conversion:
+    `Output[c] = convert(Input[c])` from `InputTensor.DataType` to `OutputTensor.DataType`, any pair of
+    the level's types (equal types included). onnxruntime emits it for ONNX Cast and CastLike (between
+    the types DirectML has; BFLOAT16 and STRING have no DirectML form); Chromium for WebNN `cast`.
+    DirectML documents no conversion rule: the rules of Q1.4 are dmlref's decisions.
+
+    Parameters
+    ----------
+    input : array
+        InputTensor: tensor; any object with __dlpack__ or __array__.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+
+    Validation rules (index rules among them)
+    -----------------------------------------
+    | # | Rule | Status |
+    |---|---|---|
+    | CA1 | Input and Output: same DimensionCount and Sizes | `DIMENSION_COUNT`; `SIZES` |
+    | CA2 | DimensionCount allowed at the FL: exactly 4 before 3_1, 1–8 from 3_1 | `DIMENSION_COUNT` |
+    | CA3 | Input.DataType and Output.DataType each in the FL's set: C6 = {F32, F16, I16, I8, U16, U8} at 1_0 (no 32-bit integers: the page's 1_0 row, §Q1.6 item 45), T10 = T11 − {F64} from 3_0, T11 from 4_1; any pair, equal types included | `DATA_TYPE` |
+
+    | FL | dims | types (input and output, independently) |
+    |---|---|---|
+    | 1_0 | 4 | C6 |
+    | 3_0 | 4 | T10 |
+    | 3_1 | 1–8 | T10 |
+    | 4_1 | 1–8 | T11 |
+
+    Order: the tensor rules of Input and Output (§1: T1–T15, the output's overlap included), the
+    Output's DimensionCount (CA1), the Input's FL row (CA2, CA3), the Output's FL row (CA2, CA3), the
+    Sizes (CA1). CAST has no in-place form (the element sizes may differ): an output buffer that
+    overlaps the input's is a binding error (B5). Messages:
+    `CAST: OutputTensor.DimensionCount (3) must equal InputTensor.DimensionCount (4)`;
+    `CAST: InputTensor.DataType (INT32) is not supported at feature level 1_0 (allowed: FLOAT32 FLOAT16 UINT16 UINT8 INT16 INT8)`;
+    `CAST: InputTensor.DimensionCount (3) must be in [4, 4] at feature level 1_0`;
+    `CAST: OutputTensor.Sizes {1,1,2,1} must equal InputTensor.Sizes {1,1,1,2} (they differ at dimension 2)`.
+
+    Output shape
+    ------------
+    The input's DimensionCount and Sizes (CA1).
+
+    Example
+    -------
+    >>> import numpy as np, dmlref
+    >>> dmlref.cast(np.array([-43.5, -2.5, 83.5, 102.1578369140625], np.float32), dtype=np.int32)
+    array([-43,  -2,  83, 102], dtype=int32)
+
+    Examples of docs/operators.md
+    ----------------------------
+    - FLOAT32 [−43.5, −2.5, 83.5, 102.1578369140625] → INT32 [−43, −2, 83, 102] (`cast_doc_f32_i32`,
+      the WPT WebNN cast example).
+    - FLOAT32 102.1578369140625 → FLOAT16 102.1875, 72.9759750366211 → 73; `0x7FC0BEEF` → `0x7E05`;
+      65520 → +Inf (`cast_doc_f32_f16`).
+    - FLOAT32 −1.0 → UINT8 0, 300.5 → 255, NaN → 0 (`cast_doc_f32_u8`); 300.5 → INT8 127
+      (`cast_doc_f32_i8`); NaN → INT32 0, ±Inf → INT32 max / min (`cast_doc_f32_i32_saturate`);
+      3e38 → UINT64 18446744073709551615 (`cast_doc_f32_u64`).
+    - INT32 300 → INT8 44 (`cast_doc_i32_i8`); INT64 −1 → UINT32 4294967295 (`cast_doc_i64_u32`).
+    - UINT32 70000 → FLOAT16 +Inf (`cast_doc_u32_f16`); INT64 16777217 → FLOAT32 16777216
+      (`cast_doc_i64_f32`).
+    - FLOAT64 1e−40 → FLOAT16 +0 (`cast_doc_f64_f16`), → FLOAT32 `0x000116C2`, a subnormal kept
+      (`cast_doc_f64_f32`).
+    - FLOAT16 `0x7C01` → FLOAT32 `0x7FC02000` (`cast_doc_f16_f32`).
+    """
+    r = _fast(61, (input,), (), (dtype,), out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('CAST', (input,), feature_level, check_indices, out, threads, force_oracle, dtype=dtype)
+
+
+__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences', 'unfold', 'cast']
