@@ -545,6 +545,20 @@ static int g_reverse(gctx *g) {
     return 0;
 }
 
+/* MaxUnpool(X, I) with kernel_shape = strides (no pads, no output_shape): the indices cast to
+ * int64 (ONNX's type) when they are UINT32 or UINT64 (in range: at most the output's count). */
+static int g_max_unpool(gctx *g) {
+    const fw_list *k = list(g->f, "kernel_shape"), *s = list(g->f, "strides");
+    if (!k || !s) return not_expressible(g, "no kernel_shape");
+    char x[64], ib[64], o[64];
+    const char *in[2] = {base(&g->c->inputs[0], x), indices(g, 1, 0, ib)}, *out = base(&g->c->outputs[0], o);
+    pb_buf a = {0};
+    attr_ints(&a, "kernel_shape", k->v, k->n);
+    attr_ints(&a, "strides", s->v, s->n);
+    node(g, "MaxUnpool", in, 2, &out, 1, &a);
+    return 0;
+}
+
 static int build_graph(gctx *g) {
     const char *op = g->f->onnx;
     if (strcmp(op, "Gather") == 0 || strcmp(op, "GatherElements") == 0) return g_gather_like(g, op, 0);
@@ -562,6 +576,7 @@ static int build_graph(gctx *g) {
     if (strcmp(op, "EyeLike") == 0 || strcmp(op, "Trilu") == 0) return g_diagonal(g);
     if (strcmp(op, "Pad") == 0) return g_pad(g);
     if (strcmp(op, "ReverseSequence") == 0) return g_reverse(g);
+    if (strcmp(op, "MaxUnpool") == 0) return g_max_unpool(g);
     return not_expressible(g, "this command has no ONNX graph for the operator");
 }
 

@@ -378,6 +378,21 @@ typedef struct DMLREF_DIAGONAL_MATRIX1_OPERATOR_DESC {
     int32_t DiagonalFillEnd;   /* exclusive */
 } DMLREF_DIAGONAL_MATRIX1_OPERATOR_DESC;
 
+typedef struct DMLREF_SLICE_GRAD_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputGradientTensor;  /* the forward SLICE1's output sizes */
+    const DMLREF_TENSOR_DESC *OutputGradientTensor; /* the forward SLICE1's input sizes */
+    uint32_t DimensionCount;
+    const uint32_t *InputWindowOffsets;
+    const uint32_t *InputWindowSizes;
+    const int32_t *InputWindowStrides; /* signed (INT in the header, UINT on the page); never 0 */
+} DMLREF_SLICE_GRAD_OPERATOR_DESC;
+
+typedef struct DMLREF_MAX_UNPOOLING_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *IndicesTensor; /* row-major linear indices into OutputTensor */
+    const DMLREF_TENSOR_DESC *OutputTensor;
+} DMLREF_MAX_UNPOOLING_OPERATOR_DESC;
+
 typedef enum DMLREF_FEATURE_LEVEL {
     DMLREF_FEATURE_LEVEL_1_0 = 0x1000,
     DMLREF_FEATURE_LEVEL_2_0 = 0x2000,
