@@ -24,8 +24,8 @@ static int build(prng *r, dmlref_case *g) {
     const int pooled = bld_rnd(r, 6) != 0; /* else N or C of the output free, indices anywhere */
     out[0] = in[0];
     out[1] = in[1];
-    out[2] = in[2] * kh + bld_rnd(r, 2);
-    out[3] = in[3] * kw + bld_rnd(r, 2);
+    out[2] = in[2] * kh + (bld_rnd(r, 4) == 0); /* now and then a row or column no window reaches */
+    out[3] = in[3] * kw + (bld_rnd(r, 4) == 0);
     if (!pooled) {
         out[bld_rnd(r, 2)] = 1 + bld_rnd(r, 3);
     }
