@@ -689,6 +689,7 @@ DMLREF_API dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc,
  *   SPACE_TO_DEPTH           inputs {Input}                       outputs {Output}
  *   DEPTH_TO_SPACE           inputs {Input}                       outputs {Output}
  *   TILE                     inputs {Input}                       outputs {Output}
+ *   MAX_UNPOOLING            inputs {Input, Indices}              outputs {Output}
  *   DIAGONAL_MATRIX          inputs {}                            outputs {Output}
  *   SCATTER                  inputs {Input, Indices, Updates}     outputs {Output}
  *   ONE_HOT                  inputs {Indices, Values}             outputs {Output}
@@ -699,6 +700,7 @@ DMLREF_API dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc,
  *   SLICE1                   inputs {Input}                       outputs {Output}
  *   DEPTH_TO_SPACE1          inputs {Input}                       outputs {Output}
  *   SPACE_TO_DEPTH1          inputs {Input}                       outputs {Output}
+ *   SLICE_GRAD               inputs {InputGradient}               outputs {OutputGradient}
  *   GATHER_ND1               inputs {Input, Indices}              outputs {Output}
  *   PADDING1                 inputs {Input}                       outputs {Output}
  *   DIAGONAL_MATRIX1         inputs {[Input]}                     outputs {Output}
