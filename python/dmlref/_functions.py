@@ -2125,7 +2125,8 @@ def max_unpooling(input: ArrayLike, indices: ArrayLike, /, *, shape: Optional[Se
        Output {1,2,2,2}: flat element 3 is written twice and keeps 8 (the later input); 99 is clamped to
        7 → [NaN 0x7FC00001, 0, 0, 8, 0, 0, 0, −0].
 
-    **Export.** ONNX `MaxUnpool` (opset 11 form, the graph's opset 13) with `kernel_shape` = `strides`
+    **Export.** ONNX `MaxUnpool` (opset 11 form, the graph's opset 13; FLOAT32 and FLOAT16 data: ONNX's
+    MaxUnpool takes floating point only) with `kernel_shape` = `strides`
     = {H_out / H_in, W_out / W_in} and no pads, whose default output shape `(X − 1)·strides +
     kernel_shape` is then Output's, and the indices cast to int64 (ONNX's meaning is DirectML's: a
     flat index into the whole output). Expressed only when Output's N and C are Input's and its H and
@@ -2137,7 +2138,6 @@ def max_unpooling(input: ArrayLike, indices: ArrayLike, /, *, shape: Optional[Se
 
     **Fast path** (`max_unpooling.flat` for a packed output, `max_unpooling.strided` otherwise). The
     input is split into ranges of whole rows (its innermost dimension), one per thread. A first
-    parallel pass reads the indices and records each range's lowest and highest clamped target in
     ...
     """
     r = _fast(92, (input, indices), (), (shape,), out, feature_level, check_indices, threads, force_oracle)
