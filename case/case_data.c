@@ -176,5 +176,6 @@ int case_fill_tensor(case_ctx *x, case_tensor *t, const tensor_src *src) {
     if (src->kind == SRC_NPY) return fill_npy(x, src->value, t);
     if (src->kind == SRC_RANDOM) return fill_random(x, src->value, t);
     if (src->kind == SRC_DISTINCT) return distinct_fill(src->value, t, x->err, x->errcap) ? CASE_MALFORMED : 0;
+    if (src->kind == SRC_POOLED) return pooled_fill(src->value, t, x->err, x->errcap) ? CASE_MALFORMED : 0;
     return 0;
 }

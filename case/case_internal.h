@@ -51,7 +51,7 @@ int case_read_list(case_ctx *x, const jv *a, const case_tensor *t, const char *b
                    unsigned char **nan_flags, uint64_t *count);
 
 /* Where a tensor's data comes from in the file. */
-enum { SRC_NONE, SRC_DATA, SRC_NPY, SRC_RANDOM, SRC_DISTINCT };
+enum { SRC_NONE, SRC_DATA, SRC_NPY, SRC_RANDOM, SRC_DISTINCT, SRC_POOLED };
 
 typedef struct tensor_src {
     int kind;
@@ -63,7 +63,7 @@ typedef struct tensor_src {
  * or CASE_OUT_OF_MEMORY. */
 int case_alloc_buffer(case_ctx *x, case_tensor *t);
 
-/* t's data from its source (data, npy, random, distinct); nothing for SRC_NONE. */
+/* t's data from its source (data, npy, random, distinct, pooled); nothing for SRC_NONE. */
 int case_fill_tensor(case_ctx *x, case_tensor *t, const tensor_src *src);
 
 /* The schema for an operator's name in a case file (SCATTER_ELEMENTS: SCATTER's other name), or NULL. */

@@ -35,17 +35,18 @@ static int parse_tensor(case_ctx *x, const jv *obj, case_tensor *t, const char *
         else if (strcmp(key, "Flags") == 0) flags = val;
         else if (strcmp(key, "GuaranteedBaseOffsetAlignment") == 0) align = val;
         else if (strcmp(key, "data") == 0 || strcmp(key, "npy") == 0 || strcmp(key, "random") == 0 ||
-                 strcmp(key, "distinct") == 0) {
+                 strcmp(key, "distinct") == 0 || strcmp(key, "pooled") == 0) {
             if (src->kind != SRC_NONE)
-                return case_fail(x, "%s: give only one of data, npy, random and distinct", name);
+                return case_fail(x, "%s: give only one of data, npy, random, distinct and pooled", name);
             src->kind = strcmp(key, "data") == 0 ? SRC_DATA
                         : key[0] == 'n'          ? SRC_NPY
                         : key[0] == 'r'          ? SRC_RANDOM
+                        : key[0] == 'p'          ? SRC_POOLED
                                                  : SRC_DISTINCT;
             src->value = val;
         } else if (!case_ignorable(key))
             return case_fail(x, "%s: unknown key \"%.60s\" (a tensor has DataType, Sizes, Strides, "
-                           "TotalTensorSizeInBytes, data, npy, random, distinct)", name, key);
+                           "TotalTensorSizeInBytes, data, npy, random, distinct, pooled)", name, key);
     }
     if (!dt) return case_fail(x, "%s: missing DataType", name);
     if (!jv_is(dt, JV_STRING)) return case_fail(x, "%s.DataType: expected a string, got %s", name, jv_kind_name(dt));
@@ -109,7 +110,7 @@ static int parse_tensor(case_ctx *x, const jv *obj, case_tensor *t, const char *
             dmlref_calc_buffer_tensor_size(t->buf.DataType, t->buf.DimensionCount, t->sizes, t->strides);
     }
     if (!is_output && src->kind == SRC_NONE)
-        return case_fail(x, "%s: missing data (give data, npy, random or distinct)", name);
+        return case_fail(x, "%s: missing data (give data, npy, random, distinct or pooled)", name);
     return 0;
 }
 

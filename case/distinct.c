@@ -105,3 +105,86 @@ int distinct_fill(const jv *obj, case_tensor *t, char *err, size_t errcap) {
     }
     return 0; /* slots past the last whole value keep the buffer's zero fill */
 }
+
+int pooled_fill(const jv *obj, case_tensor *t, char *err, size_t errcap) {
+    char path[96];
+    const jv *seed = NULL, *window = NULL, *output = NULL;
+    if (!jv_is(obj, JV_OBJECT))
+        return fields_fail(err, errcap, "%s.pooled: expected an object {\"seed\": S, \"window\": [kh, kw], \"output\": [...]}, got %s",
+                           t->name, jv_kind_name(obj));
+    for (size_t i = 0; i < jv_count(obj); ++i) {
+        const char *key = jv_key(obj, i);
+        const jv *val = fields_given(jv_value(obj, i));
+        if (strcmp(key, "seed") == 0) seed = val;
+        else if (strcmp(key, "window") == 0) window = val;
+        else if (strcmp(key, "output") == 0) output = val;
+        else if (strcmp(key, "comment") != 0)
+            return fields_fail(err, errcap, "%s.pooled: unknown key \"%.60s\" (seed, window, output)", t->name, key);
+    }
+    if (!seed || !window || !output)
+        return fields_fail(err, errcap, "%s.pooled: missing \"%s\"", t->name, !seed ? "seed" : !window ? "window" : "output");
+    const uint32_t n = t->buf.DimensionCount;
+    const uint64_t tmax = type_max(t->buf.DataType);
+    const DMLREF_TENSOR_DATA_TYPE dt = t->buf.DataType;
+    if (!tmax || dt == DMLREF_TENSOR_DATA_TYPE_INT8 || dt == DMLREF_TENSOR_DATA_TYPE_INT16 ||
+        dt == DMLREF_TENSOR_DATA_TYPE_INT32 || dt == DMLREF_TENSOR_DATA_TYPE_INT64)
+        return fields_fail(err, errcap, "%s.pooled: needs an unsigned integer DataType, not %s", t->name,
+                           dmlref_data_type_name(dt));
+    if (n < 2 || n > DISTINCT_MAX_DIMS)
+        return fields_fail(err, errcap, "%s.pooled: needs 2 to %d dimensions, not %" PRIu32, t->name, DISTINCT_MAX_DIMS, n);
+    int64_t s, k[2];
+    snprintf(path, sizeof path, "%s.pooled.seed", t->name);
+    if (fields_get_int(seed, path, 0, INT64_MAX, &s, err, errcap)) return -1;
+    snprintf(path, sizeof path, "%s.pooled.window", t->name);
+    if (!jv_is(window, JV_ARRAY) || jv_count(window) != 2)
+        return fields_fail(err, errcap, "%s: expected [kh, kw]", path);
+    for (size_t d = 0; d < 2; ++d) {
+        snprintf(path, sizeof path, "%s.pooled.window[%zu]", t->name, d);
+        if (fields_get_int(jv_at(window, d), path, 1, 1 << 16, &k[d], err, errcap)) return -1;
+    }
+    snprintf(path, sizeof path, "%s.pooled.output", t->name);
+    if (!jv_is(output, JV_ARRAY) || jv_count(output) != n)
+        return fields_fail(err, errcap, "%s: expected %" PRIu32 " sizes (the tensor's DimensionCount)", path, n);
+    uint64_t os[DISTINCT_MAX_DIMS], count = 1;
+    for (uint32_t d = 0; d < n; ++d) {
+        int64_t v;
+        snprintf(path, sizeof path, "%s.pooled.output[%" PRIu32 "]", t->name, d);
+        if (fields_get_int(jv_at(output, d), path, 1, UINT32_MAX, &v, err, errcap)) return -1;
+        os[d] = (uint64_t)v;
+        const uint64_t need = d + 2 < n ? t->sizes[d] : (uint64_t)t->sizes[d] * (uint64_t)k[d + 2 - n];
+        if (d + 2 < n ? os[d] != need : os[d] < need)
+            return fields_fail(err, errcap, "%s is %" PRIu64 "; the windows need %s%" PRIu64, path, os[d],
+                               d + 2 < n ? "" : "at least ", need);
+        count = count > UINT64_MAX / os[d] ? UINT64_MAX : count * os[d];
+    }
+    if (count - 1 > tmax)
+        return fields_fail(err, errcap, "%s.pooled: flat indices up to %" PRIu64 " do not fit %s", t->name, count - 1,
+                           dmlref_data_type_name(dt));
+    uint64_t st[DISTINCT_MAX_DIMS], acc = 1, elements = 1;
+    for (uint32_t d = n; d-- > 0;) { /* element strides: given or packed */
+        st[d] = t->buf.Strides ? t->buf.Strides[d] : acc;
+        acc *= t->sizes[d];
+        elements *= t->sizes[d];
+    }
+    const uint64_t kh = (uint64_t)k[0], kw = (uint64_t)k[1];
+    const uint32_t es = t->esize;
+    prng r = {(uint64_t)s};
+    uint32_t c[DISTINCT_MAX_DIMS] = {0};
+    for (uint64_t e = 0; e < elements; ++e) {
+        const uint64_t q = prng_next(&r) % (kh * kw);
+        uint64_t v = 0, slot = 0;
+        for (uint32_t d = 0; d < n; ++d) {
+            uint64_t o = c[d];
+            if (d == n - 2) o = o * kh + q / kw;
+            if (d == n - 1) o = o * kw + q % kw;
+            v = v * os[d] + o;
+            slot += c[d] * st[d];
+        }
+        if (slot < t->total_slots) value_store_bits(t->data + slot * es, es, v);
+        for (uint32_t d = n; d-- > 0;) { /* the next coordinate, row-major */
+            if (++c[d] < t->sizes[d]) break;
+            c[d] = 0;
+        }
+    }
+    return 0;
+}

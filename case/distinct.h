@@ -21,4 +21,17 @@
  */
 int distinct_fill(const jv *obj, case_tensor *t, char *err, size_t errcap);
 
+/*
+ * The `pooled` fill: the indices a max pooling with a kh x kw window (and stride) gives, for
+ * bench's MAX_UNPOOLING workload.  {"seed": S, "window": [kh, kw], "output": [d0, ...]} on an
+ * unsigned integer tensor of n >= 2 dimensions: the element at logical coordinate c holds the
+ * row-major flat index, in the shape `output` (n sizes; output[d] == Sizes[d] for d < n - 2,
+ * output[n-2] >= Sizes[n-2] * kh, output[n-1] >= Sizes[n-1] * kw), of the coordinate o with
+ * o[d] = c[d] before the last two dimensions, o[n-2] = c[n-2] * kh + q / kw and o[n-1] =
+ * c[n-1] * kw + q % kw, q = x mod (kh * kw) for x the next splitmix64(S) value, one per element
+ * in row-major order of c: one target per window, distinct.  Gap slots stay zero.  0, or -1
+ * with a message naming t->name.
+ */
+int pooled_fill(const jv *obj, case_tensor *t, char *err, size_t errcap);
+
 #endif

@@ -442,6 +442,62 @@ static int fw_cast(const dmlref_case *c, fw_form *f) {
     return 0;
 }
 
+/* SLICE_GRAD: no single ONNX, WebNN or PyTorch operator scatters into a strided window; where
+ * the window is a plain box (every dimension the input gradient spans walked with stride 1) it is
+ * ONNX Pad with zeros: pads begin = start[i] (the window's first element), end = the rest of the
+ * output gradient (torch: zeros + slice assignment, out[s0:s0+n0, ...] = x).  Other strides (a
+ * step above 1 leaves gaps, a negative one reverses) return -1: the case has no form.  Both
+ * tensors without the leading dimensions where both are 1. */
+static int fw_slice_grad(const dmlref_case *c, fw_form *f) {
+    const DMLREF_SLICE_GRAD_OPERATOR_DESC *d = c->desc_mem;
+    const case_tensor *in = find(c, "InputGradientTensor", 0), *out = find(c, "OutputGradientTensor", 1);
+    const uint32_t count = d->DimensionCount;
+    if (!in || !out || !d->InputWindowOffsets || !d->InputWindowSizes || !d->InputWindowStrides ||
+        count != in->buf.DimensionCount || count != out->buf.DimensionCount || count == 0 || count > FW_MAX_DIMS ||
+        !fw_set_dtype(f, out->buf.DataType))
+        return -1;
+    int64_t start[FW_MAX_DIMS];
+    for (uint32_t k = 0; k < count; ++k) {
+        const int32_t st = d->InputWindowStrides[k];
+        if (in->sizes[k] > 1 && st != 1) return -1; /* gaps or a reversal: not a padding */
+        start[k] = (int64_t)d->InputWindowOffsets[k] + (st < 0 ? (int64_t)d->InputWindowSizes[k] - 1 : 0);
+    }
+    uint32_t p = 0;
+    while (p + 1 < count && in->sizes[p] == 1 && out->sizes[p] == 1) ++p;
+    names(f, "Pad", "pad", "zeros+setitem");
+    take_all(c, f, p);
+    f->mode = "constant";
+    fw_list *pads = add_list(f, "pads");
+    for (uint32_t k = p; k < count; ++k) pads->v[pads->n++] = start[k];
+    for (uint32_t k = p; k < count; ++k) pads->v[pads->n++] = (int64_t)out->sizes[k] - start[k] - in->sizes[k];
+    f->has_value = 1;
+    f->value_bits = 0;
+    return 0;
+}
+
+/* ONNX MaxUnpool(X, I, kernel_shape, strides) (opset 11): Y = zeros of the default output shape
+ * (X.shape[i] - 1) * strides[i] + kernel_shape[i], Y.flat[I] = X, I an int64 flat index into the
+ * whole output -- DirectML's meaning.  Expressible when Output's N and C are Input's and its H and
+ * W are whole multiples k of Input's: kernel_shape = strides = {kh, kw} give that shape (an
+ * output_shape input of another size would change what the indices mean: not used).  Indices
+ * out of range or repeated are left out by export (the checking option finds them).  WebNN has
+ * no unpooling; PyTorch F.max_unpool2d takes indices flat within each (n, c) plane. */
+static int fw_max_unpooling(const dmlref_case *c, fw_form *f) {
+    const case_tensor *in = find(c, "InputTensor", 0), *out = find(c, "OutputTensor", 1);
+    if (!in || !out || in->buf.DimensionCount != 4 || out->buf.DimensionCount != 4) return -1;
+    if (out->sizes[0] != in->sizes[0] || out->sizes[1] != in->sizes[1] || out->sizes[2] % in->sizes[2] != 0 ||
+        out->sizes[3] % in->sizes[3] != 0)
+        return -1; /* not ONNX's default output shape */
+    names(f, "MaxUnpool", "none", "max_unpool2d");
+    take_all(c, f, 0);
+    fw_list *k = add_list(f, "kernel_shape"), *s = add_list(f, "strides");
+    for (uint32_t d = 2; d < 4; ++d) {
+        k->v[k->n++] = out->sizes[d] / in->sizes[d];
+        s->v[s->n++] = out->sizes[d] / in->sizes[d];
+    }
+    return 0;
+}
+
 /* One form per operator of the registry's list (src/core/operators.def): fw_<name> above.  An
  * operator no framework can express still gets its fw_<name>, which returns -1 (the case is
  * then exported without a framework form), so that leaving it out is a decision in this file,

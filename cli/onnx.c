@@ -608,6 +608,21 @@ static int g_cast(gctx *g) {
     pb_buf a = {0};
     attr_int(&a, "to", onnx_type(g->c->outputs[0].buf.DataType));
     node1(g, "Cast", base(&g->c->inputs[0], i), base(&g->c->outputs[0], o), &a);
+/* MaxUnpool(X, I) with kernel_shape = strides (no pads, no output_shape): the indices cast to
+ * int64 (ONNX's type) when they are UINT32 or UINT64 (in range: at most the output's count).
+ * ONNX's MaxUnpool takes float data only: integer cases are not expressible. */
+static int g_max_unpool(gctx *g) {
+    const fw_list *k = list(g->f, "kernel_shape"), *s = list(g->f, "strides");
+    if (!k || !s) return not_expressible(g, "no kernel_shape");
+    const DMLREF_TENSOR_DATA_TYPE dt = g->c->inputs[0].buf.DataType;
+    if (dt != DMLREF_TENSOR_DATA_TYPE_FLOAT32 && dt != DMLREF_TENSOR_DATA_TYPE_FLOAT16)
+        return not_expressible(g, "ONNX MaxUnpool takes floating-point data only (T1: float16, float, double)");
+    char x[64], ib[64], o[64];
+    const char *in[2] = {base(&g->c->inputs[0], x), indices(g, 1, 0, ib)}, *out = base(&g->c->outputs[0], o);
+    pb_buf a = {0};
+    attr_ints(&a, "kernel_shape", k->v, k->n);
+    attr_ints(&a, "strides", s->v, s->n);
+    node(g, "MaxUnpool", in, 2, &out, 1, &a);
     return 0;
 }
 
@@ -631,6 +646,7 @@ static int build_graph(gctx *g) {
     if (strcmp(op, "Unfold") == 0)
         return not_expressible(g, "ONNX has no Unfold or Im2Col operator (opsets 13-19; Col2Im, from 18, is its inverse)");
     if (strcmp(op, "Cast") == 0) return g_cast(g);
+    if (strcmp(op, "MaxUnpool") == 0) return g_max_unpool(g);
     return not_expressible(g, "this command has no ONNX graph for the operator");
 }
 

@@ -482,6 +482,7 @@ static int build_ops(wctx *g) {
     if (strcmp(onnx, "Cast") == 0) return w_cast(g);
     if (strcmp(onnx, "OneHot") == 0) return not_expressible(g, webnn_unsupported("ONE_HOT"));
     if (strcmp(onnx, "Unfold") == 0) return not_expressible(g, webnn_unsupported("UNFOLD"));
+    if (strcmp(onnx, "MaxUnpool") == 0) return not_expressible(g, webnn_unsupported("MAX_UNPOOLING"));
     return not_expressible(g, "this command has no WebNN form for the operator");
 }
 
@@ -515,6 +516,8 @@ static void write_tensor(wctx *g, FILE *f, const case_tensor *t, const fw_shape 
 
 const char *webnn_unsupported(const char *op_name) {
     if (strcmp(op_name, "UNFOLD") == 0) return "WebNN has no unfold (im2col) operator";
+    if (strcmp(op_name, "MAX_UNPOOLING") == 0)
+        return "WebNN has no unpooling operator (and no scatter of flat indices into a zeroed tensor)";
     return strcmp(op_name, "ONE_HOT") == 0 ? "WebNN has no oneHot operator (proposed, not in the specification)" : NULL;
 }
 

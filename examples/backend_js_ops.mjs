@@ -178,6 +178,12 @@ export function runBackend(fw, xs) {
         return src.every((v, d) => v >= 0 && v < s[2 + d]) ? at([n, Math.floor(r / wk), ...src]) : zero;
       })];
     }
+    case 'MaxUnpool': { // Y = zeros of the default shape ((X - 1) * strides + kernel_shape), Y.flat[I] = X
+      const os = [s[0], s[1], ...s.slice(2).map((n, k) => (n - 1) * fw.strides[k] + fw.kernel_shape[k])];
+      const out = new x.data.constructor(prod(os)); // all-zero bits
+      ix.data.forEach((v, i) => { out[Number(v)] = x.data[i]; });
+      return [out];
+    }
     case 'ReverseSequence': // the first L = min(length, n) elements of each sequence reversed
       return [make(s, x.data, (c) => {
         const L = Math.min(ix.data[index(along(c, ax, 0), ix.shape)], s[ax]);

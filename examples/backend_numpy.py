@@ -164,6 +164,12 @@ def run_backend(fw, xs):
         return [x[np.ix_(*[pad_map(fw["mode"], n, p[k], p[k + r]) for k, n in enumerate(x.shape)])]]
     if op == "Cast":
         return [cast(xs[0], fw["dtype"])]
+    if op == "MaxUnpool":  # Y = zeros of the default shape ((X - 1) * strides + kernel_shape); Y.flat[I] = X
+        x = xs[0]
+        shape = list(x.shape[:2]) + [(n - 1) * s + k for n, s, k in zip(x.shape[2:], fw["strides"], fw["kernel_shape"])]
+        out = np.zeros(int(np.prod(shape)), x.dtype)
+        out[xs[1].astype(np.int64).reshape(-1)] = x.reshape(-1)
+        return [out.reshape(shape)]
     if op == "ReverseSequence":  # the first L = min(length, n) elements of each sequence reversed
         n = xs[0].shape[axis]
         k = np.arange(n).reshape([-1 if a == axis else 1 for a in range(xs[0].ndim)])

@@ -134,6 +134,18 @@ def run_torch(fw, xs):
         k = torch.arange(n).reshape([-1 if a == axis else 1 for a in range(data.dim())])
         L = torch.from_numpy(np.minimum(xs[1], n).astype(np.int64))  # UINT64 lengths clamped first
         outs = [torch.gather(data, axis, torch.where(k < L, L - 1 - k, k).expand(data.shape))]
+    elif op == "MaxUnpool":  # F.max_unpool2d takes indices flat within each (n, c) plane
+        n, c, h, w = data.shape
+        oh, ow = [(m - 1) * s + k for m, s, k in zip((h, w), fw["strides"], fw["kernel_shape"])]
+        flat = torch.from_numpy(xs[1].astype(np.int64))
+        plane = torch.arange(n * c).reshape(n, c, 1, 1) * (oh * ow)
+        within = flat - plane
+        if data.dtype == torch.float32 and bool(((within >= 0) & (within < oh * ow)).all()):
+            outs = [torch.nn.functional.max_unpool2d(data, within, fw["kernel_shape"], fw["strides"], output_size=(oh, ow))]
+        else:  # other types (max_unpool2d is for floating point), or a target in another plane
+            out = torch.zeros(n * c * oh * ow, dtype=data.dtype)
+            out[flat.reshape(-1)] = data.reshape(-1)
+            outs = [out.reshape(n, c, oh, ow)]
     elif op == "Identity":
         outs = [data.clone()]
     elif op == "Unfold":  # no ONNX operator (the stand-ins' name): F.unfold, or Tensor.unfold per spatial dim

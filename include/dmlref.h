@@ -396,6 +396,20 @@ typedef struct DMLREF_CAST_OPERATOR_DESC {
     const DMLREF_TENSOR_DESC *InputTensor;
     const DMLREF_TENSOR_DESC *OutputTensor;
 } DMLREF_CAST_OPERATOR_DESC;
+typedef struct DMLREF_SLICE_GRAD_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputGradientTensor;  /* the forward SLICE1's output sizes */
+    const DMLREF_TENSOR_DESC *OutputGradientTensor; /* the forward SLICE1's input sizes */
+    uint32_t DimensionCount;
+    const uint32_t *InputWindowOffsets;
+    const uint32_t *InputWindowSizes;
+    const int32_t *InputWindowStrides; /* signed (INT in the header, UINT on the page); never 0 */
+} DMLREF_SLICE_GRAD_OPERATOR_DESC;
+
+typedef struct DMLREF_MAX_UNPOOLING_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *IndicesTensor; /* row-major linear indices into OutputTensor */
+    const DMLREF_TENSOR_DESC *OutputTensor;
+} DMLREF_MAX_UNPOOLING_OPERATOR_DESC;
 
 typedef enum DMLREF_FEATURE_LEVEL {
     DMLREF_FEATURE_LEVEL_1_0 = 0x1000,
@@ -693,6 +707,7 @@ DMLREF_API dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc,
  *   SPACE_TO_DEPTH           inputs {Input}                       outputs {Output}
  *   DEPTH_TO_SPACE           inputs {Input}                       outputs {Output}
  *   TILE                     inputs {Input}                       outputs {Output}
+ *   MAX_UNPOOLING            inputs {Input, Indices}              outputs {Output}
  *   DIAGONAL_MATRIX          inputs {}                            outputs {Output}
  *   SCATTER                  inputs {Input, Indices, Updates}     outputs {Output}
  *   ONE_HOT                  inputs {Indices, Values}             outputs {Output}
@@ -703,6 +718,7 @@ DMLREF_API dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc,
  *   SLICE1                   inputs {Input}                       outputs {Output}
  *   DEPTH_TO_SPACE1          inputs {Input}                       outputs {Output}
  *   SPACE_TO_DEPTH1          inputs {Input}                       outputs {Output}
+ *   SLICE_GRAD               inputs {InputGradient}               outputs {OutputGradient}
  *   GATHER_ND1               inputs {Input, Indices}              outputs {Output}
  *   PADDING1                 inputs {Input}                       outputs {Output}
  *   DIAGONAL_MATRIX1         inputs {[Input]}                     outputs {Output}

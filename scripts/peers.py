@@ -273,6 +273,25 @@ def p2_workloads(rng):
             "torch": (lambda x, tdt: lambda: (lambda t: alloc(lambda: t.to(getattr(torch, tdt))))(torch.from_numpy(x)))(
                 x, tdt),
         }))
+    # phase 3 (docs/performance.md "Phase-3 workloads")
+    xg3 = rand((4096, 3072))
+    w.append(("slice_grad", xg3.nbytes + 4096 * 4096 * 4, {
+        "numpy": lambda: (lambda o: keep(o, lambda: (o.fill(0), o.__setitem__((slice(None), slice(512, 3584)), xg3))))(
+            np.zeros((4096, 4096), f32)),
+        "torch": lambda: (lambda t, o: keep(o, lambda: (o.zero_(), o[:, 512:3584].copy_(t))))(
+            torch.from_numpy(xg3), torch.zeros((4096, 4096))),
+    }))
+    xu = rand((16, 64, 64, 64))
+    nn, cc, hh, ww = np.indices((16, 64, 64, 64), dtype=np.int64)
+    q = rng.integers(0, 4, size=(16, 64, 64, 64))  # one target per 2x2 window, as a max pooling gives
+    plane_idx = (2 * hh + q // 2) * 128 + 2 * ww + q % 2  # within each (n, c) plane: PyTorch's meaning
+    iu = ((nn * 64 + cc) * 128 * 128 + plane_idx).astype(np.uint32)  # flat over the output: DirectML's
+    w.append(("max_unpool", xu.nbytes + iu.nbytes + 16 * 64 * 128 * 128 * 4, {
+        "numpy": lambda: (lambda o: keep(o, lambda: (o.fill(0), o.reshape(-1).__setitem__(iu.reshape(-1), xu.reshape(-1)))))(
+            np.zeros((16, 64, 128, 128), f32)),
+        "torch": lambda: (lambda t, i: alloc(lambda: torch.nn.functional.max_unpool2d(t, i, 2)))(
+            torch.from_numpy(xu), torch.from_numpy(plane_idx)),
+    }))
     return w
 
 

@@ -4,8 +4,8 @@ run() drives the command (`dmlref run CASE --npy DIR`, which writes every output
 buffer whole as .npy, bit-exact), so a case means here exactly what it means to
 the command; values written in a case's JSON (`data`, `random`, `expected`) are
 decoded by the command too, through a one-piece JOIN of one dimension, never by a second parser in Python.
-The `distinct` fill (integers, no JSON values to decode) is computed here, the same integers
-for the same seed as case/distinct.c (python/tests/test_case.py compares the two), and
+The `distinct` and `pooled` fills (integers, no JSON values to decode) are computed here, the
+same integers for the same seed as case/distinct.c (python/tests/test_case.py compares them), and
 `bytes_moved` read as case/case_read.c's parse_moved reads it."""
 import copy
 import decimal
@@ -456,6 +456,72 @@ def distinct_fill(name, data_type, total_slots, spec):
     return out
 
 
+def pooled_fill(name, data_type, sizes, strides, total_slots, spec):
+    """The `pooled` fill of a tensor (docs/case-format.md) as case/distinct.c makes it: the
+    indices a max pooling with a kh x kw window gives, spec = {"seed": S, "window": [kh, kw],
+    "output": [...]}: the element at logical coordinate c holds the row-major flat index in
+    `output` of c with its last two coordinates scaled by the window plus q // kw and q % kw,
+    q = x mod (kh * kw), x the next splitmix64(S) value, one per element in row-major order
+    (vectorized: the k-th value is splitmix64's mix of S + k * golden); gap slots 0."""
+    if not isinstance(spec, dict):
+        raise _malformed(f"{name}.pooled: expected an object {{\"seed\": S, \"window\": [kh, kw], \"output\": [...]}}, "
+                         f"got {spec!r}")
+    for key in spec:
+        if key not in ("seed", "window", "output", "comment"):
+            raise _malformed(f"{name}.pooled: unknown key \"{key}\" (seed, window, output)")
+    for key in ("seed", "window", "output"):
+        if key not in spec:
+            raise _malformed(f"{name}.pooled: missing \"{key}\"")
+    if data_type not in ("UINT8", "UINT16", "UINT32", "UINT64"):
+        raise _malformed(f"{name}.pooled: needs an unsigned integer DataType, not {data_type}")
+    n = len(sizes)
+    if not 2 <= n <= 8:
+        raise _malformed(f"{name}.pooled: needs 2 to 8 dimensions, not {n}")
+    seed = _json_int(spec["seed"], f"{name}.pooled.seed", 0, (1 << 63) - 1)
+    w = spec["window"]
+    if not isinstance(w, list) or len(w) != 2:
+        raise _malformed(f"{name}.pooled.window: expected [kh, kw]")
+    kh, kw = (_json_int(v, f"{name}.pooled.window[{d}]", 1, 1 << 16) for d, v in enumerate(w))
+    o = spec["output"]
+    if not isinstance(o, list) or len(o) != n:
+        raise _malformed(f"{name}.pooled.output: expected {n} sizes (the tensor's DimensionCount)")
+    os_ = [_json_int(v, f"{name}.pooled.output[{d}]", 1, 0xFFFFFFFF) for d, v in enumerate(o)]
+    for d in range(n):
+        need = sizes[d] if d + 2 < n else sizes[d] * (kh if d == n - 2 else kw)
+        if (os_[d] != need) if d + 2 < n else (os_[d] < need):
+            raise _malformed(f"{name}.pooled.output[{d}] is {os_[d]}; the windows need "
+                             f"{'' if d + 2 < n else 'at least '}{need}")
+    count = int(np.prod(os_, dtype=object))
+    if count - 1 > _INT_MAX[data_type]:
+        raise _malformed(f"{name}.pooled: flat indices up to {count - 1} do not fit {data_type}")
+    elements = int(np.prod(sizes, dtype=object))
+    with np.errstate(over="ignore"):
+        k = np.arange(1, elements + 1, dtype=np.uint64)
+        z = np.uint64(seed) + k * np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z = z ^ (z >> np.uint64(31))
+    q = (z % np.uint64(kh * kw)).astype(np.int64).reshape(sizes)
+    c = np.indices(sizes, dtype=np.int64)
+    v = np.zeros(sizes, np.uint64)
+    for d in range(n):
+        od = c[d]
+        if d == n - 2:
+            od = od * kh + q // kw
+        if d == n - 1:
+            od = od * kw + q % kw
+        v = v * np.uint64(os_[d]) + od.astype(np.uint64)
+    st, acc = [0] * n, 1
+    for d in range(n - 1, -1, -1):
+        st[d] = strides[d] if strides is not None else acc
+        acc *= sizes[d]
+    slot = sum(c[d] * st[d] for d in range(n)).reshape(-1)
+    out = np.zeros(total_slots, _types.DTYPES[data_type])
+    keep = slot < total_slots
+    out[slot[keep]] = v.reshape(-1)[keep]
+    return out
+
+
 def _file_mode(path):
     """The permission bits a file written at path gets: the existing file's, else those
     open() gives a new file (0666 less the umask)."""
@@ -674,6 +740,8 @@ class Case:
             return _load_npy(os.path.join(self.base_dir, t["npy"]))
         if key == "distinct":
             return distinct_fill(tname, name, self._tensor_desc(t)[1], t["distinct"])
+        if key == "pooled":
+            return pooled_fill(tname, name, t["Sizes"], t.get("Strides"), self._tensor_desc(t)[1], t["pooled"])
         flat = _flatten(t[key], [])
         return _decode(name, {"data": flat}, len(flat))
 
@@ -690,7 +758,7 @@ class Case:
             group = []
             for i, t in enumerate(ts if slot["is_array"] else [ts]):
                 _, slots = self._tensor_desc(t)
-                key = next((k for k in ("data", "npy", "random", "distinct") if k in t), None)
+                key = next((k for k in ("data", "npy", "random", "distinct", "pooled") if k in t), None)
                 if key is None:
                     raise Error(f"{slot['name']} has no data", status="DMLREF_CASE_MALFORMED")
                 v = self._values(t, key, f"{slot['name']}[{i}]" if slot["is_array"] else slot["name"])

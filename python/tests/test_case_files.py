@@ -15,7 +15,7 @@ from util import ROOT
 
 WORKLOADS = sorted(glob.glob(os.path.join(ROOT, "bench", "workloads", "*.json")))
 CASES = sorted(glob.glob(os.path.join(ROOT, "tests", "cases", "*.json")))
-SOURCES = ("data", "npy", "random", "distinct")
+SOURCES = ("data", "npy", "random", "distinct", "pooled")
 
 
 def _tensors(case, output):
@@ -129,3 +129,47 @@ def test_distinct_errors_are_the_commands(dtype, spec):
         _case.distinct_fill("t", dtype, 8, spec)
     with pytest.raises(Error):
         _case._decode(dtype, {"distinct": spec}, 8)
+
+
+@pytest.mark.parametrize("dtype,strides", [("UINT32", None), ("UINT64", [400, 100, 12, 1]), ("UINT64", None)],
+                         ids=str)
+def test_pooled_fill_is_the_commands(tmp_path, dtype, strides):
+    # MAX_UNPOOLING with the pooled fill (bench's max_unpool): the command's output, scattered
+    # through the indices Python computes, and each index in its own window
+    ix = {"DataType": dtype, "Sizes": [2, 3, 4, 5], "pooled": {"seed": 77, "window": [2, 3], "output": [2, 3, 9, 15]}}
+    if strides:
+        ix["Strides"] = strides
+    doc = {"operator": "MAX_UNPOOLING",
+           "InputTensor": {"DataType": "INT32", "Sizes": [2, 3, 4, 5], "data": list(range(1, 121))},
+           "IndicesTensor": ix,
+           "OutputTensor": {"DataType": "INT32", "Sizes": [2, 3, 9, 15]}}
+    case = dmlref.Case(doc, str(tmp_path))
+    buf = case.inputs["IndicesTensor"]
+    st = strides or [60, 20, 5, 1]
+    c = np.indices([2, 3, 4, 5]).reshape(4, -1)
+    idx = buf[(c * np.array(st).reshape(4, 1)).sum(0)].astype(np.int64)
+    n, ch, y, x = np.unravel_index(idx, [2, 3, 9, 15])
+    assert (n == c[0]).all() and (ch == c[1]).all() and (y // 2 == c[2]).all() and (x // 3 == c[3]).all()
+    want = np.zeros(2 * 3 * 9 * 15, np.int32)
+    want[idx] = np.arange(1, 121, dtype=np.int32)
+    assert case.run()["OutputTensor"].reshape(-1).tolist() == want.tolist()
+
+
+@pytest.mark.parametrize("dtype,spec", [
+    ("INT32", {"seed": 1, "window": [2, 2], "output": [1, 1, 4, 4]}),     # signed
+    ("UINT32", {"seed": 1, "window": [2], "output": [1, 1, 4, 4]}),
+    ("UINT32", {"seed": 1, "window": [2, 2], "output": [1, 1, 3, 4]}),    # too small for the windows
+    ("UINT32", {"seed": 1, "window": [2, 2], "output": [1, 2, 4, 4]}),    # C differs
+    ("UINT8", {"seed": 1, "window": [2, 2], "output": [1, 1, 4, 100]}),   # flat indices beyond the type
+    ("UINT32", {"seed": 1, "window": [2, 2]}),
+    ("UINT32", {"seed": 1, "window": [2, 2], "output": [1, 1, 4, 4], "size": 3}),
+], ids=str)
+def test_pooled_errors_are_the_commands(tmp_path, dtype, spec):
+    with pytest.raises(Error):
+        _case.pooled_fill("t", dtype, [1, 1, 2, 2], None, 4, spec)
+    doc = {"operator": "MAX_UNPOOLING",
+           "InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 2, 2], "data": [1, 2, 3, 4]},
+           "IndicesTensor": {"DataType": dtype, "Sizes": [1, 1, 2, 2], "pooled": spec},
+           "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 4, 4]}}
+    with pytest.raises(Error):
+        dmlref.Case(doc, str(tmp_path)).run()

@@ -175,6 +175,10 @@ EXAMPLES = {
     "CAST": "dmlref.cast(np.array([-43.5, -2.5, 83.5, 102.1578369140625], np.float32), dtype=np.int32)",
     "SCATTER": "dmlref.scatter(np.zeros((1, 3), np.float32), np.array([[2, 0]], np.int32), "
                "np.array([[7, 8]], np.float32), axis=1)",
+    "SLICE_GRAD": "dmlref.slice_grad(np.array([[1, 3], [9, 11]], np.float32), input_window_offsets=[0, 0], "
+                  "input_window_sizes=[4, 4], input_window_strides=[2, 2], shape=[4, 4])",
+    "MAX_UNPOOLING": "dmlref.max_unpooling(np.array([[[[1, 2], [3, 4]]]], np.float32), "
+                     "np.array([[[[5, 7], [13, 15]]]], np.uint32), shape=[1, 1, 4, 4])",
 }
 
 

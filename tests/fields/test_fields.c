@@ -384,7 +384,7 @@ static void test_slots(void) {
     slots_case("\"Axis\": 0, \"IndexDimensions\": 1", CASE_MALFORMED,
                "unknown key \"IndexDimensions\" (not a field of SLOTS or of a case file)");
     slots_case("\"Axis\": 0, \"InputTensor\": " T0 ", \"InputTensors\": [], \"OutputTensor\": " T0, CASE_MALFORMED,
-               "InputTensor: missing data (give data, npy, random or distinct)");
+               "InputTensor: missing data (give data, npy, random, distinct or pooled)");
 
     /* a real operator with a counted array: the reader's desc binds it by the schema */
     const dmlref_schema *join = dmlref_operator_schema(DMLREF_OPERATOR_JOIN);

@@ -235,6 +235,8 @@ PARAM_NAMES = {
     "PADDING1": ("PaddingMode", "PaddingValueDataType", "PaddingValue"),
     "UNFOLD": (),
     "CAST": (),
+    "SLICE_GRAD": (),
+    "MAX_UNPOOLING": (),
 }
 
 
@@ -857,6 +859,70 @@ def gen_unfold(rng, dt, it, n, oob):
 
 # One generator per operator of src/core/operators.def (scripts/check-tables.py checks that
 # none is missing).
+def gen_slice_grad(rng, dt, it, n, oob):
+    """SLICE1's window over the output gradient (offset, size, a stride of either sign), an input
+    gradient of at most the elements it reaches; numpy: zeros, then
+    out[off:off+size][::step][:in] = x one dimension at a time (basic slicing: a view)."""
+    outs = [int(rng.integers(1, 6)) for _ in range(n)]
+    offs, sizes, steps, ins = [], [], [], []
+    for d in range(n):
+        off = int(rng.integers(0, outs[d]))
+        size = int(rng.integers(1, outs[d] - off + 1))
+        mag = 1 if rng.integers(0, 2) else int(rng.integers(1, size + 1))
+        step = -mag if rng.integers(0, 2) else mag
+        most = 1 + (size - 1) // mag
+        m = most if rng.integers(0, 2) else int(rng.integers(1, most + 1))
+        if m == 1 and rng.integers(0, 6) == 0:  # a stride that is never taken
+            step = -(2**31) if rng.integers(0, 2) else 2**31 - 1
+        offs.append(off), sizes.append(size), steps.append(step), ins.append(m)
+    t_in = make(rng, dt, ins, False)
+    t_out = make(rng, dt, outs, True)
+    res = np.zeros(outs, dtype=t_in.view().dtype)  # all-zero bits
+    v = res
+    for d in range(n):
+        idx = [slice(None)] * n
+        idx[d] = slice(offs[d], offs[d] + sizes[d])
+        v = v[tuple(idx)]
+        idx[d] = slice(None, None, steps[d])
+        v = v[tuple(idx)]
+        idx[d] = slice(0, ins[d])
+        v = v[tuple(idx)]
+    v[...] = t_in.view()
+    arrays = [("InputWindowOffsets", offs), ("InputWindowSizes", sizes), ("InputWindowStrides", steps)]
+    note = "out %s offsets %s sizes %s strides %s" % (outs, offs, sizes, steps)
+    return "SLICE_GRAD", 0, 0, [t_in, t_out], [res], note, False, arrays
+
+
+def gen_max_unpooling(rng, dt, it, n, oob):
+    """A 2-D max pooling's indices (kh x kw windows, one target each: flat over the whole output
+    {N, C, H*kh (+1), W*kw}); with oob one index at or above the count (clamped to count - 1,
+    left out when that repeats a target: repeats are the unit tests' business); numpy:
+    out = zeros; out.reshape(-1)[idx] = x."""
+    if dt == 9 or it in SIGNED:  # T10 (no FLOAT64); UINT32 or UINT64 indices
+        return None
+    ins = [int(rng.integers(1, 4)) for _ in range(4)]
+    kh, kw = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+    outs = [ins[0], ins[1], ins[2] * kh + int(rng.integers(0, 2)), ins[3] * kw]
+    count = int(np.prod(outs))
+    t_in = make(rng, dt, ins, False)
+    t_ix = make(rng, it, ins, False, INDEX_TYPES[it], broadcast=False)  # broadcast indices would repeat targets
+    t_out = make(rng, dt, outs, True)
+    nn, cc, hh, ww = np.indices(ins)
+    vals = (((nn * outs[1] + cc) * outs[2] + hh * kh + rng.integers(0, kh, size=ins)) * outs[3] +
+            ww * kw + rng.integers(0, kw, size=ins)).astype(object)
+    if oob:
+        vals.reshape(-1)[int(rng.integers(0, vals.size))] = count + int(rng.integers(0, 3))
+    write_indices(t_ix, vals)
+    idx = read_index_values(t_ix)
+    oob = any_out_of_range(idx, count, False)
+    idx = clamp(idx, count, False).astype(np.int64).reshape(-1)
+    if len(set(idx.tolist())) != idx.size:  # the clamp made a repeat
+        return None
+    res = np.zeros(count, dtype=t_in.view().dtype)
+    res[idx] = t_in.view().reshape(-1)
+    return "MAX_UNPOOLING", 0, 0, [t_in, t_ix, t_out], [res.reshape(outs)], "k %dx%d" % (kh, kw), oob
+
+
 GENERATORS = {
     "GATHER": gen_gather,
     "GATHER_ELEMENTS": gen_gather_elements,
@@ -882,6 +948,8 @@ GENERATORS = {
     "REVERSE_SUBSEQUENCES": gen_reverse_subsequences,
     "UNFOLD": gen_unfold,
     "CAST": gen_cast,
+    "SLICE_GRAD": gen_slice_grad,
+    "MAX_UNPOOLING": gen_max_unpooling,
 }
 
 
@@ -893,7 +961,8 @@ def generate(seed, k):
         dt = DATA_TYPES[int(rng.integers(0, len(DATA_TYPES)))]
         it = list(INDEX_TYPES)[int(rng.integers(0, 4))]
         n = int(rng.integers(1, 7))
-        oob = op in ("GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SCATTER", "GATHER_ND", "GATHER_ND1") and \
+        oob = op in ("GATHER", "GATHER_ELEMENTS", "SCATTER_ND", "SCATTER", "GATHER_ND", "GATHER_ND1",
+                     "MAX_UNPOOLING") and \
             rng.integers(0, 10) == 0
         case = GENERATORS[op](rng, dt, it, n, oob)
         if case is None:

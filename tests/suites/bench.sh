@@ -28,10 +28,10 @@ if [ ! -x "$B" ]; then
     exit 1
 fi
 
-# ---- the list and the files agree: 30 workloads (12 of phase 1, 13 of phase 2, 5 of phase 3) + small_gather
+# ---- the list and the files agree: 32 workloads (12 of phase 1, 13 of phase 2, 7 of phase 3) + small_gather
 listed=$(sed 's/#.*//' "$W/workloads.txt" | tr -s ' \t' '\n' | sed '/^$/d')
 n=$(echo "$listed" | wc -l)
-[ "$n" -eq 30 ] && ok || no "workloads.txt lists $n workloads, not 30"
+[ "$n" -eq 32 ] && ok || no "workloads.txt lists $n workloads, not 32"
 for id in $listed; do
     [ -f "$W/$id.json" ] && ok || no "$id is listed but $W/$id.json is missing"
 done
@@ -57,7 +57,8 @@ fi
 [ "$rc" -eq 0 ] && ok || no "bench --check: exit $rc"
 cat "$tmp/out"
 # id bytes: 2 x output bytes + index bytes (+ update bytes for SCATTER); TILE, PADDING1:
-# output + input; ONE_HOT: output + indices; CAST, UNFOLD: output + input (docs/performance.md)
+# output + input; ONE_HOT: output + indices; CAST, UNFOLD, SLICE_GRAD: output + input; MAX_UNPOOLING:
+# output + input + indices (docs/performance.md)
 while read -r id bytes; do
     [ -n "${BENCH_CHECK:-}" ] && ! echo " $BENCH_CHECK " | grep -q " $id " && continue
     line=$(grep "^$id " "$tmp/out")
@@ -98,6 +99,8 @@ cast_f32_f16 100663296
 cast_f16_f32 100663296
 cast_f32_i32 134217728
 cast_u8_f32 83886080
+slice_grad 117440512
+max_unpool 100663296
 small_gather 2112
 EOF
 

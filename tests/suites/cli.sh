@@ -681,7 +681,7 @@ dbad "[4, 2]" INT8 '{"seed": 1, "modulus": 256, "unravel": [16, 8]}' "the sizes'
 dbad "[4]" INT8 '{"seed": 1, "modulus": 4, "group": 5}' "distinct.group: expected an integer in [1, 4], got 5"
 dbad "[4]" INT8 '{"modulus": 4}' 'distinct: missing "seed"'
 dbad "[4]" INT8 '{"seed": 1, "modulus": 4, "low": 0}' 'distinct: unknown key "low"'
-dbad "[4]" INT8 '{"seed": 1, "modulus": 4}, "data": [1, 2, 3, 4]' "give only one of data, npy, random and distinct"
+dbad "[4]" INT8 '{"seed": 1, "modulus": 4}, "data": [1, 2, 3, 4]' "give only one of data, npy, random, distinct and pooled"
 
 # ---- bytes_moved: the tensors' weights in dmlref bench's bytes (default 2 x outputs + indices) ----
 cat >"$tmp/moved.json" <<'EOF'
@@ -914,6 +914,22 @@ for f in "$tmp"/genunf/*.json; do
     done
 done
 [ "$unffail" -eq 0 ] && ok || no "$unffail generated UNFOLD runs differ from the oracle's expected outputs"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_slice_grad_1_$i.json"; done))
+want=6bfc8712f75dc22d11ae59499161cb0fb65bd9ff5c0f122ac2884a3404c9550f
+[ "$pin" = "$want" ] && ok || no "gen SLICE_GRAD --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_max_unpooling_1_$i.json"; done))
+want=8b029caedae8e9be0fa6f8fb935c31f28b2138dc30fd0e6b19acd3f0fce99088
+[ "$pin" = "$want" ] && ok || no "gen MAX_UNPOOLING --count 5 --seed 1 files have sha256 $pin, pinned $want"
+# SLICE_GRAD and MAX_UNPOOLING: generated cases run back on the fast paths with 1 and 2 threads
+expect 0 "gen SLICE_GRAD 40" "$D" gen --operator SLICE_GRAD --count 40 --seed 5 --out "$tmp/gengrad"
+expect 0 "gen MAX_UNPOOLING 40" "$D" gen --operator MAX_UNPOOLING --count 40 --seed 5 --out "$tmp/gengrad"
+gradfail=0
+for f in "$tmp"/gengrad/*.json; do
+    for t in 1 2; do
+        DMLREF_PAR_GRAIN=16 "$D" run "$f" --threads $t >/dev/null 2>"$tmp/err" || { gradfail=$((gradfail + 1)); echo "FAIL: $f --threads $t"; repro_note env DMLREF_PAR_GRAIN=16 "$D" run "$f" --threads $t; repro_print; }
+    done
+done
+[ "$gradfail" -eq 0 ] && ok || no "$gradfail generated SLICE_GRAD/MAX_UNPOOLING runs differ from the oracle's expected outputs"
 # what the suite covers (over all 100 cases)
 if py - "$tmp/gen1" <<'PY' 2>"$tmp/err"
 import json, os, sys

@@ -387,3 +387,44 @@ def cast(draw, feature_level=None, **types):
     s = draw(shapes(n, budget=128))
     x = _input(draw, rng, dt, s)
     return Drawn("CAST", [x], {"dtype": to}, feature_level, [(s, draw(layouts(s, broadcast=False)))])
+def slice_grad(draw, feature_level=None, **types):
+    """SLICE1's window drawn over the output gradient (the forward input): per dimension an
+    offset, a size and a stride of either sign; an input gradient of at most the elements the
+    window reaches; the output gradient's shape given (shape=)."""
+    n, dt, _, rng = draw(_common("SLICE_GRAD", feature_level, **types))
+    outs = draw(shapes(n, high=5, budget=128))
+    offs, sizes, steps, ins = [], [], [], []
+    for d in range(n):
+        off = draw(st.integers(0, outs[d] - 1))
+        size = draw(st.integers(1, outs[d] - off))
+        mag = draw(st.integers(1, size))
+        offs.append(off), sizes.append(size), steps.append(-mag if draw(st.booleans()) else mag)
+        ins.append(draw(st.integers(1, 1 + (size - 1) // mag)))
+    x = _input(draw, rng, dt, tuple(ins))
+    kw = {"input_window_offsets": offs, "input_window_sizes": sizes, "input_window_strides": steps,
+          "shape": list(outs)}
+    return Drawn("SLICE_GRAD", [x], kw, feature_level, [(tuple(outs), draw(layouts(tuple(outs), broadcast=False)))])
+
+
+@st.composite
+def max_unpooling(draw, feature_level=None, **types):
+    """A 4-D input and the indices a kh x kw max pooling gives (one target per window, flat over
+    the whole output {N, C, H*kh, W*kw}); now and then a repeated target (the last wins) or one
+    past the end (clamped), both documented; the output's shape given (shape=)."""
+    n, dt, it, rng = draw(_common("MAX_UNPOOLING", feature_level, **types))
+    ins = draw(shapes(n, high=3, budget=24))
+    kh, kw = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    outs = (ins[0], ins[1], ins[2] * kh, ins[3] * kw)
+    x = _input(draw, rng, dt, ins)
+    idx = _input(draw, rng, it, ins, broadcast=False)
+    nn, cc, hh, ww = np.indices(ins)
+    y = hh * kh + rng.integers(0, kh, size=ins)
+    z = ww * kw + rng.integers(0, kw, size=ins)
+    vals = ((nn * outs[1] + cc) * outs[2] + y) * outs[3] + z
+    count = math.prod(outs)
+    k = rng.random(ins)
+    vals = np.where(k < 0.05, count + rng.integers(0, 3, size=ins), vals)
+    vals = np.where((k >= 0.05) & (k < 0.1), vals.reshape(-1)[0], vals)
+    idx[...] = vals.astype(it)
+    return Drawn("MAX_UNPOOLING", [x, idx], {"shape": list(outs)}, feature_level,
+                 [(outs, draw(layouts(outs, broadcast=False)))])

@@ -10,7 +10,7 @@ from .. import _types
 from .._ops import OPERATORS
 from ._drawers import (_padding, cast, depth_space, diagonal_matrix, diagonal_matrix1, gather, gather_elements,
                        gather_nd, gather_nd1, join, one_hot, reverse_subsequences, same_shape, scatter,
-                       scatter_nd, slice1, slice_, split, tile, unfold)
+                       scatter_nd, slice1, slice_, split, tile, unfold, slice_grad, max_unpooling)
 from ._probe import support
 
 
@@ -41,6 +41,8 @@ DRAWERS = {
     "REVERSE_SUBSEQUENCES": reverse_subsequences,
     "UNFOLD": unfold,
     "CAST": cast,
+    "SLICE_GRAD": slice_grad,
+    "MAX_UNPOOLING": max_unpooling,
 }
 
 

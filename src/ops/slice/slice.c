@@ -8,36 +8,50 @@
 
 #include <inttypes.h>
 
-dmlref_status slice_check_arrays(const char *O, const tensor_t *in, uint32_t dimension_count, uint32_t n_arrays,
-                                 const char *const *names, const void *const *arrays, dmlref_error *err) {
+const slice_roles slice_roles_forward = {"InputTensor", "OutputTensor", "SL1", "SL2"};
+
+dmlref_status slice_check_arrays_roles(const char *O, const slice_roles *r, const tensor_t *in,
+                                       uint32_t dimension_count, uint32_t n_arrays, const char *const *names,
+                                       const void *const *arrays, dmlref_error *err) {
     if (dimension_count != in->n)                                                                  /* SL1 */
-        return set_rule_error(err, DMLREF_ERROR_PARAMETER, "SL1", "DimensionCount", NULL,
-                              "%s: DimensionCount (%" PRIu32 ") must equal InputTensor.DimensionCount (%" PRIu32
-                              ") (SL1)",
-                              O, dimension_count, in->n);
+        return set_rule_error(err, DMLREF_ERROR_PARAMETER, r->dims_rule, "DimensionCount", NULL,
+                              "%s: DimensionCount (%" PRIu32 ") must equal %s.DimensionCount (%" PRIu32 ") (%s)", O,
+                              dimension_count, r->in_name, in->n, r->dims_rule);
     for (uint32_t k = 0; k < n_arrays; ++k)                                                        /* SL1 */
         if (!arrays[k])
-            return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "SL1", names[k], NULL,
-                                  "%s: %s is NULL; it must point to DimensionCount (%" PRIu32 ") values (SL1)", O,
-                                  names[k], dimension_count);
+            return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, r->dims_rule, names[k], NULL,
+                                  "%s: %s is NULL; it must point to DimensionCount (%" PRIu32 ") values (%s)", O,
+                                  names[k], dimension_count, r->dims_rule);
     return DMLREF_OK;
 }
 
-dmlref_status slice_check_common(op_t *op, const DMLREF_TENSOR_DESC *in_desc, const DMLREF_TENSOR_DESC *out_desc,
-                                 uint32_t dimension_count, uint32_t n_arrays, const char *const *names,
-                                 const void *const *arrays, dmlref_error *err) {
+dmlref_status slice_check_arrays(const char *O, const tensor_t *in, uint32_t dimension_count, uint32_t n_arrays,
+                                 const char *const *names, const void *const *arrays, dmlref_error *err) {
+    return slice_check_arrays_roles(O, &slice_roles_forward, in, dimension_count, n_arrays, names, arrays, err);
+}
+
+dmlref_status slice_check_roles(op_t *op, const slice_roles *r, const DMLREF_TENSOR_DESC *in_desc,
+                                const DMLREF_TENSOR_DESC *out_desc, uint32_t dimension_count, uint32_t n_arrays,
+                                const char *const *names, const void *const *arrays, dmlref_error *err) {
     const char *O = op->name;
     TRY(op_alloc_tensors(op, 1, 1, err));
     tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
     support_t s;
     support_lookup(op->cls, op->feature_level, &s);
 
-    TRY(tensor_check(O, "InputTensor", in_desc, NULL, in, err));
-    TRY(tensor_check(O, "OutputTensor", out_desc, op, out, err));
-    TRY(check_same_dims(O, "SL1", "OutputTensor", out, "InputTensor", in, err));                  /* SL1 */
-    TRY(check_support(O, "SL1", "SL2", "InputTensor", in, &s, 0, op->feature_level, err));         /* SL1, SL2 */
-    TRY(check_same_type(O, "SL2", "OutputTensor", out, "InputTensor", in, err));                  /* SL2 */
-    return slice_check_arrays(O, in, dimension_count, n_arrays, names, arrays, err); /* SL1 */
+    TRY(tensor_check(O, r->in_name, in_desc, NULL, in, err));
+    TRY(tensor_check(O, r->out_name, out_desc, op, out, err));
+    TRY(check_same_dims(O, r->dims_rule, r->out_name, out, r->in_name, in, err));                  /* SL1 */
+    TRY(check_support(O, r->dims_rule, r->type_rule, r->in_name, in, &s, 0, op->feature_level, err)); /* SL1, SL2 */
+    TRY(check_same_type(O, r->type_rule, r->out_name, out, r->in_name, in, err));                  /* SL2 */
+    return slice_check_arrays_roles(O, r, in, dimension_count, n_arrays, names, arrays, err);      /* SL1 */
+}
+
+dmlref_status slice_check_common(op_t *op, const DMLREF_TENSOR_DESC *in_desc, const DMLREF_TENSOR_DESC *out_desc,
+                                 uint32_t dimension_count, uint32_t n_arrays, const char *const *names,
+                                 const void *const *arrays, dmlref_error *err) {
+    return slice_check_roles(op, &slice_roles_forward, in_desc, out_desc, dimension_count, n_arrays, names, arrays,
+                             err);
 }
 
 dmlref_status slice_oracle(const op_t *op, const exec_args *x, dmlref_error *err) {

@@ -25,9 +25,28 @@ dmlref_status slice_check_common(op_t *op, const DMLREF_TENSOR_DESC *in_desc, co
                                  uint32_t dimension_count, uint32_t n_arrays, const char *const *names,
                                  const void *const *arrays, dmlref_error *err);
 
+/* The names slice_check_common's rules use: SLICE and SLICE1's {"InputTensor", "OutputTensor",
+ * "SL1", "SL2"}; SLICE_GRAD checks its tensors with the roles swapped (the window lies in
+ * OutputGradientTensor, the packed side is InputGradientTensor): {"InputGradientTensor",
+ * "OutputGradientTensor", "SG1", "SG2"}. */
+typedef struct slice_roles {
+    const char *in_name, *out_name; /* inputs[0], outputs[0] */
+    const char *dims_rule, *type_rule;
+} slice_roles;
+extern const slice_roles slice_roles_forward;
+
+/* slice_check_common under other names (roles above). */
+dmlref_status slice_check_roles(op_t *op, const slice_roles *r, const DMLREF_TENSOR_DESC *in_desc,
+                                const DMLREF_TENSOR_DESC *out_desc, uint32_t dimension_count, uint32_t n_arrays,
+                                const char *const *names, const void *const *arrays, dmlref_error *err);
+
 /* The end of slice_check_common (SL1): DimensionCount equals Input's, no array NULL. */
 dmlref_status slice_check_arrays(const char *op_name, const tensor_t *in, uint32_t dimension_count, uint32_t n_arrays,
                                  const char *const *names, const void *const *arrays, dmlref_error *err);
+/* slice_check_arrays under other names: t is the tensor named r->in_name, the rule r->dims_rule. */
+dmlref_status slice_check_arrays_roles(const char *op_name, const slice_roles *r, const tensor_t *t,
+                                       uint32_t dimension_count, uint32_t n_arrays, const char *const *names,
+                                       const void *const *arrays, dmlref_error *err);
 
 /* The oracle of both: every output coordinate o (the canonical iterator) reads
  * the input element start + step (.) o. */
@@ -36,5 +55,9 @@ dmlref_status slice_oracle(const op_t *op, const exec_args *x, dmlref_error *err
 /* The fast path of both (slice_fast.c): the view copied by a copy_plan (kernels
  * "<prefix>.<kind>.<isa>", prefix "slice" or "slice1"). */
 dmlref_status slice_plan(op_t *op, int v1, dmlref_error *err);
+
+/* SLICE_GRAD's fast path (slice_grad_fast.c): the output's elements outside the window
+ * zeroed and the input copied into the window (kernels "slice_grad.*"). */
+dmlref_status slice_grad_plan(op_t *op, dmlref_error *err);
 
 #endif
