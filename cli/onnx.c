@@ -608,6 +608,9 @@ static int g_cast(gctx *g) {
     pb_buf a = {0};
     attr_int(&a, "to", onnx_type(g->c->outputs[0].buf.DataType));
     node1(g, "Cast", base(&g->c->inputs[0], i), base(&g->c->outputs[0], o), &a);
+    return 0;
+}
+
 /* MaxUnpool(X, I) with kernel_shape = strides (no pads, no output_shape): the indices cast to
  * int64 (ONNX's type) when they are UINT32 or UINT64 (in range: at most the output's count).
  * ONNX's MaxUnpool takes float data only: integer cases are not expressible. */

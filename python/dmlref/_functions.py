@@ -2131,4 +2131,197 @@ def cast(input: ArrayLike, /, *, dtype: Any = None, feature_level: Optional[str]
     return _call('CAST', (input,), feature_level, check_indices, out, threads, force_oracle, dtype=dtype)
 
 
-__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences', 'unfold', 'cast']
+def slice_grad(input_gradient: ArrayLike, /, *, input_window_offsets: Sequence[int], input_window_sizes: Sequence[int], input_window_strides: Sequence[int], shape: Optional[Sequence[int]] = None, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
+    r"""DML_OPERATOR_SLICE_GRAD on numpy arrays (docs/operators.md, "Q5. SLICE_GRAD").
+
+    slice_grad(input_gradient, /, *, input_window_offsets, input_window_sizes, input_window_strides, shape=..., feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
+
+    `DML_OPERATOR_SLICE_GRAD` = 135, from FL 3_0. The gradient of SLICE1 (§P3), its exact inverse:
+    the input gradient (the forward SLICE1's output) is written back through the forward window into
+    the output gradient (the forward SLICE1's input), and every element the window does not reach is
+    0. onnxruntime has no ONNX operator that lowers to it; it exists for training graphs
+    (TensorFlow-DirectML's StridedSliceGrad, PyTorch-DirectML's slice backward).
+
+    Parameters
+    ----------
+    input_gradient : array
+        InputGradientTensor: tensor; any object with __dlpack__ or __array__.
+    input_window_offsets : UINT array
+        InputWindowOffsets; its length gives DimensionCount.
+    input_window_sizes : UINT array
+        InputWindowSizes; its length gives DimensionCount.
+    input_window_strides : INT array
+        InputWindowStrides; its length gives DimensionCount.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+
+    Validation rules (index rules among them)
+    -----------------------------------------
+    SLICE1's rules with the tensors' roles swapped (the same checks: `slice_check_roles`,
+    `src/ops/slice/slice.c`):
+
+    | # | Rule | Status |
+    |---|---|---|
+    | SG1 | `DimensionCount == InputGradient.DimensionCount == OutputGradient.DimensionCount`, 4 or 5 at FL 3_0, 1 to 8 from 3_1; each array is non-NULL | `DIMENSION_COUNT` (tensors), `PARAMETER` (`DimensionCount`), `NULL_POINTER` (an array) |
+    | SG2 | `InputGradient.DataType == OutputGradient.DataType`, allowed at the FL: T8 at 3_0, T11 from 4_1 | `DATA_TYPE` |
+    | SG3 | `InputWindowSizes[i] >= 1` and `InputWindowOffsets[i] + InputWindowSizes[i] <= OutputGradient.Sizes[i]` in 64-bit | `PARAMETER` |
+    | SG4 | `InputWindowStrides[i] != 0` | `PARAMETER` |
+    | SG5 | `InputGradient.Sizes[i] <= 1 + (InputWindowSizes[i] − 1) / abs(InputWindowStrides[i])`, abs(INT_MIN) = 2^31 in 64-bit; `InputGradient.Sizes[i] >= 1` is T10 | `SIZES` |
+
+    Order: the tensor rules (InputGradient, then OutputGradient), SG1 (OutputGradient's
+    DimensionCount, then the level's dimension counts), SG2, SG1 (`DimensionCount`, the arrays),
+    then per rule over every dimension SG3 (size, then end), SG4, SG5. Messages:
+    `SLICE_GRAD: DimensionCount (3) must equal InputGradientTensor.DimensionCount (2) (SG1)`;
+    `SLICE_GRAD: InputWindowSizes is NULL; it must point to DimensionCount (2) values (SG1)`;
+    `SLICE_GRAD: InputWindowSizes[1] is 0; the window must not be empty (SG3)`;
+    `SLICE_GRAD: the window ends outside OutputGradientTensor in dimension 1: InputWindowOffsets[1] + InputWindowSizes[1] = 1 + 4 = 5 exceeds OutputGradientTensor.Sizes[1] (4) (SG3)`;
+    `SLICE_GRAD: InputWindowStrides[0] is 0; strides may not be 0 (SG4)`;
+    `SLICE_GRAD: InputGradientTensor.Sizes[0] (3) exceeds the elements the window reaches: 1 + (InputWindowSizes[0] - 1) / |InputWindowStrides[0]| = 1 + 3 / 2 = 2 (SG5)`.
+
+    Output shape
+    ------------
+    OutputGradientTensor's Sizes are the forward input's, which neither the input gradient nor the
+    window gives: `dmlref_output_sizes` reads them from the output desc (the Python functions'
+    `shape=`) and checks them against the window (SG1, SG3–SG5).
+
+    Example
+    -------
+    >>> import numpy as np, dmlref
+    >>> dmlref.slice_grad(np.array([[1, 3], [9, 11]], np.float32), input_window_offsets=[0, 0], input_window_sizes=[4, 4], input_window_strides=[2, 2], shape=[4, 4])
+    array([[ 1.,  0.,  3.,  0.],
+           [ 0.,  0.,  0.,  0.],
+           [ 9.,  0., 11.,  0.],
+           [ 0.,  0.,  0.,  0.]], dtype=float32)
+
+    Examples of docs/operators.md
+    ----------------------------
+    1. InputWindowOffsets {0,0}, InputWindowSizes {4,4}, InputWindowStrides {2,2}, InputGradient
+       [[a,c],[i,k]] → OutputGradient [[a,0,c,0],[0,0,0,0],[i,0,k,0],[0,0,0,0]] (the case file writes
+       it 4-D, as FL 3_0 needs, with a, c, i, k = 1, 3, 9, 11).
+    2. (`slice_grad_reverse.json`) SLICE1 example 2's window inverted: offsets {0,1}, sizes {4,3},
+       strides {−2,2}, start {3,1}: [[14,16],[−0,8]] → rows 1 and 3 of a 4×4 zero tensor become
+       [0,−0,0,8] and [0,14,0,16].
+
+    **Export.** No ONNX, WebNN or PyTorch operator scatters into a strided window. A plain box (every
+    dimension the input gradient spans walked with stride 1) is a zero padding: ONNX `Pad` with
+    `pads` = the window's start and the rest of each dimension (WebNN `pad`, PyTorch zeros plus
+    slice assignment); other windows have no framework form (a step above 1 leaves gaps, a negative
+    one reverses).
+
+    **Fast path** (`slice_grad.rows`, `slice_grad.fill_copy`). A packed output whose window rows are
+    contiguous (the innermost step 1, the input gradient's rows contiguous) and in increasing order
+    (every step positive): `rows`, threads over ranges of rows, each writing in address order the
+    zeros between the previous row and this one, then the row, and the last range the tail; every
+    output byte is written once. Anything else: `fill_copy`, the output's elements zeroed (blocks,
+    threaded), then one `copy_plan` with the window view (`view_window`, as SLICE1 reads it) as the
+    destination.
+    """
+    r = _fast(135, (input_gradient,), (input_window_offsets, input_window_sizes, input_window_strides,), (shape,), out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('SLICE_GRAD', (input_gradient,), feature_level, check_indices, out, threads, force_oracle, input_window_offsets=input_window_offsets, input_window_sizes=input_window_sizes, input_window_strides=input_window_strides, shape=shape)
+
+
+def max_unpooling(input: ArrayLike, indices: ArrayLike, /, *, shape: Optional[Sequence[int]] = None, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
+    r"""DML_OPERATOR_MAX_UNPOOLING on numpy arrays (docs/operators.md, "Q6. MAX_UNPOOLING").
+
+    max_unpooling(input, indices, /, *, shape=..., feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
+
+    `DML_OPERATOR_MAX_UNPOOLING` = 92, from FL 3_0. The inverse of a max pooling: each input element
+    is written to the output element its index names, every other output element is 0.
+    onnxruntime lowers ONNX MaxUnpool to it, binding X and I only (the indices as unsigned, without
+    the optional `output_shape`).
+
+    Parameters
+    ----------
+    input : array
+        InputTensor: tensor; any object with __dlpack__ or __array__.
+    indices : array
+        IndicesTensor: indices (an integer data type); any object with __dlpack__ or __array__.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+
+    Validation rules (index rules among them)
+    -----------------------------------------
+    | # | Rule | Status |
+    |---|---|---|
+    | MU1 | InputTensor, IndicesTensor and OutputTensor exactly 4-D | `DIMENSION_COUNT` |
+    | MU2 | `Indices.Sizes == Input.Sizes` ("the same tensor sizes") | `SIZES` |
+    | MU3 | `Input.DataType == Output.DataType`, allowed at the FL: {FLOAT32, FLOAT16} at 3_0, T10 (T11 without FLOAT64) from 5_0 | `DATA_TYPE` |
+    | MU4 | Indices.DataType UINT32 at 3_0; UINT64 or UINT32 from 5_0 (never signed) | `DATA_TYPE` |
+    | MU5 | With `DMLREF_OPTION_CHECK_INDICES` only, at execute: no two inputs name one output element (after the clamp), reported before any write after N1's out-of-range check | `DUPLICATE_INDEX` |
+
+    The output's N, C, H and W are free (only MU1 and MU3 concern it; **dmlref decides**: the page
+    states nothing more). Before 3_0 the operator does not exist (the page; the header's enumerator
+    sits in its 0x2000 block, §9 item 49). Messages:
+    `MAX_UNPOOLING: OutputTensor.DimensionCount (5) must equal InputTensor.DimensionCount (4)`;
+    `MAX_UNPOOLING: IndicesTensor[0,1,0,1] = 99 is out of range [0, 8) for OutputTensor's element count (8)` (N1);
+    `MAX_UNPOOLING: IndicesTensor[0,1,0,0] repeats the target of IndicesTensor[0,0,0,0] (both write OutputTensor's flat element 3); two inputs writing one output element are invalid (MU5)`.
+
+    Output shape
+    ------------
+    The unpooled shape is the caller's: `dmlref_output_sizes` reads it from the output desc (the
+    Python functions' `shape=`), after the input's rules.
+
+    Example
+    -------
+    >>> import numpy as np, dmlref
+    >>> dmlref.max_unpooling(np.array([[[[1, 2], [3, 4]]]], np.float32), np.array([[[[5, 7], [13, 15]]]], np.uint32), shape=[1, 1, 4, 4])
+    array([[[[0., 0., 0., 0.],
+             [0., 1., 0., 2.],
+             [0., 0., 0., 0.],
+             [0., 3., 0., 4.]]]], dtype=float32)
+
+    Examples of docs/operators.md
+    ----------------------------
+    The page has no example; these follow the semantics above.
+    1. ONNX's node test `maxunpool_export_without_output_shape`: Input [[[[1,2],[3,4]]]], Indices
+       [[[[5,7],[13,15]]]], Output {1,1,4,4} → [[0,0,0,0],[0,1,0,2],[0,0,0,0],[0,3,0,4]].
+    2. Input {1,2,1,2} FLOAT32 [[[[5, NaN 0x7FC00001]], [[8, −0]]]], UINT64 Indices [[[[3,0]],[[3,99]]]],
+       Output {1,2,2,2}: flat element 3 is written twice and keeps 8 (the later input); 99 is clamped to
+       7 → [NaN 0x7FC00001, 0, 0, 8, 0, 0, 0, −0].
+
+    **Export.** ONNX `MaxUnpool` (opset 11 form, the graph's opset 13; FLOAT32 and FLOAT16 data: ONNX's
+    MaxUnpool takes floating point only) with `kernel_shape` = `strides`
+    = {H_out / H_in, W_out / W_in} and no pads, whose default output shape `(X − 1)·strides +
+    kernel_shape` is then Output's, and the indices cast to int64 (ONNX's meaning is DirectML's: a
+    flat index into the whole output). Expressed only when Output's N and C are Input's and its H and
+    W whole multiples of Input's; an `output_shape` input larger than that shape would change what the
+    indices mean (ONNX unravels them in the default shape) and is never used. Out-of-range or repeated
+    indices are left out (the checking option finds them). WebNN has no unpooling operator. PyTorch:
+    `F.max_unpool2d` takes indices flat within each (n, c) plane (subtract `(n·C + c)·H_out·W_out`),
+    and floating-point data only; otherwise `out.view(-1)[i.view(-1)] = x.view(-1)`.
+
+    **Fast path** (`max_unpooling.flat` for a packed output, `max_unpooling.strided` otherwise). The
+    input is split into ranges of whole rows (its innermost dimension), one per thread. A first
+    ...
+    """
+    r = _fast(92, (input, indices), (), (shape,), out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('MAX_UNPOOLING', (input, indices), feature_level, check_indices, out, threads, force_oracle, shape=shape)
+
+
+__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences', 'unfold', 'cast', 'slice_grad', 'max_unpooling']
