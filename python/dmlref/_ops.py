@@ -76,6 +76,8 @@ DEFAULTS = {
 _INTEGER_KINDS = (1, 2, 6)  # DMLREF_PARAM_UINT, INT, ENUM
 _ARRAY_KINDS = (3, 4)  # DMLREF_PARAM_UINT_ARRAY, INT_ARRAY
 _FLOAT, _ENUM, _UNION, _STRUCT = 5, 6, 7, 8  # DMLREF_PARAM_FLOAT, ENUM, SCALAR_UNION, STRUCT
+_FLOAT_ARRAY, _SIZE_2D, _BOOL = 9, 10, 11  # DMLREF_PARAM_FLOAT_ARRAY, SIZE_2D, BOOL
+_COUNTED_KINDS = (3, 4, 9)  # the arrays with a count field
 
 
 def _is_data_type_enum(p):
@@ -282,6 +284,25 @@ class Operator:
                      for i, e in enumerate(v) for w in [f"{snake(self.name)}(): {k}[{i}] ({p['name']}[{i}])"]]
             if p["kind"] == _FLOAT:
                 check_float32(where, v)
+            if p["kind"] == _FLOAT_ARRAY:
+                if not hasattr(v, "__len__") or isinstance(v, (str, bytes)):
+                    raise TypeError(f"{snake(self.name)}(): {k} must be a sequence of numbers")
+                if len(v) > 2**32 - 1:
+                    raise OverflowError(f"{where} has {len(v)} values; its count field holds at most 2^32 - 1")
+                v = [check_float32(f"{snake(self.name)}(): {k}[{i}] ({p['name']}[{i}])", e) for i, e in enumerate(v)]
+            if p["kind"] == _SIZE_2D:  # (Width, Height) or {"Width": w, "Height": h}
+                if isinstance(v, dict):
+                    if set(v) != {"Width", "Height"}:
+                        raise TypeError(f"{where} takes the keys Width and Height, got {sorted(map(str, v))}")
+                    v = (v["Width"], v["Height"])
+                if not hasattr(v, "__len__") or isinstance(v, (str, bytes)) or len(v) != 2:
+                    raise TypeError(f"{where} must be (Width, Height) or {{'Width': w, 'Height': h}}")
+                v = tuple(check_range(w, integer(w, e, _U32), _U32)
+                          for e, w in zip(v, (f"{where}.Width", f"{where}.Height")))
+            if p["kind"] == _BOOL:
+                if not isinstance(v, (bool, np.bool_)):  # the command reads only true/false there
+                    raise TypeError(f"{where} must be True or False, got {type(v).__name__}")
+                v = bool(v)
             if p["kind"] == _STRUCT and v is not None:
                 fields = p.get("field_names") or []
                 if hasattr(v, "__len__") and len(v) == len(fields):
@@ -292,7 +313,7 @@ class Operator:
         # library reads that many values from each
         counts = {}
         for p in self.params:
-            if p["kind"] in _ARRAY_KINDS and p.get("count_name"):
+            if p["kind"] in _COUNTED_KINDS and p.get("count_name"):
                 n = len(by_name[p["name"]])
                 first = counts.setdefault(p["count_name"], (p["name"], n))
                 if first[1] != n:

@@ -20,7 +20,7 @@ TARGET = os.path.join(os.path.dirname(HERE), "dmlref", "_functions.py")
 DOC = os.path.join(ROOT, "docs", "operators.md")
 
 KIND = {1: "UINT", 2: "INT", 3: "UINT array", 4: "INT array", 5: "FLOAT", 6: "enum", 7: "DML_SCALAR_UNION",
-        8: "struct"}
+        8: "struct", 9: "FLOAT array", 10: "DML_SIZE_2D (Width, Height)", 11: "BOOL"}
 
 
 def snake(name):
@@ -199,7 +199,8 @@ def annotation(slot):
 
 
 PARAM_TYPE = {1: "int", 2: "int", 3: "Sequence[int]", 4: "Sequence[int]", 5: "float", 6: "Union[int, str]",
-              7: "Any", 8: "Optional[Sequence[float]]"}
+              7: "Any", 8: "Optional[Sequence[float]]", 9: "Sequence[float]", 10: "Any",
+              11: "bool"}
 
 EXTRA_TYPE = {"sizes": "Optional[Sequence[int]]", "depth": "Optional[int]", "shape": "Optional[Sequence[int]]",
               "dtype": "Any"}
