@@ -403,6 +403,59 @@ static int fw_reverse_subsequences(const dmlref_case *c, fw_form *f) {
     return 0;
 }
 
+/* ONNX Resize(X, roi, scales), mode nearest (opset 13), every tensor as it is, for the RESAMPLE
+ * family's source index (docs/operators.md Q11.3) with effective input offset in_off, output offset
+ * out_off and floor (decreasing) or ceil: expressible exactly where ONNX Runtime's float32
+ * arithmetic is the same one and its output size is the case's (Q11.5 read backwards):
+ *   (InOff, OutOff) = (0, 0) asymmetric: o / s;  (0, -0.5) tf_half_pixel_for_nn: (o + 0.5) / s;
+ *   (0.5, -0.5) half_pixel: (o + 0.5) / s - 0.5;  nearest_mode floor (DECREASING) or ceil
+ *   (INCREASING), the same pair in every dimension whose input size is above 1 (a size-1
+ *   dimension maps every o to 0 whatever the pair);
+ *   Output.Sizes[d] == floor(In.Sizes[d] * Scales[d]), exactly and in float32 alike.
+ * Not expressible (-1): any other pair (ONNX's round_prefer_* modes round x - 0.5 once more
+ * than DirectML's adjusted offset does: they can differ within an ulp of a half), different
+ * pairs per dimension, or an output size ONNX would not compute from the scales (crops). */
+static int fw_resample_nearest(const dmlref_case *c, fw_form *f, uint32_t n, const float *scale, const float *in_off,
+                               const float *out_off, int decreasing) {
+    static const struct {
+        float in_off, out_off;
+        const char *mode;
+    } modes[3] = {{0.0f, 0.0f, "asymmetric"}, {0.0f, -0.5f, "tf_half_pixel_for_nn"}, {0.5f, -0.5f, "half_pixel"}};
+    const case_tensor *in = find(c, "InputTensor", 0), *out = find(c, "OutputTensor", 1);
+    if (!in || !out || !scale || n != in->buf.DimensionCount || n != out->buf.DimensionCount || n > FW_MAX_DIMS)
+        return -1;
+    int mode = -1;
+    for (uint32_t d = 0; d < n; ++d) {
+        if (in->sizes[d] >= (1u << 24)) return -1;
+        volatile double prod = (double)in->sizes[d] * (double)scale[d]; /* exact: < 2^48 * 2^104 */
+        volatile float prod32 = (float)prod;
+        const double fl = (double)(uint64_t)(prod < 1e18 ? prod : 0), fl32 = prod32 < 1e18f ? (double)(uint64_t)prod32 : 0;
+        if (!(prod < 1e18) || fl != (double)out->sizes[d] || fl32 != (double)out->sizes[d]) return -1;
+        if (in->sizes[d] == 1) continue;
+        int k = 0;
+        while (k < 3 && !(in_off[d] == modes[k].in_off && out_off[d] == modes[k].out_off)) ++k;
+        if (k == 3 || (mode >= 0 && mode != k)) return -1;
+        mode = k;
+    }
+    names(f, "Resize", "resample2d", "interpolate");
+    take_all(c, f, 0);
+    f->mode = modes[mode < 0 ? 0 : mode].mode;
+    f->nearest_mode = decreasing ? "floor" : "ceil";
+    f->n_scales = n;
+    for (uint32_t d = 0; d < n; ++d) memcpy(&f->scales_bits[d], &scale[d], sizeof scale[d]);
+    return 0;
+}
+
+/* RESAMPLE2: fw_resample_nearest with InOff = InputPixelOffsets. */
+static int fw_resample2(const dmlref_case *c, fw_form *f) {
+    const DMLREF_RESAMPLE2_OPERATOR_DESC *d = c->desc_mem;
+    if (d->InterpolationMode != DMLREF_INTERPOLATION_MODE_NEAREST_NEIGHBOR || !d->InputPixelOffsets ||
+        !d->OutputPixelOffsets)
+        return -1;
+    return fw_resample_nearest(c, f, d->DimensionCount, d->Scales, d->InputPixelOffsets, d->OutputPixelOffsets,
+                               d->RoundingDirection == DMLREF_AXIS_DIRECTION_DECREASING);
+}
+
 /* One form per operator of the registry's list (src/core/operators.def): fw_<name> above.  An
  * operator no framework can express still gets its fw_<name>, which returns -1 (the case is
  * then exported without a framework form), so that leaving it out is a decision in this file,

@@ -466,6 +466,9 @@ static int build_ops(wctx *g) {
     if (strcmp(onnx, "Pad") == 0) return w_pad(g);
     if (strcmp(onnx, "ReverseSequence") == 0) return w_reverse(g);
     if (strcmp(onnx, "OneHot") == 0) return not_expressible(g, webnn_unsupported("ONE_HOT"));
+    if (strcmp(onnx, "Resize") == 0)
+        return not_expressible(g, "WebNN's resample2d fixes its own nearest-neighbor rounding and scales 2 axes: "
+                                  "the RESAMPLE offsets and rounding direction do not map onto it");
     return not_expressible(g, "this command has no WebNN form for the operator");
 }
 

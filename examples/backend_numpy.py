@@ -63,6 +63,18 @@ def pad_map(mode, n, b, e):
     return i % n if mode == "wrap" else np.clip(i, 0, n - 1)
 
 
+def resize_nearest_index(n, scale, ctm, nearest_mode):
+    """ONNX Resize (mode nearest) along an axis of size n: each output position's source index,
+    in float32 arithmetic as ONNX Runtime computes it (x_resized + a) / scale - b, floored or
+    ceiled, clamped; the output size floor(n * scale)."""
+    a, b = {"asymmetric": (0.0, 0.0), "tf_half_pixel_for_nn": (0.5, 0.0), "half_pixel": (0.5, 0.5)}[ctm]
+    s = np.float32(scale)
+    o = np.arange(int(np.floor(n * float(s))), dtype=np.float32)
+    t = (o + np.float32(a)) / s - np.float32(b)
+    i = np.floor(t) if nearest_mode == "floor" else np.ceil(t)
+    return np.clip(i, 0, n - 1).astype(np.int64)
+
+
 def run_backend(fw, xs):
     """The operator in its framework form: fw is the manifest's "framework" (the ONNX
     name, axis, split sizes), xs the inputs in fw's shapes; returns the outputs."""
@@ -115,4 +127,8 @@ def run_backend(fw, xs):
         k = np.arange(n).reshape([-1 if a == axis else 1 for a in range(xs[0].ndim)])
         L = np.minimum(xs[1], n).astype(np.int64)  # one per sequence: size 1 along axis
         return [np.take_along_axis(xs[0], np.where(k < L, L - 1 - k, k), axis=axis)]
+    if op == "Resize":  # mode nearest: one source index per output position along each axis
+        x = xs[0]
+        idx = [resize_nearest_index(n, fw["scales"][k], fw["mode"], fw["nearest_mode"]) for k, n in enumerate(x.shape)]
+        return [x[np.ix_(*idx)]]
     raise NotImplementedError(op)
