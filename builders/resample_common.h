@@ -56,9 +56,10 @@ static int resample_draw(prng *r, dmlref_case *g, uint32_t min_dims, uint32_t *n
     const int onnx = bld_rnd(r, 2) == 0;
     const uint32_t pair = bld_rnd(r, 3);
     uint32_t in[4], out[4];
-    bld_rand_sizes(r, n, in, bld_cap(32));
-    uint64_t p = 1;
+    bld_rand_sizes(r, n, in, bld_cap(64));
+    uint64_t p = 1, rem = bld_product(in, n); /* outputs so far times the inputs still to come */
     for (uint32_t d = 0; d < n; ++d) {
+        rem /= in[d];
         uint32_t o;
         uint32_t kind = bld_rnd(r, 8);
         if (onnx && kind >= 6) kind = 0;
@@ -96,11 +97,11 @@ static int resample_draw(prng *r, dmlref_case *g, uint32_t min_dims, uint32_t *n
             volatile double prod = (double)in[d] * (double)scale[d];
             volatile float prod32 = (float)prod;
             o = (uint32_t)prod;
-            if (o < 1 || (uint32_t)prod32 != o) scale[d] = 1.0f, o = in[d];
+            if (o < 1 || (uint32_t)prod32 != o || p * o * rem > bld_cap(256)) scale[d] = 1.0f, o = in[d];
             in_off[d] = resample_onnx_pairs[pair][0];
             out_off[d] = resample_onnx_pairs[pair][1];
         } else {
-            if (p * o > bld_cap(256)) o = 1;
+            if (p * o * rem > bld_cap(256)) o = 1;
             in_off[d] = resample_rand_offset(r);
             out_off[d] = resample_rand_offset(r);
         }

@@ -1953,4 +1953,59 @@ def reverse_subsequences(input: ArrayLike, sequence_lengths: ArrayLike, /, *, ax
     return _call('REVERSE_SUBSEQUENCES', (input, sequence_lengths), feature_level, check_indices, out, threads, force_oracle, axis=axis)
 
 
-__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences']
+def resample2(input: ArrayLike, /, *, interpolation_mode: Union[int, str], rounding_direction: Union[int, str], scales: Sequence[float], input_pixel_offsets: Sequence[float], output_pixel_offsets: Sequence[float], shape: Optional[Sequence[int]] = None, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
+    r"""DML_OPERATOR_RESAMPLE2 on numpy arrays (docs/operators.md, "Q11. RESAMPLE2 (the RESAMPLE family, NEAREST_NEIGHBOR)").
+
+    resample2(input, /, *, interpolation_mode, rounding_direction, scales, input_pixel_offsets, output_pixel_offsets, shape=..., feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
+
+    `DML_OPERATOR_RESAMPLE2` = 161, from FL 5_1. Each output element is a bit copy of the input
+    element whose coordinates the per-dimension source index gives (below); NEAREST_NEIGHBOR only
+    (LINEAR is refused: rule RS6). onnxruntime emits RESAMPLE2 (RESAMPLE3 from DML_TARGET_VERSION
+    0x6300) for ONNX Resize and Upsample. Code: the family `src/ops/resample/` (`resample.c`: the
+    source index, the rules and the oracle; `op_resample2.c`: the class; `resample_fast.c`: the fast
+    path).
+
+    Parameters
+    ----------
+    input : array
+        InputTensor: tensor; any object with __dlpack__ or __array__.
+    interpolation_mode : enum
+        InterpolationMode: 0 NEAREST_NEIGHBOR, 1 LINEAR.
+    rounding_direction : enum
+        RoundingDirection: 0 INCREASING, 1 DECREASING.
+    scales : FLOAT array
+        Scales; its length gives DimensionCount.
+    input_pixel_offsets : FLOAT array
+        InputPixelOffsets; its length gives DimensionCount.
+    output_pixel_offsets : FLOAT array
+        OutputPixelOffsets; its length gives DimensionCount.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+
+    Example
+    -------
+    >>> import numpy as np, dmlref
+    >>> dmlref.resample2(np.array([[1, 2, 3], [4, 5, 6]], np.float32), interpolation_mode="NEAREST_NEIGHBOR", rounding_direction="DECREASING", scales=[2, 2], input_pixel_offsets=[0, 0], output_pixel_offsets=[-0.5, -0.5], shape=[4, 6])
+    array([[1., 1., 2., 2., 3., 3.],
+           [1., 1., 2., 2., 3., 3.],
+           [4., 4., 5., 5., 6., 6.],
+           [4., 4., 5., 5., 6., 6.]], dtype=float32)
+    """
+    r = _fast(161, (input,), (interpolation_mode, rounding_direction, scales, input_pixel_offsets, output_pixel_offsets,), (shape,), out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('RESAMPLE2', (input,), feature_level, check_indices, out, threads, force_oracle, interpolation_mode=interpolation_mode, rounding_direction=rounding_direction, scales=scales, input_pixel_offsets=input_pixel_offsets, output_pixel_offsets=output_pixel_offsets, shape=shape)
+
+
+__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences', 'resample2']

@@ -36,7 +36,8 @@ def snake(name):
 # (dmlref_output_sizes reads it from them): a keyword argument per operator, and how it
 # becomes the output slot's placeholder Sizes (rank: the first input's DimensionCount).
 # SPLIT's sizes: each piece's share of Axis; ONE_HOT's depth: the size along Axis;
-# DIAGONAL_MATRIX(1)'s shape: the whole shape.  Only Sizes[Axis] of the first two is read.
+# DIAGONAL_MATRIX(1)'s shape: the whole shape; the RESAMPLE family's shape: the output's
+# Sizes, free (docs/operators.md Q11.2).  Only Sizes[Axis] of the first two is read.
 # Each value lands in a UINT32 Sizes field: checked here, named as the keyword (where).
 def _size(v, where):
     return check_range(where, integer(where, v, _U32), _U32)
@@ -48,7 +49,8 @@ GIVEN = {
     "shape": lambda v, rank, where: [_size(e, f"{where}[{i}]") for i, e in enumerate(v)],
 }
 # Extra keyword arguments an operator's output shape needs (required unless out= is given).
-EXTRA = {"SPLIT": ("sizes",), "ONE_HOT": ("depth",), "DIAGONAL_MATRIX": ("shape", "dtype")}
+EXTRA = {"SPLIT": ("sizes",), "ONE_HOT": ("depth",), "DIAGONAL_MATRIX": ("shape", "dtype"),
+         "RESAMPLE2": ("shape",)}
 # Extra keyword arguments needed only when no input is given (then required unless out= is
 # given): the output's shape and type come from the input otherwise.
 EXTRA_WITHOUT_INPUT = {"DIAGONAL_MATRIX1": ("shape", "dtype")}

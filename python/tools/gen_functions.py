@@ -174,6 +174,9 @@ EXAMPLES = {
     "GATHER_ND": "dmlref.gather_nd(np.array([[1, 2], [3, 4]], np.float32), np.array([[1, 0], [0, 1]], np.int32))",
     "SCATTER": "dmlref.scatter(np.zeros((1, 3), np.float32), np.array([[2, 0]], np.int32), "
                "np.array([[7, 8]], np.float32), axis=1)",
+    "RESAMPLE2": "dmlref.resample2(np.array([[1, 2, 3], [4, 5, 6]], np.float32), interpolation_mode=\"NEAREST_NEIGHBOR\", "
+                 "rounding_direction=\"DECREASING\", scales=[2, 2], input_pixel_offsets=[0, 0], "
+                 "output_pixel_offsets=[-0.5, -0.5], shape=[4, 6])",
 }
 
 

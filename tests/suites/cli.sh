@@ -861,6 +861,9 @@ want=d7e0f2b1446cd151d3948151a413b69018b7c7c3c7bb6567e016bcc19ecfe473
 pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_reverse_subsequences_1_$i.json"; done))
 want=a18d7e263f0694e547b2a932e31a7b6739bc132a340adec9b8e7b7c2bc0f102c
 [ "$pin" = "$want" ] && ok || no "gen REVERSE_SUBSEQUENCES --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_resample2_1_$i.json"; done))
+want=0c6a8418537c8077a4ca0c8cc8fcec3d87036ba9fa3f1ef0aaaece632a7d49e6
+[ "$pin" = "$want" ] && ok || no "gen RESAMPLE2 --count 5 --seed 1 files have sha256 $pin, pinned $want"
 # REVERSE_SUBSEQUENCES: the builder's cases (lengths above the axis among them) through the
 # fast path with 1 and 2 threads, a tiny grain splitting even small cases; the larger ones
 # reach the copy plans and the batches of narrow runs
