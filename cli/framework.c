@@ -446,6 +446,39 @@ static int fw_resample_nearest(const dmlref_case *c, fw_form *f, uint32_t n, con
     return 0;
 }
 
+/* RESAMPLE: InOff 0 (= fl32(0.5 - 0.5)), OutOff -0.5, floor: tf_half_pixel_for_nn + floor. */
+static int fw_resample(const dmlref_case *c, fw_form *f) {
+    const DMLREF_RESAMPLE_OPERATOR_DESC *d = c->desc_mem;
+    const float in_off[FW_MAX_DIMS] = {0}, out_off[FW_MAX_DIMS] = {-0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f};
+    if (d->InterpolationMode != DMLREF_INTERPOLATION_MODE_NEAREST_NEIGHBOR || d->ScaleCount > FW_MAX_DIMS) return -1;
+    return fw_resample_nearest(c, f, d->ScaleCount, d->Scales, in_off, out_off, 1);
+}
+
+/* RESAMPLE1: InOff = fl32(InputPixelOffsets - 0.5), floor. */
+static int fw_resample1(const dmlref_case *c, fw_form *f) {
+    const DMLREF_RESAMPLE1_OPERATOR_DESC *d = c->desc_mem;
+    float in_off[FW_MAX_DIMS];
+    if (d->InterpolationMode != DMLREF_INTERPOLATION_MODE_NEAREST_NEIGHBOR || d->DimensionCount > FW_MAX_DIMS ||
+        !d->InputPixelOffsets || !d->OutputPixelOffsets)
+        return -1;
+    for (uint32_t k = 0; k < d->DimensionCount; ++k) {
+        volatile float a = d->InputPixelOffsets[k];
+        a = a - 0.5f;
+        in_off[k] = a;
+    }
+    return fw_resample_nearest(c, f, d->DimensionCount, d->Scales, in_off, d->OutputPixelOffsets, 1);
+}
+
+/* RESAMPLE3: as RESAMPLE2 (Antialiased has no effect on NEAREST_NEIGHBOR). */
+static int fw_resample3(const dmlref_case *c, fw_form *f) {
+    const DMLREF_RESAMPLE3_OPERATOR_DESC *d = c->desc_mem;
+    if (d->InterpolationMode != DMLREF_INTERPOLATION_MODE_NEAREST_NEIGHBOR || !d->InputPixelOffsets ||
+        !d->OutputPixelOffsets)
+        return -1;
+    return fw_resample_nearest(c, f, d->DimensionCount, d->Scales, d->InputPixelOffsets, d->OutputPixelOffsets,
+                               d->RoundingDirection == DMLREF_AXIS_DIRECTION_DECREASING);
+}
+
 /* RESAMPLE2: fw_resample_nearest with InOff = InputPixelOffsets. */
 static int fw_resample2(const dmlref_case *c, fw_form *f) {
     const DMLREF_RESAMPLE2_OPERATOR_DESC *d = c->desc_mem;

@@ -399,6 +399,28 @@ typedef struct DMLREF_SIZE_2D {
 /* DirectML's BOOL: a 32-bit int (0 false, anything else true). */
 typedef int32_t DMLREF_BOOL;
 
+/* RESAMPLE (NEAREST_NEIGHBOR only): RESAMPLE1 with InputPixelOffsets 0.5 and
+ * OutputPixelOffsets -0.5: i = floor(fl32(fl32(o + 0.5) / Scales[d])). */
+typedef struct DMLREF_RESAMPLE_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    DMLREF_INTERPOLATION_MODE InterpolationMode;
+    uint32_t ScaleCount;
+    const float *Scales;
+} DMLREF_RESAMPLE_OPERATOR_DESC;
+
+/* RESAMPLE1 (NEAREST_NEIGHBOR only): RESAMPLE2 DECREASING with the input offset
+ * fl32(InputPixelOffsets[d] - 0.5) (floor(x + 1/2): nearest, halves up). */
+typedef struct DMLREF_RESAMPLE1_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    DMLREF_INTERPOLATION_MODE InterpolationMode;
+    uint32_t DimensionCount;
+    const float *Scales;
+    const float *InputPixelOffsets;
+    const float *OutputPixelOffsets;
+} DMLREF_RESAMPLE1_OPERATOR_DESC;
+
 /* RESAMPLE2 (NEAREST_NEIGHBOR only): per dimension d and output coordinate o,
  * t = fl32(fl32(fl32(o - OutputPixelOffsets[d]) / Scales[d]) - InputPixelOffsets[d]),
  * i = floor(t) (DECREASING) or ceil(t) (INCREASING), clamped to [0, In.Sizes[d] - 1];
@@ -413,6 +435,19 @@ typedef struct DMLREF_RESAMPLE2_OPERATOR_DESC {
     const float *InputPixelOffsets;
     const float *OutputPixelOffsets;
 } DMLREF_RESAMPLE2_OPERATOR_DESC;
+
+/* RESAMPLE3: RESAMPLE2 plus Antialiased, which has no effect on NEAREST_NEIGHBOR. */
+typedef struct DMLREF_RESAMPLE3_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    DMLREF_INTERPOLATION_MODE InterpolationMode;
+    DMLREF_AXIS_DIRECTION RoundingDirection;
+    uint32_t DimensionCount;
+    const float *Scales;
+    const float *InputPixelOffsets;
+    const float *OutputPixelOffsets;
+    DMLREF_BOOL Antialiased;
+} DMLREF_RESAMPLE3_OPERATOR_DESC;
 
 typedef enum DMLREF_FEATURE_LEVEL {
     DMLREF_FEATURE_LEVEL_1_0 = 0x1000,
@@ -723,7 +758,10 @@ DMLREF_API dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc,
  *   GATHER_ND1               inputs {Input, Indices}              outputs {Output}
  *   PADDING1                 inputs {Input}                       outputs {Output}
  *   DIAGONAL_MATRIX1         inputs {[Input]}                     outputs {Output}
+ *   RESAMPLE                 inputs {Input}                       outputs {Output}
+ *   RESAMPLE1                inputs {Input}                       outputs {Output}
  *   RESAMPLE2                inputs {Input}                       outputs {Output}
+ *   RESAMPLE3                inputs {Input}                       outputs {Output}
  * (SCATTER is SCATTER_ELEMENTS; tests/unit/test_registry.c checks this list
  * against the schemas.)  Outputs must not overlap inputs or each other (except
  * that an operator whose schema has DMLREF_SCHEMA_IN_PLACE may bind its output

@@ -1953,17 +1953,125 @@ def reverse_subsequences(input: ArrayLike, sequence_lengths: ArrayLike, /, *, ax
     return _call('REVERSE_SUBSEQUENCES', (input, sequence_lengths), feature_level, check_indices, out, threads, force_oracle, axis=axis)
 
 
+def resample(input: ArrayLike, /, *, interpolation_mode: Union[int, str], scales: Sequence[float], shape: Optional[Sequence[int]] = None, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
+    r"""DML_OPERATOR_RESAMPLE on numpy arrays (docs/operators.md, "Q11. RESAMPLE, RESAMPLE1, RESAMPLE2 and RESAMPLE3 (NEAREST_NEIGHBOR)").
+
+    resample(input, /, *, interpolation_mode, scales, shape=..., feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
+
+    `DML_OPERATOR_RESAMPLE` = 96, from FL 2_0; `DML_OPERATOR_RESAMPLE1` = 116, from FL 2_1;
+    `DML_OPERATOR_RESAMPLE2` = 161, from FL 5_1; `DML_OPERATOR_RESAMPLE3` = 175, from FL 6_4. Each
+    output element is a bit copy of the input element whose coordinates the per-dimension source
+    index gives (below); NEAREST_NEIGHBOR only (LINEAR is refused: rule RS6). RESAMPLE2 is the
+    general form; the others are thin classes over its kernel: RESAMPLE1 is RESAMPLE2 DECREASING with
+    the input offset `fl32(InputPixelOffsets − 0.5)`, RESAMPLE is RESAMPLE1 with InputPixelOffsets
+    0.5 and OutputPixelOffsets −0.5 (`i = floor(fl32(fl32(o + 0.5) / s))`: the input pixel holding
+    the output pixel's centre), RESAMPLE3 is RESAMPLE2 plus `Antialiased`, which has no effect on
+    NEAREST_NEIGHBOR (decision: ONNX's antialias affects linear and cubic only). onnxruntime emits
+    RESAMPLE2 (RESAMPLE3 from DML_TARGET_VERSION 0x6300) for ONNX Resize and Upsample; older
+    onnxruntime emitted RESAMPLE. Code: the family `src/ops/resample/` (`resample.c`: the source
+    index, the rules and the oracle; `op_resample*.c`: the classes; `resample_fast.c`: the fast
+    path). The rule ids RS1–RS6 are this family's (REVERSE_SUBSEQUENCES' RS1–RS4 are another
+    operator's: a rule id is read with its operator).
+
+    Parameters
+    ----------
+    input : array
+        InputTensor: tensor; any object with __dlpack__ or __array__.
+    interpolation_mode : enum
+        InterpolationMode: 0 NEAREST_NEIGHBOR, 1 LINEAR.
+    scales : FLOAT array
+        Scales; its length gives ScaleCount.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+    """
+    r = _fast(96, (input,), (interpolation_mode, scales,), (shape,), out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('RESAMPLE', (input,), feature_level, check_indices, out, threads, force_oracle, interpolation_mode=interpolation_mode, scales=scales, shape=shape)
+
+
+def resample1(input: ArrayLike, /, *, interpolation_mode: Union[int, str], scales: Sequence[float], input_pixel_offsets: Sequence[float], output_pixel_offsets: Sequence[float], shape: Optional[Sequence[int]] = None, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
+    r"""DML_OPERATOR_RESAMPLE1 on numpy arrays (docs/operators.md, "Q11. RESAMPLE, RESAMPLE1, RESAMPLE2 and RESAMPLE3 (NEAREST_NEIGHBOR)").
+
+    resample1(input, /, *, interpolation_mode, scales, input_pixel_offsets, output_pixel_offsets, shape=..., feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
+
+    `DML_OPERATOR_RESAMPLE` = 96, from FL 2_0; `DML_OPERATOR_RESAMPLE1` = 116, from FL 2_1;
+    `DML_OPERATOR_RESAMPLE2` = 161, from FL 5_1; `DML_OPERATOR_RESAMPLE3` = 175, from FL 6_4. Each
+    output element is a bit copy of the input element whose coordinates the per-dimension source
+    index gives (below); NEAREST_NEIGHBOR only (LINEAR is refused: rule RS6). RESAMPLE2 is the
+    general form; the others are thin classes over its kernel: RESAMPLE1 is RESAMPLE2 DECREASING with
+    the input offset `fl32(InputPixelOffsets − 0.5)`, RESAMPLE is RESAMPLE1 with InputPixelOffsets
+    0.5 and OutputPixelOffsets −0.5 (`i = floor(fl32(fl32(o + 0.5) / s))`: the input pixel holding
+    the output pixel's centre), RESAMPLE3 is RESAMPLE2 plus `Antialiased`, which has no effect on
+    NEAREST_NEIGHBOR (decision: ONNX's antialias affects linear and cubic only). onnxruntime emits
+    RESAMPLE2 (RESAMPLE3 from DML_TARGET_VERSION 0x6300) for ONNX Resize and Upsample; older
+    onnxruntime emitted RESAMPLE. Code: the family `src/ops/resample/` (`resample.c`: the source
+    index, the rules and the oracle; `op_resample*.c`: the classes; `resample_fast.c`: the fast
+    path). The rule ids RS1–RS6 are this family's (REVERSE_SUBSEQUENCES' RS1–RS4 are another
+    operator's: a rule id is read with its operator).
+
+    Parameters
+    ----------
+    input : array
+        InputTensor: tensor; any object with __dlpack__ or __array__.
+    interpolation_mode : enum
+        InterpolationMode: 0 NEAREST_NEIGHBOR, 1 LINEAR.
+    scales : FLOAT array
+        Scales; its length gives DimensionCount.
+    input_pixel_offsets : FLOAT array
+        InputPixelOffsets; its length gives DimensionCount.
+    output_pixel_offsets : FLOAT array
+        OutputPixelOffsets; its length gives DimensionCount.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+    """
+    r = _fast(116, (input,), (interpolation_mode, scales, input_pixel_offsets, output_pixel_offsets,), (shape,), out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('RESAMPLE1', (input,), feature_level, check_indices, out, threads, force_oracle, interpolation_mode=interpolation_mode, scales=scales, input_pixel_offsets=input_pixel_offsets, output_pixel_offsets=output_pixel_offsets, shape=shape)
+
+
 def resample2(input: ArrayLike, /, *, interpolation_mode: Union[int, str], rounding_direction: Union[int, str], scales: Sequence[float], input_pixel_offsets: Sequence[float], output_pixel_offsets: Sequence[float], shape: Optional[Sequence[int]] = None, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
-    r"""DML_OPERATOR_RESAMPLE2 on numpy arrays (docs/operators.md, "Q11. RESAMPLE2 (the RESAMPLE family, NEAREST_NEIGHBOR)").
+    r"""DML_OPERATOR_RESAMPLE2 on numpy arrays (docs/operators.md, "Q11. RESAMPLE, RESAMPLE1, RESAMPLE2 and RESAMPLE3 (NEAREST_NEIGHBOR)").
 
     resample2(input, /, *, interpolation_mode, rounding_direction, scales, input_pixel_offsets, output_pixel_offsets, shape=..., feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
 
-    `DML_OPERATOR_RESAMPLE2` = 161, from FL 5_1. Each output element is a bit copy of the input
-    element whose coordinates the per-dimension source index gives (below); NEAREST_NEIGHBOR only
-    (LINEAR is refused: rule RS6). onnxruntime emits RESAMPLE2 (RESAMPLE3 from DML_TARGET_VERSION
-    0x6300) for ONNX Resize and Upsample. Code: the family `src/ops/resample/` (`resample.c`: the
-    source index, the rules and the oracle; `op_resample2.c`: the class; `resample_fast.c`: the fast
-    path).
+    `DML_OPERATOR_RESAMPLE` = 96, from FL 2_0; `DML_OPERATOR_RESAMPLE1` = 116, from FL 2_1;
+    `DML_OPERATOR_RESAMPLE2` = 161, from FL 5_1; `DML_OPERATOR_RESAMPLE3` = 175, from FL 6_4. Each
+    output element is a bit copy of the input element whose coordinates the per-dimension source
+    index gives (below); NEAREST_NEIGHBOR only (LINEAR is refused: rule RS6). RESAMPLE2 is the
+    general form; the others are thin classes over its kernel: RESAMPLE1 is RESAMPLE2 DECREASING with
+    the input offset `fl32(InputPixelOffsets − 0.5)`, RESAMPLE is RESAMPLE1 with InputPixelOffsets
+    0.5 and OutputPixelOffsets −0.5 (`i = floor(fl32(fl32(o + 0.5) / s))`: the input pixel holding
+    the output pixel's centre), RESAMPLE3 is RESAMPLE2 plus `Antialiased`, which has no effect on
+    NEAREST_NEIGHBOR (decision: ONNX's antialias affects linear and cubic only). onnxruntime emits
+    RESAMPLE2 (RESAMPLE3 from DML_TARGET_VERSION 0x6300) for ONNX Resize and Upsample; older
+    onnxruntime emitted RESAMPLE. Code: the family `src/ops/resample/` (`resample.c`: the source
+    index, the rules and the oracle; `op_resample*.c`: the classes; `resample_fast.c`: the fast
+    path). The rule ids RS1–RS6 are this family's (REVERSE_SUBSEQUENCES' RS1–RS4 are another
+    operator's: a rule id is read with its operator).
 
     Parameters
     ----------
@@ -2008,4 +2116,60 @@ def resample2(input: ArrayLike, /, *, interpolation_mode: Union[int, str], round
     return _call('RESAMPLE2', (input,), feature_level, check_indices, out, threads, force_oracle, interpolation_mode=interpolation_mode, rounding_direction=rounding_direction, scales=scales, input_pixel_offsets=input_pixel_offsets, output_pixel_offsets=output_pixel_offsets, shape=shape)
 
 
-__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences', 'resample2']
+def resample3(input: ArrayLike, /, *, interpolation_mode: Union[int, str], rounding_direction: Union[int, str], scales: Sequence[float], input_pixel_offsets: Sequence[float], output_pixel_offsets: Sequence[float], antialiased: bool, shape: Optional[Sequence[int]] = None, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
+    r"""DML_OPERATOR_RESAMPLE3 on numpy arrays (docs/operators.md, "Q11. RESAMPLE, RESAMPLE1, RESAMPLE2 and RESAMPLE3 (NEAREST_NEIGHBOR)").
+
+    resample3(input, /, *, interpolation_mode, rounding_direction, scales, input_pixel_offsets, output_pixel_offsets, antialiased, shape=..., feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
+
+    `DML_OPERATOR_RESAMPLE` = 96, from FL 2_0; `DML_OPERATOR_RESAMPLE1` = 116, from FL 2_1;
+    `DML_OPERATOR_RESAMPLE2` = 161, from FL 5_1; `DML_OPERATOR_RESAMPLE3` = 175, from FL 6_4. Each
+    output element is a bit copy of the input element whose coordinates the per-dimension source
+    index gives (below); NEAREST_NEIGHBOR only (LINEAR is refused: rule RS6). RESAMPLE2 is the
+    general form; the others are thin classes over its kernel: RESAMPLE1 is RESAMPLE2 DECREASING with
+    the input offset `fl32(InputPixelOffsets − 0.5)`, RESAMPLE is RESAMPLE1 with InputPixelOffsets
+    0.5 and OutputPixelOffsets −0.5 (`i = floor(fl32(fl32(o + 0.5) / s))`: the input pixel holding
+    the output pixel's centre), RESAMPLE3 is RESAMPLE2 plus `Antialiased`, which has no effect on
+    NEAREST_NEIGHBOR (decision: ONNX's antialias affects linear and cubic only). onnxruntime emits
+    RESAMPLE2 (RESAMPLE3 from DML_TARGET_VERSION 0x6300) for ONNX Resize and Upsample; older
+    onnxruntime emitted RESAMPLE. Code: the family `src/ops/resample/` (`resample.c`: the source
+    index, the rules and the oracle; `op_resample*.c`: the classes; `resample_fast.c`: the fast
+    path). The rule ids RS1–RS6 are this family's (REVERSE_SUBSEQUENCES' RS1–RS4 are another
+    operator's: a rule id is read with its operator).
+
+    Parameters
+    ----------
+    input : array
+        InputTensor: tensor; any object with __dlpack__ or __array__.
+    interpolation_mode : enum
+        InterpolationMode: 0 NEAREST_NEIGHBOR, 1 LINEAR.
+    rounding_direction : enum
+        RoundingDirection: 0 INCREASING, 1 DECREASING.
+    scales : FLOAT array
+        Scales; its length gives DimensionCount.
+    input_pixel_offsets : FLOAT array
+        InputPixelOffsets; its length gives DimensionCount.
+    output_pixel_offsets : FLOAT array
+        OutputPixelOffsets; its length gives DimensionCount.
+    antialiased : BOOL
+        Antialiased.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+    """
+    r = _fast(175, (input,), (interpolation_mode, rounding_direction, scales, input_pixel_offsets, output_pixel_offsets, antialiased,), (shape,), out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('RESAMPLE3', (input,), feature_level, check_indices, out, threads, force_oracle, interpolation_mode=interpolation_mode, rounding_direction=rounding_direction, scales=scales, input_pixel_offsets=input_pixel_offsets, output_pixel_offsets=output_pixel_offsets, antialiased=antialiased, shape=shape)
+
+
+__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences', 'resample', 'resample1', 'resample2', 'resample3']

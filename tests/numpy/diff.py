@@ -29,7 +29,7 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     DIAGONAL_MATRIX1 np.tri masks of [Begin, End) (inverted when Begin > End) over
                      the input or zeros; the union Value's bits
     REVERSE_SUBSEQUENCES  np.flip of each sequence's first min(length, n) elements
-    RESAMPLE2        fancy indexing (np.ix_) by per-dimension source indices computed in
+    RESAMPLE(1,2,3)  fancy indexing (np.ix_) by per-dimension source indices computed in
                      np.float32 arithmetic ((o - OutOff) / Scale - InOff, floor or ceil, clipped)
     ELEMENT_WISE_IDENTITY  a copy through both views (every data type); with ScaleBias
                      (FLOAT32, FLOAT16) np.multiply then np.add with dtype float32, two
@@ -232,7 +232,11 @@ PARAM_NAMES = {
     "ELEMENT_WISE_IDENTITY": ("ScaleBias",),
     "PADDING": ("PaddingMode", "PaddingValue"),
     "PADDING1": ("PaddingMode", "PaddingValueDataType", "PaddingValue"),
+    "RESAMPLE": ("InterpolationMode", "Scales"),
+    "RESAMPLE1": ("InterpolationMode", "Scales", "InputPixelOffsets", "OutputPixelOffsets"),
     "RESAMPLE2": ("InterpolationMode", "RoundingDirection", "Scales", "InputPixelOffsets", "OutputPixelOffsets"),
+    "RESAMPLE3": ("InterpolationMode", "RoundingDirection", "Scales", "InputPixelOffsets", "OutputPixelOffsets",
+                  "Antialiased"),
 }
 
 
@@ -780,7 +784,7 @@ def f32(bits):
     return float(np.array([bits], np.uint32).view(np.float32)[0])
 
 
-def gen_resample2(rng, dt, it, n, oob):
+def gen_resample2(rng, dt, it, n, oob, variant="RESAMPLE2"):
     if dt not in (1, 2, 5, 8) or n > 4:  # RS2 at 6_4: F32, F16, UINT8, INT8; RS1: 1-4 dims
         return None
     ins = [int(rng.integers(1, 6)) for _ in range(n)]
@@ -804,15 +808,23 @@ def gen_resample2(rng, dt, it, n, oob):
             np.float32(rng.uniform(-4, 4))
         io.append(pick())
         oo.append(pick())
-    decreasing = int(rng.integers(0, 2))
+    decreasing = int(rng.integers(0, 2)) if variant in ("RESAMPLE2", "RESAMPLE3") else 1
+    if variant == "RESAMPLE":  # InputPixelOffsets 0.5, OutputPixelOffsets -0.5
+        io, oo = [np.float32(0.5)] * n, [np.float32(-0.5)] * n
+    eff = [x - np.float32(0.5) for x in io] if variant in ("RESAMPLE", "RESAMPLE1") else io  # fl32(x - 0.5)
     t_in = make(rng, dt, ins, False)
     t_out = make(rng, dt, outs, True)
-    idx = [resample_index(o, i, s, a, b, decreasing) for o, i, s, a, b in zip(outs, ins, scales, io, oo)]
+    idx = [resample_index(o, i, s, a, b, decreasing) for o, i, s, a, b in zip(outs, ins, scales, eff, oo)]
     res = t_in.view()[np.ix_(*idx)]
     bits = lambda v: FloatArray(int(np.array([x], np.float32).view(np.uint32)[0]) for x in v)
     note = "scales %s in %s out %s %s" % ([float(x) for x in scales], [float(x) for x in io], [float(x) for x in oo],
                                           "DECREASING" if decreasing else "INCREASING")
-    return "RESAMPLE2", 0, decreasing, [t_in, t_out], [res], note, False, (bits(scales), bits(io), bits(oo))
+    if variant == "RESAMPLE":
+        return variant, 0, bits(scales), [t_in, t_out], [res], note, False
+    if variant == "RESAMPLE1":
+        return variant, 0, bits(scales), [t_in, t_out], [res], note, False, (bits(io), bits(oo))
+    more = (int(rng.integers(0, 2)),) if variant == "RESAMPLE3" else ()  # Antialiased: no effect
+    return variant, 0, decreasing, [t_in, t_out], [res], note, False, (bits(scales), bits(io), bits(oo)) + more
 
 
 # One generator per operator of src/core/operators.def (scripts/check-tables.py checks that
@@ -840,7 +852,10 @@ GENERATORS = {
     "GATHER_ND": gen_gather_nd,
     "GATHER_ND1": gen_gather_nd1,
     "REVERSE_SUBSEQUENCES": gen_reverse_subsequences,
+    "RESAMPLE": lambda rng, dt, it, n, oob: gen_resample2(rng, dt, it, n, oob, "RESAMPLE"),
+    "RESAMPLE1": lambda rng, dt, it, n, oob: gen_resample2(rng, dt, it, n, oob, "RESAMPLE1"),
     "RESAMPLE2": gen_resample2,
+    "RESAMPLE3": lambda rng, dt, it, n, oob: gen_resample2(rng, dt, it, n, oob, "RESAMPLE3"),
 }
 
 

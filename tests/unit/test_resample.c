@@ -515,3 +515,187 @@ TEST(resample2_fast_path_matches_oracle) {
     if (repeat < 50 || gather < 50) test_fail(__FILE__, __LINE__, "resample.repeat ran %d cases, resample.gather %d", repeat, gather);
     CHECK_KERNELS_REACHED(&seen, "resample.", NULL);
 }
+
+/* ---- RESAMPLE, RESAMPLE1, RESAMPLE3: thin classes over the same kernel ------------------- */
+
+TEST(resample_family_desc_layouts) {
+    const size_t p = sizeof(void *);
+    /* RESAMPLE: x64 32 (ScaleCount 20, Scales 24); ILP32 20 */
+    CHECK_EQ_U64(sizeof(DMLREF_RESAMPLE_OPERATOR_DESC), p == 8 ? 32 : 20);
+    CHECK_EQ_U64(offsetof(DMLREF_RESAMPLE_OPERATOR_DESC, InterpolationMode), 2 * p);
+    CHECK_EQ_U64(offsetof(DMLREF_RESAMPLE_OPERATOR_DESC, ScaleCount), 2 * p + 4);
+    CHECK_EQ_U64(offsetof(DMLREF_RESAMPLE_OPERATOR_DESC, Scales), p == 8 ? 24 : 16);
+    /* RESAMPLE1: x64 48 (DimensionCount 20, Scales 24, InputPixelOffsets 32, OutputPixelOffsets 40); ILP32 28 */
+    CHECK_EQ_U64(sizeof(DMLREF_RESAMPLE1_OPERATOR_DESC), p == 8 ? 48 : 28);
+    CHECK_EQ_U64(offsetof(DMLREF_RESAMPLE1_OPERATOR_DESC, DimensionCount), 2 * p + 4);
+    CHECK_EQ_U64(offsetof(DMLREF_RESAMPLE1_OPERATOR_DESC, Scales), p == 8 ? 24 : 16);
+    CHECK_EQ_U64(offsetof(DMLREF_RESAMPLE1_OPERATOR_DESC, InputPixelOffsets), p == 8 ? 32 : 20);
+    CHECK_EQ_U64(offsetof(DMLREF_RESAMPLE1_OPERATOR_DESC, OutputPixelOffsets), p == 8 ? 40 : 24);
+    /* RESAMPLE3: x64 64 (Antialiased at 56); ILP32 36 (at 32) */
+    CHECK_EQ_U64(sizeof(DMLREF_RESAMPLE3_OPERATOR_DESC), p == 8 ? 64 : 36);
+    CHECK_EQ_U64(offsetof(DMLREF_RESAMPLE3_OPERATOR_DESC, RoundingDirection), 2 * p + 4);
+    CHECK_EQ_U64(offsetof(DMLREF_RESAMPLE3_OPERATOR_DESC, DimensionCount), 2 * p + 8);
+    CHECK_EQ_U64(offsetof(DMLREF_RESAMPLE3_OPERATOR_DESC, Antialiased), p == 8 ? 56 : 32);
+    static const struct {
+        DMLREF_OPERATOR_TYPE type;
+        const char *name;
+        uint32_t value, introduced, n_params;
+    } ops[3] = {{DMLREF_OPERATOR_RESAMPLE, "RESAMPLE", 96, DMLREF_FEATURE_LEVEL_2_0, 3},
+                {DMLREF_OPERATOR_RESAMPLE1, "RESAMPLE1", 116, DMLREF_FEATURE_LEVEL_2_1, 5},
+                {DMLREF_OPERATOR_RESAMPLE3, "RESAMPLE3", 175, DMLREF_FEATURE_LEVEL_6_4, 7}};
+    for (int i = 0; i < 3; ++i) {
+        const dmlref_schema *sc = dmlref_operator_schema(ops[i].type);
+        CHECK(sc != NULL);
+        if (!sc) continue;
+        CHECK(strcmp(sc->name, ops[i].name) == 0);
+        CHECK_EQ_U64(sc->type, ops[i].value);
+        CHECK_EQ_U64(sc->introduced, ops[i].introduced);
+        CHECK_EQ_U64(sc->n_params, ops[i].n_params);
+    }
+    const dmlref_schema *s3 = dmlref_operator_schema(DMLREF_OPERATOR_RESAMPLE3);
+    if (s3 && s3->n_params == 7) {
+        CHECK(strcmp(s3->params[6].name, "Antialiased") == 0 && s3->params[6].kind == DMLREF_PARAM_BOOL);
+        CHECK_EQ_U64(s3->params[6].offset, offsetof(DMLREF_RESAMPLE3_OPERATOR_DESC, Antialiased));
+    }
+    const dmlref_schema *s0 = dmlref_operator_schema(DMLREF_OPERATOR_RESAMPLE);
+    if (s0 && s0->n_params == 3)
+        CHECK(strcmp(s0->params[2].name, "Scales") == 0 && strcmp(s0->params[2].count_name, "ScaleCount") == 0);
+}
+
+/* Runs a desc on in[] (FLOAT32, packed) into out (n_out elements), oracle and fast path alike. */
+static void run_desc_at(const char *file, int line, const DMLREF_OPERATOR_DESC *d, DMLREF_FEATURE_LEVEL fl,
+                        const float *in, size_t in_n, const float *want, size_t n_out) {
+    for (uint32_t flags = 0; flags <= DMLREF_OPTION_FORCE_ORACLE; flags += DMLREF_OPTION_FORCE_ORACLE) {
+        const dmlref_options o = {.flags = flags, .threads = 2};
+        float got[64];
+        memset(got, 0xA5, sizeof got);
+        dmlref_error err;
+        const dmlref_cbuffer ib = {in, in_n * 4};
+        const dmlref_buffer ob = {got, n_out * 4};
+        const dmlref_status st = dmlref_run(d, fl, &o, &ib, 1, &ob, 1, &err);
+        if (st != DMLREF_OK) {
+            test_fail(file, line, "run: %s", err.message);
+            return;
+        }
+        if (memcmp(got, want, n_out * 4) != 0) test_fail(file, line, "output differs (flags %u)", (unsigned)flags);
+    }
+}
+#define RUN_DESC(d, fl, in, in_n, want, n_out) run_desc_at(__FILE__, __LINE__, (d), (fl), (in), (in_n), (want), (n_out))
+
+TEST(resample_family_rules_and_examples) {
+    tdesc in, out;
+    dmlref_error err;
+    float sc[4] = {1, 1, 2, 2}, ipo[4] = {0.5f, 0.5f, 0.5f, 0.5f}, opo[4] = {-0.5f, -0.5f, -0.5f, -0.5f};
+    tdesc_init(&in, F32, DIMS(1, 1, 2, 3));
+    tdesc_init(&out, F32, DIMS(1, 1, 4, 6));
+    DMLREF_RESAMPLE_OPERATOR_DESC r0 = {&in.desc, &out.desc, NEAREST, 4, sc};
+    const DMLREF_OPERATOR_DESC d0 = {DMLREF_OPERATOR_RESAMPLE, &r0};
+    DMLREF_RESAMPLE1_OPERATOR_DESC r1 = {&in.desc, &out.desc, NEAREST, 4, sc, ipo, opo};
+    const DMLREF_OPERATOR_DESC d1 = {DMLREF_OPERATOR_RESAMPLE1, &r1};
+    DMLREF_RESAMPLE3_OPERATOR_DESC r3 = {&in.desc, &out.desc, NEAREST, DEC, 4, sc, ZEROS, opo, 1};
+    const DMLREF_OPERATOR_DESC d3 = {DMLREF_OPERATOR_RESAMPLE3, &r3};
+    /* the page's example (Q11.5): rows [a,a,b,b,c,c] twice, then [d,d,e,e,f,f] twice, through all three */
+    static const float x[6] = {1, 2, 3, 4, 5, 6};
+    static const float want[24] = {1, 1, 2, 2, 3, 3, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 4, 4, 5, 5, 6, 6};
+    RUN_DESC(&d0, DMLREF_FEATURE_LEVEL_2_0, x, 6, want, 24);
+    RUN_DESC(&d1, DMLREF_FEATURE_LEVEL_2_1, x, 6, want, 24);
+    RUN_DESC(&d3, FL, x, 6, want, 24);
+    r3.Antialiased = 0; /* no effect on NEAREST_NEIGHBOR */
+    RUN_DESC(&d3, FL, x, 6, want, 24);
+    r3.Antialiased = -7;
+    RUN_DESC(&d3, FL, x, 6, want, 24);
+
+    /* levels: RESAMPLE from 2_0, RESAMPLE1 from 2_1, RESAMPLE3 at 6_4; exactly 4 dims before 5_1 */
+    CHECK_RULE(dmlref_validate(&d0, DMLREF_FEATURE_LEVEL_1_0, &err), err, DMLREF_ERROR_UNSUPPORTED_OPERATOR,
+               "RESAMPLE: not available at feature level 1_0 (introduced in 2_0)", "");
+    CHECK_RULE(dmlref_validate(&d1, DMLREF_FEATURE_LEVEL_2_0, &err), err, DMLREF_ERROR_UNSUPPORTED_OPERATOR,
+               "RESAMPLE1: not available at feature level 2_0 (introduced in 2_1)", "");
+    CHECK_RULE(dmlref_validate(&d3, DMLREF_FEATURE_LEVEL_6_3, &err), err, DMLREF_ERROR_UNSUPPORTED_OPERATOR,
+               "RESAMPLE3: not available at feature level 6_3 (introduced in 6_4)", "");
+    tdesc_init(&in, F32, DIMS(2, 3));
+    tdesc_init(&out, F32, DIMS(4, 6));
+    r0.ScaleCount = 2;
+    r0.Scales = sc + 2;
+    CHECK_RULE(dmlref_validate(&d0, DMLREF_FEATURE_LEVEL_5_0, &err), err, DMLREF_ERROR_DIMENSION_COUNT,
+               "RESAMPLE: InputTensor.DimensionCount (2) must be in [4, 4] at feature level 5_0", "RS1");
+    CHECK_STATUS(dmlref_validate(&d0, DMLREF_FEATURE_LEVEL_5_1, &err), err, DMLREF_OK, NULL);
+    /* types: T2 until 6_2, then RS4 */
+    tdesc_init(&in, U8, DIMS(2, 3));
+    tdesc_init(&out, U8, DIMS(4, 6));
+    CHECK_RULE(dmlref_validate(&d0, DMLREF_FEATURE_LEVEL_6_1, &err), err, DMLREF_ERROR_DATA_TYPE,
+               "RESAMPLE: InputTensor.DataType (UINT8) is not supported at feature level 6_1", "RS2");
+    CHECK_STATUS(dmlref_validate(&d0, DMLREF_FEATURE_LEVEL_6_2, &err), err, DMLREF_OK, NULL);
+    /* RS3: ScaleCount; RS4; RS6 */
+    r0.ScaleCount = 3;
+    CHECK_RULE(dmlref_validate(&d0, FL, &err), err, DMLREF_ERROR_PARAMETER,
+               "RESAMPLE: ScaleCount (3) must equal InputTensor.DimensionCount (2)", "RS3");
+    CHECK(strcmp(err.field, "ScaleCount") == 0);
+    r0.ScaleCount = 2;
+    r0.InterpolationMode = DMLREF_INTERPOLATION_MODE_LINEAR;
+    CHECK_RULE(dmlref_validate(&d0, FL, &err), err, DMLREF_ERROR_PARAMETER, "not supported by dmlref", "RS6");
+    r0.InterpolationMode = NEAREST;
+    sc[3] = -2;
+    CHECK_RULE(dmlref_validate(&d0, FL, &err), err, DMLREF_ERROR_PARAMETER, "RESAMPLE: Scales[1] (-2) must be finite", "RS4");
+    sc[3] = 2;
+    /* RESAMPLE1: RS5 on its offsets */
+    r1.DimensionCount = 2;
+    ipo[1] = NAN;
+    CHECK_RULE(dmlref_validate(&d1, FL, &err), err, DMLREF_ERROR_PARAMETER,
+               "RESAMPLE1: InputPixelOffsets[1] (nan) must be finite", "RS5");
+    ipo[1] = 0.5f;
+    CHECK_STATUS(dmlref_validate(&d1, FL, &err), err, DMLREF_OK, NULL);
+}
+
+/* RESAMPLE1 == RESAMPLE2 DECREASING with InOff fl32(x - 0.5); RESAMPLE == RESAMPLE1 (0.5, -0.5);
+ * RESAMPLE3 == RESAMPLE2: the same bytes on random cases (both kernels). */
+TEST(resample_family_equivalences) {
+    uint64_t r = test_seed(77);
+    for (int iter = 0; iter < 200; ++iter) {
+        const uint32_t n = 1 + (uint32_t)(rnd(&r) % 4);
+        uint32_t in[4], out[4];
+        float sc[4], ipo[4], opo[4], eff[4];
+        for (uint32_t d = 0; d < n; ++d) {
+            in[d] = 1 + (uint32_t)(rnd(&r) % 5);
+            out[d] = 1 + (uint32_t)(rnd(&r) % 9);
+            sc[d] = rnd(&r) % 2 ? (float)(1 + rnd(&r) % 3) : bits_f((uint32_t)(0x3D800000u + rnd(&r) % 0x3000000u));
+            ipo[d] = bits_f((uint32_t)(rnd(&r) % 0x40400000u));
+            opo[d] = bits_f((uint32_t)(rnd(&r) % 0x40400000u) | 0x80000000u);
+            volatile float a = ipo[d];
+            a = a - 0.5f;
+            eff[d] = a;
+        }
+        const DMLREF_TENSOR_DATA_TYPE dt = rnd(&r) % 2 ? F16 : U8;
+        rfix f2;
+        rfix_init(&f2, dt, n, in, NULL, out, NULL, sc, eff, opo, DEC);
+        unsigned char *data = random_bytes(&r, (size_t)f2.in.buf.TotalTensorSizeInBytes);
+        const size_t ob = (size_t)f2.out.buf.TotalTensorSizeInBytes;
+        unsigned char *want = malloc(ob), *got = malloc(ob);
+        const dmlref_cbuffer ib = {data, (size_t)f2.in.buf.TotalTensorSizeInBytes};
+        dmlref_error err;
+        memset(want, 0xA5, ob);
+        const dmlref_buffer wb = {want, ob}, gb = {got, ob};
+        CHECK_STATUS(dmlref_run(&f2.d, FL, NULL, &ib, 1, &wb, 1, &err), err, DMLREF_OK, NULL);
+        DMLREF_RESAMPLE1_OPERATOR_DESC r1 = {&f2.in.desc, &f2.out.desc, NEAREST, n, sc, ipo, opo};
+        const DMLREF_OPERATOR_DESC d1 = {DMLREF_OPERATOR_RESAMPLE1, &r1};
+        memset(got, 0xA5, ob);
+        CHECK_STATUS(dmlref_run(&d1, FL, NULL, &ib, 1, &gb, 1, &err), err, DMLREF_OK, NULL);
+        CHECK(memcmp(got, want, ob) == 0);
+        DMLREF_RESAMPLE3_OPERATOR_DESC r3 = {&f2.in.desc, &f2.out.desc, NEAREST, DEC, n, sc, eff, opo, (int32_t)(rnd(&r) % 2)};
+        const DMLREF_OPERATOR_DESC d3 = {DMLREF_OPERATOR_RESAMPLE3, &r3};
+        memset(got, 0xA5, ob);
+        CHECK_STATUS(dmlref_run(&d3, FL, NULL, &ib, 1, &gb, 1, &err), err, DMLREF_OK, NULL);
+        CHECK(memcmp(got, want, ob) == 0);
+        /* RESAMPLE: RESAMPLE1 with offsets 0.5 / -0.5 */
+        for (uint32_t d = 0; d < n; ++d) ipo[d] = 0.5f, opo[d] = -0.5f;
+        memset(want, 0xA5, ob);
+        CHECK_STATUS(dmlref_run(&d1, FL, NULL, &ib, 1, &wb, 1, &err), err, DMLREF_OK, NULL);
+        DMLREF_RESAMPLE_OPERATOR_DESC r0 = {&f2.in.desc, &f2.out.desc, NEAREST, n, sc};
+        const DMLREF_OPERATOR_DESC d0 = {DMLREF_OPERATOR_RESAMPLE, &r0};
+        memset(got, 0xA5, ob);
+        CHECK_STATUS(dmlref_run(&d0, FL, NULL, &ib, 1, &gb, 1, &err), err, DMLREF_OK, NULL);
+        CHECK(memcmp(got, want, ob) == 0);
+        free(data);
+        free(want);
+        free(got);
+    }
+}

@@ -393,3 +393,39 @@ def resample2(draw, feature_level=None, **types):
                                      "scales": scales, "input_pixel_offsets": in_off,
                                      "output_pixel_offsets": out_off, "shape": list(outs)},
                  feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+
+
+@st.composite
+def resample(draw, feature_level=None, **types):
+    n, dt, _, rng = draw(_common("RESAMPLE", feature_level, **types))
+    ins = draw(shapes(n, budget=32))
+    outs, scales, _, _ = _resample_dims(draw, n, ins)
+    x = _input(draw, rng, dt, ins)
+    return Drawn("RESAMPLE", [x], {"interpolation_mode": "NEAREST_NEIGHBOR", "scales": scales, "shape": list(outs)},
+                 feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+
+
+@st.composite
+def resample1(draw, feature_level=None, **types):
+    n, dt, _, rng = draw(_common("RESAMPLE1", feature_level, **types))
+    ins = draw(shapes(n, budget=32))
+    outs, scales, in_off, out_off = _resample_dims(draw, n, ins)
+    x = _input(draw, rng, dt, ins)
+    return Drawn("RESAMPLE1", [x], {"interpolation_mode": "NEAREST_NEIGHBOR", "scales": scales,
+                                     "input_pixel_offsets": in_off, "output_pixel_offsets": out_off,
+                                     "shape": list(outs)},
+                 feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+
+
+@st.composite
+def resample3(draw, feature_level=None, **types):
+    n, dt, _, rng = draw(_common("RESAMPLE3", feature_level, **types))
+    ins = draw(shapes(n, budget=32))
+    outs, scales, in_off, out_off = _resample_dims(draw, n, ins)
+    x = _input(draw, rng, dt, ins)
+    return Drawn("RESAMPLE3", [x], {"interpolation_mode": "NEAREST_NEIGHBOR",
+                                     "rounding_direction": draw(st.sampled_from(["INCREASING", "DECREASING"])),
+                                     "scales": scales, "input_pixel_offsets": in_off,
+                                     "output_pixel_offsets": out_off, "antialiased": draw(st.booleans()),
+                                     "shape": list(outs)},
+                 feature_level, [(outs, draw(layouts(outs, broadcast=False)))])

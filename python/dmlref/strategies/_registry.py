@@ -10,7 +10,7 @@ from .. import _types
 from .._ops import OPERATORS
 from ._drawers import (_padding, depth_space, diagonal_matrix, diagonal_matrix1, gather, gather_elements,
                        gather_nd, gather_nd1, join, one_hot, reverse_subsequences, same_shape, scatter,
-                       scatter_nd, slice1, slice_, split, tile, resample2)
+                       scatter_nd, slice1, slice_, split, tile, resample, resample1, resample2, resample3)
 from ._probe import support
 
 
@@ -39,7 +39,10 @@ DRAWERS = {
     "GATHER_ND": gather_nd,
     "GATHER_ND1": gather_nd1,
     "REVERSE_SUBSEQUENCES": reverse_subsequences,
+    "RESAMPLE": resample,
+    "RESAMPLE1": resample1,
     "RESAMPLE2": resample2,
+    "RESAMPLE3": resample3,
 }
 
 
