@@ -113,8 +113,9 @@ assert len(ops) == len(re.findall(r"^DMLREF_OP\(", open("src/core/operators.def"
 # ELEMENT_WISE_IDENTITY's documented cases all have a ScaleBias (arithmetic: not expressible);
 # the generated suite has its plain copies
 assert sorted(o for o in ops if not onnx[o]) == ["ELEMENT_WISE_IDENTITY"], [o for o in ops if not onnx[o]]
-# RESAMPLE2: WebNN's resample2d has its own nearest-neighbour rounding (cli/webnn.c)
-assert sorted(o for o in ops if not webnn[o]) == ["ELEMENT_WISE_IDENTITY", "ONE_HOT", "RESAMPLE2"], [o for o in ops if not webnn[o]]
+# the RESAMPLE family: WebNN's resample2d has its own nearest-neighbour rounding (cli/webnn.c)
+assert sorted(o for o in ops if not webnn[o]) == ["ELEMENT_WISE_IDENTITY", "ONE_HOT", "RESAMPLE", "RESAMPLE1", "RESAMPLE2",
+                                                  "RESAMPLE3"], [o for o in ops if not webnn[o]]
 PY
 
 # ---- onnx.checker, and the TensorProto files against the .npy files
@@ -262,7 +263,7 @@ got=$(pin "$tmp/pindocx")
 [ "$got" = "$want" ] && ok || no "the documented cases' ONNX and WebNN files have sha256 $got, pinned $want (host-dependent bytes?)"
 "$D" gen --operator ALL --count 2 --seed 1 --bits --out "$tmp/pinsuite" >/dev/null 2>&1
 "$D" export "$tmp/pinsuite" --out "$tmp/pinx" --onnx --webnn >/dev/null 2>&1
-want=5c99f34f18347b3509f064cacc7edc69768c16d8c2907ddb48c2db8ce080508f
+want=771109a335b4d134386d57eeec1e5d19f58ab7096612ec57cfe09b0ae8f71cd8
 got=$(pin "$tmp/pinx")
 [ "$got" = "$want" ] && ok || no "gen --bits --seed 1's ONNX and WebNN files have sha256 $got, pinned $want (host-dependent bytes?)"
 
