@@ -446,6 +446,30 @@ static int fw_resample_nearest(const dmlref_case *c, fw_form *f, uint32_t n, con
     return 0;
 }
 
+/* UPSAMPLE_2D: ONNX Resize nearest, asymmetric + floor, scales 1 but Height and Width on the last
+ * two dims: floor(fl32(o / s)) == o / s for integer s while o + s < 2^23 (the quotient's distance to
+ * the next integer, at least 1/s, is above half an ulp), so it is exact below outputs of 2^22. */
+static int fw_upsample_2d(const dmlref_case *c, fw_form *f) {
+    const DMLREF_UPSAMPLE_2D_OPERATOR_DESC *d = c->desc_mem;
+    const case_tensor *in = find(c, "InputTensor", 0), *out = find(c, "OutputTensor", 1);
+    if (!in || !out || d->InterpolationMode != DMLREF_INTERPOLATION_MODE_NEAREST_NEIGHBOR) return -1;
+    const uint32_t n = in->buf.DimensionCount;
+    if (n < 2 || n > FW_MAX_DIMS || out->buf.DimensionCount != n) return -1;
+    if (out->sizes[n - 2] >= (1u << 22) || out->sizes[n - 1] >= (1u << 22) || d->ScaleSize.Height >= (1u << 22) ||
+        d->ScaleSize.Width >= (1u << 22))
+        return -1;
+    names(f, "Resize", "resample2d", "interpolate");
+    take_all(c, f, 0);
+    f->mode = "asymmetric";
+    f->nearest_mode = "floor";
+    f->n_scales = n;
+    for (uint32_t k = 0; k < n; ++k) {
+        const float s = k == n - 2 ? (float)d->ScaleSize.Height : k == n - 1 ? (float)d->ScaleSize.Width : 1.0f;
+        memcpy(&f->scales_bits[k], &s, sizeof s);
+    }
+    return 0;
+}
+
 /* RESAMPLE: InOff 0 (= fl32(0.5 - 0.5)), OutOff -0.5, floor: tf_half_pixel_for_nn + floor. */
 static int fw_resample(const dmlref_case *c, fw_form *f) {
     const DMLREF_RESAMPLE_OPERATOR_DESC *d = c->desc_mem;

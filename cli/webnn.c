@@ -466,6 +466,9 @@ static int build_ops(wctx *g) {
     if (strcmp(onnx, "Pad") == 0) return w_pad(g);
     if (strcmp(onnx, "ReverseSequence") == 0) return w_reverse(g);
     if (strcmp(onnx, "OneHot") == 0) return not_expressible(g, webnn_unsupported("ONE_HOT"));
+    if (strcmp(onnx, "Resize") == 0 && strcmp(g->c->op_name, "UPSAMPLE_2D") == 0)
+        return not_expressible(g, "WebNN's resample2d fixes its own nearest-neighbor rounding: dmlref does not map "
+                                  "UPSAMPLE_2D onto it (integer scales would agree, but no exact rule is written)");
     if (strcmp(onnx, "Resize") == 0)
         return not_expressible(g, "WebNN's resample2d fixes its own nearest-neighbor rounding and scales 2 axes: "
                                   "the RESAMPLE offsets and rounding direction do not map onto it");

@@ -399,6 +399,15 @@ typedef struct DMLREF_SIZE_2D {
 /* DirectML's BOOL: a 32-bit int (0 false, anything else true). */
 typedef int32_t DMLREF_BOOL;
 
+/* UPSAMPLE_2D (NEAREST_NEIGHBOR only): the last two dimensions (H, W of NCHW or
+ * NCDHW) repeated: out[..., h, w] = in[..., h / Height, w / Width] (integer division). */
+typedef struct DMLREF_UPSAMPLE_2D_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    DMLREF_SIZE_2D ScaleSize;
+    DMLREF_INTERPOLATION_MODE InterpolationMode;
+} DMLREF_UPSAMPLE_2D_OPERATOR_DESC;
+
 /* RESAMPLE (NEAREST_NEIGHBOR only): RESAMPLE1 with InputPixelOffsets 0.5 and
  * OutputPixelOffsets -0.5: i = floor(fl32(fl32(o + 0.5) / Scales[d])). */
 typedef struct DMLREF_RESAMPLE_OPERATOR_DESC {
@@ -758,6 +767,7 @@ DMLREF_API dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc,
  *   GATHER_ND1               inputs {Input, Indices}              outputs {Output}
  *   PADDING1                 inputs {Input}                       outputs {Output}
  *   DIAGONAL_MATRIX1         inputs {[Input]}                     outputs {Output}
+ *   UPSAMPLE_2D              inputs {Input}                       outputs {Output}
  *   RESAMPLE                 inputs {Input}                       outputs {Output}
  *   RESAMPLE1                inputs {Input}                       outputs {Output}
  *   RESAMPLE2                inputs {Input}                       outputs {Output}

@@ -1953,6 +1953,45 @@ def reverse_subsequences(input: ArrayLike, sequence_lengths: ArrayLike, /, *, ax
     return _call('REVERSE_SUBSEQUENCES', (input, sequence_lengths), feature_level, check_indices, out, threads, force_oracle, axis=axis)
 
 
+def upsample_2d(input: ArrayLike, /, *, scale_size: Any, interpolation_mode: Union[int, str], feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
+    r"""DML_OPERATOR_UPSAMPLE_2D on numpy arrays (docs/operators.md, "Q7. UPSAMPLE_2D (NEAREST_NEIGHBOR)").
+
+    upsample_2d(input, /, *, scale_size, interpolation_mode, feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
+
+    `DML_OPERATOR_UPSAMPLE_2D` = 66, from FL 1_0. The last two dimensions (H and W of NCHW, or of
+    NCDHW: depth is never scaled) repeated `ScaleSize.Height` and `ScaleSize.Width` times;
+    NEAREST_NEIGHBOR only (LINEAR is refused: rule US5). Older onnxruntime emitted it for ONNX
+    Upsample (`upsample_nearest`, scales {1,1,2,3} → ScaleSize {Width 3, Height 2}). Code:
+    `src/ops/upsample/op_upsample_2d.c`, the fast path `src/ops/upsample/upsample_fast.c`.
+
+    Parameters
+    ----------
+    input : array
+        InputTensor: tensor; any object with __dlpack__ or __array__.
+    scale_size : DML_SIZE_2D (Width, Height)
+        ScaleSize.
+    interpolation_mode : enum
+        InterpolationMode: 0 NEAREST_NEIGHBOR, 1 LINEAR.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+    """
+    r = _fast(66, (input,), (scale_size, interpolation_mode,), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('UPSAMPLE_2D', (input,), feature_level, check_indices, out, threads, force_oracle, scale_size=scale_size, interpolation_mode=interpolation_mode)
+
+
 def resample(input: ArrayLike, /, *, interpolation_mode: Union[int, str], scales: Sequence[float], shape: Optional[Sequence[int]] = None, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
     r"""DML_OPERATOR_RESAMPLE on numpy arrays (docs/operators.md, "Q11. RESAMPLE, RESAMPLE1, RESAMPLE2 and RESAMPLE3 (NEAREST_NEIGHBOR)").
 
@@ -2172,4 +2211,4 @@ def resample3(input: ArrayLike, /, *, interpolation_mode: Union[int, str], round
     return _call('RESAMPLE3', (input,), feature_level, check_indices, out, threads, force_oracle, interpolation_mode=interpolation_mode, rounding_direction=rounding_direction, scales=scales, input_pixel_offsets=input_pixel_offsets, output_pixel_offsets=output_pixel_offsets, antialiased=antialiased, shape=shape)
 
 
-__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences', 'resample', 'resample1', 'resample2', 'resample3']
+__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences', 'upsample_2d', 'resample', 'resample1', 'resample2', 'resample3']

@@ -29,6 +29,7 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     DIAGONAL_MATRIX1 np.tri masks of [Begin, End) (inverted when Begin > End) over
                      the input or zeros; the union Value's bits
     REVERSE_SUBSEQUENCES  np.flip of each sequence's first min(length, n) elements
+    UPSAMPLE_2D      np.repeat along H (Height times) and W (Width times)
     RESAMPLE(1,2,3)  fancy indexing (np.ix_) by per-dimension source indices computed in
                      np.float32 arithmetic ((o - OutOff) / Scale - InOff, floor or ceil, clipped)
     ELEMENT_WISE_IDENTITY  a copy through both views (every data type); with ScaleBias
@@ -232,6 +233,7 @@ PARAM_NAMES = {
     "ELEMENT_WISE_IDENTITY": ("ScaleBias",),
     "PADDING": ("PaddingMode", "PaddingValue"),
     "PADDING1": ("PaddingMode", "PaddingValueDataType", "PaddingValue"),
+    "UPSAMPLE_2D": ("ScaleSize", "InterpolationMode"),
     "RESAMPLE": ("InterpolationMode", "Scales"),
     "RESAMPLE1": ("InterpolationMode", "Scales", "InputPixelOffsets", "OutputPixelOffsets"),
     "RESAMPLE2": ("InterpolationMode", "RoundingDirection", "Scales", "InputPixelOffsets", "OutputPixelOffsets"),
@@ -780,6 +782,24 @@ def resample_index(n_out, n_in, scale, in_off, out_off, decreasing):
     return np.clip(i, 0, n_in - 1).astype(np.int64)
 
 
+class Size2D(tuple):
+    """A DML_SIZE_2D parameter (Width, Height) (manifest: size2d NAME W H)."""
+
+
+def gen_upsample_2d(rng, dt, it, n, oob):
+    if dt not in (1, 2) or n not in (4, 5):  # US1, US2: 4 or 5 dims, F32 or F16
+        return None
+    ins = [int(rng.integers(1, 5)) for _ in range(n)]
+    w, h = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+    outs = list(ins)
+    outs[-2] *= h
+    outs[-1] *= w
+    t_in = make(rng, dt, ins, False)
+    t_out = make(rng, dt, outs, True)
+    res = t_in.view().repeat(h, axis=n - 2).repeat(w, axis=n - 1)
+    return "UPSAMPLE_2D", Size2D((w, h)), 0, [t_in, t_out], [res], "ScaleSize {%d, %d}" % (w, h), False
+
+
 def f32(bits):
     return float(np.array([bits], np.uint32).view(np.float32)[0])
 
@@ -852,6 +872,7 @@ GENERATORS = {
     "GATHER_ND": gen_gather_nd,
     "GATHER_ND1": gen_gather_nd1,
     "REVERSE_SUBSEQUENCES": gen_reverse_subsequences,
+    "UPSAMPLE_2D": gen_upsample_2d,
     "RESAMPLE": lambda rng, dt, it, n, oob: gen_resample2(rng, dt, it, n, oob, "RESAMPLE"),
     "RESAMPLE1": lambda rng, dt, it, n, oob: gen_resample2(rng, dt, it, n, oob, "RESAMPLE1"),
     "RESAMPLE2": gen_resample2,
@@ -925,7 +946,9 @@ def main():
         for name, value in zip(PARAM_NAMES[c["op"]], c["params"]):
             if value is None:  # an optional struct left NULL
                 continue
-            if isinstance(value, FloatArray):  # a FLOAT_ARRAY, as bits
+            if isinstance(value, Size2D):  # a DML_SIZE_2D
+                manifest.append("size2d %s %d %d" % (name, value[0], value[1]))
+            elif isinstance(value, FloatArray):  # a FLOAT_ARRAY, as bits
                 manifest.append("farray %s %d %s" % (name, len(value), " ".join("%x" % v for v in value)))
             elif isinstance(value, tuple):  # a struct of FLOAT fields, as bits
                 manifest.append("struct %s %d %s" % (name, len(value), " ".join("0x%08x" % v for v in value)))

@@ -28,10 +28,10 @@ if [ ! -x "$B" ]; then
     exit 1
 fi
 
-# ---- the list and the files agree: 26 workloads (12 of phase 1, 13 of phase 2, 1 of phase 3) + small_gather
+# ---- the list and the files agree: 27 workloads (12 of phase 1, 13 of phase 2, 2 of phase 3) + small_gather
 listed=$(sed 's/#.*//' "$W/workloads.txt" | tr -s ' \t' '\n' | sed '/^$/d')
 n=$(echo "$listed" | wc -l)
-[ "$n" -eq 26 ] && ok || no "workloads.txt lists $n workloads, not 26"
+[ "$n" -eq 27 ] && ok || no "workloads.txt lists $n workloads, not 27"
 for id in $listed; do
     [ -f "$W/$id.json" ] && ok || no "$id is listed but $W/$id.json is missing"
 done
@@ -93,6 +93,7 @@ depth_to_space 134217728
 space_to_depth 134217728
 identity_transpose 134217728
 one_hot 71303168
+upsample_nearest 83886080
 resample_nearest 83886080
 small_gather 2112
 EOF

@@ -429,3 +429,16 @@ def resample3(draw, feature_level=None, **types):
                                      "output_pixel_offsets": out_off, "antialiased": draw(st.booleans()),
                                      "shape": list(outs)},
                  feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+
+
+@st.composite
+def upsample_2d(draw, feature_level=None, **types):
+    n, dt, _, rng = draw(_common("UPSAMPLE_2D", feature_level, **types))
+    ins = draw(shapes(n, budget=32))
+    w, h = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    if math.prod(ins) * w * h > MAX_ELEMENTS:
+        w = h = 1
+    outs = tuple(s * (h if d == n - 2 else w if d == n - 1 else 1) for d, s in enumerate(ins))
+    x = _input(draw, rng, dt, ins)
+    return Drawn("UPSAMPLE_2D", [x], {"scale_size": {"Width": w, "Height": h}, "interpolation_mode": "NEAREST_NEIGHBOR"},
+                 feature_level, [(outs, draw(layouts(outs, broadcast=False)))])

@@ -10,7 +10,8 @@ from .. import _types
 from .._ops import OPERATORS
 from ._drawers import (_padding, depth_space, diagonal_matrix, diagonal_matrix1, gather, gather_elements,
                        gather_nd, gather_nd1, join, one_hot, reverse_subsequences, same_shape, scatter,
-                       scatter_nd, slice1, slice_, split, tile, resample, resample1, resample2, resample3)
+                       scatter_nd, slice1, slice_, split, tile, resample, resample1, resample2, resample3,
+                       upsample_2d)
 from ._probe import support
 
 
@@ -39,6 +40,7 @@ DRAWERS = {
     "GATHER_ND": gather_nd,
     "GATHER_ND1": gather_nd1,
     "REVERSE_SUBSEQUENCES": reverse_subsequences,
+    "UPSAMPLE_2D": upsample_2d,
     "RESAMPLE": resample,
     "RESAMPLE1": resample1,
     "RESAMPLE2": resample2,
