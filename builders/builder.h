@@ -75,6 +75,8 @@ void bld_set_param(dmlref_case *c, const char *name, uint32_t v);
 /* Sets the array parameter `name` (UINT_ARRAY, or INT_ARRAY given as the int32_t
  * values' bits) to n <= 8 values kept in c->store, and its count field to n. */
 void bld_set_array(dmlref_case *c, const char *name, const uint32_t *v, uint32_t n);
+/* Sets the FLOAT_ARRAY parameter `name` to n <= 8 floats kept in c->store, and its count field to n. */
+void bld_set_float_array(dmlref_case *c, const char *name, const float *v, uint32_t n);
 
 /* ---- what gen asks for: filters and flavours (all zero: the plain flavour) ---- */
 

@@ -470,6 +470,16 @@ void bld_set_array(dmlref_case *g, const char *name, const uint32_t *v, uint32_t
     if (p->count_name) desc_set_u32(g->desc_mem, p->count_offset, n);
 }
 
+void bld_set_float_array(dmlref_case *g, const char *name, const float *v, uint32_t n) {
+    const dmlref_param *p = desc_param(g->schema, name);
+    float *a = p && n <= 8 ? fields_store_alloc(&g->store, 8 * sizeof *a) : NULL;
+    if (p && n <= 8 && !a) bld_out_of_memory = 1;
+    if (!a) return; /* validation reports what is missing */
+    memcpy(a, v, n * sizeof *v);
+    memcpy(bld_desc(g) + p->offset, &a, sizeof a);
+    if (p->count_name) desc_set_u32(g->desc_mem, p->count_offset, n);
+}
+
 const DMLREF_TENSOR_DESC *bld_shape_init(bld_shape *t, DMLREF_TENSOR_DATA_TYPE dt, uint32_t n, const uint32_t *sizes) {
     t->buf = (DMLREF_BUFFER_TENSOR_DESC){dt, DMLREF_TENSOR_FLAG_NONE, n, sizes, NULL,
                                          dmlref_calc_buffer_tensor_size(dt, n, sizes, NULL), 0};

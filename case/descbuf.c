@@ -25,7 +25,8 @@ int desc_is_array_count(const dmlref_schema *s, const char *name) {
         if (s->slots[i].is_array && s->slots[i].count_name && strcmp(s->slots[i].count_name, name) == 0) return 1;
     for (uint32_t i = 0; i < s->n_params; ++i) {
         const dmlref_param_kind k = s->params[i].kind;
-        if ((k == DMLREF_PARAM_UINT_ARRAY || k == DMLREF_PARAM_INT_ARRAY) && s->params[i].count_name &&
+        if ((k == DMLREF_PARAM_UINT_ARRAY || k == DMLREF_PARAM_INT_ARRAY || k == DMLREF_PARAM_FLOAT_ARRAY) &&
+            s->params[i].count_name &&
             strcmp(s->params[i].count_name, name) == 0)
             return 1;
     }

@@ -47,7 +47,9 @@ static const void *get_ptr(const void *desc, uint32_t offset) {
     return p;
 }
 
-static int is_array_kind(dmlref_param_kind k) { return k == DMLREF_PARAM_UINT_ARRAY || k == DMLREF_PARAM_INT_ARRAY; }
+static int is_array_kind(dmlref_param_kind k) {
+    return k == DMLREF_PARAM_UINT_ARRAY || k == DMLREF_PARAM_INT_ARRAY || k == DMLREF_PARAM_FLOAT_ARRAY;
+}
 
 /* ---- reading ---------------------------------------------------------------------------- */
 
@@ -117,8 +119,10 @@ static void enum_list(const dmlref_param *p, char *buf, size_t cap) {
 static int read_array(const dmlref_schema *s, const dmlref_param *p, const jv *root, const jv *v, void *desc,
                       fields_store *st, char *err, size_t errcap) {
     char path[160];
+    const int is_float = p->kind == DMLREF_PARAM_FLOAT_ARRAY;
     if (!jv_is(v, JV_ARRAY))
-        return fields_fail(err, errcap, "%s: expected an array of integers, got %s", p->name, jv_kind_name(v));
+        return fields_fail(err, errcap, "%s: expected an array of %s, got %s", p->name,
+                           is_float ? "FLOAT values" : "integers", jv_kind_name(v));
     const size_t n = jv_count(v);
     if (n > UINT32_MAX) return fields_fail(err, errcap, "%s: too many entries", p->name);
     const int is_int = p->kind == DMLREF_PARAM_INT_ARRAY;
@@ -130,6 +134,12 @@ static int read_array(const dmlref_schema *s, const dmlref_param *p, const jv *r
     for (size_t i = 0; i < n; ++i) {
         int64_t x;
         snprintf(path, sizeof path, "%s[%zu]", p->name, i);
+        if (is_float) {
+            float fv;
+            if (read_float(jv_at(v, i), path, &fv, err, errcap)) return -1;
+            memcpy(a + 4 * i, &fv, 4);
+            continue;
+        }
         if (fields_get_int(jv_at(v, i), path, is_int ? INT32_MIN : 0, is_int ? INT32_MAX : UINT32_MAX,
                            &x, err, errcap))
             return -1;
@@ -179,7 +189,34 @@ static int read_one(const dmlref_schema *s, const dmlref_param *p, const jv *roo
     }
     case DMLREF_PARAM_UINT_ARRAY:
     case DMLREF_PARAM_INT_ARRAY:
+    case DMLREF_PARAM_FLOAT_ARRAY:
         return read_array(s, p, root, v, desc, st, err, errcap);
+    case DMLREF_PARAM_SIZE_2D: {
+        static const char *const keys[2] = {"Width", "Height"};
+        if (!jv_is(v, JV_OBJECT))
+            return fields_fail(err, errcap, "%s: expected an object {Width, Height}, got %s", p->name, jv_kind_name(v));
+        for (size_t k = 0; k < jv_count(v); ++k) {
+            const char *key = jv_key(v, k);
+            if (strcmp(key, keys[0]) != 0 && strcmp(key, keys[1]) != 0)
+                return fields_fail(err, errcap, "%s: unknown key \"%.60s\" (Width, Height)", p->name, key);
+        }
+        char path[160];
+        for (uint32_t i = 0; i < 2; ++i) {
+            const jv *fv = fields_member(v, keys[i]);
+            if (!fv) return fields_fail(err, errcap, "%s: missing \"%s\"", p->name, keys[i]);
+            snprintf(path, sizeof path, "%s.%s", p->name, keys[i]);
+            if (fields_get_int(fv, path, 0, UINT32_MAX, &x, err, errcap)) return -1;
+            desc_set_u32(desc, p->offset + 4 * i, (uint32_t)x);
+        }
+        return 0;
+    }
+    case DMLREF_PARAM_BOOL: {
+        if (!jv_is(v, JV_BOOL))
+            return fields_fail(err, errcap, "%s: expected true or false, got %s", p->name, jv_kind_name(v));
+        const int32_t y = v->u.b ? 1 : 0;
+        memcpy(at, &y, 4);
+        return 0;
+    }
     case DMLREF_PARAM_FLOAT:
         return read_float(v, p->name, (float *)(void *)at, err, errcap);
     case DMLREF_PARAM_ENUM: {
@@ -305,6 +342,29 @@ static void write_value(FILE *f, const dmlref_param *p, const void *desc, unsign
         float v;
         memcpy(&v, at, 4);
         write_float(f, v);
+        return;
+    }
+    case DMLREF_PARAM_FLOAT_ARRAY: {
+        const unsigned char *a = get_ptr(desc, p->offset);
+        const uint32_t n = p->count_name ? desc_get_u32(desc, p->count_offset) : 0;
+        fputc('[', f);
+        for (uint32_t i = 0; a && i < n; ++i) {
+            float v;
+            memcpy(&v, a + 4 * i, 4);
+            if (i) fputs(", ", f);
+            write_float(f, v);
+        }
+        fputc(']', f);
+        return;
+    }
+    case DMLREF_PARAM_SIZE_2D:
+        fprintf(f, "{\"Width\": %" PRIu32 ", \"Height\": %" PRIu32 "}", desc_get_u32(desc, p->offset),
+                desc_get_u32(desc, p->offset + 4));
+        return;
+    case DMLREF_PARAM_BOOL: {
+        int32_t v;
+        memcpy(&v, at, 4);
+        fputs(v ? "true" : "false", f);
         return;
     }
     case DMLREF_PARAM_ENUM: {

@@ -18,6 +18,10 @@
  *                    tensor element is written; stored from byte 0, rest zero
  *   STRUCT           absent or null for NULL (when optional), else an object
  *                    of its float fields, each as FLOAT
+ *   FLOAT_ARRAY      a JSON array of FLOAT values (each as FLOAT); its count
+ *                    field as for UINT_ARRAY
+ *   SIZE_2D          {"Width": w, "Height": h}, both keys required, UINT each
+ *   BOOL             true or false (numbers refused)
  *
  * Count fields (is_count) are derived from arrays: tensor arrays are the case
  * reader's (case.c), parameter arrays these functions'.

@@ -403,6 +403,116 @@ static int fw_reverse_subsequences(const dmlref_case *c, fw_form *f) {
     return 0;
 }
 
+/* ONNX Resize(X, roi, scales), mode nearest (opset 13), every tensor as it is, for the RESAMPLE
+ * family's source index (docs/operators.md Q11.3) with effective input offset in_off, output offset
+ * out_off and floor (decreasing) or ceil: expressible exactly where ONNX Runtime's float32
+ * arithmetic is the same one and its output size is the case's (Q11.5 read backwards):
+ *   (InOff, OutOff) = (0, 0) asymmetric: o / s;  (0, -0.5) tf_half_pixel_for_nn: (o + 0.5) / s;
+ *   (0.5, -0.5) half_pixel: (o + 0.5) / s - 0.5;  nearest_mode floor (DECREASING) or ceil
+ *   (INCREASING), the same pair in every dimension whose input size is above 1 (a size-1
+ *   dimension maps every o to 0 whatever the pair);
+ *   Output.Sizes[d] == floor(In.Sizes[d] * Scales[d]), exactly and in float32 alike.
+ * Not expressible (-1): any other pair (ONNX's round_prefer_* modes round x - 0.5 once more
+ * than DirectML's adjusted offset does: they can differ within an ulp of a half), different
+ * pairs per dimension, or an output size ONNX would not compute from the scales (crops). */
+static int fw_resample_nearest(const dmlref_case *c, fw_form *f, uint32_t n, const float *scale, const float *in_off,
+                               const float *out_off, int decreasing) {
+    static const struct {
+        float in_off, out_off;
+        const char *mode;
+    } modes[3] = {{0.0f, 0.0f, "asymmetric"}, {0.0f, -0.5f, "tf_half_pixel_for_nn"}, {0.5f, -0.5f, "half_pixel"}};
+    const case_tensor *in = find(c, "InputTensor", 0), *out = find(c, "OutputTensor", 1);
+    if (!in || !out || !scale || n != in->buf.DimensionCount || n != out->buf.DimensionCount || n > FW_MAX_DIMS)
+        return -1;
+    int mode = -1;
+    for (uint32_t d = 0; d < n; ++d) {
+        if (in->sizes[d] >= (1u << 24)) return -1;
+        volatile double prod = (double)in->sizes[d] * (double)scale[d]; /* exact: < 2^48 * 2^104 */
+        volatile float prod32 = (float)prod;
+        const double fl = (double)(uint64_t)(prod < 1e18 ? prod : 0), fl32 = prod32 < 1e18f ? (double)(uint64_t)prod32 : 0;
+        if (!(prod < 1e18) || fl != (double)out->sizes[d] || fl32 != (double)out->sizes[d]) return -1;
+        if (in->sizes[d] == 1) continue;
+        int k = 0;
+        while (k < 3 && !(in_off[d] == modes[k].in_off && out_off[d] == modes[k].out_off)) ++k;
+        if (k == 3 || (mode >= 0 && mode != k)) return -1;
+        mode = k;
+    }
+    names(f, "Resize", "resample2d", "interpolate");
+    take_all(c, f, 0);
+    f->mode = modes[mode < 0 ? 0 : mode].mode;
+    f->nearest_mode = decreasing ? "floor" : "ceil";
+    f->n_scales = n;
+    for (uint32_t d = 0; d < n; ++d) memcpy(&f->scales_bits[d], &scale[d], sizeof scale[d]);
+    return 0;
+}
+
+/* UPSAMPLE_2D: ONNX Resize nearest, asymmetric + floor, scales 1 but Height and Width on the last
+ * two dims: floor(fl32(o / s)) == o / s for integer s while o + s < 2^23 (the quotient's distance to
+ * the next integer, at least 1/s, is above half an ulp), so it is exact below outputs of 2^22. */
+static int fw_upsample_2d(const dmlref_case *c, fw_form *f) {
+    const DMLREF_UPSAMPLE_2D_OPERATOR_DESC *d = c->desc_mem;
+    const case_tensor *in = find(c, "InputTensor", 0), *out = find(c, "OutputTensor", 1);
+    if (!in || !out || d->InterpolationMode != DMLREF_INTERPOLATION_MODE_NEAREST_NEIGHBOR) return -1;
+    const uint32_t n = in->buf.DimensionCount;
+    if (n < 2 || n > FW_MAX_DIMS || out->buf.DimensionCount != n) return -1;
+    if (out->sizes[n - 2] >= (1u << 22) || out->sizes[n - 1] >= (1u << 22) || d->ScaleSize.Height >= (1u << 22) ||
+        d->ScaleSize.Width >= (1u << 22))
+        return -1;
+    names(f, "Resize", "resample2d", "interpolate");
+    take_all(c, f, 0);
+    f->mode = "asymmetric";
+    f->nearest_mode = "floor";
+    f->n_scales = n;
+    for (uint32_t k = 0; k < n; ++k) {
+        const float s = k == n - 2 ? (float)d->ScaleSize.Height : k == n - 1 ? (float)d->ScaleSize.Width : 1.0f;
+        memcpy(&f->scales_bits[k], &s, sizeof s);
+    }
+    return 0;
+}
+
+/* RESAMPLE: InOff 0 (= fl32(0.5 - 0.5)), OutOff -0.5, floor: tf_half_pixel_for_nn + floor. */
+static int fw_resample(const dmlref_case *c, fw_form *f) {
+    const DMLREF_RESAMPLE_OPERATOR_DESC *d = c->desc_mem;
+    const float in_off[FW_MAX_DIMS] = {0}, out_off[FW_MAX_DIMS] = {-0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f};
+    if (d->InterpolationMode != DMLREF_INTERPOLATION_MODE_NEAREST_NEIGHBOR || d->ScaleCount > FW_MAX_DIMS) return -1;
+    return fw_resample_nearest(c, f, d->ScaleCount, d->Scales, in_off, out_off, 1);
+}
+
+/* RESAMPLE1: InOff = fl32(InputPixelOffsets - 0.5), floor. */
+static int fw_resample1(const dmlref_case *c, fw_form *f) {
+    const DMLREF_RESAMPLE1_OPERATOR_DESC *d = c->desc_mem;
+    float in_off[FW_MAX_DIMS];
+    if (d->InterpolationMode != DMLREF_INTERPOLATION_MODE_NEAREST_NEIGHBOR || d->DimensionCount > FW_MAX_DIMS ||
+        !d->InputPixelOffsets || !d->OutputPixelOffsets)
+        return -1;
+    for (uint32_t k = 0; k < d->DimensionCount; ++k) {
+        volatile float a = d->InputPixelOffsets[k];
+        a = a - 0.5f;
+        in_off[k] = a;
+    }
+    return fw_resample_nearest(c, f, d->DimensionCount, d->Scales, in_off, d->OutputPixelOffsets, 1);
+}
+
+/* RESAMPLE3: as RESAMPLE2 (Antialiased has no effect on NEAREST_NEIGHBOR). */
+static int fw_resample3(const dmlref_case *c, fw_form *f) {
+    const DMLREF_RESAMPLE3_OPERATOR_DESC *d = c->desc_mem;
+    if (d->InterpolationMode != DMLREF_INTERPOLATION_MODE_NEAREST_NEIGHBOR || !d->InputPixelOffsets ||
+        !d->OutputPixelOffsets)
+        return -1;
+    return fw_resample_nearest(c, f, d->DimensionCount, d->Scales, d->InputPixelOffsets, d->OutputPixelOffsets,
+                               d->RoundingDirection == DMLREF_AXIS_DIRECTION_DECREASING);
+}
+
+/* RESAMPLE2: fw_resample_nearest with InOff = InputPixelOffsets. */
+static int fw_resample2(const dmlref_case *c, fw_form *f) {
+    const DMLREF_RESAMPLE2_OPERATOR_DESC *d = c->desc_mem;
+    if (d->InterpolationMode != DMLREF_INTERPOLATION_MODE_NEAREST_NEIGHBOR || !d->InputPixelOffsets ||
+        !d->OutputPixelOffsets)
+        return -1;
+    return fw_resample_nearest(c, f, d->DimensionCount, d->Scales, d->InputPixelOffsets, d->OutputPixelOffsets,
+                               d->RoundingDirection == DMLREF_AXIS_DIRECTION_DECREASING);
+}
+
 /* UNFOLD (im2col): no ONNX operator (opsets 13-19 have no Unfold or Im2Col; Col2Im, from 18, is
  * the inverse) and no WebNN one; PyTorch's torch.nn.functional.unfold for 4-D inputs (2 spatial
  * dims, symmetric padding).  The name "Unfold" is what the stand-in backends dispatch on (onnx.c

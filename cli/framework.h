@@ -58,6 +58,9 @@ typedef struct fw_form {
     fw_int ints[FW_MAX_INTS];           /* DepthToSpace's blocksize, GatherND's batch_dims, ...    */
     uint32_t n_lists;
     fw_list lists[FW_MAX_LISTS];        /* TILE's repeats, ...                                     */
+    const char *nearest_mode;           /* Resize: "floor" or "ceil" (mode: its coordinate_transformation_mode) */
+    uint32_t n_scales;
+    uint32_t scales_bits[FW_MAX_DIMS];  /* Resize: its scales, as float32 bit patterns           */
     fw_shape *in, *out;                 /* parallel to the case's inputs and outputs (the caller's) */
 } fw_form;
 
@@ -72,7 +75,8 @@ int framework_form(const dmlref_case *c, fw_form *form);
 /*
  * The form as one JSON object: {"onnx": ..., "webnn": ..., "pytorch": ...,
  * "axis": A, "split": [...], "mode": "DCR", "dtype": "float32", "value_bits":
- * "0x3f800000", the ints ("blocksize": 2), the lists ("repeats": [...]),
+ * "0x3f800000", the ints ("blocksize": 2), the lists ("repeats": [...]), Resize's
+ * "nearest_mode": "floor" and "scales": [0.6, 2] (float32 values, shortest round trip),
  * "shapes": {"InputTensor": [...], ...}}, tensors named as their files are
  * (npyout_base).  Continuation lines are indented by
  * `indent` spaces.

@@ -4,6 +4,9 @@
 
 #include "case/json_out.h"
 #include "case/npyout.h"
+#include "case/value.h"
+
+#include <string.h>
 
 #include <inttypes.h>
 
@@ -39,6 +42,20 @@ void framework_write(FILE *f, const dmlref_case *c, const fw_form *form, unsigne
     for (uint32_t l = 0; l < form->n_lists; ++l) {
         fprintf(f, ", \"%s\": [", form->lists[l].name);
         for (uint32_t k = 0; k < form->lists[l].n; ++k) fprintf(f, k ? ", %" PRId64 : "%" PRId64, form->lists[l].v[k]);
+        fputc(']', f);
+    }
+    if (form->nearest_mode) {
+        fputs(", \"nearest_mode\": ", f);
+        jout_string(f, form->nearest_mode);
+    }
+    if (form->n_scales) {
+        char buf[VALUE_TEXT_MAX];
+        fputs(", \"scales\": [", f);
+        for (uint32_t k = 0; k < form->n_scales; ++k) {
+            float v;
+            memcpy(&v, &form->scales_bits[k], sizeof v);
+            fprintf(f, "%s%s", k ? ", " : "", value_format(&v, DMLREF_TENSOR_DATA_TYPE_FLOAT32, buf, sizeof buf));
+        }
         fputc(']', f);
     }
     fprintf(f, ",\n%*s\"shapes\": {", (int)indent + 2, "");

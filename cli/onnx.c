@@ -335,6 +335,26 @@ static int g_tile(gctx *g) {
     return 0;
 }
 
+/* Resize(X, "", scales): mode nearest, the form's coordinate_transformation_mode and nearest_mode,
+ * the scales a float32 initializer (the RESAMPLE family: cli/framework.c fw_resample_nearest). */
+static int g_resize(gctx *g) {
+    const fw_form *f = g->f;
+    if (!f->n_scales || !f->mode || !f->nearest_mode) return not_expressible(g, "no scales");
+    unsigned char raw[4 * FW_MAX_DIMS];
+    for (uint32_t k = 0; k < f->n_scales; ++k)
+        for (uint32_t b = 0; b < 4; ++b) raw[4 * k + b] = (unsigned char)(f->scales_bits[k] >> (8 * b) & 0xff);
+    const uint32_t n = f->n_scales;
+    tensor_msg(&g->inits, GRAPH_INITIALIZER, "scales", T_FLOAT, &n, 1, raw, 4u * n);
+    char i[64], o[64];
+    const char *in[3] = {base(&g->c->inputs[0], i), "", "scales"}, *out = base(&g->c->outputs[0], o);
+    pb_buf a = {0};
+    attr_str(&a, "mode", "nearest");
+    attr_str(&a, "coordinate_transformation_mode", f->mode);
+    attr_str(&a, "nearest_mode", f->nearest_mode);
+    node(g, "Resize", in, 3, &out, 1, &a);
+    return 0;
+}
+
 static int g_depth_to_space(gctx *g) {
     char i[64], o[64];
     pb_buf a = {0};
@@ -650,6 +670,7 @@ static int build_graph(gctx *g) {
         return not_expressible(g, "ONNX has no Unfold or Im2Col operator (opsets 13-19; Col2Im, from 18, is its inverse)");
     if (strcmp(op, "Cast") == 0) return g_cast(g);
     if (strcmp(op, "MaxUnpool") == 0) return g_max_unpool(g);
+    if (strcmp(op, "Resize") == 0) return g_resize(g);
     return not_expressible(g, "this command has no ONNX graph for the operator");
 }
 

@@ -483,6 +483,12 @@ static int build_ops(wctx *g) {
     if (strcmp(onnx, "OneHot") == 0) return not_expressible(g, webnn_unsupported("ONE_HOT"));
     if (strcmp(onnx, "Unfold") == 0) return not_expressible(g, webnn_unsupported("UNFOLD"));
     if (strcmp(onnx, "MaxUnpool") == 0) return not_expressible(g, webnn_unsupported("MAX_UNPOOLING"));
+    if (strcmp(onnx, "Resize") == 0 && strcmp(g->c->op_name, "UPSAMPLE_2D") == 0)
+        return not_expressible(g, "WebNN's resample2d fixes its own nearest-neighbor rounding: dmlref does not map "
+                                  "UPSAMPLE_2D onto it (integer scales would agree, but no exact rule is written)");
+    if (strcmp(onnx, "Resize") == 0)
+        return not_expressible(g, "WebNN's resample2d fixes its own nearest-neighbor rounding and scales 2 axes: "
+                                  "the RESAMPLE offsets and rounding direction do not map onto it");
     return not_expressible(g, "this command has no WebNN form for the operator");
 }
 

@@ -189,6 +189,16 @@ export function runBackend(fw, xs) {
         const L = Math.min(ix.data[index(along(c, ax, 0), ix.shape)], s[ax]);
         return at(c[ax] < L ? along(c, ax, L - 1 - c[ax]) : c);
       })];
+    case 'Resize': { // mode nearest: x = (o + a) / scale - b in float32 (Math.fround), floored or ceiled, clamped
+      const [a, bb] = { asymmetric: [0, 0], tf_half_pixel_for_nn: [0.5, 0], half_pixel: [0.5, 0.5] }[fw.mode];
+      const os = s.map((n, k) => Math.floor(n * fw.scales[k]));
+      const src = (v, k) => {
+        const f = Math.fround, t = f(f(f(v + a) / f(fw.scales[k])) - bb);
+        const i = fw.nearest_mode === 'floor' ? Math.floor(t) : Math.ceil(t);
+        return Math.min(Math.max(i, 0), s[k] - 1);
+      };
+      return [make(os, x.data, (c) => at(c.map(src)))];
+    }
   }
   throw new Error(`no stand-in for ${fw.onnx}`);
 }

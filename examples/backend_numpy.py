@@ -113,6 +113,16 @@ def cast(x, dt):
         y = np.where(np.isnan(t) | big | small, 0, t).astype(dt)
         y[big], y[small] = info.max, info.min
         return y
+def resize_nearest_index(n, scale, ctm, nearest_mode):
+    """ONNX Resize (mode nearest) along an axis of size n: each output position's source index,
+    in float32 arithmetic as ONNX Runtime computes it (x_resized + a) / scale - b, floored or
+    ceiled, clamped; the output size floor(n * scale)."""
+    a, b = {"asymmetric": (0.0, 0.0), "tf_half_pixel_for_nn": (0.5, 0.0), "half_pixel": (0.5, 0.5)}[ctm]
+    s = np.float32(scale)
+    o = np.arange(int(np.floor(n * float(s))), dtype=np.float32)
+    t = (o + np.float32(a)) / s - np.float32(b)
+    i = np.floor(t) if nearest_mode == "floor" else np.ceil(t)
+    return np.clip(i, 0, n - 1).astype(np.int64)
 
 
 def run_backend(fw, xs):
@@ -177,4 +187,8 @@ def run_backend(fw, xs):
         return [np.take_along_axis(xs[0], np.where(k < L, L - 1 - k, k), axis=axis)]
     if op == "Unfold":  # no ONNX operator: the name the stand-ins share (docs/testing-your-backend.md)
         return [unfold(xs[0], fw["kernel_size"], fw["dilations"], fw["strides"], fw["pads"])]
+    if op == "Resize":  # mode nearest: one source index per output position along each axis
+        x = xs[0]
+        idx = [resize_nearest_index(n, fw["scales"][k], fw["mode"], fw["nearest_mode"]) for k, n in enumerate(x.shape)]
+        return [x[np.ix_(*idx)]]
     raise NotImplementedError(op)

@@ -146,6 +146,16 @@ def run_torch(fw, xs):
             out = torch.zeros(n * c * oh * ow, dtype=data.dtype)
             out[flat.reshape(-1)] = data.reshape(-1)
             outs = [out.reshape(n, c, oh, ow)]
+    elif op == "Resize":  # mode nearest: index_select along each axis, the indices in float32 tensors
+        a, b = {"asymmetric": (0.0, 0.0), "tf_half_pixel_for_nn": (0.5, 0.0), "half_pixel": (0.5, 0.5)}[fw["mode"]]
+        out = data
+        for k, n in enumerate(data.shape):
+            s = torch.tensor(fw["scales"][k], dtype=torch.float32)
+            m = int(np.floor(n * float(s)))
+            t = (torch.arange(m, dtype=torch.float32) + a) / s - b
+            i = torch.floor(t) if fw["nearest_mode"] == "floor" else torch.ceil(t)
+            out = torch.index_select(out, k, i.clamp(0, n - 1).to(torch.int64))
+        outs = [out]
     elif op == "Identity":
         outs = [data.clone()]
     elif op == "Unfold":  # no ONNX operator (the stand-ins' name): F.unfold, or Tensor.unfold per spatial dim

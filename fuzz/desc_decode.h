@@ -260,8 +260,10 @@ static void put_ptr(fcase *c, uint32_t offset, const void *p) { memcpy(c->u.byte
 
 /* The parameters, in schema order: the i-th takes header value p[i] (i < 3) or a u32
  * read after the header; kinds with more to them read it next (arrays: value % 9
- * u32 entries, in a block of 8 so that arrays sharing the count stay in bounds; a union's high word; a struct, present when value bit 0 is set, its
- * floats as u32 bit patterns).  A tensor array's count is its parameter's value. */
+ * u32 entries, in a block of 8 so that arrays sharing the count stay in bounds; FLOAT arrays
+ * their entries' bit patterns; a union's high word; a DML_SIZE_2D's Height after its Width;
+ * a struct, present when value bit 0 is set, its floats as u32 bit patterns; a BOOL is
+ * the value's bits).  A tensor array's count is its parameter's value. */
 static void decode_params(reader *r, fcase *c, const uint32_t *p) {
     const dmlref_schema *s = c->schema;
     for (uint32_t i = 0; i < s->n_params; ++i) {
@@ -269,7 +271,8 @@ static void decode_params(reader *r, fcase *c, const uint32_t *p) {
         const uint32_t v = i < 3 ? p[i] : rd_u32(r);
         switch (q->kind) {
         case DMLREF_PARAM_UINT_ARRAY:
-        case DMLREF_PARAM_INT_ARRAY: {
+        case DMLREF_PARAM_INT_ARRAY:
+        case DMLREF_PARAM_FLOAT_ARRAY: { /* FLOAT: each entry's bit pattern */
             /* 8 entries always (zero past n): arrays sharing one count field (SLICE's
              * Offsets/Sizes/Strides) each hold as many values as the count says */
             const uint32_t n = v % 9;
@@ -282,6 +285,10 @@ static void decode_params(reader *r, fcase *c, const uint32_t *p) {
             if (q->count_name) put_u32(c, q->count_offset, a ? n : 0); /* no block left: an empty array */
             break;
         }
+        case DMLREF_PARAM_SIZE_2D: /* Width = the value, Height read next */
+            put_u32(c, q->offset, v);
+            put_u32(c, q->offset + 4, rd_u32(r));
+            break;
         case DMLREF_PARAM_SCALAR_UNION:
             put_u32(c, q->offset, v);
             put_u32(c, q->offset + 4, rd_u32(r));
@@ -295,7 +302,7 @@ static void decode_params(reader *r, fcase *c, const uint32_t *p) {
             put_ptr(c, q->offset, o);
             break;
         }
-        default: /* UINT, INT, FLOAT, ENUM: the value's bits */
+        default: /* UINT, INT, FLOAT, ENUM, BOOL: the value's bits */
             put_u32(c, q->offset, v);
             break;
         }

@@ -320,6 +320,7 @@ def seeds():
 # ---- the schemas, from the library (include/dmlref.h: dmlref_schema) ---------------
 
 PARAM_UINT, PARAM_INT, PARAM_UINT_ARRAY, PARAM_INT_ARRAY, PARAM_FLOAT, PARAM_ENUM, PARAM_UNION, PARAM_STRUCT = range(1, 9)
+PARAM_FLOAT_ARRAY, PARAM_SIZE_2D, PARAM_BOOL = range(9, 12)
 
 
 class _Slot(ctypes.Structure):
@@ -462,7 +463,7 @@ class Encoded:
             if sl["is_array"]:
                 lengths[sl["count_name"]] = len(j.get(sl["name"], []))
         for p in schema["params"]:
-            if p["kind"] in (PARAM_UINT_ARRAY, PARAM_INT_ARRAY) and p["name"] in j:
+            if p["kind"] in (PARAM_UINT_ARRAY, PARAM_INT_ARRAY, PARAM_FLOAT_ARRAY) and p["name"] in j:
                 lengths[p["count_name"]] = len(j[p["name"]])
         types = {p["offset"]: p for p in schema["params"]}
         self.values, self.extras = [], []  # per parameter: its value and what follows it
@@ -485,6 +486,16 @@ class Encoded:
                     raise Skip("an array of more than 8 entries")
                 v = len(given)
                 extra = b"".join(struct.pack("<I", x % (1 << 32)) for x in given)
+            elif kind == PARAM_FLOAT_ARRAY:
+                if len(given) > 8:
+                    raise Skip("an array of more than 8 entries")
+                v = len(given)
+                extra = b"".join(struct.pack("<I", _float_bits(x)) for x in given)
+            elif kind == PARAM_SIZE_2D:
+                v = given["Width"] % (1 << 32)
+                extra = struct.pack("<I", given["Height"] % (1 << 32))
+            elif kind == PARAM_BOOL:
+                v = 1 if given else 0
             elif kind == PARAM_UNION:
                 dt = DT[j[types[p["type_offset"]]["name"]]]
                 b = pack_value(dt, given).ljust(8, b"\0")

@@ -410,6 +410,85 @@ typedef struct DMLREF_MAX_UNPOOLING_OPERATOR_DESC {
     const DMLREF_TENSOR_DESC *IndicesTensor; /* row-major linear indices into OutputTensor */
     const DMLREF_TENSOR_DESC *OutputTensor;
 } DMLREF_MAX_UNPOOLING_OPERATOR_DESC;
+/* ---- phase 3 (docs/operators.md): enums, DML_SIZE_2D, BOOL, the descs ---- */
+
+typedef enum DMLREF_INTERPOLATION_MODE {
+    DMLREF_INTERPOLATION_MODE_NEAREST_NEIGHBOR = 0,
+    DMLREF_INTERPOLATION_MODE_LINEAR = 1 /* refused by dmlref (rules US5, RS6) */
+} DMLREF_INTERPOLATION_MODE;
+
+typedef enum DMLREF_AXIS_DIRECTION {
+    DMLREF_AXIS_DIRECTION_INCREASING = 0,
+    DMLREF_AXIS_DIRECTION_DECREASING = 1
+} DMLREF_AXIS_DIRECTION;
+
+/* DML_SIZE_2D: Width first. */
+typedef struct DMLREF_SIZE_2D {
+    uint32_t Width;
+    uint32_t Height;
+} DMLREF_SIZE_2D;
+
+/* DirectML's BOOL: a 32-bit int (0 false, anything else true). */
+typedef int32_t DMLREF_BOOL;
+
+/* UPSAMPLE_2D (NEAREST_NEIGHBOR only): the last two dimensions (H, W of NCHW or
+ * NCDHW) repeated: out[..., h, w] = in[..., h / Height, w / Width] (integer division). */
+typedef struct DMLREF_UPSAMPLE_2D_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    DMLREF_SIZE_2D ScaleSize;
+    DMLREF_INTERPOLATION_MODE InterpolationMode;
+} DMLREF_UPSAMPLE_2D_OPERATOR_DESC;
+
+/* RESAMPLE (NEAREST_NEIGHBOR only): RESAMPLE1 with InputPixelOffsets 0.5 and
+ * OutputPixelOffsets -0.5: i = floor(fl32(fl32(o + 0.5) / Scales[d])). */
+typedef struct DMLREF_RESAMPLE_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    DMLREF_INTERPOLATION_MODE InterpolationMode;
+    uint32_t ScaleCount;
+    const float *Scales;
+} DMLREF_RESAMPLE_OPERATOR_DESC;
+
+/* RESAMPLE1 (NEAREST_NEIGHBOR only): RESAMPLE2 DECREASING with the input offset
+ * fl32(InputPixelOffsets[d] - 0.5) (floor(x + 1/2): nearest, halves up). */
+typedef struct DMLREF_RESAMPLE1_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    DMLREF_INTERPOLATION_MODE InterpolationMode;
+    uint32_t DimensionCount;
+    const float *Scales;
+    const float *InputPixelOffsets;
+    const float *OutputPixelOffsets;
+} DMLREF_RESAMPLE1_OPERATOR_DESC;
+
+/* RESAMPLE2 (NEAREST_NEIGHBOR only): per dimension d and output coordinate o,
+ * t = fl32(fl32(fl32(o - OutputPixelOffsets[d]) / Scales[d]) - InputPixelOffsets[d]),
+ * i = floor(t) (DECREASING) or ceil(t) (INCREASING), clamped to [0, In.Sizes[d] - 1];
+ * out[o...] = in[i...] (a bit copy).  Output.Sizes are free (docs/operators.md). */
+typedef struct DMLREF_RESAMPLE2_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    DMLREF_INTERPOLATION_MODE InterpolationMode;
+    DMLREF_AXIS_DIRECTION RoundingDirection;
+    uint32_t DimensionCount;
+    const float *Scales;
+    const float *InputPixelOffsets;
+    const float *OutputPixelOffsets;
+} DMLREF_RESAMPLE2_OPERATOR_DESC;
+
+/* RESAMPLE3: RESAMPLE2 plus Antialiased, which has no effect on NEAREST_NEIGHBOR. */
+typedef struct DMLREF_RESAMPLE3_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    DMLREF_INTERPOLATION_MODE InterpolationMode;
+    DMLREF_AXIS_DIRECTION RoundingDirection;
+    uint32_t DimensionCount;
+    const float *Scales;
+    const float *InputPixelOffsets;
+    const float *OutputPixelOffsets;
+    DMLREF_BOOL Antialiased;
+} DMLREF_RESAMPLE3_OPERATOR_DESC;
 
 typedef enum DMLREF_FEATURE_LEVEL {
     DMLREF_FEATURE_LEVEL_1_0 = 0x1000,
@@ -724,6 +803,11 @@ DMLREF_API dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc,
  *   DIAGONAL_MATRIX1         inputs {[Input]}                     outputs {Output}
  *   UNFOLD                   inputs {Input}                       outputs {Output}
  *   CAST                     inputs {Input}                       outputs {Output}
+ *   UPSAMPLE_2D              inputs {Input}                       outputs {Output}
+ *   RESAMPLE                 inputs {Input}                       outputs {Output}
+ *   RESAMPLE1                inputs {Input}                       outputs {Output}
+ *   RESAMPLE2                inputs {Input}                       outputs {Output}
+ *   RESAMPLE3                inputs {Input}                       outputs {Output}
  * (SCATTER is SCATTER_ELEMENTS; tests/unit/test_registry.c checks this list
  * against the schemas.)  Outputs must not overlap inputs or each other (except
  * that an operator whose schema has DMLREF_SCHEMA_IN_PLACE may bind its output
@@ -817,8 +901,12 @@ typedef enum dmlref_param_kind {
     DMLREF_PARAM_ENUM = 6,        /* a C enum (4 bytes); enum_names[value]              */
     DMLREF_PARAM_SCALAR_UNION = 7,/* an 8-byte DML_SCALAR_UNION whose type is the
                                      DMLREF_TENSOR_DATA_TYPE field at type_offset        */
-    DMLREF_PARAM_STRUCT = 8       /* a pointer to a struct of struct_size bytes, made of
+    DMLREF_PARAM_STRUCT = 8,      /* a pointer to a struct of struct_size bytes, made of
                                      the float fields field_names (e.g. ScaleBias)       */
+    DMLREF_PARAM_FLOAT_ARRAY = 9, /* const float *, count at count_offset (Scales)      */
+    DMLREF_PARAM_SIZE_2D = 10,    /* a DMLREF_SIZE_2D held in the desc (8 bytes: Width,
+                                     then Height)                                       */
+    DMLREF_PARAM_BOOL = 11        /* a 32-bit BOOL (int32_t): 0 false, else true        */
 } dmlref_param_kind;
 
 typedef struct dmlref_param {

@@ -292,6 +292,14 @@ def p2_workloads(rng):
         "torch": lambda: (lambda t, i: alloc(lambda: torch.nn.functional.max_unpool2d(t, i, 2)))(
             torch.from_numpy(xu), torch.from_numpy(plane_idx)),
     }))
+    # phase 3: nearest-neighbour x2 upsampling of [16,64,64,64] (RESAMPLE1; UPSAMPLE_2D's is the same)
+    xr = rand((16, 64, 64, 64))
+    for wid in ("upsample_nearest", "resample_nearest"):
+        w.append((wid, xr.nbytes + 4 * xr.nbytes, {
+            "numpy": lambda: alloc(lambda: xr.repeat(2, axis=2).repeat(2, axis=3)),
+            "torch": lambda: (lambda t: alloc(lambda: torch.nn.functional.interpolate(t, scale_factor=2, mode="nearest")))(
+                torch.from_numpy(xr)),
+        }))
     return w
 
 

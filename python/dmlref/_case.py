@@ -320,6 +320,34 @@ def _read_params(op, doc):
                     if first[1] != len(v):
                         raise _malformed(f"{name}: {len(v)} entries, but {first[0]} has {first[1]} "
                                          f"(both are counted by {cname})")
+            elif kind == 9:
+                if not isinstance(v, list):
+                    raise _malformed(f"{name}: expected an array of FLOAT values, got {_kind(v)}")
+                out[name] = [_field_float(e, f"{name}[{i}]") for i, e in enumerate(v)]
+                cname = p.get("count_name")
+                if cname:
+                    if doc.get(cname) is not None:
+                        c = _field_int(doc[cname], cname, 0, 2**32 - 1)
+                        if c != len(v):
+                            raise _malformed(f"{cname} ({c}) differs from the length of {name} ({len(v)})")
+                    first = counts.setdefault(cname, (name, len(v)))
+                    if first[1] != len(v):
+                        raise _malformed(f"{name}: {len(v)} entries, but {first[0]} has {first[1]} "
+                                         f"(both are counted by {cname})")
+            elif kind == 10:
+                if not isinstance(v, dict):
+                    raise _malformed(f"{name}: expected an object {{Width, Height}}, got {_kind(v)}")
+                for key in v:
+                    if key not in ("Width", "Height"):
+                        raise _malformed(f'{name}: unknown key "{str(key)[:60]}" (Width, Height)')
+                for f in ("Width", "Height"):
+                    if f not in v:
+                        raise _malformed(f'{name}: missing "{f}"')
+                out[name] = tuple(_field_int(v[f], f"{name}.{f}", 0, 2**32 - 1) for f in ("Width", "Height"))
+            elif kind == 11:
+                if not isinstance(v, bool):
+                    raise _malformed(f"{name}: expected true or false, got {_kind(v)}")
+                out[name] = v
             elif kind == 5:
                 out[name] = _field_float(v, name)
             elif kind == 6:
@@ -836,6 +864,11 @@ class Case:
                 elif kinds[name]["kind"] == 5:  # a FLOAT: as a FLOAT32 element ("inf", "nan", "0x...")
                     with np.errstate(over="ignore"):
                         v = to_values(np.array([v], np.float64).astype(np.float32))[0]
+                elif kinds[name]["kind"] == 9:  # FLOAT values, each as a FLOAT32 element
+                    with np.errstate(over="ignore"):
+                        v = to_values(np.array([float(e) for e in v], np.float64).astype(np.float32))
+                elif kinds[name]["kind"] == 10:  # DML_SIZE_2D
+                    v = {"Width": int(v[0]), "Height": int(v[1])}
                 doc[name] = list(v) if isinstance(v, (list, tuple)) else v
         bufs, views = [], []
         for dtype, shape, strides in layouts:

@@ -383,7 +383,8 @@ static int fill_param(const dmlref_schema *s, const dmlref_param *p, PyObject *v
         uint32_t before;
         memcpy(&before, desc + p->count_offset, sizeof before);
         for (const dmlref_param *q = s->params; q < p; ++q) {
-            if ((q->kind == DMLREF_PARAM_UINT_ARRAY || q->kind == DMLREF_PARAM_INT_ARRAY) && q->count_name &&
+            if ((q->kind == DMLREF_PARAM_UINT_ARRAY || q->kind == DMLREF_PARAM_INT_ARRAY ||
+                 q->kind == DMLREF_PARAM_FLOAT_ARRAY) && q->count_name &&
                 q->count_offset == p->count_offset && before != count) {
                 PyErr_Format(PyExc_ValueError, "%s: %u entries, but %s has %u (both are counted by %s)", p->name,
                              (unsigned)count, q->name, (unsigned)before, p->count_name);
@@ -393,6 +394,54 @@ static int fill_param(const dmlref_schema *s, const dmlref_param *p, PyObject *v
         const void *ptr = arr;
         memcpy(desc + p->offset, &ptr, sizeof ptr);
         memcpy(desc + p->count_offset, &count, sizeof count);
+        return 0;
+    }
+    case DMLREF_PARAM_FLOAT_ARRAY: {
+        PyObject *fast = PySequence_Fast(v, p->name);
+        if (!fast) return -1;
+        const Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+        float *arr = arena_array(a, (size_t)len, sizeof *arr);
+        int rc = arr ? 0 : -1;
+        for (Py_ssize_t i = 0; rc == 0 && i < len; ++i) rc = to_f32(PySequence_Fast_GET_ITEM(fast, i), &arr[i], p->name, NULL);
+        Py_DECREF(fast);
+        if (rc < 0) return -1;
+        const uint32_t count = (uint32_t)len;
+        uint32_t before;
+        memcpy(&before, desc + p->count_offset, sizeof before);
+        for (const dmlref_param *q = s->params; q < p; ++q) {
+            if ((q->kind == DMLREF_PARAM_UINT_ARRAY || q->kind == DMLREF_PARAM_INT_ARRAY ||
+                 q->kind == DMLREF_PARAM_FLOAT_ARRAY) &&
+                q->count_name && q->count_offset == p->count_offset && before != count) {
+                PyErr_Format(PyExc_ValueError, "%s: %u entries, but %s has %u (both are counted by %s)", p->name,
+                             (unsigned)count, q->name, (unsigned)before, p->count_name);
+                return -1;
+            }
+        }
+        const void *ptr = arr;
+        memcpy(desc + p->offset, &ptr, sizeof ptr);
+        memcpy(desc + p->count_offset, &count, sizeof count);
+        return 0;
+    }
+    case DMLREF_PARAM_SIZE_2D: { /* (Width, Height) */
+        PyObject *fast = PySequence_Fast(v, p->name);
+        if (!fast) return -1;
+        int rc = 0;
+        if (PySequence_Fast_GET_SIZE(fast) != 2) {
+            PyErr_Format(PyExc_ValueError, "%s takes 2 values (Width, Height)", p->name);
+            rc = -1;
+        }
+        uint32_t wh[2] = {0, 0};
+        for (int i = 0; rc == 0 && i < 2; ++i) rc = to_u32(PySequence_Fast_GET_ITEM(fast, i), &wh[i], p->name);
+        Py_DECREF(fast);
+        if (rc < 0) return -1;
+        memcpy(desc + p->offset, wh, sizeof wh);
+        return 0;
+    }
+    case DMLREF_PARAM_BOOL: {
+        const int t = PyObject_IsTrue(v);
+        if (t < 0) return -1;
+        const int32_t y = t ? 1 : 0;
+        memcpy(desc + p->offset, &y, sizeof y);
         return 0;
     }
     case DMLREF_PARAM_SCALAR_UNION: {

@@ -2324,4 +2324,459 @@ def max_unpooling(input: ArrayLike, indices: ArrayLike, /, *, shape: Optional[Se
     return _call('MAX_UNPOOLING', (input, indices), feature_level, check_indices, out, threads, force_oracle, shape=shape)
 
 
-__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences', 'unfold', 'cast', 'slice_grad', 'max_unpooling']
+def upsample_2d(input: ArrayLike, /, *, scale_size: Any, interpolation_mode: Union[int, str], feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
+    r"""DML_OPERATOR_UPSAMPLE_2D on numpy arrays (docs/operators.md, "Q7. UPSAMPLE_2D (NEAREST_NEIGHBOR)").
+
+    upsample_2d(input, /, *, scale_size, interpolation_mode, feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
+
+    `DML_OPERATOR_UPSAMPLE_2D` = 66, from FL 1_0. The last two dimensions (H and W of NCHW, or of
+    NCDHW: depth is never scaled) repeated `ScaleSize.Height` and `ScaleSize.Width` times;
+    NEAREST_NEIGHBOR only (LINEAR is refused: rule US5). Older onnxruntime emitted it for ONNX
+    Upsample (`upsample_nearest`, scales {1,1,2,3} → ScaleSize {Width 3, Height 2}). Code:
+    `src/ops/upsample/op_upsample_2d.c`, the fast path `src/ops/upsample/upsample_fast.c`.
+
+    Parameters
+    ----------
+    input : array
+        InputTensor: tensor; any object with __dlpack__ or __array__.
+    scale_size : DML_SIZE_2D (Width, Height)
+        ScaleSize.
+    interpolation_mode : enum
+        InterpolationMode: 0 NEAREST_NEIGHBOR, 1 LINEAR.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+
+    Validation rules (index rules among them)
+    -----------------------------------------
+    | # | Rule | Status |
+    |---|---|---|
+    | US1 | Input and Output: the same DimensionCount, 4 or 5 (NCHW / NCDHW) | `DIMENSION_COUNT` |
+    | US2 | the same DataType, FLOAT32 or FLOAT16 | `DATA_TYPE` |
+    | US3 | `ScaleSize.Height >= 1` and `ScaleSize.Width >= 1`; `In.Sizes[N−2] · Height` and `In.Sizes[N−1] · Width` ≤ 2^32 − 1 (64-bit products) | `PARAMETER` |
+    | US4 | `Output.Sizes` = `Input.Sizes` with `[N−2] · Height` and `[N−1] · Width` (depth never scaled) | `SIZES` |
+    | US5 | `InterpolationMode` NEAREST_NEIGHBOR: LINEAR is **not supported by dmlref** (decision), any other value unknown | `PARAMETER` |
+
+    Order: the tensor rules of Input and Output (§1), US1, US2, US3, US5, then US4 dimension by
+    dimension. Messages: `UPSAMPLE_2D: ScaleSize {Width 3, Height 0}: both must be at least 1`;
+    `UPSAMPLE_2D: InputTensor.Sizes[3] * ScaleSize.Width = 2 * 2147483648 = 4294967296 is above 2^32 - 1`;
+    `UPSAMPLE_2D: OutputTensor.Sizes[3] (5) must be 6 (InputTensor.Sizes[3] * ScaleSize.Width)`;
+    `UPSAMPLE_2D: InterpolationMode LINEAR (1) is not supported by dmlref: only NEAREST_NEIGHBOR (0)`.
+    The page describes OutputTensor as "A tensor containing the input data" and has no feature-level
+    heading on its one support table (§9 item 51).
+
+    Output shape
+    ------------
+    `Input.Sizes` with `[N−2] · Height` and `[N−1] · Width` (US4).
+
+    Examples of docs/operators.md
+    ----------------------------
+    1. ScaleSize {Width 3, Height 2} on Input {1,1,2,2} = [[1,2],[3,4]] → Output {1,1,4,6}: rows
+       [1,1,1,2,2,2] twice, then [3,3,3,4,4,4] twice (ONNX `upsample_nearest` through onnxruntime's
+       mapping).
+
+    Fast path: TILE inverted. Output dim H of size `In.H · Height` is the pair (i, r) with
+    `h = i · Height + r`: i at output stride `Height · os` and input stride `is`, r at output stride
+    `os` and input stride 0; W alike; size-1 dims dropped, adjacent dims merged, and the whole run as
+    one `copy_plan` over threads (kernel `upsample_2d.repeat`).
+    """
+    r = _fast(66, (input,), (scale_size, interpolation_mode,), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('UPSAMPLE_2D', (input,), feature_level, check_indices, out, threads, force_oracle, scale_size=scale_size, interpolation_mode=interpolation_mode)
+
+
+def resample(input: ArrayLike, /, *, interpolation_mode: Union[int, str], scales: Sequence[float], shape: Optional[Sequence[int]] = None, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
+    r"""DML_OPERATOR_RESAMPLE on numpy arrays (docs/operators.md, "Q11. RESAMPLE, RESAMPLE1, RESAMPLE2 and RESAMPLE3 (NEAREST_NEIGHBOR)").
+
+    resample(input, /, *, interpolation_mode, scales, shape=..., feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
+
+    `DML_OPERATOR_RESAMPLE` = 96, from FL 2_0; `DML_OPERATOR_RESAMPLE1` = 116, from FL 2_1;
+    `DML_OPERATOR_RESAMPLE2` = 161, from FL 5_1; `DML_OPERATOR_RESAMPLE3` = 175, from FL 6_4. Each
+    output element is a bit copy of the input element whose coordinates the per-dimension source
+    index gives (below); NEAREST_NEIGHBOR only (LINEAR is refused: rule RS6). RESAMPLE2 is the
+    general form; the others are thin classes over its kernel: RESAMPLE1 is RESAMPLE2 DECREASING with
+    the input offset `fl32(InputPixelOffsets − 0.5)`, RESAMPLE is RESAMPLE1 with InputPixelOffsets
+    0.5 and OutputPixelOffsets −0.5 (`i = floor(fl32(fl32(o + 0.5) / s))`: the input pixel holding
+    the output pixel's centre), RESAMPLE3 is RESAMPLE2 plus `Antialiased`, which has no effect on
+    NEAREST_NEIGHBOR (decision: ONNX's antialias affects linear and cubic only). onnxruntime emits
+    RESAMPLE2 (RESAMPLE3 from DML_TARGET_VERSION 0x6300) for ONNX Resize and Upsample; older
+    onnxruntime emitted RESAMPLE. Code: the family `src/ops/resample/` (`resample.c`: the source
+    index, the rules and the oracle; `op_resample*.c`: the classes; `resample_fast.c`: the fast
+    path). The rule ids RS1–RS6 are this family's (REVERSE_SUBSEQUENCES' RS1–RS4 are another
+    operator's: a rule id is read with its operator).
+
+    Parameters
+    ----------
+    input : array
+        InputTensor: tensor; any object with __dlpack__ or __array__.
+    interpolation_mode : enum
+        InterpolationMode: 0 NEAREST_NEIGHBOR, 1 LINEAR.
+    scales : FLOAT array
+        Scales; its length gives ScaleCount.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+
+    Validation rules (index rules among them)
+    -----------------------------------------
+    | # | Rule | Status |
+    |---|---|---|
+    | RS1 | Input and Output have the same DimensionCount, allowed at the FL: RESAMPLE and RESAMPLE1 exactly 4 before 5_1, then 1–4; RESAMPLE2 and RESAMPLE3 1–4 | `DIMENSION_COUNT` |
+    | RS2 | Input.DataType == Output.DataType, in the FL's set: {F32, F16} (RESAMPLE from 2_0, RESAMPLE1 from 2_1, RESAMPLE2 at 5_1); RS4 = {F32, F16, I8, U8} from 6_2 (RESAMPLE2: the 1.13.0 release notes, the page shows only F32/F16); RESAMPLE3 RS4 at 6_4 (decision: its page's table is not readable) | `DATA_TYPE` |
+    | RS3 | `DimensionCount` (RESAMPLE: `ScaleCount`) == Input.DimensionCount; `Scales`, `InputPixelOffsets`, `OutputPixelOffsets` not NULL | `PARAMETER`; `NULL_POINTER` |
+    | RS4 | every `Scales[d]` finite and > 0 (decision: the page only says > 1 upsamples, < 1 downsamples) | `PARAMETER` |
+    | RS5 | every pixel offset finite (decision) | `PARAMETER` |
+    | RS6 | `InterpolationMode` NEAREST_NEIGHBOR: LINEAR is **not supported by dmlref** (decision: no public source fixes the weights' precision and order), any other value unknown; `RoundingDirection` INCREASING or DECREASING | `PARAMETER` |
+
+    Order: the tensor rules of Input and Output (§1), RS1 (the Output's DimensionCount, then the
+    Input's FL row), RS2, then RS3, RS4, RS5, RS6 in that order, dimension by dimension. Messages:
+    `RESAMPLE2: DimensionCount (1) must equal InputTensor.DimensionCount (2)`;
+    `RESAMPLE2: Scales[1] (0) must be finite and greater than 0`;
+    `RESAMPLE2: InputPixelOffsets[0] (inf) must be finite`;
+    `RESAMPLE2: InterpolationMode LINEAR (1) is not supported by dmlref: only NEAREST_NEIGHBOR (0)`;
+    `RESAMPLE2: RoundingDirection (2) must be INCREASING (0) or DECREASING (1)`.
+
+    Output shape
+    ------------
+    Free: the page says "the scales don't need to be exactly OutputSize / InputSize ... crop ...
+    clamped". Output.Sizes are any sizes >= 1 with the input's DimensionCount; `dmlref_output_sizes`
+    returns the sizes the output desc gives (as SPLIT's share of Axis and ONE_HOT's depth), after
+    checking the input's rules and RS3–RS6; the Python function takes them as `shape=`. dmlref does
+    not derive `floor(In.Sizes · Scale)` (what ONNX computes): DirectML does not.
+
+    Examples of docs/operators.md
+    ----------------------------
+    1. half_pixel / round_prefer_floor (`resample2_doc_half_pixel.json`): Scales {1, 1, 0.6, 0.6},
+       InputPixelOffsets 1.0, OutputPixelOffsets −0.5, INCREASING, Input {1,1,2,4} = 1..8 → Output
+       {1,1,1,2} = [1, 3]: W 4 → 2 picks columns 0 and 2. o = 1: 1.5 / 0.6f = 2.4999999 rounds to
+       2.5 in float32, 2.5 − 1 = 1.5, ceil 2 (ONNX `resize_downsample_scales_nearest`). The
+       specification behind this section wrote the intermediate as 1.4999999 (the unrounded
+       quotient less 1); the float32 steps give exactly 1.5, and the result is the same. With
+       DECREASING the same case gives [1, 2].
+    2. align_corners / floor (`resample2_doc_align_corners.json`): a size-1 dimension gets Scale
+       FLT_MAX, so any o maps to 0 (Input H 1 → Output H 3); W 2 → 8 with Scale fl32(7/3) =
+       2.3333333, offsets 0, DECREASING: o / 2.3333333 = 0, 0.43, 0.86, 1.29, 1.71, 2.14 (clamped to
+       1), … → [a, a, a, b, b, b, b, b] on every row.
+    """
+    r = _fast(96, (input,), (interpolation_mode, scales,), (shape,), out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('RESAMPLE', (input,), feature_level, check_indices, out, threads, force_oracle, interpolation_mode=interpolation_mode, scales=scales, shape=shape)
+
+
+def resample1(input: ArrayLike, /, *, interpolation_mode: Union[int, str], scales: Sequence[float], input_pixel_offsets: Sequence[float], output_pixel_offsets: Sequence[float], shape: Optional[Sequence[int]] = None, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
+    r"""DML_OPERATOR_RESAMPLE1 on numpy arrays (docs/operators.md, "Q11. RESAMPLE, RESAMPLE1, RESAMPLE2 and RESAMPLE3 (NEAREST_NEIGHBOR)").
+
+    resample1(input, /, *, interpolation_mode, scales, input_pixel_offsets, output_pixel_offsets, shape=..., feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
+
+    `DML_OPERATOR_RESAMPLE` = 96, from FL 2_0; `DML_OPERATOR_RESAMPLE1` = 116, from FL 2_1;
+    `DML_OPERATOR_RESAMPLE2` = 161, from FL 5_1; `DML_OPERATOR_RESAMPLE3` = 175, from FL 6_4. Each
+    output element is a bit copy of the input element whose coordinates the per-dimension source
+    index gives (below); NEAREST_NEIGHBOR only (LINEAR is refused: rule RS6). RESAMPLE2 is the
+    general form; the others are thin classes over its kernel: RESAMPLE1 is RESAMPLE2 DECREASING with
+    the input offset `fl32(InputPixelOffsets − 0.5)`, RESAMPLE is RESAMPLE1 with InputPixelOffsets
+    0.5 and OutputPixelOffsets −0.5 (`i = floor(fl32(fl32(o + 0.5) / s))`: the input pixel holding
+    the output pixel's centre), RESAMPLE3 is RESAMPLE2 plus `Antialiased`, which has no effect on
+    NEAREST_NEIGHBOR (decision: ONNX's antialias affects linear and cubic only). onnxruntime emits
+    RESAMPLE2 (RESAMPLE3 from DML_TARGET_VERSION 0x6300) for ONNX Resize and Upsample; older
+    onnxruntime emitted RESAMPLE. Code: the family `src/ops/resample/` (`resample.c`: the source
+    index, the rules and the oracle; `op_resample*.c`: the classes; `resample_fast.c`: the fast
+    path). The rule ids RS1–RS6 are this family's (REVERSE_SUBSEQUENCES' RS1–RS4 are another
+    operator's: a rule id is read with its operator).
+
+    Parameters
+    ----------
+    input : array
+        InputTensor: tensor; any object with __dlpack__ or __array__.
+    interpolation_mode : enum
+        InterpolationMode: 0 NEAREST_NEIGHBOR, 1 LINEAR.
+    scales : FLOAT array
+        Scales; its length gives DimensionCount.
+    input_pixel_offsets : FLOAT array
+        InputPixelOffsets; its length gives DimensionCount.
+    output_pixel_offsets : FLOAT array
+        OutputPixelOffsets; its length gives DimensionCount.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+
+    Validation rules (index rules among them)
+    -----------------------------------------
+    | # | Rule | Status |
+    |---|---|---|
+    | RS1 | Input and Output have the same DimensionCount, allowed at the FL: RESAMPLE and RESAMPLE1 exactly 4 before 5_1, then 1–4; RESAMPLE2 and RESAMPLE3 1–4 | `DIMENSION_COUNT` |
+    | RS2 | Input.DataType == Output.DataType, in the FL's set: {F32, F16} (RESAMPLE from 2_0, RESAMPLE1 from 2_1, RESAMPLE2 at 5_1); RS4 = {F32, F16, I8, U8} from 6_2 (RESAMPLE2: the 1.13.0 release notes, the page shows only F32/F16); RESAMPLE3 RS4 at 6_4 (decision: its page's table is not readable) | `DATA_TYPE` |
+    | RS3 | `DimensionCount` (RESAMPLE: `ScaleCount`) == Input.DimensionCount; `Scales`, `InputPixelOffsets`, `OutputPixelOffsets` not NULL | `PARAMETER`; `NULL_POINTER` |
+    | RS4 | every `Scales[d]` finite and > 0 (decision: the page only says > 1 upsamples, < 1 downsamples) | `PARAMETER` |
+    | RS5 | every pixel offset finite (decision) | `PARAMETER` |
+    | RS6 | `InterpolationMode` NEAREST_NEIGHBOR: LINEAR is **not supported by dmlref** (decision: no public source fixes the weights' precision and order), any other value unknown; `RoundingDirection` INCREASING or DECREASING | `PARAMETER` |
+
+    Order: the tensor rules of Input and Output (§1), RS1 (the Output's DimensionCount, then the
+    Input's FL row), RS2, then RS3, RS4, RS5, RS6 in that order, dimension by dimension. Messages:
+    `RESAMPLE2: DimensionCount (1) must equal InputTensor.DimensionCount (2)`;
+    `RESAMPLE2: Scales[1] (0) must be finite and greater than 0`;
+    `RESAMPLE2: InputPixelOffsets[0] (inf) must be finite`;
+    `RESAMPLE2: InterpolationMode LINEAR (1) is not supported by dmlref: only NEAREST_NEIGHBOR (0)`;
+    `RESAMPLE2: RoundingDirection (2) must be INCREASING (0) or DECREASING (1)`.
+
+    Output shape
+    ------------
+    Free: the page says "the scales don't need to be exactly OutputSize / InputSize ... crop ...
+    clamped". Output.Sizes are any sizes >= 1 with the input's DimensionCount; `dmlref_output_sizes`
+    returns the sizes the output desc gives (as SPLIT's share of Axis and ONE_HOT's depth), after
+    checking the input's rules and RS3–RS6; the Python function takes them as `shape=`. dmlref does
+    not derive `floor(In.Sizes · Scale)` (what ONNX computes): DirectML does not.
+
+    Examples of docs/operators.md
+    ----------------------------
+    1. half_pixel / round_prefer_floor (`resample2_doc_half_pixel.json`): Scales {1, 1, 0.6, 0.6},
+       InputPixelOffsets 1.0, OutputPixelOffsets −0.5, INCREASING, Input {1,1,2,4} = 1..8 → Output
+       {1,1,1,2} = [1, 3]: W 4 → 2 picks columns 0 and 2. o = 1: 1.5 / 0.6f = 2.4999999 rounds to
+       2.5 in float32, 2.5 − 1 = 1.5, ceil 2 (ONNX `resize_downsample_scales_nearest`). The
+       specification behind this section wrote the intermediate as 1.4999999 (the unrounded
+       quotient less 1); the float32 steps give exactly 1.5, and the result is the same. With
+       DECREASING the same case gives [1, 2].
+    2. align_corners / floor (`resample2_doc_align_corners.json`): a size-1 dimension gets Scale
+       FLT_MAX, so any o maps to 0 (Input H 1 → Output H 3); W 2 → 8 with Scale fl32(7/3) =
+       2.3333333, offsets 0, DECREASING: o / 2.3333333 = 0, 0.43, 0.86, 1.29, 1.71, 2.14 (clamped to
+       1), … → [a, a, a, b, b, b, b, b] on every row.
+    """
+    r = _fast(116, (input,), (interpolation_mode, scales, input_pixel_offsets, output_pixel_offsets,), (shape,), out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('RESAMPLE1', (input,), feature_level, check_indices, out, threads, force_oracle, interpolation_mode=interpolation_mode, scales=scales, input_pixel_offsets=input_pixel_offsets, output_pixel_offsets=output_pixel_offsets, shape=shape)
+
+
+def resample2(input: ArrayLike, /, *, interpolation_mode: Union[int, str], rounding_direction: Union[int, str], scales: Sequence[float], input_pixel_offsets: Sequence[float], output_pixel_offsets: Sequence[float], shape: Optional[Sequence[int]] = None, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
+    r"""DML_OPERATOR_RESAMPLE2 on numpy arrays (docs/operators.md, "Q11. RESAMPLE, RESAMPLE1, RESAMPLE2 and RESAMPLE3 (NEAREST_NEIGHBOR)").
+
+    resample2(input, /, *, interpolation_mode, rounding_direction, scales, input_pixel_offsets, output_pixel_offsets, shape=..., feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
+
+    `DML_OPERATOR_RESAMPLE` = 96, from FL 2_0; `DML_OPERATOR_RESAMPLE1` = 116, from FL 2_1;
+    `DML_OPERATOR_RESAMPLE2` = 161, from FL 5_1; `DML_OPERATOR_RESAMPLE3` = 175, from FL 6_4. Each
+    output element is a bit copy of the input element whose coordinates the per-dimension source
+    index gives (below); NEAREST_NEIGHBOR only (LINEAR is refused: rule RS6). RESAMPLE2 is the
+    general form; the others are thin classes over its kernel: RESAMPLE1 is RESAMPLE2 DECREASING with
+    the input offset `fl32(InputPixelOffsets − 0.5)`, RESAMPLE is RESAMPLE1 with InputPixelOffsets
+    0.5 and OutputPixelOffsets −0.5 (`i = floor(fl32(fl32(o + 0.5) / s))`: the input pixel holding
+    the output pixel's centre), RESAMPLE3 is RESAMPLE2 plus `Antialiased`, which has no effect on
+    NEAREST_NEIGHBOR (decision: ONNX's antialias affects linear and cubic only). onnxruntime emits
+    RESAMPLE2 (RESAMPLE3 from DML_TARGET_VERSION 0x6300) for ONNX Resize and Upsample; older
+    onnxruntime emitted RESAMPLE. Code: the family `src/ops/resample/` (`resample.c`: the source
+    index, the rules and the oracle; `op_resample*.c`: the classes; `resample_fast.c`: the fast
+    path). The rule ids RS1–RS6 are this family's (REVERSE_SUBSEQUENCES' RS1–RS4 are another
+    operator's: a rule id is read with its operator).
+
+    Parameters
+    ----------
+    input : array
+        InputTensor: tensor; any object with __dlpack__ or __array__.
+    interpolation_mode : enum
+        InterpolationMode: 0 NEAREST_NEIGHBOR, 1 LINEAR.
+    rounding_direction : enum
+        RoundingDirection: 0 INCREASING, 1 DECREASING.
+    scales : FLOAT array
+        Scales; its length gives DimensionCount.
+    input_pixel_offsets : FLOAT array
+        InputPixelOffsets; its length gives DimensionCount.
+    output_pixel_offsets : FLOAT array
+        OutputPixelOffsets; its length gives DimensionCount.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+
+    Validation rules (index rules among them)
+    -----------------------------------------
+    | # | Rule | Status |
+    |---|---|---|
+    | RS1 | Input and Output have the same DimensionCount, allowed at the FL: RESAMPLE and RESAMPLE1 exactly 4 before 5_1, then 1–4; RESAMPLE2 and RESAMPLE3 1–4 | `DIMENSION_COUNT` |
+    | RS2 | Input.DataType == Output.DataType, in the FL's set: {F32, F16} (RESAMPLE from 2_0, RESAMPLE1 from 2_1, RESAMPLE2 at 5_1); RS4 = {F32, F16, I8, U8} from 6_2 (RESAMPLE2: the 1.13.0 release notes, the page shows only F32/F16); RESAMPLE3 RS4 at 6_4 (decision: its page's table is not readable) | `DATA_TYPE` |
+    | RS3 | `DimensionCount` (RESAMPLE: `ScaleCount`) == Input.DimensionCount; `Scales`, `InputPixelOffsets`, `OutputPixelOffsets` not NULL | `PARAMETER`; `NULL_POINTER` |
+    | RS4 | every `Scales[d]` finite and > 0 (decision: the page only says > 1 upsamples, < 1 downsamples) | `PARAMETER` |
+    | RS5 | every pixel offset finite (decision) | `PARAMETER` |
+    | RS6 | `InterpolationMode` NEAREST_NEIGHBOR: LINEAR is **not supported by dmlref** (decision: no public source fixes the weights' precision and order), any other value unknown; `RoundingDirection` INCREASING or DECREASING | `PARAMETER` |
+
+    Order: the tensor rules of Input and Output (§1), RS1 (the Output's DimensionCount, then the
+    Input's FL row), RS2, then RS3, RS4, RS5, RS6 in that order, dimension by dimension. Messages:
+    `RESAMPLE2: DimensionCount (1) must equal InputTensor.DimensionCount (2)`;
+    `RESAMPLE2: Scales[1] (0) must be finite and greater than 0`;
+    `RESAMPLE2: InputPixelOffsets[0] (inf) must be finite`;
+    `RESAMPLE2: InterpolationMode LINEAR (1) is not supported by dmlref: only NEAREST_NEIGHBOR (0)`;
+    `RESAMPLE2: RoundingDirection (2) must be INCREASING (0) or DECREASING (1)`.
+
+    Output shape
+    ------------
+    Free: the page says "the scales don't need to be exactly OutputSize / InputSize ... crop ...
+    clamped". Output.Sizes are any sizes >= 1 with the input's DimensionCount; `dmlref_output_sizes`
+    returns the sizes the output desc gives (as SPLIT's share of Axis and ONE_HOT's depth), after
+    checking the input's rules and RS3–RS6; the Python function takes them as `shape=`. dmlref does
+    not derive `floor(In.Sizes · Scale)` (what ONNX computes): DirectML does not.
+
+    Example
+    -------
+    >>> import numpy as np, dmlref
+    >>> dmlref.resample2(np.array([[1, 2, 3], [4, 5, 6]], np.float32), interpolation_mode="NEAREST_NEIGHBOR", rounding_direction="DECREASING", scales=[2, 2], input_pixel_offsets=[0, 0], output_pixel_offsets=[-0.5, -0.5], shape=[4, 6])
+    array([[1., 1., 2., 2., 3., 3.],
+           [1., 1., 2., 2., 3., 3.],
+           [4., 4., 5., 5., 6., 6.],
+           [4., 4., 5., 5., 6., 6.]], dtype=float32)
+
+    Examples of docs/operators.md
+    ----------------------------
+    1. half_pixel / round_prefer_floor (`resample2_doc_half_pixel.json`): Scales {1, 1, 0.6, 0.6},
+       InputPixelOffsets 1.0, OutputPixelOffsets −0.5, INCREASING, Input {1,1,2,4} = 1..8 → Output
+       {1,1,1,2} = [1, 3]: W 4 → 2 picks columns 0 and 2. o = 1: 1.5 / 0.6f = 2.4999999 rounds to
+       2.5 in float32, 2.5 − 1 = 1.5, ceil 2 (ONNX `resize_downsample_scales_nearest`). The
+       specification behind this section wrote the intermediate as 1.4999999 (the unrounded
+       quotient less 1); the float32 steps give exactly 1.5, and the result is the same. With
+       DECREASING the same case gives [1, 2].
+    2. align_corners / floor (`resample2_doc_align_corners.json`): a size-1 dimension gets Scale
+       FLT_MAX, so any o maps to 0 (Input H 1 → Output H 3); W 2 → 8 with Scale fl32(7/3) =
+       2.3333333, offsets 0, DECREASING: o / 2.3333333 = 0, 0.43, 0.86, 1.29, 1.71, 2.14 (clamped to
+       1), … → [a, a, a, b, b, b, b, b] on every row.
+    """
+    r = _fast(161, (input,), (interpolation_mode, rounding_direction, scales, input_pixel_offsets, output_pixel_offsets,), (shape,), out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('RESAMPLE2', (input,), feature_level, check_indices, out, threads, force_oracle, interpolation_mode=interpolation_mode, rounding_direction=rounding_direction, scales=scales, input_pixel_offsets=input_pixel_offsets, output_pixel_offsets=output_pixel_offsets, shape=shape)
+
+
+def resample3(input: ArrayLike, /, *, interpolation_mode: Union[int, str], rounding_direction: Union[int, str], scales: Sequence[float], input_pixel_offsets: Sequence[float], output_pixel_offsets: Sequence[float], antialiased: bool, shape: Optional[Sequence[int]] = None, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
+    r"""DML_OPERATOR_RESAMPLE3 on numpy arrays (docs/operators.md, "Q11. RESAMPLE, RESAMPLE1, RESAMPLE2 and RESAMPLE3 (NEAREST_NEIGHBOR)").
+
+    resample3(input, /, *, interpolation_mode, rounding_direction, scales, input_pixel_offsets, output_pixel_offsets, antialiased, shape=..., feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
+
+    `DML_OPERATOR_RESAMPLE` = 96, from FL 2_0; `DML_OPERATOR_RESAMPLE1` = 116, from FL 2_1;
+    `DML_OPERATOR_RESAMPLE2` = 161, from FL 5_1; `DML_OPERATOR_RESAMPLE3` = 175, from FL 6_4. Each
+    output element is a bit copy of the input element whose coordinates the per-dimension source
+    index gives (below); NEAREST_NEIGHBOR only (LINEAR is refused: rule RS6). RESAMPLE2 is the
+    general form; the others are thin classes over its kernel: RESAMPLE1 is RESAMPLE2 DECREASING with
+    the input offset `fl32(InputPixelOffsets − 0.5)`, RESAMPLE is RESAMPLE1 with InputPixelOffsets
+    0.5 and OutputPixelOffsets −0.5 (`i = floor(fl32(fl32(o + 0.5) / s))`: the input pixel holding
+    the output pixel's centre), RESAMPLE3 is RESAMPLE2 plus `Antialiased`, which has no effect on
+    NEAREST_NEIGHBOR (decision: ONNX's antialias affects linear and cubic only). onnxruntime emits
+    RESAMPLE2 (RESAMPLE3 from DML_TARGET_VERSION 0x6300) for ONNX Resize and Upsample; older
+    onnxruntime emitted RESAMPLE. Code: the family `src/ops/resample/` (`resample.c`: the source
+    index, the rules and the oracle; `op_resample*.c`: the classes; `resample_fast.c`: the fast
+    path). The rule ids RS1–RS6 are this family's (REVERSE_SUBSEQUENCES' RS1–RS4 are another
+    operator's: a rule id is read with its operator).
+
+    Parameters
+    ----------
+    input : array
+        InputTensor: tensor; any object with __dlpack__ or __array__.
+    interpolation_mode : enum
+        InterpolationMode: 0 NEAREST_NEIGHBOR, 1 LINEAR.
+    rounding_direction : enum
+        RoundingDirection: 0 INCREASING, 1 DECREASING.
+    scales : FLOAT array
+        Scales; its length gives DimensionCount.
+    input_pixel_offsets : FLOAT array
+        InputPixelOffsets; its length gives DimensionCount.
+    output_pixel_offsets : FLOAT array
+        OutputPixelOffsets; its length gives DimensionCount.
+    antialiased : BOOL
+        Antialiased.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+
+    Validation rules (index rules among them)
+    -----------------------------------------
+    | # | Rule | Status |
+    |---|---|---|
+    | RS1 | Input and Output have the same DimensionCount, allowed at the FL: RESAMPLE and RESAMPLE1 exactly 4 before 5_1, then 1–4; RESAMPLE2 and RESAMPLE3 1–4 | `DIMENSION_COUNT` |
+    | RS2 | Input.DataType == Output.DataType, in the FL's set: {F32, F16} (RESAMPLE from 2_0, RESAMPLE1 from 2_1, RESAMPLE2 at 5_1); RS4 = {F32, F16, I8, U8} from 6_2 (RESAMPLE2: the 1.13.0 release notes, the page shows only F32/F16); RESAMPLE3 RS4 at 6_4 (decision: its page's table is not readable) | `DATA_TYPE` |
+    | RS3 | `DimensionCount` (RESAMPLE: `ScaleCount`) == Input.DimensionCount; `Scales`, `InputPixelOffsets`, `OutputPixelOffsets` not NULL | `PARAMETER`; `NULL_POINTER` |
+    | RS4 | every `Scales[d]` finite and > 0 (decision: the page only says > 1 upsamples, < 1 downsamples) | `PARAMETER` |
+    | RS5 | every pixel offset finite (decision) | `PARAMETER` |
+    | RS6 | `InterpolationMode` NEAREST_NEIGHBOR: LINEAR is **not supported by dmlref** (decision: no public source fixes the weights' precision and order), any other value unknown; `RoundingDirection` INCREASING or DECREASING | `PARAMETER` |
+
+    Order: the tensor rules of Input and Output (§1), RS1 (the Output's DimensionCount, then the
+    Input's FL row), RS2, then RS3, RS4, RS5, RS6 in that order, dimension by dimension. Messages:
+    `RESAMPLE2: DimensionCount (1) must equal InputTensor.DimensionCount (2)`;
+    `RESAMPLE2: Scales[1] (0) must be finite and greater than 0`;
+    `RESAMPLE2: InputPixelOffsets[0] (inf) must be finite`;
+    `RESAMPLE2: InterpolationMode LINEAR (1) is not supported by dmlref: only NEAREST_NEIGHBOR (0)`;
+    `RESAMPLE2: RoundingDirection (2) must be INCREASING (0) or DECREASING (1)`.
+
+    Output shape
+    ------------
+    Free: the page says "the scales don't need to be exactly OutputSize / InputSize ... crop ...
+    clamped". Output.Sizes are any sizes >= 1 with the input's DimensionCount; `dmlref_output_sizes`
+    returns the sizes the output desc gives (as SPLIT's share of Axis and ONE_HOT's depth), after
+    checking the input's rules and RS3–RS6; the Python function takes them as `shape=`. dmlref does
+    not derive `floor(In.Sizes · Scale)` (what ONNX computes): DirectML does not.
+
+    Examples of docs/operators.md
+    ----------------------------
+    1. half_pixel / round_prefer_floor (`resample2_doc_half_pixel.json`): Scales {1, 1, 0.6, 0.6},
+       InputPixelOffsets 1.0, OutputPixelOffsets −0.5, INCREASING, Input {1,1,2,4} = 1..8 → Output
+       {1,1,1,2} = [1, 3]: W 4 → 2 picks columns 0 and 2. o = 1: 1.5 / 0.6f = 2.4999999 rounds to
+       2.5 in float32, 2.5 − 1 = 1.5, ceil 2 (ONNX `resize_downsample_scales_nearest`). The
+       specification behind this section wrote the intermediate as 1.4999999 (the unrounded
+       quotient less 1); the float32 steps give exactly 1.5, and the result is the same. With
+       DECREASING the same case gives [1, 2].
+    2. align_corners / floor (`resample2_doc_align_corners.json`): a size-1 dimension gets Scale
+       FLT_MAX, so any o maps to 0 (Input H 1 → Output H 3); W 2 → 8 with Scale fl32(7/3) =
+       2.3333333, offsets 0, DECREASING: o / 2.3333333 = 0, 0.43, 0.86, 1.29, 1.71, 2.14 (clamped to
+       1), … → [a, a, a, b, b, b, b, b] on every row.
+    """
+    r = _fast(175, (input,), (interpolation_mode, rounding_direction, scales, input_pixel_offsets, output_pixel_offsets, antialiased,), (shape,), out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('RESAMPLE3', (input,), feature_level, check_indices, out, threads, force_oracle, interpolation_mode=interpolation_mode, rounding_direction=rounding_direction, scales=scales, input_pixel_offsets=input_pixel_offsets, output_pixel_offsets=output_pixel_offsets, antialiased=antialiased, shape=shape)
+
+
+__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences', 'unfold', 'cast', 'slice_grad', 'max_unpooling', 'upsample_2d', 'resample', 'resample1', 'resample2', 'resample3']

@@ -36,8 +36,9 @@ def snake(name):
 # (dmlref_output_sizes reads it from them): a keyword argument per operator, and how it
 # becomes the output slot's placeholder Sizes (rank: the first input's DimensionCount).
 # SPLIT's sizes: each piece's share of Axis; ONE_HOT's depth: the size along Axis;
-# DIAGONAL_MATRIX(1)'s shape, SLICE_GRAD's (the forward input's) and MAX_UNPOOLING's (the
-# unpooled one): the whole shape.  Only Sizes[Axis] of the first two is read.
+# DIAGONAL_MATRIX(1)'s shape, SLICE_GRAD's (the forward input's), MAX_UNPOOLING's (the
+# unpooled one) and the RESAMPLE family's (the output's Sizes, free: docs/operators.md Q11.2):
+# the whole shape.  Only Sizes[Axis] of the first two is read.
 # Each value lands in a UINT32 Sizes field: checked here, named as the keyword (where).
 def _size(v, where):
     return check_range(where, integer(where, v, _U32), _U32)
@@ -50,7 +51,8 @@ GIVEN = {
 }
 # Extra keyword arguments an operator's output shape needs (required unless out= is given).
 EXTRA = {"SPLIT": ("sizes",), "ONE_HOT": ("depth",), "DIAGONAL_MATRIX": ("shape", "dtype"), "CAST": ("dtype",),
-         "SLICE_GRAD": ("shape",), "MAX_UNPOOLING": ("shape",)}
+         "SLICE_GRAD": ("shape",), "MAX_UNPOOLING": ("shape",),
+         "RESAMPLE": ("shape",), "RESAMPLE1": ("shape",), "RESAMPLE2": ("shape",), "RESAMPLE3": ("shape",)}
 # Extra keyword arguments needed only when no input is given (then required unless out= is
 # given): the output's shape and type come from the input otherwise.
 EXTRA_WITHOUT_INPUT = {"DIAGONAL_MATRIX1": ("shape", "dtype")}
@@ -78,6 +80,8 @@ DEFAULTS = {
 _INTEGER_KINDS = (1, 2, 6)  # DMLREF_PARAM_UINT, INT, ENUM
 _ARRAY_KINDS = (3, 4)  # DMLREF_PARAM_UINT_ARRAY, INT_ARRAY
 _FLOAT, _ENUM, _UNION, _STRUCT = 5, 6, 7, 8  # DMLREF_PARAM_FLOAT, ENUM, SCALAR_UNION, STRUCT
+_FLOAT_ARRAY, _SIZE_2D, _BOOL = 9, 10, 11  # DMLREF_PARAM_FLOAT_ARRAY, SIZE_2D, BOOL
+_COUNTED_KINDS = (3, 4, 9)  # the arrays with a count field
 
 
 def _is_data_type_enum(p):
@@ -284,6 +288,25 @@ class Operator:
                      for i, e in enumerate(v) for w in [f"{snake(self.name)}(): {k}[{i}] ({p['name']}[{i}])"]]
             if p["kind"] == _FLOAT:
                 check_float32(where, v)
+            if p["kind"] == _FLOAT_ARRAY:
+                if not hasattr(v, "__len__") or isinstance(v, (str, bytes)):
+                    raise TypeError(f"{snake(self.name)}(): {k} must be a sequence of numbers")
+                if len(v) > 2**32 - 1:
+                    raise OverflowError(f"{where} has {len(v)} values; its count field holds at most 2^32 - 1")
+                v = [check_float32(f"{snake(self.name)}(): {k}[{i}] ({p['name']}[{i}])", e) for i, e in enumerate(v)]
+            if p["kind"] == _SIZE_2D:  # (Width, Height) or {"Width": w, "Height": h}
+                if isinstance(v, dict):
+                    if set(v) != {"Width", "Height"}:
+                        raise TypeError(f"{where} takes the keys Width and Height, got {sorted(map(str, v))}")
+                    v = (v["Width"], v["Height"])
+                if not hasattr(v, "__len__") or isinstance(v, (str, bytes)) or len(v) != 2:
+                    raise TypeError(f"{where} must be (Width, Height) or {{'Width': w, 'Height': h}}")
+                v = tuple(check_range(w, integer(w, e, _U32), _U32)
+                          for e, w in zip(v, (f"{where}.Width", f"{where}.Height")))
+            if p["kind"] == _BOOL:
+                if not isinstance(v, (bool, np.bool_)):  # the command reads only true/false there
+                    raise TypeError(f"{where} must be True or False, got {type(v).__name__}")
+                v = bool(v)
             if p["kind"] == _STRUCT and v is not None:
                 fields = p.get("field_names") or []
                 if hasattr(v, "__len__") and len(v) == len(fields):
@@ -294,7 +317,7 @@ class Operator:
         # library reads that many values from each
         counts = {}
         for p in self.params:
-            if p["kind"] in _ARRAY_KINDS and p.get("count_name"):
+            if p["kind"] in _COUNTED_KINDS and p.get("count_name"):
                 n = len(by_name[p["name"]])
                 first = counts.setdefault(p["count_name"], (p["name"], n))
                 if first[1] != n:

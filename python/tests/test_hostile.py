@@ -23,10 +23,13 @@ FITS = [2**26]
 
 
 def _minimal(name):
-    """The smallest valid call of an operator (UINT8 data: a valid 2**26 padding stays 64 MiB)."""
+    """The smallest valid call of an operator (UINT8 data: a valid 2**26 padding stays 64 MiB; an
+    operator without UINT8, such as UPSAMPLE_2D, its FLOAT16 or another type it has)."""
     from dmlref import strategies
 
-    return find(strategies.cases(name, data_type="UINT8"), lambda c: True,
+    types = {t for v in strategies.support(name).values() for t in v[0]}
+    dt = next((t for t in ("UINT8", "FLOAT16") if t in types), sorted(types)[0])
+    return find(strategies.cases(name, data_type=dt), lambda c: True,
                 settings=settings(database=None, derandomize=True, max_examples=50,
                                   suppress_health_check=list(HealthCheck)))
 

@@ -20,7 +20,7 @@ TARGET = os.path.join(os.path.dirname(HERE), "dmlref", "_functions.py")
 DOC = os.path.join(ROOT, "docs", "operators.md")
 
 KIND = {1: "UINT", 2: "INT", 3: "UINT array", 4: "INT array", 5: "FLOAT", 6: "enum", 7: "DML_SCALAR_UNION",
-        8: "struct"}
+        8: "struct", 9: "FLOAT array", 10: "DML_SIZE_2D (Width, Height)", 11: "BOOL"}
 
 
 def snake(name):
@@ -179,6 +179,9 @@ EXAMPLES = {
                   "input_window_sizes=[4, 4], input_window_strides=[2, 2], shape=[4, 4])",
     "MAX_UNPOOLING": "dmlref.max_unpooling(np.array([[[[1, 2], [3, 4]]]], np.float32), "
                      "np.array([[[[5, 7], [13, 15]]]], np.uint32), shape=[1, 1, 4, 4])",
+    "RESAMPLE2": "dmlref.resample2(np.array([[1, 2, 3], [4, 5, 6]], np.float32), interpolation_mode=\"NEAREST_NEIGHBOR\", "
+                 "rounding_direction=\"DECREASING\", scales=[2, 2], input_pixel_offsets=[0, 0], "
+                 "output_pixel_offsets=[-0.5, -0.5], shape=[4, 6])",
 }
 
 
@@ -204,7 +207,8 @@ def annotation(slot):
 
 
 PARAM_TYPE = {1: "int", 2: "int", 3: "Sequence[int]", 4: "Sequence[int]", 5: "float", 6: "Union[int, str]",
-              7: "Any", 8: "Optional[Sequence[float]]"}
+              7: "Any", 8: "Optional[Sequence[float]]", 9: "Sequence[float]", 10: "Any",
+              11: "bool"}
 
 EXTRA_TYPE = {"sizes": "Optional[Sequence[int]]", "depth": "Optional[int]", "shape": "Optional[Sequence[int]]",
               "dtype": "Any"}

@@ -98,6 +98,27 @@ extern const char *const data_type_enum_names[N_DATA_TYPE_NAMES];
     {.name = #field, .offset = offsetof(T, field), .kind = DMLREF_PARAM_ENUM, .enum_names = data_type_enum_names, \
      .enum_count = N_DATA_TYPE_NAMES}
 
+/* Phase-3 field kinds. */
+/* A counted array of FLOAT (const float *) whose count is the PARAM_COUNT field `count`. */
+#define PARAM_FLOAT_ARRAY(T, field, count)                                                                    \
+    {.name = #field, .offset = offsetof(T, field), .kind = DMLREF_PARAM_FLOAT_ARRAY,                             \
+     .count_offset = offsetof(T, count), .count_name = #count}
+#define PARAM_SIZE_2D(T, field) PARAM(T, field, DMLREF_PARAM_SIZE_2D)
+#define PARAM_BOOL(T, field) PARAM(T, field, DMLREF_PARAM_BOOL)
+
+/* DML_INTERPOLATION_MODE and DML_AXIS_DIRECTION names by value (support.c): shared by
+ * UPSAMPLE_2D, the RESAMPLE family and (phase 3b) TOP_K1, ARGMIN, ARGMAX. */
+#define N_INTERPOLATION_MODE_NAMES 2u
+extern const char *const interpolation_mode_enum_names[N_INTERPOLATION_MODE_NAMES];
+#define PARAM_INTERPOLATION_MODE(T, field)                                                                    \
+    {.name = #field, .offset = offsetof(T, field), .kind = DMLREF_PARAM_ENUM,                                    \
+     .enum_names = interpolation_mode_enum_names, .enum_count = N_INTERPOLATION_MODE_NAMES}
+#define N_AXIS_DIRECTION_NAMES 2u
+extern const char *const axis_direction_enum_names[N_AXIS_DIRECTION_NAMES];
+#define PARAM_AXIS_DIRECTION(T, field)                                                                        \
+    {.name = #field, .offset = offsetof(T, field), .kind = DMLREF_PARAM_ENUM,                                    \
+     .enum_names = axis_direction_enum_names, .enum_count = N_AXIS_DIRECTION_NAMES}
+
 /* ---- output_sizes hooks (shape.c) ----------------------------------------- */
 
 /* An input the shape is computed from: tensor_check, then its feature-level row

@@ -11,6 +11,8 @@
  * operator files that use it are what registry.c lists, so that would be a cycle. */
 const char *const data_type_enum_names[N_DATA_TYPE_NAMES] = {
     NULL, "FLOAT32", "FLOAT16", "UINT32", "UINT16", "UINT8", "INT32", "INT16", "INT8", "FLOAT64", "UINT64", "INT64"};
+const char *const interpolation_mode_enum_names[N_INTERPOLATION_MODE_NAMES] = {"NEAREST_NEIGHBOR", "LINEAR"};
+const char *const axis_direction_enum_names[N_AXIS_DIRECTION_NAMES] = {"INCREASING", "DECREASING"};
 
 int support_lookup(const op_class *cls, uint32_t fl, support_t *s) {
     int found = 0;

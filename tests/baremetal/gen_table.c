@@ -98,6 +98,22 @@ static void emit(unsigned id, const char *name, const dmlref_case *c, char *rows
             memcpy(&a, f, sizeof a);
             snprintf(nm, sizeof nm, "c%u_p%u", id, i);
             u32_out(nm, a, a ? ld32(desc + p->count_offset) : 0);
+        } else if (p->kind == DMLREF_PARAM_FLOAT_ARRAY) {
+            const unsigned char *a;
+            memcpy(&a, f, sizeof a);
+            const uint32_t n = a ? ld32(desc + p->count_offset) : 0;
+            printf("static const float c%u_p%u[] = {", id, i);
+            for (uint32_t j = 0; j < n; ++j) {
+                const uint32_t b = ld32(a + 4 * j);
+                float x;
+                memcpy(&x, &b, 4);
+                if (x != x) /* a NaN: its sign, quiet bit and payload */
+                    printf("%s%s__builtin_nan%sf(\"0x%" PRIx32 "\")", j ? "," : "", (b >> 31) ? "-" : "",
+                           (b & 0x400000u) ? "" : "s", b & 0x3FFFFFu);
+                else
+                    printf("%s%a", j ? "," : "", (double)x);
+            }
+            printf("%s};\n", n ? "" : "0");
         } else if (p->kind == DMLREF_PARAM_STRUCT) {
             const float *s;
             memcpy(&s, f, sizeof s);
@@ -117,7 +133,7 @@ static void emit(unsigned id, const char *name, const dmlref_case *c, char *rows
         char pn[32];
         uint32_t n = 0;
         switch (p->kind) {
-        case DMLREF_PARAM_UINT_ARRAY: case DMLREF_PARAM_INT_ARRAY: {
+        case DMLREF_PARAM_UINT_ARRAY: case DMLREF_PARAM_INT_ARRAY: case DMLREF_PARAM_FLOAT_ARRAY: {
             const void *a;
             memcpy(&a, f, sizeof a);
             n = a ? ld32(desc + p->count_offset) : 0;
@@ -131,6 +147,7 @@ static void emit(unsigned id, const char *name, const dmlref_case *c, char *rows
             break;
         }
         case DMLREF_PARAM_SCALAR_UNION: memcpy(&bits, f, 8); n = ld32(desc + p->type_offset); break;
+        case DMLREF_PARAM_SIZE_2D: bits = (uint64_t)ld32(f) | (uint64_t)ld32(f + 4) << 32; break;
         default: bits = ld32(f); break;
         }
         printf("  {%u, %" PRIu32 ", 0x%" PRIx64 "u, %s},\n", i, n, bits, ptr);

@@ -80,7 +80,7 @@ static int build_desc(const bm_case *c, const dmlref_schema *sc, DMLREF_OPERATOR
         const bm_param *v = &c->p[i];
         unsigned char *f = desc_mem + p->offset;
         switch (p->kind) {
-        case DMLREF_PARAM_UINT_ARRAY: case DMLREF_PARAM_INT_ARRAY:
+        case DMLREF_PARAM_UINT_ARRAY: case DMLREF_PARAM_INT_ARRAY: case DMLREF_PARAM_FLOAT_ARRAY:
             memcpy(f, &v->ptr, sizeof v->ptr);
             put32(desc_mem + p->count_offset, v->n);
             break;
@@ -88,6 +88,10 @@ static int build_desc(const bm_case *c, const dmlref_schema *sc, DMLREF_OPERATOR
         case DMLREF_PARAM_SCALAR_UNION:
             memcpy(f, &v->bits, 8);
             put32(desc_mem + p->type_offset, v->n);
+            break;
+        case DMLREF_PARAM_SIZE_2D:
+            put32(f, (uint32_t)v->bits);
+            put32(f + 4, (uint32_t)(v->bits >> 32));
             break;
         default: put32(f, (uint32_t)v->bits); break;
         }

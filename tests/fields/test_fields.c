@@ -409,11 +409,160 @@ static void test_slots(void) {
     case_free(&c);
 }
 
+/* ---- phase-3 kinds: FLOAT_ARRAY (two sharing a count), SIZE_2D, BOOL ---------------- */
+
+typedef struct P3_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    DMLREF_AXIS_DIRECTION Direction;
+    uint32_t DimensionCount;
+    const float *Scales;
+    const float *Offsets;
+    DMLREF_SIZE_2D Size;
+    DMLREF_BOOL Flag;
+} P3_DESC;
+
+static const char *const directions[] = {"INCREASING", "DECREASING"};
+static const dmlref_param p3_params[] = {
+    {.name = "Direction", .offset = offsetof(P3_DESC, Direction), .kind = DMLREF_PARAM_ENUM, .enum_names = directions,
+     .enum_count = 2},
+    {.name = "DimensionCount", .offset = offsetof(P3_DESC, DimensionCount), .kind = DMLREF_PARAM_UINT, .is_count = 1},
+    {.name = "Scales", .offset = offsetof(P3_DESC, Scales), .kind = DMLREF_PARAM_FLOAT_ARRAY,
+     .count_offset = offsetof(P3_DESC, DimensionCount), .count_name = "DimensionCount"},
+    {.name = "Offsets", .offset = offsetof(P3_DESC, Offsets), .kind = DMLREF_PARAM_FLOAT_ARRAY,
+     .count_offset = offsetof(P3_DESC, DimensionCount), .count_name = "DimensionCount"},
+    {.name = "Size", .offset = offsetof(P3_DESC, Size), .kind = DMLREF_PARAM_SIZE_2D},
+    {.name = "Flag", .offset = offsetof(P3_DESC, Flag), .kind = DMLREF_PARAM_BOOL},
+};
+static const dmlref_schema p3_schema = {(DMLREF_OPERATOR_TYPE)9998, "P3", sizeof(P3_DESC), DMLREF_FEATURE_LEVEL_1_0,
+                                        0, 2, slots, sizeof p3_params / sizeof p3_params[0], p3_params};
+
+static int p3_read(const char *text, P3_DESC *d, fields_store *st, char *err, size_t cap) {
+    memset(d, 0, sizeof *d);
+    err[0] = '\0';
+    json_doc doc;
+    if (json_parse(text, strlen(text), &doc, err, cap) != JSON_OK) return -1;
+    const int rc = fields_read_params(&p3_schema, doc.root, d, st, err, cap);
+    json_free(&doc);
+    return rc;
+}
+
+static char *p3_write(const P3_DESC *d) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    fputs("{\n", f);
+    fields_write_params(f, &p3_schema, d, 2);
+    fputs("  \"end\": 0\n}\n", f);
+    fclose(f);
+    return buf;
+}
+
+static void p3_refused(const char *text, const char *want) {
+    P3_DESC d;
+    fields_store st = {0};
+    char err[512];
+    const int rc = p3_read(text, &d, &st, err, sizeof err);
+    if (rc == 0 || !strstr(err, want)) {
+        ++failed;
+        printf("FAIL: %s: got \"%s\", wanted \"%s\"\n", text, rc ? err : "(accepted)", want);
+    } else {
+        ++passed;
+    }
+    fields_store_free(&st);
+}
+
+static void test_phase3_kinds(void) {
+    P3_DESC d, e;
+    fields_store st = {0}, st2 = {0};
+    char err[512];
+    /* every accepted form: FLOAT entries as numbers (rounded once), "nan", "inf", "-inf", bit patterns */
+    int rc = p3_read("{\"Direction\": \"DECREASING\", \"Scales\": [0.6, \"inf\", \"-inf\", \"0x7fc00001\", -0, 1e-46], "
+                     "\"Offsets\": [0.5, -0.5, 3.4028235e38, \"nan\", 1, 0.1], \"DimensionCount\": 6, "
+                     "\"Size\": {\"Height\": 2, \"Width\": 4294967295}, \"Flag\": true}",
+                     &d, &st, err, sizeof err);
+    CHECK(rc == 0);
+    if (rc) printf("  %s\n", err);
+    CHECK(d.Direction == DMLREF_AXIS_DIRECTION_DECREASING && d.DimensionCount == 6);
+    CHECK(d.Scales && f32_bits(d.Scales[0]) == 0x3F19999Au && f32_bits(d.Scales[1]) == 0x7F800000u &&
+          f32_bits(d.Scales[2]) == 0xFF800000u && f32_bits(d.Scales[3]) == 0x7FC00001u &&
+          f32_bits(d.Scales[4]) == 0x80000000u && f32_bits(d.Scales[5]) == 0u);
+    CHECK(d.Offsets && f32_bits(d.Offsets[0]) == 0x3F000000u && f32_bits(d.Offsets[1]) == 0xBF000000u &&
+          f32_bits(d.Offsets[2]) == 0x7F7FFFFFu && f32_bits(d.Offsets[3]) == 0x7FC00000u &&
+          f32_bits(d.Offsets[5]) == 0x3DCCCCCDu);
+    CHECK(d.Size.Width == UINT32_MAX && d.Size.Height == 2 && d.Flag == 1);
+    /* written: FLOAT values as a FLOAT field is written, {Width, Height} Width first, true/false, count last */
+    char *t1 = p3_write(&d);
+    static const char want[] =
+        "{\n  \"Direction\": \"DECREASING\",\n  \"Scales\": [0.6, \"inf\", \"-inf\", \"0x7fc00001\", -0.0, 0],\n"
+        "  \"Offsets\": [0.5, -0.5, 3.4028235e+38, \"nan\", 1, 0.1],\n  \"Size\": {\"Width\": 4294967295, \"Height\": 2},\n"
+        "  \"Flag\": true,\n  \"DimensionCount\": 6,\n  \"end\": 0\n}\n";
+    CHECK(t1 && strcmp(t1, want) == 0);
+    if (t1 && strcmp(t1, want) != 0) printf("  written:\n%s", t1);
+    /* round trip: read -> write -> read gives the same desc and text */
+    rc = t1 ? p3_read(t1, &e, &st2, err, sizeof err) : -1;
+    CHECK(rc == 0);
+    char *t2 = rc == 0 ? p3_write(&e) : NULL;
+    CHECK(t1 && t2 && strcmp(t1, t2) == 0);
+    CHECK(rc == 0 && e.DimensionCount == 6 && memcmp(d.Scales, e.Scales, 24) == 0 && memcmp(d.Offsets, e.Offsets, 24) == 0);
+    CHECK(rc == 0 && e.Size.Width == d.Size.Width && e.Size.Height == d.Size.Height && e.Flag == 1);
+    free(t1);
+    free(t2);
+    fields_store_free(&st);
+    fields_store_free(&st2);
+    /* false, an empty array, the count absent */
+    rc = p3_read("{\"Direction\": \"INCREASING\", \"Scales\": [], \"Offsets\": [], \"Size\": {\"Width\": 0, \"Height\": 0}, "
+                 "\"Flag\": false}", &d, &st, err, sizeof err);
+    CHECK(rc == 0 && d.Flag == 0 && d.DimensionCount == 0 && d.Direction == 0);
+    fields_store_free(&st);
+
+    /* refused forms (the command: exit 3) */
+    static const char ok[] = "\"Direction\": \"INCREASING\", \"Size\": {\"Width\": 1, \"Height\": 1}, \"Flag\": false";
+    static const struct {
+        const char *fields, *want;
+    } bad[] = {
+        {"\"Scales\": 1, \"Offsets\": []", "Scales: expected an array of FLOAT values, got a number"},
+        {"\"Scales\": [1, true], \"Offsets\": [1, 1]", "Scales[1]: expected a number, \"nan\", \"inf\", \"-inf\" or \"0x...\", got"},
+        {"\"Scales\": [\"NaN\"], \"Offsets\": [1]", "Scales[0]: expected a number, \"nan\", \"inf\", \"-inf\" or \"0x...\", got \"NaN\""},
+        {"\"Scales\": [3.5e38], \"Offsets\": [1]", "Scales[0]: 3.5e38 is beyond the finite range of FLOAT32"},
+        {"\"Scales\": [\"0x7fc0\"], \"Offsets\": [1]", "Scales[0]: bit pattern \"0x7fc0\" must have exactly 8 hex digits"},
+        {"\"Scales\": [1, 2], \"Offsets\": [1, 2], \"DimensionCount\": 3", "DimensionCount (3) differs from the length of Scales (2)"},
+        {"\"Scales\": [1, 2], \"Offsets\": [1]", "Offsets: 1 entries, but Scales has 2 (both are counted by DimensionCount)"},
+    };
+    char text[768];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        snprintf(text, sizeof text, "{%s, %s}", ok, bad[i].fields);
+        p3_refused(text, bad[i].want);
+    }
+    static const char arr[] = "\"Direction\": \"INCREASING\", \"Scales\": [1], \"Offsets\": [1]";
+    static const struct {
+        const char *fields, *want;
+    } bad2[] = {
+        {"\"Size\": [1, 2], \"Flag\": false", "Size: expected an object {Width, Height}, got an array"},
+        {"\"Size\": {\"Width\": 1}, \"Flag\": false", "Size: missing \"Height\""},
+        {"\"Size\": {\"Height\": 1}, \"Flag\": false", "Size: missing \"Width\""},
+        {"\"Size\": {\"Width\": 1, \"Height\": 1, \"Depth\": 1}, \"Flag\": false", "Size: unknown key \"Depth\" (Width, Height)"},
+        {"\"Size\": {\"Width\": -1, \"Height\": 1}, \"Flag\": false", "Size.Width: expected an integer in [0, 4294967295], got -1"},
+        {"\"Size\": {\"Width\": 1, \"Height\": 4294967296}, \"Flag\": false",
+         "Size.Height: expected an integer in [0, 4294967295], got 4294967296"},
+        {"\"Size\": {\"Width\": 1, \"Height\": 1}, \"Flag\": 1", "Flag: expected true or false, got a number"},
+        {"\"Size\": {\"Width\": 1, \"Height\": 1}, \"Flag\": 0", "Flag: expected true or false, got a number"},
+        {"\"Size\": {\"Width\": 1, \"Height\": 1}, \"Flag\": \"true\"", "Flag: expected true or false, got a string"},
+        {"\"Size\": {\"Width\": 1, \"Height\": 1}", "missing \"Flag\" (a field of P3)"},
+    };
+    for (size_t i = 0; i < sizeof bad2 / sizeof bad2[0]; ++i) {
+        snprintf(text, sizeof text, "{%s, %s}", arr, bad2[i].fields);
+        p3_refused(text, bad2[i].want);
+    }
+}
+
 int main(void) {
     test_values();
     test_slots();
     test_round_trips();
     test_malformed();
+    test_phase3_kinds();
     printf("fields: %d passed, %d failed\n", passed, failed);
     return failed != 0;
 }

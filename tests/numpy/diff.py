@@ -29,6 +29,9 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     DIAGONAL_MATRIX1 np.tri masks of [Begin, End) (inverted when Begin > End) over
                      the input or zeros; the union Value's bits
     REVERSE_SUBSEQUENCES  np.flip of each sequence's first min(length, n) elements
+    UPSAMPLE_2D      np.repeat along H (Height times) and W (Width times)
+    RESAMPLE(1,2,3)  fancy indexing (np.ix_) by per-dimension source indices computed in
+                     np.float32 arithmetic ((o - OutOff) / Scale - InOff, floor or ceil, clipped)
     ELEMENT_WISE_IDENTITY  a copy through both views (every data type); with ScaleBias
                      (FLOAT32, FLOAT16) np.multiply then np.add with dtype float32, two
                      separately rounded operations (no fused multiply-add), FLOAT16
@@ -237,11 +240,22 @@ PARAM_NAMES = {
     "CAST": (),
     "SLICE_GRAD": (),
     "MAX_UNPOOLING": (),
+    "UPSAMPLE_2D": ("ScaleSize", "InterpolationMode"),
+    "RESAMPLE": ("InterpolationMode", "Scales"),
+    "RESAMPLE1": ("InterpolationMode", "Scales", "InputPixelOffsets", "OutputPixelOffsets"),
+    "RESAMPLE2": ("InterpolationMode", "RoundingDirection", "Scales", "InputPixelOffsets", "OutputPixelOffsets"),
+    "RESAMPLE3": ("InterpolationMode", "RoundingDirection", "Scales", "InputPixelOffsets", "OutputPixelOffsets",
+                  "Antialiased"),
 }
 
 
 class Bits(int):
     """A FLOAT parameter's 32-bit pattern, or a SCALAR_UNION's element bits (manifest: bits NAME HEX)."""
+
+
+class FloatArray(list):
+    """A FLOAT_ARRAY parameter's 32-bit patterns (manifest: farray NAME COUNT HEX...); the driver sets
+    its count field (DimensionCount) too."""
 
 # ---- case generators: each returns (op, p0, p1, tensors, expected outputs or None, note, oob[, more params]) ----
 
@@ -855,6 +869,79 @@ def gen_unfold(rng, dt, it, n, oob):
     note = "windows %s strides %s dilations %s start %s end %s" % (w, st, dil, p0, p1)
     arrays = (("WindowSizes", w), ("Strides", st), ("Dilations", dil), ("StartPadding", p0), ("EndPadding", p1))
     return "UNFOLD", 0, 0, [t_in, t_out], [res], note, False, arrays
+def resample_index(n_out, n_in, scale, in_off, out_off, decreasing):
+    """The RESAMPLE family's source index along one dimension (docs/operators.md Q11): every step
+    in numpy float32 arithmetic, floor or ceil, clipped."""
+    s, a, b = np.float32(scale), np.float32(in_off), np.float32(out_off)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        t = ((np.arange(n_out, dtype=np.float64).astype(np.float32) - b) / s) - a
+    i = np.floor(t) if decreasing else np.ceil(t)
+    return np.clip(i, 0, n_in - 1).astype(np.int64)
+
+
+class Size2D(tuple):
+    """A DML_SIZE_2D parameter (Width, Height) (manifest: size2d NAME W H)."""
+
+
+def gen_upsample_2d(rng, dt, it, n, oob):
+    if dt not in (1, 2) or n not in (4, 5):  # US1, US2: 4 or 5 dims, F32 or F16
+        return None
+    ins = [int(rng.integers(1, 5)) for _ in range(n)]
+    w, h = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+    outs = list(ins)
+    outs[-2] *= h
+    outs[-1] *= w
+    t_in = make(rng, dt, ins, False)
+    t_out = make(rng, dt, outs, True)
+    res = t_in.view().repeat(h, axis=n - 2).repeat(w, axis=n - 1)
+    return "UPSAMPLE_2D", Size2D((w, h)), 0, [t_in, t_out], [res], "ScaleSize {%d, %d}" % (w, h), False
+
+
+def f32(bits):
+    return float(np.array([bits], np.uint32).view(np.float32)[0])
+
+
+def gen_resample2(rng, dt, it, n, oob, variant="RESAMPLE2"):
+    if dt not in (1, 2, 5, 8) or n > 4:  # RS2 at 6_4: F32, F16, UINT8, INT8; RS1: 1-4 dims
+        return None
+    ins = [int(rng.integers(1, 6)) for _ in range(n)]
+    outs, scales, io, oo = [], [], [], []
+    for s_in in ins:
+        kind = int(rng.integers(0, 6))
+        if kind <= 1:  # an integer upscale
+            k = int(rng.integers(1, 4))
+            outs.append(s_in * k)
+            scales.append(np.float32(k))
+        else:
+            o = int(rng.integers(1, 2 * s_in + 2))
+            outs.append(o)
+            if kind == 2:
+                scales.append(np.float32(o) / np.float32(s_in))
+            elif kind == 3:
+                scales.append(np.float32(f32(int(rng.integers(0x3D800000, 0x41000000)))))  # [1/16, 8)
+            else:
+                scales.append(np.float32(f32(0x7F7FFFFF if kind == 4 else 0x0D800000)))  # FLT_MAX, 2^-100
+        pick = lambda: np.float32([0.0, 0.5, -0.5, 1.0][int(rng.integers(0, 4))]) if rng.integers(0, 2) else \
+            np.float32(rng.uniform(-4, 4))
+        io.append(pick())
+        oo.append(pick())
+    decreasing = int(rng.integers(0, 2)) if variant in ("RESAMPLE2", "RESAMPLE3") else 1
+    if variant == "RESAMPLE":  # InputPixelOffsets 0.5, OutputPixelOffsets -0.5
+        io, oo = [np.float32(0.5)] * n, [np.float32(-0.5)] * n
+    eff = [x - np.float32(0.5) for x in io] if variant in ("RESAMPLE", "RESAMPLE1") else io  # fl32(x - 0.5)
+    t_in = make(rng, dt, ins, False)
+    t_out = make(rng, dt, outs, True)
+    idx = [resample_index(o, i, s, a, b, decreasing) for o, i, s, a, b in zip(outs, ins, scales, eff, oo)]
+    res = t_in.view()[np.ix_(*idx)]
+    bits = lambda v: FloatArray(int(np.array([x], np.float32).view(np.uint32)[0]) for x in v)
+    note = "scales %s in %s out %s %s" % ([float(x) for x in scales], [float(x) for x in io], [float(x) for x in oo],
+                                          "DECREASING" if decreasing else "INCREASING")
+    if variant == "RESAMPLE":
+        return variant, 0, bits(scales), [t_in, t_out], [res], note, False
+    if variant == "RESAMPLE1":
+        return variant, 0, bits(scales), [t_in, t_out], [res], note, False, (bits(io), bits(oo))
+    more = (int(rng.integers(0, 2)),) if variant == "RESAMPLE3" else ()  # Antialiased: no effect
+    return variant, 0, decreasing, [t_in, t_out], [res], note, False, (bits(scales), bits(io), bits(oo)) + more
 
 
 # One generator per operator of src/core/operators.def (scripts/check-tables.py checks that
@@ -950,6 +1037,11 @@ GENERATORS = {
     "CAST": gen_cast,
     "SLICE_GRAD": gen_slice_grad,
     "MAX_UNPOOLING": gen_max_unpooling,
+    "UPSAMPLE_2D": gen_upsample_2d,
+    "RESAMPLE": lambda rng, dt, it, n, oob: gen_resample2(rng, dt, it, n, oob, "RESAMPLE"),
+    "RESAMPLE1": lambda rng, dt, it, n, oob: gen_resample2(rng, dt, it, n, oob, "RESAMPLE1"),
+    "RESAMPLE2": gen_resample2,
+    "RESAMPLE3": lambda rng, dt, it, n, oob: gen_resample2(rng, dt, it, n, oob, "RESAMPLE3"),
 }
 
 
@@ -970,7 +1062,7 @@ def generate(seed, k):
         name, p0, p1, tensors, expected, note, oob = case[:7]
         extra = case[7] if len(case) > 7 else ()
         # (name, values) of array parameters (SLICE), and parameters past the second (GATHER_ND1's B)
-        arrays = [e for e in extra if isinstance(e, tuple)]
+        arrays = [e for e in extra if isinstance(e, tuple) and not isinstance(e, FloatArray)]
         more = tuple(e for e in extra if not isinstance(e, tuple))
         # the checking option: same bytes when every index is in range, an error (and nothing written) when not
         flags = CHECK_INDICES if rng.integers(0, 2) else 0
@@ -1020,7 +1112,11 @@ def main():
         for name, value in zip(PARAM_NAMES[c["op"]], c["params"]):
             if value is None:  # an optional struct left NULL
                 continue
-            if isinstance(value, tuple):  # a struct of FLOAT fields, as bits
+            if isinstance(value, Size2D):  # a DML_SIZE_2D
+                manifest.append("size2d %s %d %d" % (name, value[0], value[1]))
+            elif isinstance(value, FloatArray):  # a FLOAT_ARRAY, as bits
+                manifest.append("farray %s %d %s" % (name, len(value), " ".join("%x" % v for v in value)))
+            elif isinstance(value, tuple):  # a struct of FLOAT fields, as bits
                 manifest.append("struct %s %d %s" % (name, len(value), " ".join("0x%08x" % v for v in value)))
             elif isinstance(value, list):
                 manifest.append("array %s %d %s" % (name, len(value), " ".join(map(str, value))))

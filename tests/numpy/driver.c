@@ -10,7 +10,7 @@
  *   case ID OPERATOR FEATURE_LEVEL FLAGS
  *       OPERATOR: any the library's schema list names (dmlref_operator_schema_at)
  *   param NAME VALUE
- *       a UINT, INT or ENUM parameter of the operator's desc, by its schema name (Axis,
+ *       a UINT, INT, ENUM or BOOL parameter of the operator's desc, by its schema name (Axis,
  *       ValueDataType, ...); count fields (InputCount, OutputCount) come from the tensors
  *   bits NAME HEX
  *       a FLOAT parameter's 32-bit pattern, or a SCALAR_UNION's element bits (the width
@@ -18,6 +18,11 @@
  *   array NAME COUNT VALUE[COUNT]
  *       a UINT_ARRAY or INT_ARRAY parameter (TILE's Repeats, ...); its count field
  *       (RepeatsCount) is set to COUNT
+ *   farray NAME COUNT BITS[COUNT]
+ *       a FLOAT_ARRAY parameter (RESAMPLE2's Scales, ...): COUNT binary32 bit patterns in
+ *       hex; its count field (DimensionCount) is set to COUNT
+ *   size2d NAME WIDTH HEIGHT
+ *       a DML_SIZE_2D parameter (UPSAMPLE_2D's ScaleSize)
  *   struct NAME COUNT BITS[COUNT]
  *       an optional STRUCT parameter of FLOAT fields (ELEMENT_WISE_IDENTITY's ScaleBias):
  *       its COUNT fields as binary32 bit patterns in hex (0x3f800000), one struct a case;
@@ -87,7 +92,7 @@ static const dmlref_schema *op_schema(const char *name) {
 static void set_param(const dmlref_schema *s, void *desc, const char *name, long long v) {
     const dmlref_param *p = desc_param(s, name);
     if (!p) die("unknown parameter in manifest");
-    if (p->kind == DMLREF_PARAM_UINT || p->kind == DMLREF_PARAM_ENUM) {
+    if (p->kind == DMLREF_PARAM_UINT || p->kind == DMLREF_PARAM_ENUM || p->kind == DMLREF_PARAM_BOOL) {
         if (v < 0 || v > 0xFFFFFFFFLL) die("UINT parameter out of range");
         desc_set_u32(desc, p->offset, (uint32_t)v);
     } else if (p->kind == DMLREF_PARAM_INT) {
@@ -142,6 +147,28 @@ static void set_array(FILE *m, const dmlref_schema *s, void *desc, const char *n
         a[i] = (uint32_t)v; /* an INT32's two's-complement bits */
     }
     const uint32_t *ptr = a;
+    memcpy((unsigned char *)desc + p->offset, &ptr, sizeof ptr);
+    if (p->count_name) desc_set_u32(desc, p->count_offset, count);
+}
+
+/* Reads COUNT binary32 bit patterns into the next of farrays[] and points the FLOAT_ARRAY
+ * parameter `name` of desc at them, its count field set to COUNT. */
+static void set_farray(FILE *m, const dmlref_schema *s, void *desc, const char *name, float farrays[][MAX_ARRAY_LEN],
+                       unsigned *n_farrays) {
+    const dmlref_param *p = desc_param(s, name);
+    unsigned count;
+    if (!p) die("unknown parameter in manifest");
+    if (p->kind != DMLREF_PARAM_FLOAT_ARRAY) die("not a FLOAT array parameter");
+    if (*n_farrays == MAX_ARRAYS) die("too many FLOAT array parameters");
+    if (fscanf(m, "%u", &count) != 1 || count > MAX_ARRAY_LEN) die("bad farray count");
+    float *a = farrays[(*n_farrays)++];
+    for (unsigned i = 0; i < count; ++i) {
+        unsigned bits;
+        if (fscanf(m, "%x", &bits) != 1) die("bad farray value");
+        const uint32_t b = bits;
+        memcpy(&a[i], &b, sizeof b);
+    }
+    const float *ptr = a;
     memcpy((unsigned char *)desc + p->offset, &ptr, sizeof ptr);
     if (p->count_name) desc_set_u32(desc, p->count_offset, count);
 }
@@ -223,7 +250,8 @@ int main(int argc, char **argv) {
     static tensor t[MAX_TENSORS];
     static uint32_t arrays[MAX_ARRAYS][MAX_ARRAY_LEN];
     static float fields[MAX_ARRAY_LEN];
-    unsigned nt = 0, fl = 0, flags = 0, n_arrays = 0;
+    static float farrays[MAX_ARRAYS][MAX_ARRAY_LEN];
+    unsigned nt = 0, fl = 0, flags = 0, n_arrays = 0, n_farrays = 0;
     unsigned long id = 0;
     const dmlref_schema *sc = NULL;
     void *desc = NULL;
@@ -238,6 +266,7 @@ int main(int argc, char **argv) {
             if (!desc) die("out of memory");
             nt = 0;
             n_arrays = 0;
+            n_farrays = 0;
         } else if (!strcmp(word, "param")) {
             char name[64];
             long long v = 0;
@@ -252,6 +281,18 @@ int main(int argc, char **argv) {
             char name[64];
             if (!desc || fscanf(m, "%63s", name) != 1) die("bad array line");
             set_array(m, sc, desc, name, arrays, &n_arrays);
+        } else if (!strcmp(word, "farray")) {
+            char name[64];
+            if (!desc || fscanf(m, "%63s", name) != 1) die("bad farray line");
+            set_farray(m, sc, desc, name, farrays, &n_farrays);
+        } else if (!strcmp(word, "size2d")) {
+            char name[64];
+            unsigned w, h;
+            if (!desc || fscanf(m, "%63s %u %u", name, &w, &h) != 3) die("bad size2d line");
+            const dmlref_param *p = desc_param(sc, name);
+            if (!p || p->kind != DMLREF_PARAM_SIZE_2D) die("not a DML_SIZE_2D parameter");
+            desc_set_u32(desc, p->offset, w);
+            desc_set_u32(desc, p->offset + 4, h);
         } else if (!strcmp(word, "struct")) {
             char name[64];
             if (!desc || fscanf(m, "%63s", name) != 1) die("bad struct line");

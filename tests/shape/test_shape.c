@@ -37,7 +37,10 @@ static int leaves_free(const dmlref_case *c) {
     return c->type == DMLREF_OPERATOR_SPLIT || c->type == DMLREF_OPERATOR_ONE_HOT ||
            c->type == DMLREF_OPERATOR_DIAGONAL_MATRIX ||
            (c->type == DMLREF_OPERATOR_DIAGONAL_MATRIX1 && c->n_inputs == 0) ||
-           c->type == DMLREF_OPERATOR_SLICE_GRAD || c->type == DMLREF_OPERATOR_MAX_UNPOOLING;
+           c->type == DMLREF_OPERATOR_SLICE_GRAD || c->type == DMLREF_OPERATOR_MAX_UNPOOLING ||
+           c->type == DMLREF_OPERATOR_RESAMPLE || c->type == DMLREF_OPERATOR_RESAMPLE1 ||
+           c->type == DMLREF_OPERATOR_RESAMPLE2 ||
+           c->type == DMLREF_OPERATOR_RESAMPLE3; /* the RESAMPLE family: Output.Sizes free (Q11.3) */
 }
 
 static void check_case(const char *dir, const char *name) {

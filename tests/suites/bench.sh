@@ -28,10 +28,10 @@ if [ ! -x "$B" ]; then
     exit 1
 fi
 
-# ---- the list and the files agree: 32 workloads (12 of phase 1, 13 of phase 2, 7 of phase 3) + small_gather
+# ---- the list and the files agree: 34 workloads (12 of phase 1, 13 of phase 2, 9 of phase 3) + small_gather
 listed=$(sed 's/#.*//' "$W/workloads.txt" | tr -s ' \t' '\n' | sed '/^$/d')
 n=$(echo "$listed" | wc -l)
-[ "$n" -eq 32 ] && ok || no "workloads.txt lists $n workloads, not 32"
+[ "$n" -eq 34 ] && ok || no "workloads.txt lists $n workloads, not 34"
 for id in $listed; do
     [ -f "$W/$id.json" ] && ok || no "$id is listed but $W/$id.json is missing"
 done
@@ -101,6 +101,8 @@ cast_f32_i32 134217728
 cast_u8_f32 83886080
 slice_grad 117440512
 max_unpool 100663296
+upsample_nearest 83886080
+resample_nearest 83886080
 small_gather 2112
 EOF
 

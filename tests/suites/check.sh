@@ -72,11 +72,14 @@ done
 # ---- the correct backend: every operator passes ------------------------------------------------
 n=$(ls s/all | wc -l)
 "$D" check --backend "$P --bug none {case} {out}" s/all >"$tmp/log" 2>&1
-[ $? -eq 0 ] && grep -q "^check: $n passed, 0 failed, 0 skipped$" "$tmp/log" && ! [ -e check-min ] && ok || no "the correct backend over every operator"
+rc=$?
+# a case export gives no framework form (a RESAMPLE2 crop: cli/framework.c) is not-expressible, skipped
+k=$(grep -c '^not-expressible s/all/' "$tmp/log")
+[ $rc -eq 0 ] && grep -q "^check: $((n - k)) passed, 0 failed, $k skipped$" "$tmp/log" && ! [ -e check-min ] && ok || no "the correct backend over every operator"
 # exported directories are taken as they are, and --junit
 for f in s/all/*.json; do "$D" export "$f" --out "exp/$(basename "$f" .json)" >/dev/null 2>&1 || no "export $f"; done
 "$D" check --junit junit.xml --backend "$P --bug none {case} {out}" exp >"$tmp/log" 2>&1 &&
-    grep -q "^check: $n passed, 0 failed" "$tmp/log" && ok || no "the correct backend over exported directories"
+    grep -q "^check: $((n - k)) passed, 0 failed" "$tmp/log" && ok || no "the correct backend over exported directories"
 "$PYTHON" -c "import xml.etree.ElementTree as E, sys; s = E.parse('junit.xml').getroot()[0]; sys.exit(0 if s.get('tests') == '$n' and s.get('failures') == '0' else 1)" && ok || no "junit.xml of a passing run"
 
 # ---- type-unsupported, backend errors, hostile outputs ------------------------------------------

@@ -875,6 +875,21 @@ for f in "$tmp"/gencast/*.json; do
     done
 done
 [ "$cafail" -eq 0 ] && ok || no "$cafail generated CAST runs differ from the oracle"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_resample2_1_$i.json"; done))
+want=0c6a8418537c8077a4ca0c8cc8fcec3d87036ba9fa3f1ef0aaaece632a7d49e6
+[ "$pin" = "$want" ] && ok || no "gen RESAMPLE2 --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_upsample_2d_1_$i.json"; done))
+want=e9b4e0fd4e5f356634d50fdb0f2e3729ff95e14537018418279688cd342ae295
+[ "$pin" = "$want" ] && ok || no "gen UPSAMPLE_2D --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_resample_1_$i.json"; done))
+want=e62be6127b7fba2f04dbd012ec78064a02cad8615a6e5aeb10de96a8730b2516
+[ "$pin" = "$want" ] && ok || no "gen RESAMPLE --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_resample1_1_$i.json"; done))
+want=52e187c526909ae0913c2d7b4440468865ef8b973e7ae3c7c2ab7deca50c12b9
+[ "$pin" = "$want" ] && ok || no "gen RESAMPLE1 --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_resample3_1_$i.json"; done))
+want=54902228e064b4827f39f278231bda6e8a7cd56d10f989cf6fa744fc19376926
+[ "$pin" = "$want" ] && ok || no "gen RESAMPLE3 --count 5 --seed 1 files have sha256 $pin, pinned $want"
 # REVERSE_SUBSEQUENCES: the builder's cases (lengths above the axis among them) through the
 # fast path with 1 and 2 threads, a tiny grain splitting even small cases; the larger ones
 # reach the copy plans and the batches of narrow runs

@@ -39,7 +39,8 @@ TEST(registry_schemas_are_consistent) {
         for (uint32_t k = 0; k < sc->n_params; ++k) {
             const dmlref_param *pm = &sc->params[k];
             CHECK(pm->name && pm->name[0]);
-            CHECK(pm->kind >= DMLREF_PARAM_UINT && pm->kind <= DMLREF_PARAM_STRUCT);
+            CHECK(pm->kind >= DMLREF_PARAM_UINT && pm->kind <= DMLREF_PARAM_BOOL);
+            if (pm->kind == DMLREF_PARAM_SIZE_2D) CHECK(pm->offset + 8 <= sc->desc_size);
             CHECK(pm->offset + 4 <= sc->desc_size);
             /* a SCALAR_UNION's data-type field is an ENUM parameter listed before it */
             if (pm->kind == DMLREF_PARAM_SCALAR_UNION) {
@@ -57,14 +58,16 @@ TEST(registry_schemas_are_consistent) {
                         strcmp(sc->slots[j].count_name, pm->name) == 0)
                         found = 1;
                 for (uint32_t j = 0; j < sc->n_params; ++j)
-                    if ((sc->params[j].kind == DMLREF_PARAM_UINT_ARRAY || sc->params[j].kind == DMLREF_PARAM_INT_ARRAY) &&
+                    if ((sc->params[j].kind == DMLREF_PARAM_UINT_ARRAY || sc->params[j].kind == DMLREF_PARAM_INT_ARRAY ||
+                         sc->params[j].kind == DMLREF_PARAM_FLOAT_ARRAY) &&
                         sc->params[j].count_offset == pm->offset && sc->params[j].count_name &&
                         strcmp(sc->params[j].count_name, pm->name) == 0)
                         found = 1;
                 CHECK(found);
             }
             /* an array parameter names its count field, inside the desc */
-            if (pm->kind == DMLREF_PARAM_UINT_ARRAY || pm->kind == DMLREF_PARAM_INT_ARRAY) {
+            if (pm->kind == DMLREF_PARAM_UINT_ARRAY || pm->kind == DMLREF_PARAM_INT_ARRAY ||
+                pm->kind == DMLREF_PARAM_FLOAT_ARRAY) {
                 CHECK(pm->count_name != NULL);
                 CHECK(pm->count_offset + sizeof(uint32_t) <= sc->desc_size);
                 CHECK(pm->offset + sizeof(void *) <= sc->desc_size);

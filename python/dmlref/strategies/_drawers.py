@@ -428,3 +428,94 @@ def max_unpooling(draw, feature_level=None, **types):
     idx[...] = vals.astype(it)
     return Drawn("MAX_UNPOOLING", [x, idx], {"shape": list(outs)}, feature_level,
                  [(outs, draw(layouts(outs, broadcast=False)))])
+# The RESAMPLE family's scales: integer upscales, nice ratios out / in, float32 values in
+# [1/16, 8), FLT_MAX and a tiny 2^-100; offsets 0, +-0.5, 1 or any finite float32 in (-4, 4).
+_FLT_MAX = float(np.finfo(np.float32).max)
+
+
+def _resample_dims(draw, n, ins):
+    outs, scales, in_off, out_off = [], [], [], []
+    for s in ins:
+        kind = draw(st.integers(0, 4))
+        if kind == 0:
+            k = draw(st.integers(1, 3))
+            o, sc = s * k, float(k)
+        elif kind == 1:
+            o = draw(st.integers(1, 2 * s + 1))
+            sc = float(np.float32(o) / np.float32(s))
+        elif kind == 2:
+            o = draw(st.integers(1, 2 * s + 1))
+            sc = draw(st.floats(1 / 16, 8, width=32, exclude_max=True))
+        else:
+            o = draw(st.integers(1, 4))
+            sc = _FLT_MAX if kind == 3 else 2.0 ** -100
+        outs.append(o)
+        scales.append(sc)
+        offset = st.one_of(st.sampled_from([0.0, 0.5, -0.5, 1.0]), st.floats(-4, 4, width=32))
+        in_off.append(draw(offset))
+        out_off.append(draw(offset))
+    if math.prod(outs) > MAX_ELEMENTS:
+        outs = [1] * n
+    return tuple(outs), scales, in_off, out_off
+
+
+@st.composite
+def resample2(draw, feature_level=None, **types):
+    n, dt, _, rng = draw(_common("RESAMPLE2", feature_level, **types))
+    ins = draw(shapes(n, budget=32))
+    outs, scales, in_off, out_off = _resample_dims(draw, n, ins)
+    x = _input(draw, rng, dt, ins)
+    return Drawn("RESAMPLE2", [x], {"interpolation_mode": "NEAREST_NEIGHBOR",
+                                     "rounding_direction": draw(st.sampled_from(["INCREASING", "DECREASING"])),
+                                     "scales": scales, "input_pixel_offsets": in_off,
+                                     "output_pixel_offsets": out_off, "shape": list(outs)},
+                 feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+
+
+@st.composite
+def resample(draw, feature_level=None, **types):
+    n, dt, _, rng = draw(_common("RESAMPLE", feature_level, **types))
+    ins = draw(shapes(n, budget=32))
+    outs, scales, _, _ = _resample_dims(draw, n, ins)
+    x = _input(draw, rng, dt, ins)
+    return Drawn("RESAMPLE", [x], {"interpolation_mode": "NEAREST_NEIGHBOR", "scales": scales, "shape": list(outs)},
+                 feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+
+
+@st.composite
+def resample1(draw, feature_level=None, **types):
+    n, dt, _, rng = draw(_common("RESAMPLE1", feature_level, **types))
+    ins = draw(shapes(n, budget=32))
+    outs, scales, in_off, out_off = _resample_dims(draw, n, ins)
+    x = _input(draw, rng, dt, ins)
+    return Drawn("RESAMPLE1", [x], {"interpolation_mode": "NEAREST_NEIGHBOR", "scales": scales,
+                                     "input_pixel_offsets": in_off, "output_pixel_offsets": out_off,
+                                     "shape": list(outs)},
+                 feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+
+
+@st.composite
+def resample3(draw, feature_level=None, **types):
+    n, dt, _, rng = draw(_common("RESAMPLE3", feature_level, **types))
+    ins = draw(shapes(n, budget=32))
+    outs, scales, in_off, out_off = _resample_dims(draw, n, ins)
+    x = _input(draw, rng, dt, ins)
+    return Drawn("RESAMPLE3", [x], {"interpolation_mode": "NEAREST_NEIGHBOR",
+                                     "rounding_direction": draw(st.sampled_from(["INCREASING", "DECREASING"])),
+                                     "scales": scales, "input_pixel_offsets": in_off,
+                                     "output_pixel_offsets": out_off, "antialiased": draw(st.booleans()),
+                                     "shape": list(outs)},
+                 feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+
+
+@st.composite
+def upsample_2d(draw, feature_level=None, **types):
+    n, dt, _, rng = draw(_common("UPSAMPLE_2D", feature_level, **types))
+    ins = draw(shapes(n, budget=32))
+    w, h = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    if math.prod(ins) * w * h > MAX_ELEMENTS:
+        w = h = 1
+    outs = tuple(s * (h if d == n - 2 else w if d == n - 1 else 1) for d, s in enumerate(ins))
+    x = _input(draw, rng, dt, ins)
+    return Drawn("UPSAMPLE_2D", [x], {"scale_size": {"Width": w, "Height": h}, "interpolation_mode": "NEAREST_NEIGHBOR"},
+                 feature_level, [(outs, draw(layouts(outs, broadcast=False)))])

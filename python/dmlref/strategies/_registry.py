@@ -10,7 +10,8 @@ from .. import _types
 from .._ops import OPERATORS
 from ._drawers import (_padding, cast, depth_space, diagonal_matrix, diagonal_matrix1, gather, gather_elements,
                        gather_nd, gather_nd1, join, one_hot, reverse_subsequences, same_shape, scatter,
-                       scatter_nd, slice1, slice_, split, tile, unfold, slice_grad, max_unpooling)
+                       scatter_nd, slice1, slice_, split, tile, unfold, slice_grad, max_unpooling, resample,
+                       resample1, resample2, resample3, upsample_2d)
 from ._probe import support
 
 
@@ -43,6 +44,11 @@ DRAWERS = {
     "CAST": cast,
     "SLICE_GRAD": slice_grad,
     "MAX_UNPOOLING": max_unpooling,
+    "UPSAMPLE_2D": upsample_2d,
+    "RESAMPLE": resample,
+    "RESAMPLE1": resample1,
+    "RESAMPLE2": resample2,
+    "RESAMPLE3": resample3,
 }
 
 

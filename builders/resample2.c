@@ -1,0 +1,17 @@
+/* RESAMPLE2's random valid cases (resample_common.h): NEAREST_NEIGHBOR, either
+ * RoundingDirection, 1 to 4 dims, per-dimension scales and offsets of every kind. */
+#include "resample_common.h"
+
+static int build(prng *r, dmlref_case *g) {
+    uint32_t n;
+    float scale[4], in_off[4], out_off[4];
+    if (resample_draw(r, g, 1, &n, scale, in_off, out_off)) return -1;
+    bld_set_param(g, "InterpolationMode", DMLREF_INTERPOLATION_MODE_NEAREST_NEIGHBOR);
+    bld_set_param(g, "RoundingDirection", bld_rnd(r, 2));
+    bld_set_float_array(g, "Scales", scale, n);
+    bld_set_float_array(g, "InputPixelOffsets", in_off, n);
+    bld_set_float_array(g, "OutputPixelOffsets", out_off, n);
+    return 0;
+}
+
+const builder resample2_builder = {DMLREF_OPERATOR_RESAMPLE2, build};
