@@ -1953,4 +1953,115 @@ def reverse_subsequences(input: ArrayLike, sequence_lengths: ArrayLike, /, *, ax
     return _call('REVERSE_SUBSEQUENCES', (input, sequence_lengths), feature_level, check_indices, out, threads, force_oracle, axis=axis)
 
 
-__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences']
+def element_wise_if(condition: ArrayLike, a: ArrayLike, b: ArrayLike, /, *, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
+    r"""DML_OPERATOR_ELEMENT_WISE_IF on numpy arrays (docs/operators.md, "Q3. ELEMENT_WISE_IF").
+
+    element_wise_if(condition, a, b, /, *, feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
+
+    `DML_OPERATOR_ELEMENT_WISE_IF` = 88, from FL 2_0. A per-element select:
+    `out[c] = cond[c] != 0 ? A[c] : B[c]`. onnxruntime emits it for ONNX Where (the bool condition
+    bound as UINT8, broadcast inputs as zero strides); Chromium for WebNN's `where` (condition uint8).
+
+    Parameters
+    ----------
+    condition : array
+        ConditionTensor: tensor; any object with __dlpack__ or __array__.
+    a : array
+        ATensor: tensor; any object with __dlpack__ or __array__.
+    b : array
+        BTensor: tensor; any object with __dlpack__ or __array__.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+    """
+    r = _fast(88, (condition, a, b), (), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('ELEMENT_WISE_IF', (condition, a, b), feature_level, check_indices, out, threads, force_oracle)
+
+
+def fill_value_constant(*, value_data_type: Optional[Union[int, str]] = None, value: Any, shape: Optional[Sequence[int]] = None, dtype: Any = None, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
+    r"""DML_OPERATOR_FILL_VALUE_CONSTANT on numpy arrays (docs/operators.md, "Q4. FILL_VALUE_CONSTANT and FILL_VALUE_SEQUENCE").
+
+    fill_value_constant(*, value_data_type=..., value, shape=..., dtype=..., feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
+
+    `DML_OPERATOR_FILL_VALUE_CONSTANT` = 103 and `DML_OPERATOR_FILL_VALUE_SEQUENCE` = 104, both from
+    FL 2_1. Generators without an input. onnxruntime emits FILL_VALUE_CONSTANT for ONNX
+    ConstantOfShape (the value's raw bytes in the union) and FILL_VALUE_SEQUENCE for ONNX Range
+    (1-D, `ValueStart`/`ValueDelta` copied from the CPU-side scalars).
+
+    Parameters
+    ----------
+    value_data_type : enum
+        ValueDataType: 1 FLOAT32, 2 FLOAT16, 3 UINT32, 4 UINT16, 5 UINT8, 6 INT32, 7 INT16, 8 INT8, 9 FLOAT64, 10 UINT64, 11 INT64.
+    value : DML_SCALAR_UNION
+        Value.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+    """
+    r = _fast(103, (), (value_data_type, value,), (shape, dtype,), out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('FILL_VALUE_CONSTANT', (), feature_level, check_indices, out, threads, force_oracle, value_data_type=value_data_type, value=value, shape=shape, dtype=dtype)
+
+
+def fill_value_sequence(*, value_data_type: Optional[Union[int, str]] = None, value_start: Any, value_delta: Any, shape: Optional[Sequence[int]] = None, dtype: Any = None, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
+    r"""DML_OPERATOR_FILL_VALUE_SEQUENCE on numpy arrays (docs/operators.md, "Q4. FILL_VALUE_CONSTANT and FILL_VALUE_SEQUENCE").
+
+    fill_value_sequence(*, value_data_type=..., value_start, value_delta, shape=..., dtype=..., feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
+
+    `DML_OPERATOR_FILL_VALUE_CONSTANT` = 103 and `DML_OPERATOR_FILL_VALUE_SEQUENCE` = 104, both from
+    FL 2_1. Generators without an input. onnxruntime emits FILL_VALUE_CONSTANT for ONNX
+    ConstantOfShape (the value's raw bytes in the union) and FILL_VALUE_SEQUENCE for ONNX Range
+    (1-D, `ValueStart`/`ValueDelta` copied from the CPU-side scalars).
+
+    Parameters
+    ----------
+    value_data_type : enum
+        ValueDataType: 1 FLOAT32, 2 FLOAT16, 3 UINT32, 4 UINT16, 5 UINT8, 6 INT32, 7 INT16, 8 INT8, 9 FLOAT64, 10 UINT64, 11 INT64.
+    value_start : DML_SCALAR_UNION
+        ValueStart.
+    value_delta : DML_SCALAR_UNION
+        ValueDelta.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+    """
+    r = _fast(104, (), (value_data_type, value_start, value_delta,), (shape, dtype,), out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('FILL_VALUE_SEQUENCE', (), feature_level, check_indices, out, threads, force_oracle, value_data_type=value_data_type, value_start=value_start, value_delta=value_delta, shape=shape, dtype=dtype)
+
+
+__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences', 'element_wise_if', 'fill_value_constant', 'fill_value_sequence']

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from .. import _types
 from .._ops import OPERATORS
-from ._drawers import (_padding, depth_space, diagonal_matrix, diagonal_matrix1, gather, gather_elements,
+from ._drawers import (_padding, depth_space, diagonal_matrix, diagonal_matrix1, element_wise_if, fill_value_constant,
+                       fill_value_sequence, gather, gather_elements,
                        gather_nd, gather_nd1, join, one_hot, reverse_subsequences, same_shape, scatter,
                        scatter_nd, slice1, slice_, split, tile)
 from ._probe import support
@@ -39,6 +40,9 @@ DRAWERS = {
     "GATHER_ND": gather_nd,
     "GATHER_ND1": gather_nd1,
     "REVERSE_SUBSEQUENCES": reverse_subsequences,
+    "ELEMENT_WISE_IF": element_wise_if,
+    "FILL_VALUE_CONSTANT": fill_value_constant,
+    "FILL_VALUE_SEQUENCE": fill_value_sequence,
 }
 
 
