@@ -108,11 +108,15 @@ for m in glob.glob(sys.argv[1] + "/*/manifest.json"):
     ops.add(j["operator"])
     onnx[j["operator"]] += j["onnx"]["expressible"]
     webnn[j["operator"]] += j["webnn"]["expressible"]
-assert len(ops) == 22, sorted(ops)
+import re
+want = set(re.findall(r"^DMLREF_OP\(([A-Z0-9_]+),", open("src/core/operators.def").read(), re.M))
+assert ops == want, sorted(want - ops)
 # ELEMENT_WISE_IDENTITY's documented cases all have a ScaleBias (arithmetic: not expressible);
 # the generated suite has its plain copies
 assert sorted(o for o in ops if not onnx[o]) == ["ELEMENT_WISE_IDENTITY"], [o for o in ops if not onnx[o]]
-assert sorted(o for o in ops if not webnn[o]) == ["ELEMENT_WISE_IDENTITY", "ONE_HOT"], [o for o in ops if not webnn[o]]
+# (WebNN has no oneHot and no fill operator)
+assert sorted(o for o in ops if not webnn[o]) == ["ELEMENT_WISE_IDENTITY", "FILL_VALUE_CONSTANT", "FILL_VALUE_SEQUENCE",
+                                                  "ONE_HOT"], [o for o in ops if not webnn[o]]
 PY
 
 # ---- onnx.checker, and the TensorProto files against the .npy files
@@ -234,7 +238,7 @@ contains "$tmp/err" "not expressible in ONNX (first: ScaleBias is arithmetic" "g
 expect 0 "gen --expressible webnn" "$D" gen --operator ALL --count 4 --seed 4 --expressible webnn --out "$tmp/ew"
 contains "$tmp/err" "skipped ONE_HOT" "gen --expressible webnn skips ONE_HOT"
 expect 0 "export gen --expressible webnn" "$D" export "$tmp/ew" --out "$tmp/ewx" --webnn
-contains "$tmp/err" "wrote 84 cases to $tmp/ewx; WebNN: 84 tests, 0 not expressible" "gen --expressible webnn: every case has a test"
+contains "$tmp/err" "wrote 88 cases to $tmp/ewx; WebNN: 88 tests, 0 not expressible" "gen --expressible webnn: every case has a test"
 expect 4 "gen ONE_HOT --expressible webnn" "$D" gen --operator ONE_HOT --count 1 --seed 1 --expressible webnn --out "$tmp/e1"
 expect 4 "gen --expressible bad" "$D" gen --operator GATHER --count 1 --seed 1 --expressible tflite --out "$tmp/e2"
 # (without --expressible gen writes what it wrote before: tests/suites/cli.sh pins those bytes)
@@ -260,7 +264,7 @@ got=$(pin "$tmp/pindocx")
 [ "$got" = "$want" ] && ok || no "the documented cases' ONNX and WebNN files have sha256 $got, pinned $want (host-dependent bytes?)"
 "$D" gen --operator ALL --count 2 --seed 1 --bits --out "$tmp/pinsuite" >/dev/null 2>&1
 "$D" export "$tmp/pinsuite" --out "$tmp/pinx" --onnx --webnn >/dev/null 2>&1
-want=b863005bda4ebb410a75dfbe23e243c0c4a77c7b1e8df1e651192b71ad55bbdc
+want=cedd65db7761722e049986b90a2eeea105df7f2038147cd6c05dbc862086fa92
 got=$(pin "$tmp/pinx")
 [ "$got" = "$want" ] && ok || no "gen --bits --seed 1's ONNX and WebNN files have sha256 $got, pinned $want (host-dependent bytes?)"
 
