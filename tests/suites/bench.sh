@@ -28,10 +28,10 @@ if [ ! -x "$B" ]; then
     exit 1
 fi
 
-# ---- the list and the files agree: 25 workloads (12 of phase 1, 13 of phase 2) + small_gather
+# ---- the list and the files agree: 27 workloads (12 of phase 1, 13 of phase 2, 2 of phase 3) + small_gather
 listed=$(sed 's/#.*//' "$W/workloads.txt" | tr -s ' \t' '\n' | sed '/^$/d')
 n=$(echo "$listed" | wc -l)
-[ "$n" -eq 25 ] && ok || no "workloads.txt lists $n workloads, not 25"
+[ "$n" -eq 27 ] && ok || no "workloads.txt lists $n workloads, not 27"
 for id in $listed; do
     [ -f "$W/$id.json" ] && ok || no "$id is listed but $W/$id.json is missing"
 done
@@ -57,7 +57,8 @@ fi
 [ "$rc" -eq 0 ] && ok || no "bench --check: exit $rc"
 cat "$tmp/out"
 # id bytes: 2 x output bytes + index bytes (+ update bytes for SCATTER); TILE, PADDING1:
-# output + input; ONE_HOT: output + indices (docs/performance.md)
+# output + input; ONE_HOT: output + indices; ELEMENT_WISE_IF: the three inputs + output;
+# FILL_VALUE_SEQUENCE: the output (docs/performance.md)
 while read -r id bytes; do
     [ -n "${BENCH_CHECK:-}" ] && ! echo " $BENCH_CHECK " | grep -q " $id " && continue
     line=$(grep "^$id " "$tmp/out")
@@ -93,6 +94,8 @@ depth_to_space 134217728
 space_to_depth 134217728
 identity_transpose 134217728
 one_hot 71303168
+where 218103808
+fill_sequence 67108864
 small_gather 2112
 EOF
 
