@@ -3,7 +3,8 @@
  * case library): each output's DimensionCount and Sizes as the file gives them, computed
  * from the inputs and parameters.  Then again with every output slot NULL: the same sizes,
  * except for the operators whose shape the inputs and parameters leave partly free
- * (SPLIT, ONE_HOT, DIAGONAL_MATRIX, DIAGONAL_MATRIX1 without an input), which must say
+ * (SPLIT, ONE_HOT, DIAGONAL_MATRIX, DIAGONAL_MATRIX1 without an input, the FILL_VALUE
+ * operators), which must say
  * DMLREF_ERROR_NULL_POINTER.  Prints "shape: N passed, N failed".
  * Argument: the case folder (default tests/cases).
  */
@@ -34,7 +35,8 @@ static void null_outputs(const dmlref_schema *s, unsigned char *mem) {
 
 static int leaves_free(const dmlref_case *c) {
     return c->type == DMLREF_OPERATOR_SPLIT || c->type == DMLREF_OPERATOR_ONE_HOT ||
-           c->type == DMLREF_OPERATOR_DIAGONAL_MATRIX ||
+           c->type == DMLREF_OPERATOR_DIAGONAL_MATRIX || c->type == DMLREF_OPERATOR_FILL_VALUE_CONSTANT ||
+           c->type == DMLREF_OPERATOR_FILL_VALUE_SEQUENCE ||
            (c->type == DMLREF_OPERATOR_DIAGONAL_MATRIX1 && c->n_inputs == 0);
 }
 
