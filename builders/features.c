@@ -106,13 +106,17 @@ static int has_broadcast(const case_tensor *t) {
     return 0;
 }
 
+int features_fixed_type(const dmlref_tensor_slot *sl) { return strcmp(sl->name, "ConditionTensor") == 0; }
+
 void features_of(const dmlref_case *c, features *ft) {
     slot_tensor ts[2 * GEN_MAX_TENSORS];
     const uint32_t n = features_tensors(c, ts, 2 * GEN_MAX_TENSORS);
     memset(ft, 0, sizeof *ft);
     for (uint32_t k = 0; k < n; ++k) {
         const case_tensor *t = ts[k].t;
-        if (ts[k].sl->is_index) {
+        if (features_fixed_type(ts[k].sl)) {
+            /* the operator's own type: in no type list */
+        } else if (ts[k].sl->is_index) {
             ft->index_types |= 1u << t->buf.DataType;
             ft->negative_indices |= features_has_negative(t);
         } else {

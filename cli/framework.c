@@ -608,6 +608,53 @@ static int fw_max_unpooling(const dmlref_case *c, fw_form *f) {
     return 0;
 }
 
+/* ONNX Where(condition, X, Y): every tensor without the output's leading 1s (IF1: all four have
+ * the same Sizes).  The condition stays UINT8 in the test data; the ONNX graph casts it to bool
+ * (any nonzero byte is true there too), WebNN's where takes uint8, PyTorch's a bool (x != 0). */
+static int fw_element_wise_if(const dmlref_case *c, fw_form *f) {
+    const case_tensor *out = find(c, "OutputTensor", 1);
+    if (!out || c->n_inputs != 3) return -1;
+    names(f, "Where", "where", "where");
+    take_all(c, f, leading_ones(out, out->buf.DimensionCount - 1));
+    return 0;
+}
+
+/* ONNX ConstantOfShape(shape, value): the output without its leading 1s; "dtype" and
+ * "value_bits" the Value as one element (the union's first esize bytes, FLOAT16 its binary16
+ * bits); PyTorch full.  WebNN has no fill operator (the value is a constant() the caller fills). */
+static int fw_fill_value_constant(const dmlref_case *c, fw_form *f) {
+    const DMLREF_FILL_VALUE_CONSTANT_OPERATOR_DESC *d = c->desc_mem;
+    const case_tensor *out = find(c, "OutputTensor", 1);
+    uint64_t bits;
+    if (!out || fw_fill_from_union(&d->Value, out->esize, &bits) != 0 || !fw_set_dtype(f, out->buf.DataType))
+        return -1;
+    names(f, "ConstantOfShape", "constant", "full");
+    take_all(c, f, leading_ones(out, out->buf.DimensionCount - 1));
+    f->has_value = 1;
+    f->value_bits = bits;
+    return 0;
+}
+
+/* ONNX Range(start, limit, delta), reshaped to the output without its leading 1s (Range is
+ * 1-D; element i of the flat sequence is the row-major element i); "value_bits" ValueStart and
+ * "delta_bits" ValueDelta as elements of "dtype" (FLOAT16: binary16 bits); PyTorch arange.
+ * WebNN has no fill operator (the sequence overload of constant() was removed, webnn PR #656). */
+static int fw_fill_value_sequence(const dmlref_case *c, fw_form *f) {
+    const DMLREF_FILL_VALUE_SEQUENCE_OPERATOR_DESC *d = c->desc_mem;
+    const case_tensor *out = find(c, "OutputTensor", 1);
+    uint64_t start, delta;
+    if (!out || fw_fill_from_union(&d->ValueStart, out->esize, &start) != 0 ||
+        fw_fill_from_union(&d->ValueDelta, out->esize, &delta) != 0 || !fw_set_dtype(f, out->buf.DataType))
+        return -1;
+    names(f, "Range", "constant", "arange");
+    take_all(c, f, leading_ones(out, out->buf.DimensionCount - 1));
+    f->has_value = 1;
+    f->value_bits = start;
+    f->has_delta = 1;
+    f->delta_bits = delta;
+    return 0;
+}
+
 /* One form per operator of the registry's list (src/core/operators.def): fw_<name> above.  An
  * operator no framework can express still gets its fw_<name>, which returns -1 (the case is
  * then exported without a framework form), so that leaving it out is a decision in this file,

@@ -54,6 +54,8 @@ typedef struct fw_form {
     char dtype_name[16];                /* what dtype points at (framework_fill.c's fw_set_dtype)   */
     int has_value;
     uint64_t value_bits;                /* DIAGONAL_MATRIX(1), PADDING(1): the fill as one element's bits */
+    int has_delta;
+    uint64_t delta_bits;                /* FILL_VALUE_SEQUENCE: ValueDelta as one element's bits (value_bits: ValueStart) */
     uint32_t n_ints;
     fw_int ints[FW_MAX_INTS];           /* DepthToSpace's blocksize, GatherND's batch_dims, ...    */
     uint32_t n_lists;
@@ -75,7 +77,7 @@ int framework_form(const dmlref_case *c, fw_form *form);
 /*
  * The form as one JSON object: {"onnx": ..., "webnn": ..., "pytorch": ...,
  * "axis": A, "split": [...], "mode": "DCR", "dtype": "float32", "value_bits":
- * "0x3f800000", the ints ("blocksize": 2), the lists ("repeats": [...]), Resize's
+ * "0x3f800000", "delta_bits": "0x...", the ints ("blocksize": 2), the lists ("repeats": [...]), Resize's
  * "nearest_mode": "floor" and "scales": [0.6, 2] (float32 values, shortest round trip),
  * "shapes": {"InputTensor": [...], ...}}, tensors named as their files are
  * (npyout_base).  Continuation lines are indented by

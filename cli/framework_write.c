@@ -38,6 +38,7 @@ void framework_write(FILE *f, const dmlref_case *c, const fw_form *form, unsigne
         jout_string(f, form->dtype);
     }
     if (form->has_value) fprintf(f, ", \"value_bits\": \"0x%" PRIx64 "\"", form->value_bits);
+    if (form->has_delta) fprintf(f, ", \"delta_bits\": \"0x%" PRIx64 "\"", form->delta_bits);
     for (uint32_t i = 0; i < form->n_ints; ++i) fprintf(f, ", \"%s\": %" PRId64, form->ints[i].name, form->ints[i].v);
     for (uint32_t l = 0; l < form->n_lists; ++l) {
         fprintf(f, ", \"%s\": [", form->lists[l].name);

@@ -72,7 +72,8 @@ static int violation(const dmlref_case *c, const gen_cfg *cfg) {
     const uint32_t n = features_tensors(c, ts, 2 * GEN_MAX_TENSORS);
     for (uint32_t k = 0; k < n; ++k) {
         const case_tensor *t = ts[k].t;
-        const uint32_t mask = ts[k].sl->is_index ? cfg->b.index_types : cfg->b.data_types;
+        /* a type the operator fixes (ELEMENT_WISE_IF's UINT8 condition) is no filter's */
+        const uint32_t mask = features_fixed_type(ts[k].sl) ? 0 : ts[k].sl->is_index ? cfg->b.index_types : cfg->b.data_types;
         if (mask && !(mask >> t->buf.DataType & 1u)) return ts[k].sl->is_index ? R_INDEX : R_DATA;
         const uint32_t dims = t->buf.DimensionCount;
         if (cfg->max_dims && dims > cfg->max_dims) return R_DIMS;

@@ -24,14 +24,14 @@ enum {
     /* NodeProto */
     NODE_INPUT = 1, NODE_OUTPUT = 2, NODE_NAME = 3, NODE_OP_TYPE = 4, NODE_ATTRIBUTE = 5,
     /* AttributeProto */
-    ATTR_NAME = 1, ATTR_I = 3, ATTR_S = 4, ATTR_INTS = 8, ATTR_TYPE = 20,
+    ATTR_NAME = 1, ATTR_I = 3, ATTR_S = 4, ATTR_T = 5, ATTR_INTS = 8, ATTR_TYPE = 20,
     /* ValueInfoProto, TypeProto, TypeProto.Tensor, TensorShapeProto, TensorShapeProto.Dimension */
     VI_NAME = 1, VI_TYPE = 2, TYPE_TENSOR_TYPE = 1, TT_ELEM_TYPE = 1, TT_SHAPE = 2, SHAPE_DIM = 1, DIM_VALUE = 1,
     /* TensorProto */
     TENSOR_DIMS = 1, TENSOR_DATA_TYPE = 2, TENSOR_NAME = 8, TENSOR_RAW_DATA = 9
 };
 /* AttributeProto.AttributeType */
-enum { ATTR_INT = 2, ATTR_STRING = 3, ATTR_INTS_TYPE = 7 };
+enum { ATTR_INT = 2, ATTR_STRING = 3, ATTR_TENSOR = 4, ATTR_INTS_TYPE = 7 };
 /* TensorProto.DataType */
 enum {
     T_FLOAT = 1, T_UINT8 = 2, T_INT8 = 3, T_UINT16 = 4, T_INT16 = 5, T_INT32 = 6, T_INT64 = 7, T_BOOL = 9,
@@ -649,6 +649,149 @@ static int g_max_unpool(gctx *g) {
     return 0;
 }
 
+/* ELEMENT_WISE_IF: Where(Cast(condition, to=bool), A, B).  The graph input keeps the case's UINT8
+ * bytes; Cast to bool makes every nonzero byte true, as DirectML reads it. */
+static int g_where(gctx *g) {
+    const dmlref_case *c = g->c;
+    char cb[64], ab[64], bb[64], o[64];
+    pb_buf a = {0};
+    attr_int(&a, "to", T_BOOL);
+    node1(g, "Cast", base(&c->inputs[0], cb), "condition_bool", &a);
+    const char *in[3] = {"condition_bool", base(&c->inputs[1], ab), base(&c->inputs[2], bb)}, *out = base(&c->outputs[0], o);
+    node(g, "Where", in, 3, &out, 1, NULL);
+    return 0;
+}
+
+/* FILL_VALUE_CONSTANT: ConstantOfShape(shape), `shape` an int64 initializer (the output's reduced
+ * shape), the `value` attribute a one-element tensor of the output's type holding the Value's bits
+ * (ConstantOfShape-9 takes every dmlref type). */
+static int g_constant_of_shape(gctx *g) {
+    const case_tensor *ot = &g->c->outputs[0];
+    const fw_shape *os = &g->f->out[0];
+    int64_t dims[FW_MAX_DIMS];
+    for (uint32_t k = 0; k < os->rank; ++k) dims[k] = os->dims[k];
+    init_i64(g, "shape", dims, os->rank, 0);
+    unsigned char raw[8];
+    const uint32_t esize = dmlref_data_type_size(ot->buf.DataType), one = 1;
+    for (uint32_t b = 0; b < esize && b < 8; ++b) raw[b] = (unsigned char)(g->f->value_bits >> (8 * b) & 0xff);
+    pb_buf a = {0}, x = {0};
+    pb_string(&x, ATTR_NAME, "value");
+    tensor_msg(&x, ATTR_T, "value", onnx_type(ot->buf.DataType), &one, 1, raw, esize);
+    pb_int(&x, ATTR_TYPE, ATTR_TENSOR);
+    pb_message(&a, NODE_ATTRIBUTE, &x);
+    pb_free(&x);
+    char o[64];
+    node1(g, "ConstantOfShape", "shape", base(ot, o), &a);
+    return 0;
+}
+
+/* a + b and a * b in int64, 0 when they overflow. */
+static int add_i64(int64_t a, int64_t b, int64_t *r) {
+    if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b)) return 0;
+    *r = a + b;
+    return 1;
+}
+static int mul_i64(int64_t a, int64_t b, int64_t *r) {
+    if (a == 0 || b == 0) {
+        *r = 0;
+        return 1;
+    }
+    if (a == -1) return b == INT64_MIN ? 0 : (*r = -b, 1);
+    if (b == -1) return a == INT64_MIN ? 0 : (*r = -a, 1);
+    const int64_t q = a > 0 ? (b > 0 ? INT64_MAX / b : INT64_MIN / b) : (b > 0 ? INT64_MIN / b : INT64_MAX / b);
+    if ((a > 0 && b > 0 && a > q) || (a > 0 && b < 0 && a > q) || (a < 0 && b > 0 && a < q) ||
+        (a < 0 && b < 0 && a < q))
+        return 0;
+    *r = a * b;
+    return 1;
+}
+
+static float f32_of(uint32_t b) {
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
+
+/* FILL_VALUE_SEQUENCE: Range(start, limit, delta), then Cast to the output's type where Range lacks
+ * it, then Reshape to the output's reduced shape (Range is 1-D; the flat sequence's element i is
+ * the output's row-major element i).  Integers: Range in int64 on the values as int64 (unsigned
+ * ones zero-extended, UINT64 as its two's complement), Cast keeping the low bits gives DirectML's
+ * modulo-2^bits values, provided no int64 step overflows.  Floats (FLOAT16 widened): Range in
+ * float32, expressible only when every value Start + i * Delta, i <= n, is exact in float32:
+ * ONNX's reference computes start + i * delta, onnxruntime's CPU kernel accumulates, and dmlref
+ * rounds fl32(Start + fl32(fl32(i) * Delta)); exact values are the same all three ways. */
+static int g_range(gctx *g) {
+    const case_tensor *ot = &g->c->outputs[0];
+    const fw_shape *os = &g->f->out[0];
+    const DMLREF_TENSOR_DATA_TYPE dt = ot->buf.DataType;
+    const uint64_t n = logical_count(ot);
+    const int is_float = dt == DMLREF_TENSOR_DATA_TYPE_FLOAT32 || dt == DMLREF_TENSOR_DATA_TYPE_FLOAT16;
+    DMLREF_TENSOR_DATA_TYPE rt = is_float ? DMLREF_TENSOR_DATA_TYPE_FLOAT32 : DMLREF_TENSOR_DATA_TYPE_INT64;
+    uint64_t sb = g->f->value_bits, db = g->f->delta_bits, lb;
+    if (is_float) {
+        if (dt == DMLREF_TENSOR_DATA_TYPE_FLOAT16) { /* widened exactly (NaN: refused below) */
+            const float fs = (float)fp16_to_double((uint16_t)sb), fd = (float)fp16_to_double((uint16_t)db);
+            uint32_t us, ud;
+            memcpy(&us, &fs, sizeof us);
+            memcpy(&ud, &fd, sizeof ud);
+            sb = us, db = ud;
+        }
+        const double s = f32_of((uint32_t)sb), d = f32_of((uint32_t)db);
+        if (d == 0 || s != s || d != d || isinf(s) || isinf(d))
+            return not_expressible(g, "a zero, infinite or NaN ValueStart or ValueDelta: Range's count "
+                                      "(limit - start) / delta is then not the output's");
+        for (uint64_t i = 0; i <= n; ++i) {
+            const double p = (double)i * d, v = s + p; /* exact in double: |i| < 2^32, 24-bit d */
+            if (i >= (UINT64_C(1) << 24) || (double)(float)p != p || (double)(float)v != v || isinf((float)v))
+                return not_expressible(g, "float values Start + i * Delta not all exact in float32: ONNX computes "
+                                          "start + i * delta, onnxruntime accumulates, dmlref rounds twice; "
+                                          "they agree on exact values only");
+        }
+        const float lim = (float)(s + (double)n * d);
+        uint32_t u;
+        memcpy(&u, &lim, sizeof u);
+        lb = u;
+    } else {
+        const uint32_t es = ot->esize;
+        const int sgn = dt == DMLREF_TENSOR_DATA_TYPE_INT8 || dt == DMLREF_TENSOR_DATA_TYPE_INT16 ||
+                        dt == DMLREF_TENSOR_DATA_TYPE_INT32;
+        int64_t s64, d64, span, lim;
+        if (es == 8) s64 = (int64_t)sb, d64 = (int64_t)db; /* two's complement */
+        else if (sgn) {
+            const uint64_t sh = 64 - 8 * es;
+            s64 = (int64_t)(sb << sh) >> sh; /* sign-extended */
+            d64 = (int64_t)(db << sh) >> sh;
+        } else s64 = (int64_t)sb, d64 = (int64_t)db;
+        if (d64 == 0)
+            return not_expressible(g, "ValueDelta 0: Range's element count (limit - start) / delta is undefined");
+        if (n > (uint64_t)INT64_MAX || !mul_i64((int64_t)n, d64, &span) || !add_i64(s64, span, &lim))
+            return not_expressible(g, "Start + n * Delta overflows int64, the type Range computes the "
+                                      "integer sequence in before the Cast");
+        sb = (uint64_t)s64, db = (uint64_t)d64, lb = (uint64_t)lim;
+    }
+    init_scalar(g, "start", rt, sb);
+    init_scalar(g, "limit", rt, lb);
+    init_scalar(g, "delta", rt, db);
+    char o[64];
+    const char *out = base(ot, o), *in[3] = {"start", "limit", "delta"};
+    const int cast = rt != dt, reshape = os->rank != 1;
+    const char *r = cast ? "range" : reshape ? "flat" : out;
+    node(g, "Range", in, 3, &r, 1, NULL);
+    if (cast) {
+        pb_buf a = {0};
+        attr_int(&a, "to", onnx_type(dt));
+        node1(g, "Cast", "range", reshape ? "flat" : out, &a);
+    }
+    if (reshape) {
+        int64_t dims[FW_MAX_DIMS];
+        for (uint32_t k = 0; k < os->rank; ++k) dims[k] = os->dims[k];
+        init_i64(g, "out_shape", dims, os->rank, 0);
+        const char *rin[2] = {"flat", "out_shape"};
+        node(g, "Reshape", rin, 2, &out, 1, NULL);
+    }
+    return 0;
+}
+
 static int build_graph(gctx *g) {
     const char *op = g->f->onnx;
     if (strcmp(op, "Gather") == 0 || strcmp(op, "GatherElements") == 0) return g_gather_like(g, op, 0);
@@ -671,6 +814,9 @@ static int build_graph(gctx *g) {
     if (strcmp(op, "Cast") == 0) return g_cast(g);
     if (strcmp(op, "MaxUnpool") == 0) return g_max_unpool(g);
     if (strcmp(op, "Resize") == 0) return g_resize(g);
+    if (strcmp(op, "Where") == 0) return g_where(g);
+    if (strcmp(op, "ConstantOfShape") == 0) return g_constant_of_shape(g);
+    if (strcmp(op, "Range") == 0) return g_range(g);
     return not_expressible(g, "this command has no ONNX graph for the operator");
 }
 

@@ -447,6 +447,18 @@ static int w_reverse(wctx *g) {
     return 0;
 }
 
+/* ELEMENT_WISE_IF: where(condition, trueValue, falseValue), the condition uint8 (WebNN's: any
+ * nonzero element is true). */
+static int w_where(wctx *g) {
+    const dmlref_case *c = g->c;
+    char a[256], b0[64], b1[64], b2[64], o[80];
+    snprintf(a, sizeof a, "{\"condition\": \"%s\"}, {\"trueValue\": \"%s\"}, {\"falseValue\": \"%s\"}",
+             base(&c->inputs[0], b0), base(&c->inputs[1], b1), base(&c->inputs[2], b2));
+    snprintf(o, sizeof o, "\"%s\"", base(&c->outputs[0], b0));
+    op(g, "where", a, o);
+    return 0;
+}
+
 /* The operators of the case: 0, or 1 when not expressible (w->why). */
 /* CAST: cast(input, type); data WebNN leaves implementation-defined (onnx_cast_issue) is not
  * expressible. */
@@ -489,6 +501,9 @@ static int build_ops(wctx *g) {
     if (strcmp(onnx, "Resize") == 0)
         return not_expressible(g, "WebNN's resample2d fixes its own nearest-neighbor rounding and scales 2 axes: "
                                   "the RESAMPLE offsets and rounding direction do not map onto it");
+    if (strcmp(onnx, "Where") == 0) return w_where(g);
+    if (strcmp(onnx, "ConstantOfShape") == 0) return not_expressible(g, webnn_unsupported("FILL_VALUE_CONSTANT"));
+    if (strcmp(onnx, "Range") == 0) return not_expressible(g, webnn_unsupported("FILL_VALUE_SEQUENCE"));
     return not_expressible(g, "this command has no WebNN form for the operator");
 }
 
@@ -524,7 +539,11 @@ const char *webnn_unsupported(const char *op_name) {
     if (strcmp(op_name, "UNFOLD") == 0) return "WebNN has no unfold (im2col) operator";
     if (strcmp(op_name, "MAX_UNPOOLING") == 0)
         return "WebNN has no unpooling operator (and no scatter of flat indices into a zeroed tensor)";
-    return strcmp(op_name, "ONE_HOT") == 0 ? "WebNN has no oneHot operator (proposed, not in the specification)" : NULL;
+    if (strcmp(op_name, "ONE_HOT") == 0) return "WebNN has no oneHot operator (proposed, not in the specification)";
+    if (strcmp(op_name, "FILL_VALUE_CONSTANT") == 0 || strcmp(op_name, "FILL_VALUE_SEQUENCE") == 0)
+        return "WebNN has no fill operator (its sequence overload of constant() was removed, webnn PR #656): "
+               "the caller fills a buffer for constant()";
+    return NULL;
 }
 
 void webnn_test_free(webnn_test *w) {

@@ -79,11 +79,57 @@ function castBits(v, from, to) {
   return ts === 8 ? r : Number(r);
 }
 const npType = (name) => `<${name[0] === 'f' ? 'f' : name[0] === 'u' ? 'u' : 'i'}${Number(/\d+/.exec(name)[0]) / 8}`;
+// ConstantOfShape: every element the fill.  Range (FILL_VALUE_SEQUENCE, docs/operators.md Q4):
+// element i of the flat sequence = Start + i * Delta (value_bits, delta_bits), the output's
+// row-major element i; integers modulo 2^bits, floats fl32(Start + fl32(fl32(i) * Delta)) (float16:
+// on the widened values, then rounded to binary16), a NaN result the canonical quiet NaN.
+const f32 = new Float32Array(1), u32 = new Uint32Array(f32.buffer);
+const fromF32 = (b) => { u32[0] = b; return f32[0]; };
+const toF32 = (v) => { f32[0] = v; return u32[0]; };
+const fromF16 = (h) => {
+  const sg = h & 0x8000 ? -1 : 1, e = (h >> 10) & 31, m = h & 1023;
+  return e === 31 ? (m ? NaN : sg * Infinity) : sg * 2 ** (e ? e - 15 : -14) * ((e ? 1 : 0) + m / 1024);
+};
+const rne = (q) => { const f = Math.floor(q), d = q - f; return d > 0.5 || (d === 0.5 && f % 2 === 1) ? f + 1 : f; };
+function toF16(v) { // a float32 value, not NaN: nearest even, overflow to infinity
+  const sg = v < 0 || Object.is(v, -0) ? 0x8000 : 0, a = Math.abs(v);
+  if (a >= 65520) return sg | 0x7c00;
+  if (a < 2 ** -14) return sg | rne(a * 2 ** 24); // subnormal (1024: the smallest normal's bits)
+  let e = -14;
+  while (a >= 2 ** (e + 1)) e++;
+  let r = rne(a / 2 ** (e - 10));
+  if (r === 2048) [e, r] = [e + 1, 1024];
+  return e > 15 ? sg | 0x7c00 : sg | ((e + 15) << 10) | (r - 1024);
+}
+function sequence(fw) {
+  const os = fw.shapes.OutputTensor, w = Number(/\d+/.exec(fw.dtype)[0]), like = new BITS[w / 8](0);
+  if (fw.dtype.startsWith('float')) {
+    const wide = w === 16 ? fromF16 : fromF32, s = wide(Number(fw.value_bits)), d = wide(Number(fw.delta_bits));
+    return make(os, like, (c) => {
+      const v = Math.fround(s + Math.fround(Math.fround(index(c, os)) * d));
+      return Number.isNaN(v) ? (w === 16 ? 0x7e00 : 0x7fc00000) : w === 16 ? toF16(v) : toF32(v);
+    });
+  }
+  const s = BigInt(fw.value_bits), d = BigInt(fw.delta_bits);
+  return make(os, like, (c) => {
+    const v = BigInt.asUintN(w, s + BigInt(index(c, os)) * d);
+    return w === 64 ? v : Number(v);
+  });
+}
 
 // The operator in its framework form (fw: the manifest's "framework") on row-major arrays:
 // xs = [{shape, data}]; returns each output's elements, row-major, as bits (readNpy's types).
 export function runBackend(fw, xs) {
   if (fw.onnx === 'EyeLike' || fw.onnx === 'Trilu') return [diagonal(fw, xs)];
+  if (fw.onnx === 'ConstantOfShape') {
+    const os = fw.shapes.OutputTensor, like = new BITS[Number(/\d+/.exec(fw.dtype)[0]) / 8](0);
+    return [make(os, like, () => fill(fw, like))];
+  }
+  if (fw.onnx === 'Range') return [sequence(fw)];
+  if (fw.onnx === 'Where') { // any nonzero condition byte selects the first
+    const [c, a, b] = xs;
+    return [make(a.shape, a.data, (k) => (c.data[index(k, c.shape)] !== 0 ? a : b).data[index(k, a.shape)])];
+  }
   const ax = fw.axis, [x, ix] = xs, s = x.shape, at = (c) => x.data[index(c, s)], b = fw.blocksize;
   switch (fw.onnx) {
     case 'Gather': { // output = data[:axis] + indices + data[axis + 1:]

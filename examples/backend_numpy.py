@@ -123,6 +123,23 @@ def resize_nearest_index(n, scale, ctm, nearest_mode):
     t = (o + np.float32(a)) / s - np.float32(b)
     i = np.floor(t) if nearest_mode == "floor" else np.ceil(t)
     return np.clip(i, 0, n - 1).astype(np.int64)
+def sequence(fw):
+    """Range (FILL_VALUE_SEQUENCE, docs/operators.md Q4): element i of the flat sequence =
+    Start + i * Delta, the output's row-major element i; integers modulo 2^bits, floats
+    fl32(Start + fl32(fl32(i) * Delta)) (float16: on the widened values, then rounded), a NaN
+    result the canonical quiet NaN."""
+    dt, shape = np.dtype(fw["dtype"]), fw["shapes"]["OutputTensor"]
+    u = "u%d" % dt.itemsize
+    s, d = (np.array(int(fw[k], 16), u).view(dt) for k in ("value_bits", "delta_bits"))
+    i = np.arange(int(np.prod(shape)), dtype=np.uint64)
+    if dt.kind == "f":
+        with np.errstate(all="ignore"):
+            v = np.float32(s) + i.astype(np.float32) * np.float32(d)
+            v = v.astype(dt)
+        bits = np.where(np.isnan(v), 0x7E00 if dt.itemsize == 2 else 0x7FC00000, v.view(u)).astype(u)
+    else:
+        bits = (np.uint64(s.view(u)) + i * np.uint64(d.view(u))).astype(u)
+    return bits.view(dt).reshape(shape)
 
 
 def run_backend(fw, xs):
@@ -163,6 +180,13 @@ def run_backend(fw, xs):
         return [gather_nd(xs[0], xs[1].astype(np.int64), fw["batch_dims"])]
     if op == "OneHot":
         return [one_hot(xs[0], xs[1].reshape(-1), fw["depth"], axis)]
+    if op == "Where":  # the elements' bits selected (any nonzero condition byte is true)
+        u = "u%d" % xs[1].dtype.itemsize
+        return [np.where(xs[0] != 0, xs[1].view(u), xs[2].view(u)).view(xs[1].dtype)]
+    if op == "ConstantOfShape":
+        return [np.broadcast_to(fill(fw), fw["shapes"]["OutputTensor"]).copy()]
+    if op == "Range":
+        return [sequence(fw)]
     if op in ("EyeLike", "Trilu"):
         return [diagonal(fw, xs)]
     if op == "Pad":  # pads: [x1_begin, x2_begin, ..., x1_end, x2_end, ...]

@@ -68,6 +68,25 @@ def cast(x, dt):
             and not (dt == np.float16 and src != np.float32) and not (src.kind == "f" and np.isnan(x).any())):
         return tensor(x).to(TORCH[dt]).contiguous().numpy()
     return exact_cast(x, dt)
+def sequence(fw):
+    """Range (FILL_VALUE_SEQUENCE, docs/operators.md Q4) from torch.arange: integers in int64
+    (two's complement wrap) cast to the width, floats fl32(Start + fl32(fl32(i) * Delta)) in
+    float32 (float16: on the widened values, then rounded), a NaN result the canonical quiet NaN."""
+    dt, shape = np.dtype(fw["dtype"]), fw["shapes"]["OutputTensor"]
+    u = "u%d" % dt.itemsize
+    s, d = (np.array(int(fw[k], 16), u).view(dt) for k in ("value_bits", "delta_bits"))
+    n = int(np.prod(shape))
+    if dt.kind == "f":
+        v = torch.tensor(np.float32(s)) + torch.arange(n, dtype=torch.float32) * torch.tensor(np.float32(d))
+        v = v.to(torch.float16 if dt.itemsize == 2 else torch.float32)
+        bits = v.numpy().view(u).copy()
+        bits[np.isnan(v.numpy())] = 0x7E00 if dt.itemsize == 2 else 0x7FC00000
+        return bits.view(dt).reshape(shape)
+    s64, d64 = (int(np.array(x).view(u)) for x in (s, d))
+    i = torch.arange(n, dtype=torch.int64)
+    v = i * torch.tensor(np.array(d64, np.uint64).view(np.int64)) + torch.tensor(np.array(s64, np.uint64).view(np.int64))
+    tt = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}[dt.itemsize]
+    return v.to(tt).numpy().view(dt).reshape(shape)
 
 
 def run_torch(fw, xs):
@@ -79,6 +98,12 @@ def run_torch(fw, xs):
         return [torch.where(band, fill(fw), rest).contiguous().numpy().view(fw["dtype"])]
     if fw["onnx"] == "Cast":
         return [cast(xs[0], fw["dtype"])]
+    if fw["onnx"] == "ConstantOfShape":  # torch.full's value is a Python number (no NaN payload): the fill expanded
+        return [fill(fw).expand(fw["shapes"]["OutputTensor"]).contiguous().numpy().view(fw["dtype"])]
+    if fw["onnx"] == "Range":
+        return [sequence(fw)]
+    if fw["onnx"] == "Where":  # the condition as bool: any nonzero byte is true
+        return [torch.where(tensor(xs[0]) != 0, tensor(xs[1]), tensor(xs[2])).contiguous().numpy().view(xs[1].dtype)]
     op, axis, data = fw["onnx"], fw.get("axis"), tensor(xs[0])
     if op == "Gather":
         shape = data.shape[:axis] + xs[1].shape + data.shape[axis + 1:]

@@ -489,6 +489,28 @@ typedef struct DMLREF_RESAMPLE3_OPERATOR_DESC {
     const float *OutputPixelOffsets;
     DMLREF_BOOL Antialiased;
 } DMLREF_RESAMPLE3_OPERATOR_DESC;
+/* ELEMENT_WISE_IF: out = cond != 0 ? A : B (the selected element's bytes). */
+typedef struct DMLREF_ELEMENT_WISE_IF_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *ConditionTensor; /* UINT8 */
+    const DMLREF_TENSOR_DESC *ATensor;
+    const DMLREF_TENSOR_DESC *BTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor;
+} DMLREF_ELEMENT_WISE_IF_OPERATOR_DESC;
+
+/* FILL_VALUE_CONSTANT: every output element is Value. */
+typedef struct DMLREF_FILL_VALUE_CONSTANT_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    DMLREF_TENSOR_DATA_TYPE ValueDataType; /* must equal OutputTensor's */
+    DMLREF_SCALAR_UNION Value;
+} DMLREF_FILL_VALUE_CONSTANT_OPERATOR_DESC;
+
+/* FILL_VALUE_SEQUENCE: element i (row-major) is ValueStart + i * ValueDelta. */
+typedef struct DMLREF_FILL_VALUE_SEQUENCE_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *OutputTensor;
+    DMLREF_TENSOR_DATA_TYPE ValueDataType; /* must equal OutputTensor's */
+    DMLREF_SCALAR_UNION ValueStart;
+    DMLREF_SCALAR_UNION ValueDelta;
+} DMLREF_FILL_VALUE_SEQUENCE_OPERATOR_DESC;
 
 typedef enum DMLREF_FEATURE_LEVEL {
     DMLREF_FEATURE_LEVEL_1_0 = 0x1000,
@@ -601,6 +623,7 @@ DMLREF_API int dmlref_gather_output_sizes(uint32_t dimension_count, uint32_t axi
  *   ONE_HOT           OutputTensor.Sizes[Axis] (the depth);
  *   DIAGONAL_MATRIX   the whole of OutputTensor's shape (there is no input);
  *   DIAGONAL_MATRIX1  the same without an InputTensor (with one: the input's Sizes).
+ *   FILL_VALUE_CONSTANT, FILL_VALUE_SEQUENCE  the whole of OutputTensor's shape (no input).
  * There, a NULL output desc (or its Desc or Sizes) is DMLREF_ERROR_NULL_POINTER naming the
  * field and what it gives.  SLICE1's output may be smaller than its window reaches (rule
  * SL7): the largest, 1 + (InputWindowSizes[i] - 1) / |InputWindowStrides[i]|, is given.
@@ -808,6 +831,9 @@ DMLREF_API dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc,
  *   RESAMPLE1                inputs {Input}                       outputs {Output}
  *   RESAMPLE2                inputs {Input}                       outputs {Output}
  *   RESAMPLE3                inputs {Input}                       outputs {Output}
+ *   ELEMENT_WISE_IF          inputs {Condition, A, B}             outputs {Output}
+ *   FILL_VALUE_CONSTANT      inputs {}                            outputs {Output}
+ *   FILL_VALUE_SEQUENCE      inputs {}                            outputs {Output}
  * (SCATTER is SCATTER_ELEMENTS; tests/unit/test_registry.c checks this list
  * against the schemas.)  Outputs must not overlap inputs or each other (except
  * that an operator whose schema has DMLREF_SCHEMA_IN_PLACE may bind its output

@@ -8,7 +8,8 @@ them on the same machine in the same session.
 
 Prints per workload and peer: median ms over N timed runs (after one warm-up),
 effective GB/s (bytes moved = 2 x output bytes + index bytes, as the project's
-bench counts them) and the ratio to a 64 MiB copy by the same peer.  Outputs
+bench counts them; the phase-2 and phase-3 workloads count as docs/performance.md says:
+where reads its three inputs and writes its output, fill_sequence only writes) and the ratio to a 64 MiB copy by the same peer.  Outputs
 are preallocated and touched before timing; indices are uniform in range, and
 the scatter targets unique, as in bench/workloads/*.json.  Each peer's output is checked
 against numpy's on every workload.  Benchmark on an otherwise idle machine.
@@ -300,6 +301,21 @@ def p2_workloads(rng):
             "torch": lambda: (lambda t: alloc(lambda: torch.nn.functional.interpolate(t, scale_factor=2, mode="nearest")))(
                 torch.from_numpy(xr)),
         }))
+    # phase 3: where (the condition uint8 0/1, as bench/workloads/where.json; torch.where takes a bool
+    # condition, converted before timing) reads the three inputs and writes the output;
+    # fill_sequence (np.arange, torch.arange into out=) only writes
+    cw = rng.integers(0, 2, size=(4096, 4096), dtype=np.uint8)
+    aw, bw = rand((4096, 4096)), rand((4096, 4096))
+    w.append(("where", cw.nbytes + aw.nbytes + bw.nbytes + aw.nbytes, {
+        "numpy": lambda: alloc(lambda: np.where(cw, aw, bw)),
+        "torch": lambda: (lambda c, a_, b_: alloc(lambda: torch.where(c, a_, b_)))(
+            torch.from_numpy(cw.astype(bool)), torch.from_numpy(aw), torch.from_numpy(bw)),
+    }))
+    w.append(("fill_sequence", 16777216 * 4, {
+        "numpy": lambda: alloc(lambda: np.arange(16777216, dtype=np.int32)),
+        "torch": lambda: (lambda o: keep(o, lambda: torch.arange(16777216, dtype=torch.int32, out=o)))(
+            torch.zeros(16777216, dtype=torch.int32)),
+    }))
     return w
 
 

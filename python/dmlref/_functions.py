@@ -2779,4 +2779,215 @@ def resample3(input: ArrayLike, /, *, interpolation_mode: Union[int, str], round
     return _call('RESAMPLE3', (input,), feature_level, check_indices, out, threads, force_oracle, interpolation_mode=interpolation_mode, rounding_direction=rounding_direction, scales=scales, input_pixel_offsets=input_pixel_offsets, output_pixel_offsets=output_pixel_offsets, antialiased=antialiased, shape=shape)
 
 
-__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences', 'unfold', 'cast', 'slice_grad', 'max_unpooling', 'upsample_2d', 'resample', 'resample1', 'resample2', 'resample3']
+def element_wise_if(condition: ArrayLike, a: ArrayLike, b: ArrayLike, /, *, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
+    r"""DML_OPERATOR_ELEMENT_WISE_IF on numpy arrays (docs/operators.md, "Q3. ELEMENT_WISE_IF").
+
+    element_wise_if(condition, a, b, /, *, feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
+
+    `DML_OPERATOR_ELEMENT_WISE_IF` = 88, from FL 2_0. A per-element select:
+    `out[c] = cond[c] != 0 ? A[c] : B[c]`. onnxruntime emits it for ONNX Where (the bool condition
+    bound as UINT8, broadcast inputs as zero strides); Chromium for WebNN's `where` (condition uint8).
+
+    Parameters
+    ----------
+    condition : array
+        ConditionTensor: tensor; any object with __dlpack__ or __array__.
+    a : array
+        ATensor: tensor; any object with __dlpack__ or __array__.
+    b : array
+        BTensor: tensor; any object with __dlpack__ or __array__.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+
+    Validation rules (index rules among them)
+    -----------------------------------------
+    | # | Rule | Status |
+    |---|---|---|
+    | IF1 | Condition, A, B and Output: the same DimensionCount and the same Sizes (no implicit broadcasting: callers broadcast with zero strides, which the inputs may have) | `DIMENSION_COUNT`, `SIZES` |
+    | IF2 | That DimensionCount allowed at the FL: exactly 4 at 2_0 and 2_1, 1 to 8 from 3_0 | `DIMENSION_COUNT` |
+    | IF3 | `ConditionTensor.DataType == UINT8` | `DATA_TYPE` |
+    | IF4 | A, B and Output: the same DataType | `DATA_TYPE` |
+    | IF5 | That DataType in the FL's set: FLOAT16 **only** at 2_0 and 2_1 (the page's row, §9 item 46), T8 from 3_0, T11 (the 64-bit types) from 5_0 | `DATA_TYPE` |
+
+    Order: the level (not before 2_0: `UNSUPPORTED_OPERATOR`), the tensor rules of §1 for
+    ConditionTensor, ATensor, BTensor, OutputTensor (T15 for the output), the Output's FL row
+    (IF2, IF5), IF1 (DimensionCounts, then Sizes, of Condition, A, B), IF3, IF4. Messages:
+    `ELEMENT_WISE_IF: OutputTensor.DataType (FLOAT32) is not supported at feature level 2_0 (allowed: FLOAT16)`;
+    `ELEMENT_WISE_IF: ConditionTensor.DimensionCount (3) must equal OutputTensor.DimensionCount (2)`;
+    `ELEMENT_WISE_IF: ConditionTensor.DataType (INT8) must be UINT8`;
+    `ELEMENT_WISE_IF: ATensor.DataType (FLOAT16) must equal OutputTensor.DataType (FLOAT32)`.
+
+    Examples of docs/operators.md
+    ----------------------------
+    - cond [[1,0],[1,1]], A [[1,2],[3,4]], B [[9,8],[7,6]] → [[1,8],[3,4]] (FLOAT32 2-D at FL 3_0,
+      `element_wise_if_doc.json`; the same as 4-D FLOAT16 at 2_0, `element_wise_if_doc_fl2_0.json`).
+    - Invalid: `tests/cases/bad/e2_element_wise_if_condition_type.json` (IF3),
+      `e2_element_wise_if_float32_fl2_0.json` (IF5: FLOAT32 at 2_0).
+    Fast path (`src/ops/select/select_fast.c`): the four tensors collapse into one loop nest; rows
+    contiguous in all four take a SIMD select (`element_wise_if.rows`: 16 condition bytes compared
+    with zero, the byte mask widened by unpacking to the element size, `(B & mask) | (A & ~mask)`),
+    any other layout (a broadcast condition or input, gaps, permutations) the element walk
+    (`element_wise_if.strided`); threads take ranges of elements.
+    """
+    r = _fast(88, (condition, a, b), (), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('ELEMENT_WISE_IF', (condition, a, b), feature_level, check_indices, out, threads, force_oracle)
+
+
+def fill_value_constant(*, value_data_type: Optional[Union[int, str]] = None, value: Any, shape: Optional[Sequence[int]] = None, dtype: Any = None, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
+    r"""DML_OPERATOR_FILL_VALUE_CONSTANT on numpy arrays (docs/operators.md, "Q4. FILL_VALUE_CONSTANT and FILL_VALUE_SEQUENCE").
+
+    fill_value_constant(*, value_data_type=..., value, shape=..., dtype=..., feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
+
+    `DML_OPERATOR_FILL_VALUE_CONSTANT` = 103 and `DML_OPERATOR_FILL_VALUE_SEQUENCE` = 104, both from
+    FL 2_1. Generators without an input. onnxruntime emits FILL_VALUE_CONSTANT for ONNX
+    ConstantOfShape (the value's raw bytes in the union) and FILL_VALUE_SEQUENCE for ONNX Range
+    (1-D, `ValueStart`/`ValueDelta` copied from the CPU-side scalars).
+
+    Parameters
+    ----------
+    value_data_type : enum
+        ValueDataType: 1 FLOAT32, 2 FLOAT16, 3 UINT32, 4 UINT16, 5 UINT8, 6 INT32, 7 INT16, 8 INT8, 9 FLOAT64, 10 UINT64, 11 INT64.
+    value : DML_SCALAR_UNION
+        Value.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+
+    Validation rules (index rules among them)
+    -----------------------------------------
+    | # | Rule | Status |
+    |---|---|---|
+    | FV1 | OutputTensor.DimensionCount allowed at the FL: exactly 4 at 2_1–3_1, 1 to 8 from 4_0 | `DIMENSION_COUNT` |
+    | FV2 | OutputTensor.DataType in the FL's set. CONSTANT: T8, T11 from 4_1. SEQUENCE: T8, T10 from 5_0 (never FLOAT64) | `DATA_TYPE` |
+    | FV3 | `ValueDataType == OutputTensor.DataType` (an unknown value is named by its number) | `DATA_TYPE` |
+
+    Order: the level (not before 2_1), the tensor rules of §1 (T15 included), FV1, FV2, FV3.
+    Messages: `FILL_VALUE_SEQUENCE: OutputTensor.DimensionCount (2) must be in [4, 4] at feature level 3_1`;
+    `FILL_VALUE_CONSTANT: ValueDataType (FLOAT16) must equal OutputTensor.DataType (FLOAT32)`.
+    The output shape (`dmlref_output_sizes`) is the OutputTensor's own, checked against FV1.
+
+    Examples of docs/operators.md
+    ----------------------------
+    - FILL_VALUE_CONSTANT: Value 13.0, FLOAT32 {1,1,2,4} → all 13 (`fill_value_constant_doc.json`).
+    - FILL_VALUE_SEQUENCE Example 1: Start 3, Delta 2, FLOAT32 {1,1,1,3} → [3,5,7]
+      (`fill_value_sequence_doc1.json`).
+    - Example 2: Start 10, Delta −2, UINT8 {1,1,2,2} → [[10,8],[6,4]]. The page's `ValueDelta = -2`
+      with `ValueDataType = UINT8` cannot be held (§9 item 47): the union holds 254, and arithmetic
+      modulo 256 gives the page's output (`fill_value_sequence_doc2.json`).
+    - The operation order: Start 0.1, Delta 0.1, FLOAT32 {10} → element 7 = 0.800000011920929
+      (`fill_value_sequence_two_roundings.json`).
+    - Invalid: `tests/cases/bad/e2_fill_value_constant_value_type.json` (FV3),
+      `e2_fill_value_sequence_float64.json` (FV2: FILL_VALUE_SEQUENCE never takes FLOAT64).
+    Fast paths (`src/ops/fill/fill_fast.c`): the output collapses into one loop nest whose points in
+    row-major order are the logical indices; threads take ranges of points. FILL_VALUE_CONSTANT:
+    contiguous rows are a memset when the value's bytes are all equal, else a 16-byte pattern
+    vector stored (`fill_value_constant.fill`; `fill_value_constant.fill_stream` with streaming
+    stores for large outputs), strided outputs element by element (`fill_value_constant.strided`).
+    FILL_VALUE_SEQUENCE: INT32/UINT32 contiguous rows store a vector of four lanes
+    `Start + (u + k)·Delta` (mod 2^32) advanced by `4·Delta` (`fill_value_sequence.int32`,
+    `fill_value_sequence.int32_stream`); every other type or layout computes the oracle's formula
+    per element (`fill_value_sequence.generic`).
+    """
+    r = _fast(103, (), (value_data_type, value,), (shape, dtype,), out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('FILL_VALUE_CONSTANT', (), feature_level, check_indices, out, threads, force_oracle, value_data_type=value_data_type, value=value, shape=shape, dtype=dtype)
+
+
+def fill_value_sequence(*, value_data_type: Optional[Union[int, str]] = None, value_start: Any, value_delta: Any, shape: Optional[Sequence[int]] = None, dtype: Any = None, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
+    r"""DML_OPERATOR_FILL_VALUE_SEQUENCE on numpy arrays (docs/operators.md, "Q4. FILL_VALUE_CONSTANT and FILL_VALUE_SEQUENCE").
+
+    fill_value_sequence(*, value_data_type=..., value_start, value_delta, shape=..., dtype=..., feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
+
+    `DML_OPERATOR_FILL_VALUE_CONSTANT` = 103 and `DML_OPERATOR_FILL_VALUE_SEQUENCE` = 104, both from
+    FL 2_1. Generators without an input. onnxruntime emits FILL_VALUE_CONSTANT for ONNX
+    ConstantOfShape (the value's raw bytes in the union) and FILL_VALUE_SEQUENCE for ONNX Range
+    (1-D, `ValueStart`/`ValueDelta` copied from the CPU-side scalars).
+
+    Parameters
+    ----------
+    value_data_type : enum
+        ValueDataType: 1 FLOAT32, 2 FLOAT16, 3 UINT32, 4 UINT16, 5 UINT8, 6 INT32, 7 INT16, 8 INT8, 9 FLOAT64, 10 UINT64, 11 INT64.
+    value_start : DML_SCALAR_UNION
+        ValueStart.
+    value_delta : DML_SCALAR_UNION
+        ValueDelta.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+
+    Validation rules (index rules among them)
+    -----------------------------------------
+    | # | Rule | Status |
+    |---|---|---|
+    | FV1 | OutputTensor.DimensionCount allowed at the FL: exactly 4 at 2_1–3_1, 1 to 8 from 4_0 | `DIMENSION_COUNT` |
+    | FV2 | OutputTensor.DataType in the FL's set. CONSTANT: T8, T11 from 4_1. SEQUENCE: T8, T10 from 5_0 (never FLOAT64) | `DATA_TYPE` |
+    | FV3 | `ValueDataType == OutputTensor.DataType` (an unknown value is named by its number) | `DATA_TYPE` |
+
+    Order: the level (not before 2_1), the tensor rules of §1 (T15 included), FV1, FV2, FV3.
+    Messages: `FILL_VALUE_SEQUENCE: OutputTensor.DimensionCount (2) must be in [4, 4] at feature level 3_1`;
+    `FILL_VALUE_CONSTANT: ValueDataType (FLOAT16) must equal OutputTensor.DataType (FLOAT32)`.
+    The output shape (`dmlref_output_sizes`) is the OutputTensor's own, checked against FV1.
+
+    Examples of docs/operators.md
+    ----------------------------
+    - FILL_VALUE_CONSTANT: Value 13.0, FLOAT32 {1,1,2,4} → all 13 (`fill_value_constant_doc.json`).
+    - FILL_VALUE_SEQUENCE Example 1: Start 3, Delta 2, FLOAT32 {1,1,1,3} → [3,5,7]
+      (`fill_value_sequence_doc1.json`).
+    - Example 2: Start 10, Delta −2, UINT8 {1,1,2,2} → [[10,8],[6,4]]. The page's `ValueDelta = -2`
+      with `ValueDataType = UINT8` cannot be held (§9 item 47): the union holds 254, and arithmetic
+      modulo 256 gives the page's output (`fill_value_sequence_doc2.json`).
+    - The operation order: Start 0.1, Delta 0.1, FLOAT32 {10} → element 7 = 0.800000011920929
+      (`fill_value_sequence_two_roundings.json`).
+    - Invalid: `tests/cases/bad/e2_fill_value_constant_value_type.json` (FV3),
+      `e2_fill_value_sequence_float64.json` (FV2: FILL_VALUE_SEQUENCE never takes FLOAT64).
+    Fast paths (`src/ops/fill/fill_fast.c`): the output collapses into one loop nest whose points in
+    row-major order are the logical indices; threads take ranges of points. FILL_VALUE_CONSTANT:
+    contiguous rows are a memset when the value's bytes are all equal, else a 16-byte pattern
+    vector stored (`fill_value_constant.fill`; `fill_value_constant.fill_stream` with streaming
+    stores for large outputs), strided outputs element by element (`fill_value_constant.strided`).
+    FILL_VALUE_SEQUENCE: INT32/UINT32 contiguous rows store a vector of four lanes
+    `Start + (u + k)·Delta` (mod 2^32) advanced by `4·Delta` (`fill_value_sequence.int32`,
+    `fill_value_sequence.int32_stream`); every other type or layout computes the oracle's formula
+    per element (`fill_value_sequence.generic`).
+    """
+    r = _fast(104, (), (value_data_type, value_start, value_delta,), (shape, dtype,), out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('FILL_VALUE_SEQUENCE', (), feature_level, check_indices, out, threads, force_oracle, value_data_type=value_data_type, value_start=value_start, value_delta=value_delta, shape=shape, dtype=dtype)
+
+
+__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences', 'unfold', 'cast', 'slice_grad', 'max_unpooling', 'upsample_2d', 'resample', 'resample1', 'resample2', 'resample3', 'element_wise_if', 'fill_value_constant', 'fill_value_sequence']

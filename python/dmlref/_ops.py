@@ -7,10 +7,11 @@ from the lists), then feature_level, check_indices and out.  Its outputs'
 sizes come from the library (dmlref_output_sizes, through _core.output_sizes): this
 package has no shape code; where the inputs and parameters leave the shape free, an
 extra keyword argument gives it (EXTRA, GIVEN).  The outputs take the first input's
-dtype unless DTYPE_FROM names another input (ONE_HOT: ValuesTensor).  A new operator
+dtype unless DTYPE_FROM names another input (ONE_HOT: ValuesTensor; ELEMENT_WISE_IF: ATensor).  A new operator
 in the registry gets its function without any line here.
 
-An operator without an input that gives its output's shape and type (DIAGONAL_MATRIX;
+An operator without an input that gives its output's shape and type (DIAGONAL_MATRIX, the
+FILL_VALUE operators;
 DIAGONAL_MATRIX1 without its optional input) takes shape= and dtype= (or out=).  A
 DML_SCALAR_UNION parameter (DIAGONAL_MATRIX1's Value) takes a number of the type its
 data-type parameter names (ValueDataType: a DirectML name, a numpy dtype or a code; by
@@ -36,9 +37,9 @@ def snake(name):
 # (dmlref_output_sizes reads it from them): a keyword argument per operator, and how it
 # becomes the output slot's placeholder Sizes (rank: the first input's DimensionCount).
 # SPLIT's sizes: each piece's share of Axis; ONE_HOT's depth: the size along Axis;
-# DIAGONAL_MATRIX(1)'s shape, SLICE_GRAD's (the forward input's), MAX_UNPOOLING's (the
-# unpooled one) and the RESAMPLE family's (the output's Sizes, free: docs/operators.md Q11.2):
-# the whole shape.  Only Sizes[Axis] of the first two is read.
+# DIAGONAL_MATRIX(1)'s shape, the FILL_VALUE operators', SLICE_GRAD's (the forward input's),
+# MAX_UNPOOLING's (the unpooled one) and the RESAMPLE family's (the output's Sizes, free:
+# docs/operators.md Q11.2): the whole shape.  Only Sizes[Axis] of the first two is read.
 # Each value lands in a UINT32 Sizes field: checked here, named as the keyword (where).
 def _size(v, where):
     return check_range(where, integer(where, v, _U32), _U32)
@@ -51,13 +52,14 @@ GIVEN = {
 }
 # Extra keyword arguments an operator's output shape needs (required unless out= is given).
 EXTRA = {"SPLIT": ("sizes",), "ONE_HOT": ("depth",), "DIAGONAL_MATRIX": ("shape", "dtype"), "CAST": ("dtype",),
+         "FILL_VALUE_CONSTANT": ("shape", "dtype"), "FILL_VALUE_SEQUENCE": ("shape", "dtype"),
          "SLICE_GRAD": ("shape",), "MAX_UNPOOLING": ("shape",),
          "RESAMPLE": ("shape",), "RESAMPLE1": ("shape",), "RESAMPLE2": ("shape",), "RESAMPLE3": ("shape",)}
 # Extra keyword arguments needed only when no input is given (then required unless out= is
 # given): the output's shape and type come from the input otherwise.
 EXTRA_WITHOUT_INPUT = {"DIAGONAL_MATRIX1": ("shape", "dtype")}
 # The input slot whose dtype the outputs take, where it is not the first input.
-DTYPE_FROM = {"ONE_HOT": "ValuesTensor"}
+DTYPE_FROM = {"ONE_HOT": "ValuesTensor", "ELEMENT_WISE_IF": "ATensor"}
 # Parameters with a default: f(sizes of the input slots by name) -> value.
 DEFAULTS = {
     "SCATTER_ND": {

@@ -12,7 +12,7 @@ def test_unfold_doc_examples():
     x = np.arange(25, dtype=np.float32).reshape(1, 1, 5, 5)
     out = dmlref.unfold(x, window_sizes=[3, 3], strides=[1, 1], dilations=[1, 1], start_padding=[0, 0],
                         end_padding=[0, 0])
-    assert out.shape == (1, 1, 9, 9)  # the page prints {1, 9, 9} (docs/operators.md section 9 item 44)
+    assert out.shape == (1, 1, 9, 9)  # the page prints {1, 9, 9} (docs/operators.md section 9 item 57)
     assert out[0, 0, 0].tolist() == [0, 1, 2, 5, 6, 7, 10, 11, 12]
     out = dmlref.unfold(x, window_sizes=[3, 3], strides=[1, 1], dilations=[1, 1], start_padding=[1, 0],
                         end_padding=[1, 0])

@@ -304,7 +304,7 @@ def generate():
         out.append("    if r is not _MISS:")
         out.append("        return r  # type: ignore[no-any-return]")
         out.append(f"    return _call({name!r}, {ins_tuple}, feature_level, check_indices, out, threads, force_oracle"
-                   + (f", {kw})" if kw else "))"))
+                   + (f", {kw})" if kw else ")"))
         out.append("")
         out.append("")
     out.append("__all__ = [" + ", ".join(repr(n) for n in names) + "]")

@@ -47,6 +47,7 @@ INDEX_ORDER = ["INT64", "INT32", "UINT64", "UINT32"]
 SPECIALS = ["negative_zero", "infinity", "nan", "nan_payload", "signaling_nan", "subnormal", "integer_extremes"]
 FLOATS = {"FLOAT16": (np.float16, 5, 10), "FLOAT32": (np.float32, 8, 23), "FLOAT64": (np.float64, 11, 52)}
 INDEX_SLOTS = {"SequenceLengthsTensor"}  # index slots not named *Indices*
+FIXED_SLOTS = {"ConditionTensor"}  # the operator fixes the type (ELEMENT_WISE_IF: UINT8): in no type list
 CANON = {"FLOAT16": 0x7E00, "FLOAT32": 0x7FC00000, "FLOAT64": 0x7FF8000000000000}
 
 
@@ -131,7 +132,8 @@ def features(case, path, problems):
     for name, is_out, t in tensors(case):
         dt, sizes = t["DataType"], ints(t["Sizes"])
         is_index = "Indices" in name or name in INDEX_SLOTS
-        f["index_types" if is_index else "data_types"].add(dt)
+        if name not in FIXED_SLOTS:
+            f["index_types" if is_index else "data_types"].add(dt)
         f["max_dimension_count"] = max(f["max_dimension_count"], len(sizes))
         f["strides"] |= "Strides" in t
         st = strides_of(t)
@@ -146,7 +148,7 @@ def features(case, path, problems):
         data = flat(t["data"])
         if is_index:
             f["negative_indices"] |= any(int(data[s]) < 0 for s in sl)
-        else:
+        elif name not in FIXED_SLOTS:
             f["special_values"] |= {special(dt, data[s]) for s in sl} - {None}
     return f
 

@@ -43,6 +43,13 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     UNFOLD           im2col: np.pad with zeros, then sliding_window_view over the spatial
                      dims, every Dilation-th window element and every Stride-th block,
                      transposed to (N, C, window..., block...) and reshaped
+    ELEMENT_WISE_IF  np.where(cond != 0, A, B) over the raw elements (any nonzero byte true;
+                     broadcast inputs)
+    FILL_VALUE_CONSTANT  np.full of the union Value's bits
+    FILL_VALUE_SEQUENCE  Start + np.arange(count) * Delta reshaped (the logical index):
+                     integers modulo 2^bits as uint64, FLOAT32 np.multiply then np.add in
+                     float32 (two roundings), FLOAT16 the same on the widened values then
+                     astype(float16); a NaN result the canonical quiet NaN
 
 Every output byte is compared: addressed bytes must equal numpy's, all other
 bytes must keep the random prefill.  Elements are moved as raw unsigned
@@ -246,6 +253,9 @@ PARAM_NAMES = {
     "RESAMPLE2": ("InterpolationMode", "RoundingDirection", "Scales", "InputPixelOffsets", "OutputPixelOffsets"),
     "RESAMPLE3": ("InterpolationMode", "RoundingDirection", "Scales", "InputPixelOffsets", "OutputPixelOffsets",
                   "Antialiased"),
+    "ELEMENT_WISE_IF": (),
+    "FILL_VALUE_CONSTANT": ("ValueDataType", "Value"),
+    "FILL_VALUE_SEQUENCE": ("ValueDataType", "ValueStart", "ValueDelta"),
 }
 
 
@@ -942,6 +952,63 @@ def gen_resample2(rng, dt, it, n, oob, variant="RESAMPLE2"):
         return variant, 0, bits(scales), [t_in, t_out], [res], note, False, (bits(io), bits(oo))
     more = (int(rng.integers(0, 2)),) if variant == "RESAMPLE3" else ()  # Antialiased: no effect
     return variant, 0, decreasing, [t_in, t_out], [res], note, False, (bits(scales), bits(io), bits(oo)) + more
+def gen_element_wise_if(rng, dt, it, n, oob):
+    """out = np.where(cond != 0, A, B) over the raw elements; the condition UINT8 (0, 1, any byte)."""
+    sizes = [int(rng.integers(1, 5)) for _ in range(n)]
+    if int(np.prod(sizes)) < 64 and rng.integers(0, 3) == 0:  # a longer last row: the SIMD kernel
+        sizes[-1] = int(rng.integers(16, 70))
+    t_c, t_a, t_b = make(rng, 5, sizes, False), make(rng, dt, sizes, False), make(rng, dt, sizes, False)
+    zero = rng.integers(0, 2, size=len(t_c.data)).astype(bool)
+    t_c.data = bytearray(np.where(zero, 0, np.frombuffer(bytes(t_c.data), np.uint8)).astype(np.uint8).tobytes())
+    t_out = make(rng, dt, sizes, True)
+    res = np.where(np.asarray(t_c.view()) != 0, np.asarray(t_a.view()), np.asarray(t_b.view()))
+    return "ELEMENT_WISE_IF", None, None, [t_c, t_a, t_b, t_out], [res], "select", False
+
+
+def union_bits(rng, dt):
+    """Any bits of an element of dt (NaN payloads included), or a small value's now and then."""
+    if rng.integers(0, 2) and dt not in FLOAT_NP:
+        return int(rng.integers(-8, 9)) % (1 << (8 * ESIZE[dt]))
+    if rng.integers(0, 2) and dt in FLOAT_NP:
+        v = np.array([int(rng.integers(-32, 33)) / 4.0], FLOAT_NP[dt])
+        return int(v.view(RAW[ESIZE[dt]])[0])
+    return (int(rng.integers(0, 1 << 62)) * 4 + int(rng.integers(0, 4))) % (1 << (8 * ESIZE[dt]))
+
+
+def gen_fill_value_constant(rng, dt, it, n, oob):
+    """Every element the union Value's bits."""
+    sizes = [int(rng.integers(1, 5)) for _ in range(n)]
+    v = union_bits(rng, dt)
+    t_out = make(rng, dt, sizes, True)
+    res = np.full(sizes, host_element(v, dt))
+    return "FILL_VALUE_CONSTANT", dt, Bits(v), [t_out], [res], "Value 0x%x" % v, False
+
+
+def sequence_bits(dt, s, d, count):
+    """Elements 0 .. count-1 of Start + i * Delta as raw bits (docs/operators.md Q4)."""
+    i = np.arange(count, dtype=np.uint64)
+    if dt in (1, 2):
+        wide = lambda b: (np.array([b], np.uint32).view(np.float32)[0] if dt == 1 else
+                          np.array([b], np.uint16).view(np.float16).astype(np.float32)[0])
+        with np.errstate(all="ignore"):
+            v = np.float32(wide(s)) + i.astype(np.float32) * np.float32(wide(d))
+            if dt == 2:
+                v = v.astype(np.float16)
+        bits = v.view(np.uint32 if dt == 1 else np.uint16).astype(np.uint64)
+        return np.where(np.isnan(v), 0x7FC00000 if dt == 1 else 0x7E00, bits)
+    return (np.uint64(s) + i * np.uint64(d)) & np.uint64((1 << (8 * ESIZE[dt])) - 1 if ESIZE[dt] < 8 else 2**64 - 1)
+
+
+def gen_fill_value_sequence(rng, dt, it, n, oob):
+    """Start + i * Delta, i the row-major logical index (every type but FLOAT64)."""
+    if dt == 9:  # FLOAT64: never (FV2)
+        return None
+    sizes = [int(rng.integers(1, 5)) for _ in range(n)]
+    s, d = union_bits(rng, dt), union_bits(rng, dt)
+    t_out = make(rng, dt, sizes, True)
+    vals = sequence_bits(dt, s, d, int(np.prod(sizes)))
+    res = np.array(vals, dtype=HOST[0] + RAW[ESIZE[dt]][1:]).view(RAW[ESIZE[dt]]).reshape(sizes)
+    return "FILL_VALUE_SEQUENCE", dt, Bits(s), [t_out], [res], "Start 0x%x Delta 0x%x" % (s, d), False, (Bits(d),)
 
 
 # One generator per operator of src/core/operators.def (scripts/check-tables.py checks that
@@ -1042,6 +1109,9 @@ GENERATORS = {
     "RESAMPLE1": lambda rng, dt, it, n, oob: gen_resample2(rng, dt, it, n, oob, "RESAMPLE1"),
     "RESAMPLE2": gen_resample2,
     "RESAMPLE3": lambda rng, dt, it, n, oob: gen_resample2(rng, dt, it, n, oob, "RESAMPLE3"),
+    "ELEMENT_WISE_IF": gen_element_wise_if,
+    "FILL_VALUE_CONSTANT": gen_fill_value_constant,
+    "FILL_VALUE_SEQUENCE": gen_fill_value_sequence,
 }
 
 

@@ -3,8 +3,9 @@
  * case library): each output's DimensionCount and Sizes as the file gives them, computed
  * from the inputs and parameters.  Then again with every output slot NULL: the same sizes,
  * except for the operators whose shape the inputs and parameters leave partly free
- * (SPLIT, ONE_HOT, DIAGONAL_MATRIX, DIAGONAL_MATRIX1 without an input, SLICE_GRAD's forward input
- * shape, MAX_UNPOOLING's unpooled shape), which must say
+ * (SPLIT, ONE_HOT, DIAGONAL_MATRIX, DIAGONAL_MATRIX1 without an input, the FILL_VALUE
+ * operators, SLICE_GRAD's forward input shape, MAX_UNPOOLING's unpooled shape, the RESAMPLE
+ * family's free output), which must say
  * DMLREF_ERROR_NULL_POINTER.  Prints "shape: N passed, N failed".
  * Argument: the case folder (default tests/cases).
  */
@@ -35,7 +36,8 @@ static void null_outputs(const dmlref_schema *s, unsigned char *mem) {
 
 static int leaves_free(const dmlref_case *c) {
     return c->type == DMLREF_OPERATOR_SPLIT || c->type == DMLREF_OPERATOR_ONE_HOT ||
-           c->type == DMLREF_OPERATOR_DIAGONAL_MATRIX ||
+           c->type == DMLREF_OPERATOR_DIAGONAL_MATRIX || c->type == DMLREF_OPERATOR_FILL_VALUE_CONSTANT ||
+           c->type == DMLREF_OPERATOR_FILL_VALUE_SEQUENCE ||
            (c->type == DMLREF_OPERATOR_DIAGONAL_MATRIX1 && c->n_inputs == 0) ||
            c->type == DMLREF_OPERATOR_SLICE_GRAD || c->type == DMLREF_OPERATOR_MAX_UNPOOLING ||
            c->type == DMLREF_OPERATOR_RESAMPLE || c->type == DMLREF_OPERATOR_RESAMPLE1 ||

@@ -28,10 +28,10 @@ if [ ! -x "$B" ]; then
     exit 1
 fi
 
-# ---- the list and the files agree: 34 workloads (12 of phase 1, 13 of phase 2, 9 of phase 3) + small_gather
+# ---- the list and the files agree: 36 workloads (12 of phase 1, 13 of phase 2, 11 of phase 3) + small_gather
 listed=$(sed 's/#.*//' "$W/workloads.txt" | tr -s ' \t' '\n' | sed '/^$/d')
 n=$(echo "$listed" | wc -l)
-[ "$n" -eq 34 ] && ok || no "workloads.txt lists $n workloads, not 34"
+[ "$n" -eq 36 ] && ok || no "workloads.txt lists $n workloads, not 36"
 for id in $listed; do
     [ -f "$W/$id.json" ] && ok || no "$id is listed but $W/$id.json is missing"
 done
@@ -57,8 +57,9 @@ fi
 [ "$rc" -eq 0 ] && ok || no "bench --check: exit $rc"
 cat "$tmp/out"
 # id bytes: 2 x output bytes + index bytes (+ update bytes for SCATTER); TILE, PADDING1:
-# output + input; ONE_HOT: output + indices; CAST, UNFOLD, SLICE_GRAD: output + input; MAX_UNPOOLING:
-# output + input + indices (docs/performance.md)
+# output + input; ONE_HOT: output + indices; CAST, UNFOLD, SLICE_GRAD, UPSAMPLE_2D, RESAMPLE1:
+# output + input; MAX_UNPOOLING: output + input + indices; ELEMENT_WISE_IF: the three inputs +
+# output; FILL_VALUE_SEQUENCE: the output (docs/performance.md)
 while read -r id bytes; do
     [ -n "${BENCH_CHECK:-}" ] && ! echo " $BENCH_CHECK " | grep -q " $id " && continue
     line=$(grep "^$id " "$tmp/out")
@@ -103,6 +104,8 @@ slice_grad 117440512
 max_unpool 100663296
 upsample_nearest 83886080
 resample_nearest 83886080
+where 218103808
+fill_sequence 67108864
 small_gather 2112
 EOF
 

@@ -903,6 +903,28 @@ for f in "$tmp"/genrs/*.json; do
     done
 done
 [ "$rsfail" -eq 0 ] && ok || no "$rsfail generated REVERSE_SUBSEQUENCES runs differ from the oracle"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_element_wise_if_1_$i.json"; done))
+want=5f6a6189d7d7a05c6c9be087f94df1f031c4ade2c993d79932d5aa991dcbe604
+[ "$pin" = "$want" ] && ok || no "gen ELEMENT_WISE_IF --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_fill_value_constant_1_$i.json"; done))
+want=ac0df7a570d342ee4c5df538813eb11d76da79da5a82e55e4a3f497b16bb68f5
+[ "$pin" = "$want" ] && ok || no "gen FILL_VALUE_CONSTANT --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_fill_value_sequence_1_$i.json"; done))
+want=fbc65abe4ed7c0cabf5709416ff560487769cf531b2b17139709bcbe752b9aa5
+[ "$pin" = "$want" ] && ok || no "gen FILL_VALUE_SEQUENCE --count 5 --seed 1 files have sha256 $pin, pinned $want"
+# ELEMENT_WISE_IF and the FILL_VALUE operators: the builders' cases (expected: the oracle's
+# bytes) through the fast paths with 1 and 2 threads, the grain and the streaming threshold tiny
+for op in ELEMENT_WISE_IF FILL_VALUE_CONSTANT FILL_VALUE_SEQUENCE; do
+    expect 0 "gen $op 30" "$D" gen --operator $op --count 30 --seed 99 --out "$tmp/genifv"
+done
+ifvfail=0
+for f in "$tmp"/genifv/*.json; do
+    for t in 1 2; do
+        DMLREF_PAR_GRAIN=16 DMLREF_STREAM_MIN=0 "$D" run "$f" --threads $t >/dev/null 2>"$tmp/err" ||
+            { ifvfail=$((ifvfail + 1)); echo "FAIL: $f --threads $t"; repro_note "$D" run "$f" --threads $t; repro_print; sed 's/^/    /' "$tmp/err" | head -3; }
+    done
+done
+[ "$ifvfail" -eq 0 ] && ok || no "$ifvfail ELEMENT_WISE_IF / FILL_VALUE builder cases differ on the fast paths"
 pin=$(pins $(for op in padding padding1; do for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_${op}_1_$i.json"; done; done))
 want=f3eac0f176bd73e0b0f8c3f6fe981cc3e99153e86ed3b1e4739d8de97699a7d6
 [ "$pin" = "$want" ] && ok || no "gen PADDING/PADDING1 --count 5 --seed 1 files have sha256 $pin, pinned $want"

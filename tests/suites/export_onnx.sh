@@ -108,16 +108,17 @@ for m in glob.glob(sys.argv[1] + "/*/manifest.json"):
     ops.add(j["operator"])
     onnx[j["operator"]] += j["onnx"]["expressible"]
     webnn[j["operator"]] += j["webnn"]["expressible"]
-n_ops = sum(1 for l in open("src/core/operators.def") if l.startswith("DMLREF_OP("))
-assert len(ops) == n_ops, (n_ops, sorted(ops))
+import re
+want = set(re.findall(r"^DMLREF_OP\(([A-Z0-9_]+),", open("src/core/operators.def").read(), re.M))
+assert ops == want, sorted(want - ops)
 # ELEMENT_WISE_IDENTITY's documented cases all have a ScaleBias (arithmetic: not expressible);
 # the generated suite has its plain copies.  UNFOLD: neither ONNX nor WebNN has the operator
 assert sorted(o for o in ops if not onnx[o]) == ["ELEMENT_WISE_IDENTITY", "UNFOLD"], [o for o in ops if not onnx[o]]
-# WebNN has no oneHot, no unpooling and no unfold; the RESAMPLE family: WebNN's resample2d has its
-# own nearest-neighbour rounding (cli/webnn.c)
-assert sorted(o for o in ops if not webnn[o]) == ["ELEMENT_WISE_IDENTITY", "MAX_UNPOOLING", "ONE_HOT", "RESAMPLE",
-                                                  "RESAMPLE1", "RESAMPLE2", "RESAMPLE3", "UNFOLD", "UPSAMPLE_2D"], \
-    [o for o in ops if not webnn[o]]
+# WebNN has no oneHot, no fill, no unpooling and no unfold; the RESAMPLE family: WebNN's
+# resample2d has its own nearest-neighbour rounding (cli/webnn.c)
+assert sorted(o for o in ops if not webnn[o]) == ["ELEMENT_WISE_IDENTITY", "FILL_VALUE_CONSTANT", "FILL_VALUE_SEQUENCE",
+                                                  "MAX_UNPOOLING", "ONE_HOT", "RESAMPLE", "RESAMPLE1", "RESAMPLE2",
+                                                  "RESAMPLE3", "UNFOLD", "UPSAMPLE_2D"], [o for o in ops if not webnn[o]]
 PY
 
 # ---- onnx.checker, and the TensorProto files against the .npy files

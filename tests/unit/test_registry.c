@@ -34,8 +34,9 @@ TEST(registry_schemas_are_consistent) {
             else ++inputs;
         }
         CHECK(outputs >= 1 && arrays <= 1);
-        /* every operator reads an input, except the generator DIAGONAL_MATRIX (P10) */
-        CHECK(inputs >= 1 || sc->type == DMLREF_OPERATOR_DIAGONAL_MATRIX);
+        /* every operator reads an input, except the generators DIAGONAL_MATRIX (P10) and the fills (Q4) */
+        CHECK(inputs >= 1 || sc->type == DMLREF_OPERATOR_DIAGONAL_MATRIX || sc->type == DMLREF_OPERATOR_FILL_VALUE_CONSTANT ||
+              sc->type == DMLREF_OPERATOR_FILL_VALUE_SEQUENCE);
         for (uint32_t k = 0; k < sc->n_params; ++k) {
             const dmlref_param *pm = &sc->params[k];
             CHECK(pm->name && pm->name[0]);

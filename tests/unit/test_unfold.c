@@ -1,7 +1,7 @@
 /*
  * UNFOLD (docs/operators.md, UNFOLD): the desc's layout (LP64 and ILP32) and
  * schema, every rule (UF1-UF6) and the feature level, the output_sizes hook, the
- * page's two examples (the output kept 4-D: docs/operators.md §9 item 44), data of every element
+ * page's two examples (the output kept 4-D: docs/operators.md §9 item 57), data of every element
  * size through strided, broadcast and gapped views against an independent
  * reference, NaN payloads and -0.0 as bits, and the fast path against the
  * oracle on random cases with 1 and 2 threads (unfold.rows and unfold.gather
@@ -335,7 +335,7 @@ static unsigned char *random_bytes(uint64_t *s, size_t n) {
 }
 
 /* The page's two examples (tests/cases/unfold_doc1.json, unfold_doc2.json): the page prints the
- * outputs 3-D ({1, 9, 9}); UF1 keeps the input's 4 dims, {1, 1, 9, 9} (docs/operators.md §9 item 44). */
+ * outputs 3-D ({1, 9, 9}); UF1 keeps the input's 4 dims, {1, 1, 9, 9} (docs/operators.md §9 item 57). */
 TEST(unfold_doc_examples) {
     float in[25];
     for (int i = 0; i < 25; ++i) in[i] = (float)i;

@@ -519,3 +519,41 @@ def upsample_2d(draw, feature_level=None, **types):
     x = _input(draw, rng, dt, ins)
     return Drawn("UPSAMPLE_2D", [x], {"scale_size": {"Width": w, "Height": h}, "interpolation_mode": "NEAREST_NEIGHBOR"},
                  feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+def element_wise_if(draw, feature_level=None, **types):
+    """ELEMENT_WISE_IF: a UINT8 condition (0 half of the time, else any nonzero byte: true) and
+    A, B of the data type, each strided or broadcast (zero strides, as ONNX Where's callers
+    broadcast); the output of the same shape."""
+    n, dt, _, rng = draw(_common("ELEMENT_WISE_IF", feature_level, **types))
+    s = draw(shapes(n, budget=128))
+    cond = _input(draw, rng, np.uint8, s)
+    count = math.prod(s)
+    zero = rng.random(size=count) < 0.5
+    cond[...] = np.where(zero, 0, rng.integers(1, 256, size=count)).astype(np.uint8).reshape(s)
+    a, b = _input(draw, rng, dt, s), _input(draw, rng, dt, s)
+    return Drawn("ELEMENT_WISE_IF", [cond, a, b], {}, feature_level, [(s, draw(layouts(s, broadcast=False)))])
+
+
+@st.composite
+def fill_value_constant(draw, feature_level=None, **types):
+    """FILL_VALUE_CONSTANT: no input; shape= and dtype= give the output, any bits as the union
+    Value (NaN payloads, -0, FLOAT16 patterns), its data type the output's by default."""
+    n, dt, _, rng = draw(_common("FILL_VALUE_CONSTANT", feature_level, **types))
+    s = draw(shapes(n, budget=128))
+    value = _fill(rng, dt, 1)
+    kw = {"value": value[0] if draw(st.booleans()) else value.tobytes(), "shape": s, "dtype": dt}
+    if draw(st.booleans()):
+        kw["value_data_type"] = _types.data_type(dt)
+    return Drawn("FILL_VALUE_CONSTANT", [], kw, feature_level, [(s, draw(layouts(s, broadcast=False)))])
+
+
+@st.composite
+def fill_value_sequence(draw, feature_level=None, **types):
+    """FILL_VALUE_SEQUENCE: no input; shape= and dtype= give the output (any layout: the
+    sequence follows the logical index), ValueStart and ValueDelta any bits of the type (integer
+    sequences wrap, float ones round, overflow, or give NaN)."""
+    n, dt, _, rng = draw(_common("FILL_VALUE_SEQUENCE", feature_level, **types))
+    s = draw(shapes(n, budget=128))
+    start, delta = _fill(rng, dt, 2)
+    kw = {"value_start": start, "value_delta": delta.tobytes() if draw(st.booleans()) else delta,
+          "shape": s, "dtype": dt}
+    return Drawn("FILL_VALUE_SEQUENCE", [], kw, feature_level, [(s, draw(layouts(s, broadcast=False)))])

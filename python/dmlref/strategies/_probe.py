@@ -28,6 +28,8 @@ _PROBE_SIZES = {("ONE_HOT", "ValuesTensor"): lambda n: (1,) * (n - 1) + (2,)}
 # dimensions (UNFOLD's five arrays hold one entry per spatial dimension, n - 2: rule UF3).
 _PROBE_OP = {("UNFOLD", p): (lambda v: lambda n: [v] * max(n - 2, 1))(v)
              for p, v in (("WindowSizes", 1), ("Strides", 1), ("Dilations", 1), ("StartPadding", 0), ("EndPadding", 0))}
+# Slots of a fixed data type whatever the operator's data type (ELEMENT_WISE_IF's condition, rule IF3).
+_PROBE_TYPES = {("ELEMENT_WISE_IF", "ConditionTensor"): "UINT8"}
 
 
 @functools.lru_cache(maxsize=None)
@@ -42,7 +44,7 @@ def support(operator, feature_level=None):
             for it in (INDEX_TYPES if any(s["is_index"] for s in op.schema["slots"]) else (None,)):
                 tensors = {}
                 for s in op.schema["slots"]:
-                    name = it if s["is_index"] else dt
+                    name = it if s["is_index"] else _PROBE_TYPES.get((operator, s["name"]), dt)
                     shape = _PROBE_SIZES.get((operator, s["name"]), lambda n: (1,) * n)(n)
                     t = (_types.CODES[name], shape, None,
                          _types.round4(math.prod(shape) * np.dtype(_types.DTYPES[name]).itemsize))

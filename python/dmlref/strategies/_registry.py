@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from .. import _types
 from .._ops import OPERATORS
-from ._drawers import (_padding, cast, depth_space, diagonal_matrix, diagonal_matrix1, gather, gather_elements,
+from ._drawers import (_padding, cast, depth_space, diagonal_matrix, diagonal_matrix1, element_wise_if,
+                       fill_value_constant, fill_value_sequence, gather, gather_elements,
                        gather_nd, gather_nd1, join, one_hot, reverse_subsequences, same_shape, scatter,
                        scatter_nd, slice1, slice_, split, tile, unfold, slice_grad, max_unpooling, resample,
                        resample1, resample2, resample3, upsample_2d)
@@ -49,6 +50,9 @@ DRAWERS = {
     "RESAMPLE1": resample1,
     "RESAMPLE2": resample2,
     "RESAMPLE3": resample3,
+    "ELEMENT_WISE_IF": element_wise_if,
+    "FILL_VALUE_CONSTANT": fill_value_constant,
+    "FILL_VALUE_SEQUENCE": fill_value_sequence,
 }
 
 
