@@ -1,7 +1,9 @@
 /*
  * dmlref: a CPU reference implementation of DirectML's tensor data-movement
- * operators (the 22 of src/core/operators.def: GATHER, SCATTER, SLICE, PADDING,
- * JOIN, SPLIT, TILE, ONE_HOT, ...; dmlref_execute below lists them all).
+ * operators and of its exact conversions, selects and fills (the 34 of
+ * src/core/operators.def: GATHER, SCATTER, SLICE, PADDING, JOIN, SPLIT, TILE,
+ * ONE_HOT, CAST, ELEMENT_WISE_IF, RESAMPLE, UNFOLD, ...; dmlref_execute below
+ * lists them all).
  *
  * One file of about 730 lines, on purpose: it is the whole public API, one
  * header as DirectML's is one (directml.h), so that a caller includes one file

@@ -7,9 +7,12 @@
 // first at i: got 0x.., want 0x..") or that ORT cannot run ("no-kernel DIR: ..."), then
 // "ort: M matched, D differ, N known, K no kernel, E errors".  Known divergences of ORT
 // (issue 25), printed as "known CLASS DIR ...": "nan-bits", every differing element a NaN in
-// both (ORT runs float16 through float32 Casts, which quiet signalling NaNs), and "pad-wrap",
-// Pad in wrap mode (ORT reads out of bounds when a pad exceeds the axis).  Exit 0 when D + E
-// is 0, else 1.
+// both (ORT runs float16 through float32 Casts, which quiet signalling NaNs), "pad-wrap",
+// Pad in wrap mode (ORT reads out of bounds when a pad exceeds the axis), "zero-sign", every
+// differing element a zero in both (ORT's CPU Where gives +0.0 where it selects -0.0), and
+// "resize-scale1", Resize tf_half_pixel_for_nn with nearest_mode ceil and a scale of 1 (ORT
+// leaves such an axis as it is; ONNX's formula, as DirectML's, maps o to ceil(o + 0.5) = o + 1).
+// Exit 0 when D + E is 0, else 1.
 import { createRequire } from "module";
 import fs from "fs";
 import path from "path";
@@ -44,6 +47,19 @@ function toOrt(t) {
 }
 const hex = (u8, i, w) => "0x" + Array.from(u8.subarray(i * w, i * w + w)).reverse().map((x) => x.toString(16).padStart(2, "0")).join("");
 
+// The known divergence a mismatch is, or "" (see the header).
+function knownWhy(allNaN, allZero, fw) {
+  if (allNaN) return "nan-bits";
+  if (allZero) return "zero-sign";
+  if (fw.mode === "wrap") return "pad-wrap";
+  if (fw.onnx === "Resize" && fw.mode === "tf_half_pixel_for_nn" && fw.nearest_mode === "ceil" && (fw.scales || []).includes(1))
+    return "resize-scale1";
+  return "";
+}
+function isZeroBits(u8, i, w) { // +0.0 or -0.0
+  for (let k = 0; k < w; k++) if ((k === w - 1 ? u8[i * w + k] & 0x7f : u8[i * w + k]) !== 0) return false;
+  return true;
+}
 function isNaNBits(u8, i, w) {
   let v = 0n;
   for (let k = w - 1; k >= 0; k--) v = (v << 8n) | BigInt(u8[i * w + k]);
@@ -73,7 +89,7 @@ for (const dir of process.argv.slice(2)) {
   try { res = await session.run(feeds); } catch (e) {
     errors++; say(`error ${dir}: run: ${String(e.message || e).split("\n")[0].slice(0, 300)}`); continue;
   }
-  let ok = true, allNaN = true;
+  let ok = true, allNaN = true, allZero = true;
   const fw = JSON.parse(fs.readFileSync(path.join(dir, "manifest.json"), "utf8")).framework || {};
   for (const f of outs) {
     const want = readTensor(path.join(data, f)), got = res[want.name];
@@ -87,13 +103,18 @@ for (const dir of process.argv.slice(2)) {
       for (let k = 0; k < w; k++) if (g8[i * w + k] !== want.raw[i * w + k]) {
         n++; if (first < 0) first = i;
         if (![1, 10, 11].includes(want.type) || !isNaNBits(g8, i, w) || !isNaNBits(want.raw, i, w)) allNaN = false;
+        if (![1, 10, 11].includes(want.type) || !isZeroBits(g8, i, w) || !isZeroBits(want.raw, i, w)) allZero = false;
         break;
       }
     }
-    if (JSON.stringify(got.dims) !== JSON.stringify(want.dims)) allNaN = false;
-    if (n) { ok = false; say(`${allNaN || fw.mode === "wrap" ? "known " + (allNaN ? "nan-bits" : "pad-wrap") : "mismatch"} ${dir} ${want.name}: ${n} of ${want.raw.length / w} elements differ, first at ${first}: got ${hex(g8, first, w)}, want ${hex(want.raw, first, w)}`); }
+    if (JSON.stringify(got.dims) !== JSON.stringify(want.dims)) allNaN = allZero = false;
+    if (n) {
+      ok = false;
+      const why = knownWhy(allNaN, allZero, fw);
+      say(`${why ? "known " + why : "mismatch"} ${dir} ${want.name}: ${n} of ${want.raw.length / w} elements differ, first at ${first}: got ${hex(g8, first, w)}, want ${hex(want.raw, first, w)}`);
+    }
   }
-  if (ok) matched++; else if (allNaN || fw.mode === "wrap") known++; else differ++;
+  if (ok) matched++; else if (knownWhy(allNaN, allZero, fw)) known++; else differ++;
 }
 say(`ort: ${matched} matched, ${differ} differ, ${known} known, ${nokernel} no kernel, ${errors} errors`);
 process.exit(differ + errors ? 1 : 0);

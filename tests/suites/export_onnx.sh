@@ -245,7 +245,9 @@ contains "$tmp/err" "skipped ONE_HOT" "gen --expressible webnn skips ONE_HOT"
 contains "$tmp/err" "skipped UNFOLD" "gen --expressible webnn skips UNFOLD"
 contains "$tmp/err" "skipped MAX_UNPOOLING" "gen --expressible webnn skips MAX_UNPOOLING (WebNN has no unpooling)"
 expect 0 "export gen --expressible webnn" "$D" export "$tmp/ew" --out "$tmp/ewx" --webnn
-contains "$tmp/err" "wrote 88 cases to $tmp/ewx; WebNN: 88 tests, 0 not expressible" "gen --expressible webnn: every case has a test"
+n=$(sed -n 's/.*wrote \([0-9]*\) cases to .*/\1/p' "$tmp/err")
+[ "${n:-0}" -ge 80 ] && ok || no "export gen --expressible webnn wrote ${n:-no} cases, not at least 80"
+contains "$tmp/err" "wrote $n cases to $tmp/ewx; WebNN: $n tests, 0 not expressible" "gen --expressible webnn: every case has a test"
 expect 4 "gen ONE_HOT --expressible webnn" "$D" gen --operator ONE_HOT --count 1 --seed 1 --expressible webnn --out "$tmp/e1"
 expect 4 "gen --expressible bad" "$D" gen --operator GATHER --count 1 --seed 1 --expressible tflite --out "$tmp/e2"
 # (without --expressible gen writes what it wrote before: tests/suites/cli.sh pins those bytes)
@@ -271,7 +273,7 @@ got=$(pin "$tmp/pindocx")
 [ "$got" = "$want" ] && ok || no "the documented cases' ONNX and WebNN files have sha256 $got, pinned $want (host-dependent bytes?)"
 "$D" gen --operator ALL --count 2 --seed 1 --bits --out "$tmp/pinsuite" >/dev/null 2>&1
 "$D" export "$tmp/pinsuite" --out "$tmp/pinx" --onnx --webnn >/dev/null 2>&1
-want=PIN_LATER
+want=9c8b553ddafef89b761188f6411bf5e2ecf7d2dcfac1d361d9ed22c681419bf6
 got=$(pin "$tmp/pinx")
 [ "$got" = "$want" ] && ok || no "gen --bits --seed 1's ONNX and WebNN files have sha256 $got, pinned $want (host-dependent bytes?)"
 

@@ -16,7 +16,7 @@
 # Environment: BUILD (default build); OOM_POINTS (default 0: every point; M: at most M points
 # per command, spread evenly over 1 .. K, the first and the last included); OOM_ALL=1 adds
 # `gen --operator ALL` (2247 points; not in `make test`).  Besides the commands named below,
-# `run` is swept over the first documented case of each of the 22 operators.
+# `run` is swept over the first documented case of each operator.
 BUILD=${BUILD:-build}
 D="$BUILD/dmlref"
 OOM_POINTS=${OOM_POINTS:-0}
