@@ -4,7 +4,7 @@
 docs/performance.md says, so that `make bench` figures can be compared with
 them on the same machine in the same session.
 
-    python3 scripts/peers.py [--repeat N] [--threads T] [FILTER]
+    python3 scripts/peers.py [--repeat N] [--threads T] [FILTER...]
 
 Prints per workload and peer: median ms over N timed runs (after one warm-up),
 effective GB/s (bytes moved = 2 x output bytes + index bytes, as the project's
@@ -323,7 +323,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=11)
     ap.add_argument("--threads", type=int, default=2, help="PyTorch threads (numpy is single-threaded)")
-    ap.add_argument("filter", nargs="?", default="")
+    ap.add_argument("filter", nargs="*", help="workloads whose id contains any of these (default: all)")
     a = ap.parse_args()
     rng = np.random.default_rng(20261122)
     peers = [("numpy", numpy_case)]
@@ -344,7 +344,7 @@ def main():
     for name, ms in copy.items():
         print(f"{'copy_64MiB':24s} {name:22s} {ms:10.3f} {2 * 64 * MIB / ms / 1e6:7.1f} {1.0:6.2f}")
     for wid, c in workloads(rng):
-        if a.filter and a.filter not in wid:
+        if a.filter and not any(f in wid for f in a.filter):
             continue
         ref = None
         for pname, make in peers:
@@ -362,7 +362,7 @@ def main():
             print(f"{wid:24s} {pname:22s} {ms:10.3f} {gbs:7.1f} {gbs / copy_gbs:6.2f}{'' if ok else '  WRONG OUTPUT'}")
         sys.stdout.flush()
     for wid, moved, setups in p2_workloads(rng):
-        if a.filter and a.filter not in wid:
+        if a.filter and not any(f in wid for f in a.filter):
             continue
         ref = None
         for pname, _ in peers:

@@ -250,6 +250,65 @@ SIMD_REVERSE_(8, uint64_t)
 #endif
 
 /*
+ * Repeated elements: d receives the n elements of W bytes at s, each written r
+ * times in a row (element j of s at d's elements j*r .. j*r + r - 1; the two do
+ * not overlap).  Nearest-neighbour upscaling's rows (UPSAMPLE_2D, the RESAMPLE
+ * family's integer repeats).  r = 2: a 128-bit vector of s at a time, its lanes
+ * interleaved with themselves (unpacklo / unpackhi) into two vectors of d;
+ * otherwise, and for the last n mod (16 / W) elements, element by element.
+ * Bytes move unchanged, so every build writes the same bytes.
+ */
+#define SIMD_REPEAT_TAIL_(W, T)                                                                                \
+    for (; i < n; ++i) {                                                                                       \
+        T v;                                                                                                   \
+        memcpy(&v, s + i * W, W);                                                                              \
+        for (size_t t = 0; t < r; ++t) memcpy(d + (i * r + t) * W, &v, W);                                     \
+    }
+#if DMLREF_SIMD
+#define SIMD_REPEAT_(W, T, LO, HI)                                                                             \
+    static inline void simd_repeat_x##W(unsigned char *d, const unsigned char *s, size_t n, size_t r) {        \
+        size_t i = 0;                                                                                          \
+        if (r == 2)                                                                                            \
+            for (; i + 16 / W <= n; i += 16 / W) {                                                             \
+                const simde__m128i v = simde_mm_loadu_si128((const simde__m128i *)(const void *)(s + i * W));  \
+                simde_mm_storeu_si128((simde__m128i *)(void *)(d + 2 * i * W), LO(v, v));                      \
+                simde_mm_storeu_si128((simde__m128i *)(void *)(d + 2 * i * W + 16), HI(v, v));                 \
+            }                                                                                                  \
+        SIMD_REPEAT_TAIL_(W, T)                                                                                \
+    }
+SIMD_REPEAT_(1, uint8_t, simde_mm_unpacklo_epi8, simde_mm_unpackhi_epi8)
+SIMD_REPEAT_(2, uint16_t, simde_mm_unpacklo_epi16, simde_mm_unpackhi_epi16)
+SIMD_REPEAT_(4, uint32_t, simde_mm_unpacklo_epi32, simde_mm_unpackhi_epi32)
+SIMD_REPEAT_(8, uint64_t, simde_mm_unpacklo_epi64, simde_mm_unpackhi_epi64)
+#undef SIMD_REPEAT_
+#else
+#define SIMD_REPEAT_(W, T)                                                                                     \
+    static inline void simd_repeat_x##W(unsigned char *d, const unsigned char *s, size_t n, size_t r) {        \
+        size_t i = 0;                                                                                          \
+        SIMD_REPEAT_TAIL_(W, T)                                                                                \
+    }
+SIMD_REPEAT_(1, uint8_t)
+SIMD_REPEAT_(2, uint16_t)
+SIMD_REPEAT_(4, uint32_t)
+SIMD_REPEAT_(8, uint64_t)
+#undef SIMD_REPEAT_
+#endif
+#undef SIMD_REPEAT_TAIL_
+
+/* simd_repeat_x<W> for an element size W of 1, 2, 4 or 8 bytes (others element by element). */
+static inline void simd_repeat_row(unsigned char *d, const unsigned char *s, size_t n, size_t r, size_t w) {
+    switch (w) {
+    case 1: simd_repeat_x1(d, s, n, r); return;
+    case 2: simd_repeat_x2(d, s, n, r); return;
+    case 4: simd_repeat_x4(d, s, n, r); return;
+    case 8: simd_repeat_x8(d, s, n, r); return;
+    default:
+        for (size_t i = 0; i < n; ++i)
+            for (size_t t = 0; t < r; ++t) memcpy(d + (i * r + t) * w, s + i * w, w);
+    }
+}
+
+/*
  * out[i] = norm(index at ix + i * js) for i < n: docs/operators.md 1.8's normalization with
  * the default clamp (index.h's index_norm, INDEX_CLAMP: its one definition),
  * A = the axis size (>= 1).  For contiguous 32-bit indices, groups of lanes (8

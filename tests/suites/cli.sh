@@ -818,18 +818,27 @@ want=18d77c32b9312d40cb183921d1ca34d5f0c43ee98a174677acaf8df97d308fbf
 pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_slice1_1_$i.json"; done))
 want=d0c2e985790cf250adadb8a99b5c263c585a0457966e7c43a395899365696e14
 [ "$pin" = "$want" ] && ok || no "gen SLICE1 --count 5 --seed 1 files have sha256 $pin, pinned $want"
+# runback LABEL DIR [VAR=VALUE...]: every case file of DIR (its expected outputs the oracle's)
+# through `dmlref run` with 1 and 2 threads under the given environment (a tiny grain or
+# streaming threshold sends small cases down the threaded and streaming fast paths)
+runback() {
+    rb_label=$1 rb_dir=$2
+    shift 2
+    rb_fail=0
+    for f in "$rb_dir"/*.json; do
+        for th in 1 2; do
+            env "$@" "$D" run "$f" --threads $th >/dev/null 2>"$tmp/err" ||
+                { rb_fail=$((rb_fail + 1)); echo "FAIL: $f --threads $th"; repro_note env "$@" "$D" run "$f" --threads $th
+                  repro_print; sed 's/^/    /' "$tmp/err" | head -3; }
+        done
+    done
+    [ "$rb_fail" -eq 0 ] && ok || no "$rb_fail generated $rb_label runs differ from the oracle's expected outputs"
+}
 # SLICE / SLICE1: the builder's cases through the fast path (the expected outputs are the
 # oracle's) with 1 and 2 threads, a tiny grain splitting even small copies
 expect 0 "gen SLICE SLICE1 40" sh -c "'$D' gen --operator SLICE --count 40 --seed 7 --out '$tmp/gensl' &&
                                       '$D' gen --operator SLICE1 --count 40 --seed 7 --out '$tmp/gensl'"
-slfail=0
-for f in "$tmp"/gensl/*.json; do
-    for th in 1 2; do
-        DMLREF_PAR_GRAIN=64 "$D" run "$f" --threads $th >/dev/null 2>"$tmp/err" ||
-            { slfail=$((slfail + 1)); echo "FAIL: $f --threads $th"; repro_note "$D" run "$f" --threads $th; repro_print; sed 's/^/    /' "$tmp/err" | head -3; }
-    done
-done
-[ "$slfail" -eq 0 ] && ok || no "$slfail generated SLICE/SLICE1 runs differ from the oracle"
+runback "SLICE/SLICE1" "$tmp/gensl" DMLREF_PAR_GRAIN=64
 pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_one_hot_1_$i.json"; done))
 want=66e3faecfe87dce43f22942ba20ccd8814d045326f8517244fed4ba2450ea420
 [ "$pin" = "$want" ] && ok || no "gen ONE_HOT --count 5 --seed 1 files have sha256 $pin, pinned $want"
@@ -844,14 +853,7 @@ want=5247121d86c6b45ed29ae2e0d6605c828a948a05896c414e1b4bf7c14e7aa771
 for op in GATHER_ND GATHER_ND1; do
     expect 0 "gen $op 60" "$D" gen --operator $op --count 60 --seed 4242 --out "$tmp/gennd"
 done
-ndfail=0
-for f in "$tmp"/gennd/*.json; do
-    for t in 1 2; do
-        DMLREF_PAR_GRAIN=16 DMLREF_STREAM_MIN=0 DMLREF_SLAB_MIN=0 "$D" run "$f" --threads $t >/dev/null 2>"$tmp/err" ||
-            { ndfail=$((ndfail + 1)); echo "FAIL: $f --threads $t"; repro_note "$D" run "$f" --threads $t; repro_print; sed 's/^/    /' "$tmp/err" | head -3; }
-    done
-done
-[ "$ndfail" -eq 0 ] && ok || no "$ndfail GATHER_ND(1) builder cases differ on the fast paths"
+runback "GATHER_ND(1)" "$tmp/gennd" DMLREF_PAR_GRAIN=16 DMLREF_STREAM_MIN=0 DMLREF_SLAB_MIN=0
 pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_diagonal_matrix_1_$i.json"; done))
 want=0c120898cf6d79f2a939ef2772b14cc53924fd8f04ed656c5f73cecaa2dde1f7
 [ "$pin" = "$want" ] && ok || no "gen DIAGONAL_MATRIX --count 5 --seed 1 files have sha256 $pin, pinned $want"
@@ -867,14 +869,7 @@ want=1be92a1f229210c08a7c3fceb46992f5b2337de8fb7c8d959d9269b980837211
 # CAST: the builder's bits cases (NaN payloads, subnormals, rounding ties, saturation edges)
 # run back through the fast path with 1 and 2 threads against the oracle's expected lists
 expect 0 "gen CAST --bits 30" "$D" gen --operator CAST --count 30 --seed 9 --bits --out "$tmp/gencast"
-cafail=0
-for f in "$tmp"/gencast/*.json; do
-    for th in 1 2; do
-        DMLREF_PAR_GRAIN=64 "$D" run "$f" --threads $th >/dev/null 2>"$tmp/err" ||
-            { cafail=$((cafail + 1)); echo "FAIL: $f --threads $th"; repro_note "$D" run "$f" --threads $th; repro_print; sed 's/^/    /' "$tmp/err" | head -3; }
-    done
-done
-[ "$cafail" -eq 0 ] && ok || no "$cafail generated CAST runs differ from the oracle"
+runback "CAST" "$tmp/gencast" DMLREF_PAR_GRAIN=64
 pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_resample2_1_$i.json"; done))
 want=0c6a8418537c8077a4ca0c8cc8fcec3d87036ba9fa3f1ef0aaaece632a7d49e6
 [ "$pin" = "$want" ] && ok || no "gen RESAMPLE2 --count 5 --seed 1 files have sha256 $pin, pinned $want"
@@ -895,14 +890,7 @@ want=54902228e064b4827f39f278231bda6e8a7cd56d10f989cf6fa744fc19376926
 # reach the copy plans and the batches of narrow runs
 expect 0 "gen REVERSE_SUBSEQUENCES 40" sh -c "'$D' gen --operator REVERSE_SUBSEQUENCES --count 30 --seed 7 --out '$tmp/genrs' &&
     '$D' gen --operator REVERSE_SUBSEQUENCES --count 10 --seed 8 --max-elements 20000 --out '$tmp/genrs'"
-rsfail=0
-for f in "$tmp"/genrs/*.json; do
-    for th in 1 2; do
-        DMLREF_PAR_GRAIN=64 "$D" run "$f" --threads $th >/dev/null 2>"$tmp/err" ||
-            { rsfail=$((rsfail + 1)); echo "FAIL: $f --threads $th"; repro_note "$D" run "$f" --threads $th; repro_print; sed 's/^/    /' "$tmp/err" | head -3; }
-    done
-done
-[ "$rsfail" -eq 0 ] && ok || no "$rsfail generated REVERSE_SUBSEQUENCES runs differ from the oracle"
+runback "REVERSE_SUBSEQUENCES" "$tmp/genrs" DMLREF_PAR_GRAIN=64
 pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_element_wise_if_1_$i.json"; done))
 want=5f6a6189d7d7a05c6c9be087f94df1f031c4ade2c993d79932d5aa991dcbe604
 [ "$pin" = "$want" ] && ok || no "gen ELEMENT_WISE_IF --count 5 --seed 1 files have sha256 $pin, pinned $want"
@@ -917,40 +905,21 @@ want=fbc65abe4ed7c0cabf5709416ff560487769cf531b2b17139709bcbe752b9aa5
 for op in ELEMENT_WISE_IF FILL_VALUE_CONSTANT FILL_VALUE_SEQUENCE; do
     expect 0 "gen $op 30" "$D" gen --operator $op --count 30 --seed 99 --out "$tmp/genifv"
 done
-ifvfail=0
-for f in "$tmp"/genifv/*.json; do
-    for t in 1 2; do
-        DMLREF_PAR_GRAIN=16 DMLREF_STREAM_MIN=0 "$D" run "$f" --threads $t >/dev/null 2>"$tmp/err" ||
-            { ifvfail=$((ifvfail + 1)); echo "FAIL: $f --threads $t"; repro_note "$D" run "$f" --threads $t; repro_print; sed 's/^/    /' "$tmp/err" | head -3; }
-    done
-done
-[ "$ifvfail" -eq 0 ] && ok || no "$ifvfail ELEMENT_WISE_IF / FILL_VALUE builder cases differ on the fast paths"
+runback "ELEMENT_WISE_IF / FILL_VALUE" "$tmp/genifv" DMLREF_PAR_GRAIN=16 DMLREF_STREAM_MIN=0
 pin=$(pins $(for op in padding padding1; do for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_${op}_1_$i.json"; done; done))
 want=f3eac0f176bd73e0b0f8c3f6fe981cc3e99153e86ed3b1e4739d8de97699a7d6
 [ "$pin" = "$want" ] && ok || no "gen PADDING/PADDING1 --count 5 --seed 1 files have sha256 $pin, pinned $want"
 # PADDING and PADDING1: generated cases run back on the fast path with 1 and 2 threads
 expect 0 "gen PADDING 40" "$D" gen --operator PADDING --count 40 --seed 5 --out "$tmp/genpad"
 expect 0 "gen PADDING1 40" "$D" gen --operator PADDING1 --count 40 --seed 5 --out "$tmp/genpad"
-padfail=0
-for f in "$tmp"/genpad/*.json; do
-    for t in 1 2; do
-        DMLREF_PAR_GRAIN=16 "$D" run "$f" --threads $t >/dev/null 2>"$tmp/err" || { padfail=$((padfail + 1)); echo "FAIL: $f --threads $t"; repro_note env DMLREF_PAR_GRAIN=16 "$D" run "$f" --threads $t; repro_print; }
-    done
-done
-[ "$padfail" -eq 0 ] && ok || no "$padfail generated PADDING(1) runs differ from the oracle's expected outputs"
+runback "PADDING(1)" "$tmp/genpad" DMLREF_PAR_GRAIN=16
 pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_unfold_1_$i.json"; done))
 want=8a4b292138038737dbf4e6dc60fe6c4f6d3284cec4f79f94f6b880e1a2414845
 [ "$pin" = "$want" ] && ok || no "gen UNFOLD --count 5 --seed 1 files have sha256 $pin, pinned $want"
 # UNFOLD: generated cases (expected from the oracle: DMLREF_FORCE_ORACLE) run back on the fast path with 1 and 2 threads
 DMLREF_FORCE_ORACLE=1 "$D" gen --operator UNFOLD --count 40 --seed 5 --out "$tmp/genunf" >"$tmp/out" 2>"$tmp/err" && ok ||
     no "gen UNFOLD 40 (oracle)"
-unffail=0
-for f in "$tmp"/genunf/*.json; do
-    for t in 1 2; do
-        DMLREF_PAR_GRAIN=16 "$D" run "$f" --threads $t >/dev/null 2>"$tmp/err" || { unffail=$((unffail + 1)); echo "FAIL: $f --threads $t"; repro_note env DMLREF_PAR_GRAIN=16 "$D" run "$f" --threads $t; repro_print; }
-    done
-done
-[ "$unffail" -eq 0 ] && ok || no "$unffail generated UNFOLD runs differ from the oracle's expected outputs"
+runback "UNFOLD" "$tmp/genunf" DMLREF_PAR_GRAIN=16
 pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_slice_grad_1_$i.json"; done))
 want=6bfc8712f75dc22d11ae59499161cb0fb65bd9ff5c0f122ac2884a3404c9550f
 [ "$pin" = "$want" ] && ok || no "gen SLICE_GRAD --count 5 --seed 1 files have sha256 $pin, pinned $want"
@@ -960,13 +929,7 @@ want=8b029caedae8e9be0fa6f8fb935c31f28b2138dc30fd0e6b19acd3f0fce99088
 # SLICE_GRAD and MAX_UNPOOLING: generated cases run back on the fast paths with 1 and 2 threads
 expect 0 "gen SLICE_GRAD 40" "$D" gen --operator SLICE_GRAD --count 40 --seed 5 --out "$tmp/gengrad"
 expect 0 "gen MAX_UNPOOLING 40" "$D" gen --operator MAX_UNPOOLING --count 40 --seed 5 --out "$tmp/gengrad"
-gradfail=0
-for f in "$tmp"/gengrad/*.json; do
-    for t in 1 2; do
-        DMLREF_PAR_GRAIN=16 "$D" run "$f" --threads $t >/dev/null 2>"$tmp/err" || { gradfail=$((gradfail + 1)); echo "FAIL: $f --threads $t"; repro_note env DMLREF_PAR_GRAIN=16 "$D" run "$f" --threads $t; repro_print; }
-    done
-done
-[ "$gradfail" -eq 0 ] && ok || no "$gradfail generated SLICE_GRAD/MAX_UNPOOLING runs differ from the oracle's expected outputs"
+runback "SLICE_GRAD/MAX_UNPOOLING" "$tmp/gengrad" DMLREF_PAR_GRAIN=16
 # what the suite covers (over all 100 cases)
 if py - "$tmp/gen1" <<'PY' 2>"$tmp/err"
 import json, os, sys

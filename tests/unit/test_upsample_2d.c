@@ -1,7 +1,7 @@
 /*
  * UPSAMPLE_2D (Q7): the desc's layout and schema, every rule (US1-US5), the
  * documented example (ScaleSize {Width 3, Height 2} on {1,1,2,2}), NaN payloads
- * and -0.0 as bits, and the fast path (upsample_2d.repeat) against an
+ * and -0.0 as bits, and the fast paths (upsample_2d.rows, .repeat) against an
  * independent reference and the oracle on random cases with 1 and 2 threads.
  */
 #include <stddef.h>
@@ -204,7 +204,7 @@ TEST(upsample_2d_doc_example_and_bits) {
     const uint16_t bits[3] = {0x7D01u, 0x8000u, 0xFE12u};
     const char *k = NULL;
     CHECK(RUN_ALL(&f, (const unsigned char *)bits, &k));
-    CHECK(k && strncmp(k, "upsample_2d.repeat.", 19) == 0);
+    CHECK(k && strncmp(k, "upsample_2d.rows.", 17) == 0); /* W packed, Width 2 */
 }
 
 KERNELS_CHECKED("upsample_2d.")

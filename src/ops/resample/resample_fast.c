@@ -10,6 +10,12 @@
  *                    upscale, or r = 1): output dim d is the pair (k, r) with r at
  *                    input stride 0, one strided copy (copy_plan) over the split
  *                    output, as TILE inverted
+ *                    and the innermost repeat r = 1 (rows are whole copies)
+ *   resample.rows    the innermost table a repeat (idx[o] = o / r) and the innermost
+ *                    dim packed on both sides: per output row, its input row with
+ *                    each element repeated r times (simd_repeat_row), or, when the
+ *                    row before it in the thread's range read the same input row
+ *                    (a repeat of an outer dim), a copy of that output row
  *   resample.gather  otherwise: per output row (every dim but the last), the row's
  *                    input base from the outer tables, then the innermost table
  *                    gathered element by element; rows spread over threads
@@ -17,6 +23,7 @@
 #include "ops/kernels.h"
 #include "resample.h"
 #include "engine/plan.h"
+#include "simd/simd.h"
 
 #include <string.h>
 
@@ -27,6 +34,7 @@ typedef struct rs_plan {
     uint64_t ost[RESAMPLE_MAX_DIMS];      /* output byte strides                      */
     uint64_t *tab[RESAMPLE_MAX_DIMS];     /* input byte offset per output coordinate  */
     uint64_t *mem;                        /* the tables' one block                    */
+    uint64_t inner_r;                     /* rows: the innermost repeat               */
     copy_plan copy;                       /* repeat                                   */
 } rs_plan;
 
@@ -48,6 +56,18 @@ static dmlref_status rs_repeat_kernel(const op_t *op, const exec_args *x, dmlref
     return DMLREF_OK;
 }
 
+/* The input byte offset and the output byte offset of output row r (dims 0 .. n-2). */
+static void rs_row(const rs_plan *p, uint64_t r, uint64_t *so, uint64_t *dof) {
+    uint64_t q = r;
+    *so = *dof = 0;
+    for (uint32_t d = p->n - 1; d-- > 0;) {
+        const uint64_t cd = q % p->osz[d];
+        q /= p->osz[d];
+        *so += p->tab[d][cd];
+        *dof += cd * p->ost[d];
+    }
+}
+
 /* Rows [lo, hi) of the output (row-major over dims 0 .. n-2). */
 static void rs_gather_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
     const rs_ctx *c = vc;
@@ -59,13 +79,8 @@ static void rs_gather_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t p
     const uint64_t *tl = p->tab[last];
     (void)part;
     for (uint64_t r = lo; r < hi; ++r) {
-        uint64_t q = r, so = 0, dof = 0;
-        for (uint32_t d = last; d-- > 0;) {
-            const uint64_t cd = q % p->osz[d];
-            q /= p->osz[d];
-            so += p->tab[d][cd];
-            dof += cd * p->ost[d];
-        }
+        uint64_t so, dof;
+        rs_row(p, r, &so, &dof);
         const unsigned char *s = src + so;
         unsigned char *o = dst + dof;
         switch (p->es) {
@@ -83,6 +98,35 @@ static void rs_gather_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t p
             break;
         }
     }
+}
+
+/* Rows [lo, hi): each its input row repeated (resample.rows), or the previous row copied. */
+static void rs_rows_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
+    const rs_ctx *c = vc;
+    const rs_plan *p = c->p;
+    const unsigned char *src = IN_DATA(c->x, 0);
+    unsigned char *dst = OUT_DATA(c->x, 0);
+    const uint64_t w = p->osz[p->n - 1], r = p->inner_r;
+    const size_t bytes = (size_t)(w * p->es);
+    const unsigned char *prev = NULL;
+    uint64_t prev_so = 0;
+    (void)part;
+    for (uint64_t row = lo; row < hi; ++row) {
+        uint64_t so, dof;
+        rs_row(p, row, &so, &dof);
+        unsigned char *o = dst + dof;
+        if (prev && so == prev_so) memcpy(o, prev, bytes);
+        else if (r == 1) memcpy(o, src + so, bytes);
+        else simd_repeat_row(o, src + so, (size_t)(w / r), (size_t)r, p->es);
+        prev = o, prev_so = so;
+    }
+}
+
+static dmlref_status rs_rows_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
+    const rs_ctx c = {op->plan, x};
+    (void)err;
+    run_ranges(op, c.p->nth, c.p->rows, rs_rows_range, &c);
+    return DMLREF_OK;
 }
 
 static dmlref_status rs_gather_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
@@ -129,6 +173,7 @@ dmlref_status resample_plan(op_t *op, dmlref_error *err) {
     uint64_t at = 0, sz[2 * RESAMPLE_MAX_DIMS], os[2 * RESAMPLE_MAX_DIMS], is[2 * RESAMPLE_MAX_DIMS];
     uint32_t m = 0;
     int repeat = 1;
+    uint64_t inner_r = 0;
     for (uint32_t d = 0; d < n; ++d) {
         uint32_t *id = idx + at;
         p->tab[d] = p->mem + at;
@@ -140,6 +185,7 @@ dmlref_status resample_plan(op_t *op, dmlref_error *err) {
             p->tab[d][o] = (uint64_t)id[o] * in->bstrides[d];
         }
         at += out->sizes[d];
+        if (d == n - 1) inner_r = repeat_of(id, out->sizes[d]);
         const uint64_t r = repeat ? repeat_of(id, out->sizes[d]) : 0;
         if (!r) {
             repeat = 0;
@@ -154,7 +200,7 @@ dmlref_status resample_plan(op_t *op, dmlref_error *err) {
     p->nth = plan_threads(op, work);
     op->plan = p;
     op->plan_free = rs_free;
-    if (repeat) {
+    if (repeat && inner_r == 1) {
         if (m == 0) sz[0] = 1, os[0] = is[0] = 0, m = 1; /* one element */
         copy_plan_init(&p->copy, m, sz, os, is, out->esize);
         op->kernel = rs_repeat_kernel;
@@ -162,6 +208,12 @@ dmlref_status resample_plan(op_t *op, dmlref_error *err) {
         return DMLREF_OK;
     }
     p->rows = out->elements / out->sizes[n - 1];
+    if (inner_r && in->bstrides[n - 1] == in->esize && out->bstrides[n - 1] == out->esize) {
+        p->inner_r = inner_r;
+        op->kernel = rs_rows_kernel;
+        op->kernel_name = KERNEL_NAME(RESAMPLE_ROWS);
+        return DMLREF_OK;
+    }
     op->kernel = rs_gather_kernel;
     op->kernel_name = KERNEL_NAME(RESAMPLE_GATHER);
     return DMLREF_OK;
