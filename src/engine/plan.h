@@ -272,6 +272,19 @@ int copy_plan_transpose(copy_plan *cp);
 /* Copies the units [lo, hi). */
 void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char *src, uint64_t lo, uint64_t hi);
 
+/* ---- zeroing a tensor's elements (zero_plan.c) --------------------------------
+ * A nest over the tensor's strides (st[0]: its byte strides), the innermost run
+ * folded into blocks of `block` bytes, each cut into `chunks` of at most
+ * COPY_CHUNK; `units` = points x chunks, the work run_ranges splits. */
+typedef struct zero_plan {
+    nest_t nest;
+    uint64_t block, chunk, chunks, units;
+} zero_plan;
+
+void zero_plan_init(zero_plan *z, const tensor_t *t);
+/* Zeroes the units [lo, hi): points of the nest, or chunks of a block larger than COPY_CHUNK. */
+void zero_plan_run(const zero_plan *z, unsigned char *dst, uint64_t lo, uint64_t hi);
+
 /* 1 when a dimension of stride `outer` directly encloses one of `size`
  * elements at stride `inner` (outer == inner * size), without overflowing:
  * the test of every dimension merge (nest_collapse, the JOIN/SPLIT outer dims). */
