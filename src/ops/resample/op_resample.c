@@ -16,17 +16,7 @@ static resample_desc resample_desc_of(const DMLREF_RESAMPLE_OPERATOR_DESC *d) {
     return r;
 }
 
-static dmlref_status resample_compile_hook(op_t *op, const void *desc, dmlref_error *err) {
-    const resample_desc r = resample_desc_of(desc);
-    return resample_compile(op, &r, err);
-}
-
-static dmlref_status resample_output_sizes_hook(const op_t *op, const void *desc, uint32_t output, uint32_t *n,
-                                                uint32_t *sizes, dmlref_error *err) {
-    const resample_desc r = resample_desc_of(desc);
-    (void)output;
-    return resample_output_sizes(op, &r, n, sizes, err);
-}
+RESAMPLE_HOOKS(resample_hook, resample_desc_of)
 
 #define DT_RS4 (DT(FLOAT32) | DT(FLOAT16) | DT(INT8) | DT(UINT8))
 
@@ -43,5 +33,5 @@ static const dmlref_schema schema = {DMLREF_OPERATOR_RESAMPLE, OP, sizeof(D), DM
                                      N_OF(slots), slots, N_OF(params), params};
 #undef D
 
-const op_class resample_class = {&schema, support, N_OF(support), resample_compile_hook, PLAN_HOOK(resample_plan),
-                                 resample_output_sizes_hook};
+const op_class resample_class = {&schema, support, N_OF(support), resample_hook_compile, PLAN_HOOK(resample_plan),
+                                 resample_hook_output_sizes};

@@ -25,17 +25,7 @@ static resample_desc resample1_desc(const DMLREF_RESAMPLE1_OPERATOR_DESC *d) {
     return r;
 }
 
-static dmlref_status resample1_compile(op_t *op, const void *desc, dmlref_error *err) {
-    const resample_desc r = resample1_desc(desc);
-    return resample_compile(op, &r, err);
-}
-
-static dmlref_status resample1_output_sizes(const op_t *op, const void *desc, uint32_t output, uint32_t *n,
-                                            uint32_t *sizes, dmlref_error *err) {
-    const resample_desc r = resample1_desc(desc);
-    (void)output;
-    return resample_output_sizes(op, &r, n, sizes, err);
-}
+RESAMPLE_HOOKS(resample1, resample1_desc)
 
 #define DT_RS4 (DT(FLOAT32) | DT(FLOAT16) | DT(INT8) | DT(UINT8))
 

@@ -4,7 +4,7 @@
  *   t = fl32(fl32(fl32(o - OutputPixelOffsets[d]) / Scales[d]) - InputPixelOffsets[d]),
  *   i = floor(t) (DECREASING) or ceil(t) (INCREASING), clamped to [0, In.Sizes[d] - 1];
  * out[o...] = in[i...] (a bit copy).  Rules RS1-RS6: resample.c.  Output.Sizes
- * are free (>= 1).  The fast path (resample.repeat, resample.gather) is
+ * are free (>= 1).  The fast path (resample.repeat, resample.rows, resample.gather) is
  * resample_fast.c.
  */
 #include "resample.h"
@@ -27,17 +27,7 @@ static resample_desc resample2_desc(const DMLREF_RESAMPLE2_OPERATOR_DESC *d) {
     return r;
 }
 
-static dmlref_status resample2_compile(op_t *op, const void *desc, dmlref_error *err) {
-    const resample_desc r = resample2_desc(desc);
-    return resample_compile(op, &r, err);
-}
-
-static dmlref_status resample2_output_sizes(const op_t *op, const void *desc, uint32_t output, uint32_t *n,
-                                            uint32_t *sizes, dmlref_error *err) {
-    const resample_desc r = resample2_desc(desc);
-    (void)output;
-    return resample_output_sizes(op, &r, n, sizes, err);
-}
+RESAMPLE_HOOKS(resample2, resample2_desc)
 
 #define DT_RS4 (DT(FLOAT32) | DT(FLOAT16) | DT(INT8) | DT(UINT8))
 

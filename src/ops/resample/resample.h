@@ -63,4 +63,18 @@ dmlref_status resample_output_sizes(const op_t *op, const resample_desc *d, uint
 /* The fast path (resample_fast.c). */
 dmlref_status resample_plan(op_t *op, dmlref_error *err);
 
+/* A member's compile and output_sizes hooks, NAME_compile and NAME_output_sizes, over its
+ * resample_desc maker DESC_FN (the one thing the four members write differently). */
+#define RESAMPLE_HOOKS(NAME, DESC_FN)                                                                          \
+    static dmlref_status NAME##_compile(op_t *op, const void *desc, dmlref_error *err) {                       \
+        const resample_desc r = DESC_FN(desc);                                                                 \
+        return resample_compile(op, &r, err);                                                                  \
+    }                                                                                                          \
+    static dmlref_status NAME##_output_sizes(const op_t *op, const void *desc, uint32_t output, uint32_t *n,   \
+                                             uint32_t *sizes, dmlref_error *err) {                             \
+        const resample_desc r = DESC_FN(desc);                                                                 \
+        (void)output;                                                                                          \
+        return resample_output_sizes(op, &r, n, sizes, err);                                                   \
+    }
+
 #endif
