@@ -376,6 +376,37 @@ TEST(resample2_doc_examples) {
     CHECK_F32(&f, FLOATS(7, 8, 9), FLOATS(7, 7, 9, 9), 4);
 }
 
+/* An output dim longer than the fast path's table limit (2^22 entries: the sum of the output's
+ * sizes) runs the oracle, with no table: a 1-byte output of 2^22 + 1 elements compiles in far
+ * less memory than the 12 bytes per element the tables would take, and gives the fast path's
+ * bytes (the attacker's finding: the tables were 12 times a UINT8 output, and a long enough
+ * dim made a valid descriptor fail with OUT_OF_MEMORY). */
+TEST(resample2_long_dim_runs_the_oracle) {
+    const uint32_t big = (1u << 22) + 1;
+    rfix f;
+    rfix_init(&f, U8, 2, SIZES(1, 2), NULL, SIZES(1, big), NULL, FLOATS(1, 1), ZEROS, ZEROS, DEC);
+    dmlref_operator *op = NULL;
+    dmlref_error err;
+    size_t bytes = 0;
+    const dmlref_options o = {.threads = 2};
+    CHECK_STATUS(dmlref_compile_memory(&f.d, FL, &o, &bytes, &err), err, DMLREF_OK, NULL);
+    CHECK(bytes < big); /* the tables would take 12 * big */
+    CHECK_STATUS(dmlref_compile(&f.d, FL, &o, &op, &err), err, DMLREF_OK, NULL);
+    if (!op) return;
+    CHECK(strcmp(dmlref_kernel_name(op), "oracle") == 0);
+    const unsigned char in[4] = {7, 9, 0, 0}; /* TotalTensorSizeInBytes rounds up to 4 */
+    const size_t out_bytes = (size_t)f.out.buf.TotalTensorSizeInBytes;
+    unsigned char *got = malloc(out_bytes);
+    if (!got) abort();
+    const dmlref_cbuffer ib = {in, sizeof in};
+    const dmlref_buffer ob = {got, out_bytes};
+    CHECK_STATUS(dmlref_execute(op, &ib, 1, &ob, 1, &err), err, DMLREF_OK, NULL);
+    /* Scale 1, offsets 0, DECREASING: o maps to floor(o), clamped to the input's 2 */
+    CHECK(got[0] == 7 && got[1] == 9 && got[2] == 9 && got[big - 1] == 9);
+    free(got);
+    dmlref_release(op);
+}
+
 TEST(resample2_data_every_element_size) {
     static const DMLREF_TENSOR_DATA_TYPE types[4] = {U8, I8, F16, F32};
     uint64_t s = 99;

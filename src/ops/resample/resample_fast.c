@@ -27,6 +27,11 @@
 
 #include <string.h>
 
+/* Table entries (the sum of the output's sizes) above which no plan is made and the oracle
+ * runs: each entry takes 12 bytes while planning (8 kept), which for one long output dim of
+ * 1-byte elements would be 12 times the output itself (2^22 entries: at most 48 MiB). */
+#define RESAMPLE_TABLE_MAX (UINT64_C(1) << 22)
+
 typedef struct rs_plan {
     uint32_t n, es, nth;
     uint64_t rows;                        /* gather: output rows (all dims but the last) */
@@ -159,6 +164,7 @@ dmlref_status resample_plan(op_t *op, dmlref_error *err) {
     const uint32_t n = out->n;
     uint64_t total = 0;
     for (uint32_t d = 0; d < n; ++d) total += out->sizes[d]; /* <= 4 * (2^32 - 1) */
+    if (total > RESAMPLE_TABLE_MAX) return DMLREF_OK;           /* the oracle */
     rs_plan *p = mem_zalloc(&op->alloc, sizeof *p);
     if (!p) return plan_out_of_memory(op, err);
     p->mem = mem_array(&op->alloc, total, sizeof(uint64_t));
