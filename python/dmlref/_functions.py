@@ -2388,7 +2388,11 @@ def upsample_2d(input: ArrayLike, /, *, scale_size: Any, interpolation_mode: Uni
     Fast path: TILE inverted. Output dim H of size `In.H · Height` is the pair (i, r) with
     `h = i · Height + r`: i at output stride `Height · os` and input stride `is`, r at output stride
     `os` and input stride 0; W alike; size-1 dims dropped, adjacent dims merged, and the whole run as
-    one `copy_plan` over threads (kernel `upsample_2d.repeat`).
+    one `copy_plan` over threads (kernel `upsample_2d.repeat`). With W packed on both sides and
+    Width > 1 that copy's innermost run would be one element: `upsample_2d.rows` instead writes each
+    input row once with every element repeated Width times (`simd_repeat_row`: SSE2 unpacklo/hi of
+    a vector with itself for Width 2) into the first of its Height output rows and copies that row
+    into the others, rows spread over threads.
     """
     r = _fast(66, (input,), (scale_size, interpolation_mode,), None, out, feature_level, check_indices, threads, force_oracle)
     if r is not _MISS:
