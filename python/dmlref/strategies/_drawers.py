@@ -379,6 +379,9 @@ def unfold(draw, feature_level=None, **types):
     outs = out_shape()
     kw = {"window_sizes": w, "strides": s, "dilations": dil, "start_padding": p0, "end_padding": p1}
     return Drawn("UNFOLD", [x], kw, feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+
+
+@st.composite
 def cast(draw, feature_level=None, **types):
     """CAST: an input of any type of the level (strided, broadcast), an output of any type of the
     level (every pair, equal types included) and the same shape (dtype= gives its type)."""
@@ -387,6 +390,9 @@ def cast(draw, feature_level=None, **types):
     s = draw(shapes(n, budget=128))
     x = _input(draw, rng, dt, s)
     return Drawn("CAST", [x], {"dtype": to}, feature_level, [(s, draw(layouts(s, broadcast=False)))])
+
+
+@st.composite
 def slice_grad(draw, feature_level=None, **types):
     """SLICE1's window drawn over the output gradient (the forward input): per dimension an
     offset, a size and a stride of either sign; an input gradient of at most the elements the
@@ -519,6 +525,9 @@ def upsample_2d(draw, feature_level=None, **types):
     x = _input(draw, rng, dt, ins)
     return Drawn("UPSAMPLE_2D", [x], {"scale_size": {"Width": w, "Height": h}, "interpolation_mode": "NEAREST_NEIGHBOR"},
                  feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+
+
+@st.composite
 def element_wise_if(draw, feature_level=None, **types):
     """ELEMENT_WISE_IF: a UINT8 condition (0 half of the time, else any nonzero byte: true) and
     A, B of the data type, each strided or broadcast (zero strides, as ONNX Where's callers
