@@ -152,6 +152,7 @@ static void emit(unsigned id, const char *name, const dmlref_case *c, char *rows
         }
         printf("  {%u, %" PRIu32 ", 0x%" PRIx64 "u, %s},\n", i, n, bits, ptr);
     }
+    if (sc->n_params == 0) printf("  {0, 0, 0x0u, NULL}, /* no parameters (C has no empty array): never read */\n");
     printf("};\n");
     const size_t len = strlen(rows);
     snprintf(rows + len, cap - len, "  {\"%s\", %u, 0x%x, %" PRIu32 ", %" PRIu32 ", c%u_t, c%u_p, %d},\n", name,
