@@ -73,6 +73,8 @@ def unfold(x, kernel, dilations, strides, pads):
     win = win[(slice(None),) * 2 + tuple(slice(None, None, s) for s in strides) + tuple(slice(None, None, d) for d in dilations)]
     n, c = x.shape[:2]
     return win.transpose((0, 1) + tuple(range(2 + k, 2 + 2 * k)) + axes).reshape(n, c * int(np.prod(kernel)), -1)
+
+
 def int_to_float(v, dt):
     """A Python int rounded once to dt's precision (nearest, ties to even), as a float64 that
     holds it exactly (numpy's int64 -> float32 goes through float64: two roundings)."""
@@ -113,6 +115,8 @@ def cast(x, dt):
         y = np.where(np.isnan(t) | big | small, 0, t).astype(dt)
         y[big], y[small] = info.max, info.min
         return y
+
+
 def resize_nearest_index(n, scale, ctm, nearest_mode):
     """ONNX Resize (mode nearest) along an axis of size n: each output position's source index,
     in float32 arithmetic as ONNX Runtime computes it (x_resized + a) / scale - b, floored or
@@ -123,6 +127,8 @@ def resize_nearest_index(n, scale, ctm, nearest_mode):
     t = (o + np.float32(a)) / s - np.float32(b)
     i = np.floor(t) if nearest_mode == "floor" else np.ceil(t)
     return np.clip(i, 0, n - 1).astype(np.int64)
+
+
 def sequence(fw):
     """Range (FILL_VALUE_SEQUENCE, docs/operators.md Q4): element i of the flat sequence =
     Start + i * Delta, the output's row-major element i; integers modulo 2^bits, floats

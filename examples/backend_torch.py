@@ -68,6 +68,8 @@ def cast(x, dt):
             and not (dt == np.float16 and src != np.float32) and not (src.kind == "f" and np.isnan(x).any())):
         return tensor(x).to(TORCH[dt]).contiguous().numpy()
     return exact_cast(x, dt)
+
+
 def sequence(fw):
     """Range (FILL_VALUE_SEQUENCE, docs/operators.md Q4) from torch.arange: integers in int64
     (two's complement wrap) cast to the width, floats fl32(Start + fl32(fl32(i) * Delta)) in

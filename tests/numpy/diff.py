@@ -879,6 +879,8 @@ def gen_unfold(rng, dt, it, n, oob):
     note = "windows %s strides %s dilations %s start %s end %s" % (w, st, dil, p0, p1)
     arrays = (("WindowSizes", w), ("Strides", st), ("Dilations", dil), ("StartPadding", p0), ("EndPadding", p1))
     return "UNFOLD", 0, 0, [t_in, t_out], [res], note, False, arrays
+
+
 def resample_index(n_out, n_in, scale, in_off, out_off, decreasing):
     """The RESAMPLE family's source index along one dimension (docs/operators.md Q11): every step
     in numpy float32 arithmetic, floor or ceil, clipped."""
@@ -952,6 +954,8 @@ def gen_resample2(rng, dt, it, n, oob, variant="RESAMPLE2"):
         return variant, 0, bits(scales), [t_in, t_out], [res], note, False, (bits(io), bits(oo))
     more = (int(rng.integers(0, 2)),) if variant == "RESAMPLE3" else ()  # Antialiased: no effect
     return variant, 0, decreasing, [t_in, t_out], [res], note, False, (bits(scales), bits(io), bits(oo)) + more
+
+
 def gen_element_wise_if(rng, dt, it, n, oob):
     """out = np.where(cond != 0, A, B) over the raw elements; the condition UINT8 (0, 1, any byte)."""
     sizes = [int(rng.integers(1, 5)) for _ in range(n)]
