@@ -233,3 +233,40 @@ void scalar_cast(DMLREF_TENSOR_DATA_TYPE dt, void *dst, DMLREF_TENSOR_DATA_TYPE 
     if (float_format(dt, &f)) store_bits(dst, dsize, encode_float(&v, &f));
     else store_bits(dst, dsize, encode_int(&v, 8 * dsize, type_signed(dt)));
 }
+
+/* sign-magnitude float bits -> an unsigned key of the same order, -0 joined to +0 */
+static uint64_t float_key(uint64_t b, uint64_t sign) {
+    if (b == sign) b = 0; /* -0 == +0 */
+    return (b & sign) ? ~b & (sign | (sign - 1)) : b | sign;
+}
+
+uint64_t scalar_order_key(DMLREF_TENSOR_DATA_TYPE dt, const void *src, int nan_low) {
+    const uint64_t nan_key = nan_low ? 0 : UINT64_MAX;
+    switch (dt) {
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT32: {
+        uint32_t b;
+        memcpy(&b, src, 4);
+        return (b & 0x7FFFFFFFu) > 0x7F800000u ? nan_key : float_key(b, 0x80000000u);
+    }
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT16: {
+        uint16_t b;
+        memcpy(&b, src, 2);
+        return (b & 0x7FFFu) > 0x7C00u ? nan_key : float_key(b, 0x8000u);
+    }
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT64: {
+        uint64_t b;
+        memcpy(&b, src, 8);
+        return (b & 0x7FFFFFFFFFFFFFFFull) > 0x7FF0000000000000ull ? nan_key
+                                                                     : float_key(b, 0x8000000000000000ull);
+    }
+    case DMLREF_TENSOR_DATA_TYPE_INT8: { int8_t x; memcpy(&x, src, 1); return (uint64_t)(int64_t)x ^ 0x8000000000000000ull; }
+    case DMLREF_TENSOR_DATA_TYPE_INT16: { int16_t x; memcpy(&x, src, 2); return (uint64_t)(int64_t)x ^ 0x8000000000000000ull; }
+    case DMLREF_TENSOR_DATA_TYPE_INT32: { int32_t x; memcpy(&x, src, 4); return (uint64_t)(int64_t)x ^ 0x8000000000000000ull; }
+    case DMLREF_TENSOR_DATA_TYPE_INT64: { int64_t x; memcpy(&x, src, 8); return (uint64_t)x ^ 0x8000000000000000ull; }
+    case DMLREF_TENSOR_DATA_TYPE_UINT8: { uint8_t x; memcpy(&x, src, 1); return x; }
+    case DMLREF_TENSOR_DATA_TYPE_UINT16: { uint16_t x; memcpy(&x, src, 2); return x; }
+    case DMLREF_TENSOR_DATA_TYPE_UINT32: { uint32_t x; memcpy(&x, src, 4); return x; }
+    case DMLREF_TENSOR_DATA_TYPE_UINT64: { uint64_t x; memcpy(&x, src, 8); return x; }
+    default: return 0;
+    }
+}

@@ -46,4 +46,15 @@ uint32_t scalar_f16_to_f32_bits(uint16_t h);
  */
 void scalar_cast(DMLREF_TENSOR_DATA_TYPE dt, void *dst, DMLREF_TENSOR_DATA_TYPE st, const void *src);
 
+/*
+ * The total order of TOP_K, TOP_K1, ARGMIN and ARGMAX (docs/operators.md, TOP_K,
+ * "Order"): an unsigned key whose integer order is the value order of the element
+ * at src (type dt, host encoding).  Floats: -Inf < ... < -0 == +0 < ... < +Inf,
+ * each non-NaN key strictly between 0 and UINT64_MAX; every NaN has the same key,
+ * UINT64_MAX (above +Inf) or, with nan_low, 0 (below -Inf: ARGMIN's "a NaN wins").
+ * Integers: their value (signed ones offset by 2^63).  Bits only: no float value
+ * passes through the FPU.
+ */
+uint64_t scalar_order_key(DMLREF_TENSOR_DATA_TYPE dt, const void *src, int nan_low);
+
 #endif

@@ -118,3 +118,49 @@ TEST(scalar_union_copies_bytes) {
     CHECK_EQ_U64(sizeof(DMLREF_SCALAR_UNION), 8);
     CHECK_EQ_U64(_Alignof(DMLREF_SCALAR_UNION), _Alignof(uint64_t));
 }
+
+/* scalar_order_key: the total order of TOP_K and ARGMIN/ARGMAX, on bit patterns */
+static uint64_t key32(uint32_t bits, int nan_low) { return scalar_order_key(DMLREF_TENSOR_DATA_TYPE_FLOAT32, &bits, nan_low); }
+static uint64_t key16(uint16_t bits, int nan_low) { return scalar_order_key(DMLREF_TENSOR_DATA_TYPE_FLOAT16, &bits, nan_low); }
+static uint64_t key64(uint64_t bits, int nan_low) { return scalar_order_key(DMLREF_TENSOR_DATA_TYPE_FLOAT64, &bits, nan_low); }
+
+TEST(scalar_order_key_floats) {
+    /* ascending: -Inf, -max, -1, -min subnormal, -0 == +0, +min subnormal, 1, max, +Inf, then NaN */
+    const uint32_t f32[] = {0xFF800000u, 0xFF7FFFFFu, 0xBF800000u, 0x80000001u, 0x00000000u,
+                            0x00000001u, 0x3F800000u, 0x7F7FFFFFu, 0x7F800000u};
+    for (size_t i = 0; i + 1 < sizeof f32 / sizeof *f32; ++i) CHECK(key32(f32[i], 0) < key32(f32[i + 1], 0));
+    CHECK_EQ_U64(key32(0x80000000u, 0), key32(0, 0));
+    CHECK(key32(0xFF800000u, 0) > 0 && key32(0x7F800000u, 0) < UINT64_MAX);
+    const uint32_t nans[] = {0x7FC00000u, 0x7F800001u, 0xFFFFFFFFu, 0xFFC00000u, 0x7FBFFFFFu};
+    for (size_t i = 0; i < 5; ++i) {
+        CHECK_EQ_U64(key32(nans[i], 0), UINT64_MAX);
+        CHECK_EQ_U64(key32(nans[i], 1), 0);
+    }
+    const uint16_t f16[] = {0xFC00u, 0xFBFFu, 0xBC00u, 0x8001u, 0x0000u, 0x0001u, 0x3C00u, 0x7BFFu, 0x7C00u};
+    for (size_t i = 0; i + 1 < sizeof f16 / sizeof *f16; ++i) CHECK(key16(f16[i], 0) < key16(f16[i + 1], 0));
+    CHECK_EQ_U64(key16(0x8000u, 1), key16(0, 1));
+    CHECK_EQ_U64(key16(0x7E01u, 0), UINT64_MAX);
+    CHECK_EQ_U64(key16(0xFD00u, 1), 0);
+    CHECK(key64(0xFFF0000000000000ull, 0) > 0 && key64(0x7FF0000000000000ull, 0) < UINT64_MAX);
+    CHECK(key64(0xBFF0000000000000ull, 0) < key64(0x8000000000000000ull, 0));
+    CHECK_EQ_U64(key64(0x8000000000000000ull, 0), key64(0, 0));
+    CHECK(key64(0, 0) < key64(1, 0));
+    CHECK_EQ_U64(key64(0x7FF0000000000001ull, 0), UINT64_MAX);
+    CHECK_EQ_U64(key64(0xFFF8000000000000ull, 1), 0);
+}
+
+TEST(scalar_order_key_integers) {
+    const int8_t a = -128, b = -1, c = 0, d = 127;
+    CHECK(scalar_order_key(DMLREF_TENSOR_DATA_TYPE_INT8, &a, 0) < scalar_order_key(DMLREF_TENSOR_DATA_TYPE_INT8, &b, 0));
+    CHECK(scalar_order_key(DMLREF_TENSOR_DATA_TYPE_INT8, &b, 0) < scalar_order_key(DMLREF_TENSOR_DATA_TYPE_INT8, &c, 0));
+    CHECK(scalar_order_key(DMLREF_TENSOR_DATA_TYPE_INT8, &c, 0) < scalar_order_key(DMLREF_TENSOR_DATA_TYPE_INT8, &d, 0));
+    const int64_t lo = INT64_MIN, hi = INT64_MAX;
+    CHECK_EQ_U64(scalar_order_key(DMLREF_TENSOR_DATA_TYPE_INT64, &lo, 1), 0);
+    CHECK_EQ_U64(scalar_order_key(DMLREF_TENSOR_DATA_TYPE_INT64, &hi, 1), UINT64_MAX);
+    const uint16_t u = 65535;
+    CHECK_EQ_U64(scalar_order_key(DMLREF_TENSOR_DATA_TYPE_UINT16, &u, 0), 65535);
+    const uint64_t big = UINT64_MAX;
+    CHECK_EQ_U64(scalar_order_key(DMLREF_TENSOR_DATA_TYPE_UINT64, &big, 0), UINT64_MAX);
+    const int32_t m = -5;
+    CHECK_EQ_U64(scalar_order_key(DMLREF_TENSOR_DATA_TYPE_INT32, &m, 0), 0x8000000000000000ull - 5);
+}
