@@ -26,6 +26,8 @@
 #   wasm32                     emcc, -msimd128, OPENMP=0, node: unit, example and numpy
 #                              (the command is not built: WITH_CLI=0 for emcc)
 # Environment: JOBS (make -j, default 2), PYTHON (default /usr/bin/python3),
+# CROSS_BACKGROUND (targets run alongside the others, default s390x: the longest, emulated
+# on one core; empty: one after the other),
 # CROSS_TIMEOUT (seconds for one target's suites, default 2400),
 # CROSS_SEED (gen's seed, default 20240611), CROSS_GEN_COUNT (default 3), BENCH_CHECK_CROSS
 # (the bench workloads the full suites' bench --check runs, default 6 of the 26).
@@ -259,7 +261,10 @@ if [ $need_native = 1 ]; then
     fi
 fi
 
-for t in $TARGETS; do
+# run_target T: builds and tests target T (its output on stdout), leaving its counts and
+# summary line in $details/T.result and its failures in $details/T.summary
+run_target() {
+    local t=$1 dir start p f s why kind tr built ma build_s rc c id_p id_f line timing
     dir=build-cross-$t
     start=$SECONDS
     echo "=== $t: $dir"
@@ -327,12 +332,40 @@ for t in $TARGETS; do
         echo "FAIL: $t: $why" | tee "$details/$t.tests"
         timing="no build"
     fi
-    total_p=$((total_p + p)); total_f=$((total_f + f)); total_s=$((total_s + s))
     line="$t: $p passed, $f failed"
     [ "$s" -gt 0 ] && line="$line, $s skipped"
     echo "$line"
-    results+=("$line  ($timing)")
+    echo "$p $f $s $line  ($timing)" >"$details/$t.result"
     cat "$details/$t.tests" "$details/$t.identity" 2>/dev/null | summary >"$details/$t.summary"
+}
+
+# The targets in CROSS_BACKGROUND (default s390x, the longest: emulated) run alongside the
+# others, each in its own process with its own build folder and temporary files: a
+# single-threaded emulator leaves the second core free for the rest.  Their output
+# follows the others' in full.
+BACKGROUND=${CROSS_BACKGROUND-s390x}
+bg=()
+for t in $TARGETS; do
+    case " $BACKGROUND " in *" $t "*)
+        bg+=("$t")
+        run_target "$t" >"$details/$t.log" 2>&1 &
+        ;;
+    esac
+done
+for t in $TARGETS; do
+    case " $BACKGROUND " in *" $t "*) continue ;; esac
+    run_target "$t"
+done
+wait
+for t in "${bg[@]}"; do cat "$details/$t.log"; done
+for t in $TARGETS; do
+    if [ -f "$details/$t.result" ]; then
+        read -r p f s line <"$details/$t.result"
+    else
+        p=0 f=1 s=0 line="$t: 0 passed, 1 failed  (no result)"
+    fi
+    total_p=$((total_p + p)); total_f=$((total_f + f)); total_s=$((total_s + s))
+    results+=("$line")
 done
 
 echo "=== cross summary (failures: the first message of each; full output above)"
