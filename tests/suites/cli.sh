@@ -930,6 +930,17 @@ want=8b029caedae8e9be0fa6f8fb935c31f28b2138dc30fd0e6b19acd3f0fce99088
 expect 0 "gen SLICE_GRAD 40" "$D" gen --operator SLICE_GRAD --count 40 --seed 5 --out "$tmp/gengrad"
 expect 0 "gen MAX_UNPOOLING 40" "$D" gen --operator MAX_UNPOOLING --count 40 --seed 5 --out "$tmp/gengrad"
 runback "SLICE_GRAD/MAX_UNPOOLING" "$tmp/gengrad" DMLREF_PAR_GRAIN=16
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_top_k_1_$i.json"; done))
+want=ebdac31997e5c229b2cdcb92436f7fac2753b48b669fc98ab9dfe611fd493863
+[ "$pin" = "$want" ] && ok || no "gen TOP_K --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_top_k1_1_$i.json"; done))
+want=8c36f0309b51e5d83a0adfc20e20f00afbbb14329239604db94ac8c73c671d7c
+[ "$pin" = "$want" ] && ok || no "gen TOP_K1 --count 5 --seed 1 files have sha256 $pin, pinned $want"
+# TOP_K and TOP_K1: generated with the oracle, run back on the fast paths with 1 and 2 threads
+DMLREF_FORCE_ORACLE=1 "$D" gen --operator TOP_K --count 40 --seed 5 --out "$tmp/gentopk" >"$tmp/out" 2>"$tmp/err" &&
+    DMLREF_FORCE_ORACLE=1 "$D" gen --operator TOP_K1 --count 40 --seed 5 --out "$tmp/gentopk" >"$tmp/out" 2>"$tmp/err" &&
+    ok || no "gen TOP_K/TOP_K1 40 (oracle)"
+runback "TOP_K/TOP_K1" "$tmp/gentopk" DMLREF_PAR_GRAIN=16
 # what the suite covers (over all 100 cases)
 if py - "$tmp/gen1" <<'PY' 2>"$tmp/err"
 import json, os, sys
