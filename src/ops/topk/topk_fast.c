@@ -4,11 +4,12 @@
  * rows, K = 1 and K = the axis size) with 1 and 2 threads.  Sequences are split across
  * threads (run_ranges), each written by one part.
  *
- *   top_k.list_f32  FLOAT32, the sequence contiguous in the input, K <= 16: a running
- *                   list of the K best (key, position), best first, on the stack; each
- *                   element's 32-bit order key (below) is screened against the list's
- *                   last key four at a time (SSE2 integer compares) and only the
- *                   elements that beat it are inserted.  The row is never sorted.
+ *   top_k.list_f32  FLOAT32, the sequence contiguous in the input, K <= 16: a running list of
+ *                   the K best (key, position), best first, on the stack, on a 32-bit order key
+ *                   (below); from 32 elements on, a first pass bounds the K-th best key from
+ *                   below and a second screens four elements at a time against that bound
+ *                   (SSE2 integer compares), inserting only the few that pass
+ *                   (list_f32_seq).  The row is never sorted.
  *   top_k.list      any other type or layout, K <= 16: the same list on the 64-bit
  *                   keys of scalar_order_key, element by element.
  *   top_k.heap      K > 16: the oracle's selection (a heap of K positions in the
@@ -76,47 +77,85 @@ static inline uint32_t list_insert32(int32_t *key, uint32_t *pos, uint32_t cnt, 
     return cnt;
 }
 
+#if DMLREF_SIMD
+/* Four elements' keys (sign * f32_key), on the bits. */
+static inline simde__m128i key4(const unsigned char *p, simde__m128i flip) {
+    const simde__m128i b = simde_mm_loadu_si128((const simde__m128i *)(const void *)p);
+    const simde__m128i m = simde_mm_and_si128(b, simde_mm_set1_epi32(0x7FFFFFFF)), neg = simde_mm_srai_epi32(b, 31);
+    const simde__m128i isnan = simde_mm_cmpgt_epi32(m, simde_mm_set1_epi32(0x7F800000));
+    simde__m128i kv = simde_mm_sub_epi32(simde_mm_xor_si128(m, neg), neg); /* neg ? -m : m */
+    kv = simde_mm_or_si128(simde_mm_andnot_si128(isnan, kv), simde_mm_and_si128(isnan, simde_mm_set1_epi32(0x7F800001)));
+    return simde_mm_sub_epi32(simde_mm_xor_si128(kv, flip), flip); /* INCREASING (flip all ones): negated */
+}
+
+static inline simde__m128i max4(simde__m128i a, simde__m128i b) { /* SSE2 has no pmaxsd */
+    const simde__m128i gt = simde_mm_cmpgt_epi32(a, b);
+    return simde_mm_or_si128(simde_mm_and_si128(gt, a), simde_mm_andnot_si128(gt, b));
+}
+#endif
+
+/* The sequence's K best (key, position) into the list; each element enters only when it beats
+ * the list's last (a later position never wins a tie).  With SIMD and n >= 32, a first pass
+ * takes the maximum key of each of 16 interleaved lanes (element j in lane j % 16, up to the
+ * last whole group of 16): K of those maxima are K distinct elements, so the K-th largest of
+ * them, L, is at most the K-th best key, and only elements with key >= L can be among the K
+ * best.  The second pass screens four at a time against L (then against the full list's last,
+ * when that is higher) and inserts the few that pass, in position order: the same list as
+ * inserting every element. */
 static void list_f32_seq(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix) {
     int32_t key[LIST_MAX];
     uint32_t pos[LIST_MAX];
     const uint32_t k = (uint32_t)p->k, n = (uint32_t)p->n;
     const int32_t sign = p->decreasing ? 1 : -1; /* key' = sign * key: no overflow (|key| <= 0x7F800001) */
     uint32_t cnt = 0, j = 0;
-    for (; j < k; ++j) {
-        uint32_t b;
-        memcpy(&b, in + 4 * (uint64_t)j, 4);
-        cnt = list_insert32(key, pos, cnt, k, sign * f32_key(b), j);
-    }
 #if DMLREF_SIMD
-    const simde__m128i absm = simde_mm_set1_epi32(0x7FFFFFFF), infk = simde_mm_set1_epi32(0x7F800000),
-                       nank = simde_mm_set1_epi32(0x7F800001),
-                       flip = simde_mm_set1_epi32(p->decreasing ? 0 : -1); /* INCREASING: negate */
-    simde__m128i thr = simde_mm_set1_epi32(key[k - 1]);
-    for (; j + 4 <= n; j += 4) {
-        const simde__m128i b = simde_mm_loadu_si128((const simde__m128i *)(const void *)(in + 4 * (uint64_t)j));
-        const simde__m128i m = simde_mm_and_si128(b, absm), neg = simde_mm_srai_epi32(b, 31);
-        const simde__m128i isnan = simde_mm_cmpgt_epi32(m, infk);
-        simde__m128i kv = simde_mm_sub_epi32(simde_mm_xor_si128(m, neg), neg); /* neg ? -m : m */
-        kv = simde_mm_or_si128(simde_mm_andnot_si128(isnan, kv), simde_mm_and_si128(isnan, nank));
-        kv = simde_mm_sub_epi32(simde_mm_xor_si128(kv, flip), flip); /* sign * kv */
-        int mask = simde_mm_movemask_ps(simde_mm_castsi128_ps(simde_mm_cmpgt_epi32(kv, thr)));
-        if (!mask) continue;
-        for (uint32_t l = 0; l < 4; ++l) {
-            if (!(mask >> l & 1)) continue;
-            uint32_t bl;
-            memcpy(&bl, in + 4 * ((uint64_t)j + l), 4);
-            const int32_t kl = sign * f32_key(bl);
-            if (kl > key[k - 1]) cnt = list_insert32(key, pos, cnt, k, kl, j + l);
+    if (n >= 32) {
+        const simde__m128i flip = simde_mm_set1_epi32(p->decreasing ? 0 : -1);
+        simde__m128i m[4];
+        for (int q = 0; q < 4; ++q) m[q] = key4(in + 16 * (uint64_t)q, flip);
+        for (j = 16; j + 16 <= n; j += 16)
+            for (int q = 0; q < 4; ++q) m[q] = max4(m[q], key4(in + 4 * ((uint64_t)j + 4 * q), flip));
+        int32_t lane[16];
+        for (int q = 0; q < 4; ++q) simde_mm_storeu_si128((simde__m128i *)(void *)(lane + 4 * q), m[q]);
+        for (uint32_t a = 1; a < 16; ++a) /* descending: lane[k - 1] is L */
+            for (uint32_t b = a; b > 0 && lane[b - 1] < lane[b]; --b) {
+                const int32_t t = lane[b];
+                lane[b] = lane[b - 1];
+                lane[b - 1] = t;
+            }
+        int32_t floor_key = lane[k - 1]; /* L > -0x7F800002: floor_key - 1 does not overflow */
+        simde__m128i thr = simde_mm_set1_epi32(floor_key - 1);
+        for (j = 0; j + 4 <= n; j += 4) {
+            const int mask =
+                simde_mm_movemask_ps(simde_mm_castsi128_ps(simde_mm_cmpgt_epi32(key4(in + 4 * (uint64_t)j, flip), thr)));
+            if (!mask) continue;
+            for (uint32_t l = 0; l < 4; ++l) {
+                if (!(mask >> l & 1)) continue;
+                uint32_t bl;
+                memcpy(&bl, in + 4 * ((uint64_t)j + l), 4);
+                const int32_t kl = sign * f32_key(bl);
+                if (kl >= floor_key && (cnt < k || kl > key[k - 1])) cnt = list_insert32(key, pos, cnt, k, kl, j + l);
+            }
+            if (cnt == k && key[k - 1] > floor_key) {
+                floor_key = key[k - 1] + 1; /* from now on only keys above the list's last */
+                thr = simde_mm_set1_epi32(key[k - 1]);
+            }
         }
-        thr = simde_mm_set1_epi32(key[k - 1]);
+        for (; j < n; ++j) {
+            uint32_t b;
+            memcpy(&b, in + 4 * (uint64_t)j, 4);
+            const int32_t kj = sign * f32_key(b);
+            if (kj >= floor_key && (cnt < k || kj > key[k - 1])) cnt = list_insert32(key, pos, cnt, k, kj, j);
+        }
     }
 #endif
-    for (; j < n; ++j) {
-        uint32_t b;
-        memcpy(&b, in + 4 * (uint64_t)j, 4);
-        const int32_t kj = sign * f32_key(b);
-        if (kj > key[k - 1]) cnt = list_insert32(key, pos, cnt, k, kj, j);
-    }
+    if (j == 0) /* no SIMD pass: every element through the list */
+        for (; j < n; ++j) {
+            uint32_t b;
+            memcpy(&b, in + 4 * (uint64_t)j, 4);
+            const int32_t kj = sign * f32_key(b);
+            if (cnt < k || kj > key[k - 1]) cnt = list_insert32(key, pos, cnt, k, kj, j);
+        }
     for (uint32_t r = 0; r < k; ++r) {
         memcpy(val + r * p->val_st, in + 4 * (uint64_t)pos[r], 4);
         put_index(ix + r * p->ix_st, p->ix_dtype, pos[r]);
