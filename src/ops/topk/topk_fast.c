@@ -92,14 +92,19 @@ static inline simde__m128i max4(simde__m128i a, simde__m128i b) { /* SSE2 has no
     const simde__m128i gt = simde_mm_cmpgt_epi32(a, b);
     return simde_mm_or_si128(simde_mm_and_si128(gt, a), simde_mm_andnot_si128(gt, b));
 }
+
+static inline simde__m128i min4(simde__m128i a, simde__m128i b) { /* SSE2 has no pminsd */
+    const simde__m128i gt = simde_mm_cmpgt_epi32(a, b);
+    return simde_mm_or_si128(simde_mm_and_si128(gt, b), simde_mm_andnot_si128(gt, a));
+}
 #endif
 
 /* The sequence's K best (key, position) into the list; each element enters only when it beats
  * the list's last (a later position never wins a tie).  With SIMD and n >= 32, a first pass
- * takes the maximum key of each of 16 interleaved lanes (element j in lane j % 16, up to the
- * last whole group of 16): K of those maxima are K distinct elements, so the K-th largest of
- * them, L, is at most the K-th best key, and only elements with key >= L can be among the K
- * best.  The second pass screens four at a time against L (then against the full list's last,
+ * takes the maximum key of each of P interleaved lanes (P = 8 for K <= 8, else 16; element j in
+ * lane j % P, up to the last whole group of P): those maxima are P >= K distinct elements, so
+ * the least of them, L, is at most the K-th best key, and only elements with key >= L can be
+ * among the K best.  The second pass screens four at a time against L (then against the full list's last,
  * when that is higher) and inserts the few that pass, in position order: the same list as
  * inserting every element. */
 static void list_f32_seq(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix) {
@@ -111,19 +116,18 @@ static void list_f32_seq(const topk_plan_t *p, const unsigned char *in, unsigned
 #if DMLREF_SIMD
     if (n >= 32) {
         const simde__m128i flip = simde_mm_set1_epi32(p->decreasing ? 0 : -1);
+        const int q_n = k <= 8 ? 2 : 4; /* lanes: 8 for K <= 8, else 16 (>= K, each one non-empty: n >= 32) */
+        const uint32_t step = 4u * (uint32_t)q_n;
         simde__m128i m[4];
-        for (int q = 0; q < 4; ++q) m[q] = key4(in + 16 * (uint64_t)q, flip);
-        for (j = 16; j + 16 <= n; j += 16)
-            for (int q = 0; q < 4; ++q) m[q] = max4(m[q], key4(in + 4 * ((uint64_t)j + 4 * q), flip));
-        int32_t lane[16];
-        for (int q = 0; q < 4; ++q) simde_mm_storeu_si128((simde__m128i *)(void *)(lane + 4 * q), m[q]);
-        for (uint32_t a = 1; a < 16; ++a) /* descending: lane[k - 1] is L */
-            for (uint32_t b = a; b > 0 && lane[b - 1] < lane[b]; --b) {
-                const int32_t t = lane[b];
-                lane[b] = lane[b - 1];
-                lane[b - 1] = t;
-            }
-        int32_t floor_key = lane[k - 1]; /* L > -0x7F800002: floor_key - 1 does not overflow */
+        for (int q = 0; q < q_n; ++q) m[q] = key4(in + 16 * (uint64_t)q, flip);
+        for (j = step; j + step <= n; j += step)
+            for (int q = 0; q < q_n; ++q) m[q] = max4(m[q], key4(in + 4 * ((uint64_t)j + 4 * q), flip));
+        /* L: the least lane maximum (the lanes' maxima are >= K distinct elements) */
+        simde__m128i lo = min4(m[0], m[1]);
+        if (q_n == 4) lo = min4(lo, min4(m[2], m[3]));
+        lo = min4(lo, simde_mm_shuffle_epi32(lo, 0x4E));
+        lo = min4(lo, simde_mm_shuffle_epi32(lo, 0xB1));
+        int32_t floor_key = simde_mm_cvtsi128_si32(lo); /* L > -0x7F800002: floor_key - 1 does not overflow */
         simde__m128i thr = simde_mm_set1_epi32(floor_key - 1);
         for (j = 0; j + 4 <= n; j += 4) {
             const int mask =
