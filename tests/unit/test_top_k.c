@@ -305,6 +305,39 @@ TEST(top_k_order_nan_zero_bits) {
     CHECK(run_all(&f, big, bv, bi, NULL));
 }
 
+/* Long FLOAT32 rows through top_k.list_f32's two passes (n >= 32): all NaN (payloads and signs
+ * kept, ties by index), all zeros of both signs, and one NaN among finite values, in both
+ * directions; and the same rows with K = n (top_k.heap). */
+TEST(top_k_list_f32_special_rows) {
+    enum { N = 64 };
+    uint32_t in[3 * N], v[3 * N], ix[3 * N];
+    for (uint32_t j = 0; j < N; ++j) {
+        in[j] = j % 3 ? 0x7FC00000u + j : 0xFF800000u + 1 + j; /* row 0: NaNs only */
+        in[N + j] = j % 2 ? 0x80000000u : 0;                    /* row 1: -0 and +0 */
+        in[2 * N + j] = 0x3F800000u + (j * 7919u % N);          /* row 2: distinct finite, one NaN */
+    }
+    in[2 * N + 40] = 0xFFC00009u;
+    for (int dir = 0; dir < 2; ++dir) {
+        for (uint32_t k = 5; k <= N; k += N - 5) { /* 5 (list_f32) and N (heap) */
+            kfix f;
+            kfix_init(&f, dir, F32, U32, KD(3, N), 1, k, NULL, NULL, NULL);
+            for (uint32_t r = 0; r < 2; ++r) /* rows 0 and 1: every element ties: by index */
+                for (uint32_t q = 0; q < k; ++q) v[r * k + q] = in[r * N + q], ix[r * k + q] = q;
+            /* row 2: the NaN first (DECREASING) or last (INCREASING), the others by value */
+            uint32_t order[N], m = 0;
+            if (dir) order[m++] = 40;
+            for (uint32_t t = 0; t < N; ++t) { /* values 1 + t ulp: position j with j * 7919 % N == t */
+                const uint32_t want = dir ? N - 1 - t : t;
+                for (uint32_t j = 0; j < N; ++j)
+                    if (j != 40 && j * 7919u % N == want) order[m++] = j;
+            }
+            if (!dir) order[m++] = 40;
+            for (uint32_t q = 0; q < k; ++q) v[2 * k + q] = in[2 * N + order[q]], ix[2 * k + q] = order[q];
+            CHECK(run_all(&f, in, v, ix, NULL));
+        }
+    }
+}
+
 /* Strided and broadcast: a gapped, permuted input whose Axis is not innermost, a broadcast
  * (stride 0) along Axis (every sequence all-equal: indices 0..K-1), gapped outputs. */
 TEST(top_k_strided_broadcast) {
