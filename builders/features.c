@@ -106,7 +106,11 @@ static int has_broadcast(const case_tensor *t) {
     return 0;
 }
 
-int features_fixed_type(const dmlref_tensor_slot *sl) { return strcmp(sl->name, "ConditionTensor") == 0; }
+/* Slots whose type the operator fixes whatever the data type: ELEMENT_WISE_IF's condition
+ * (UINT8), TOP_K's index output (UINT32 or UINT64): in no type list, under no type filter. */
+int features_fixed_type(const dmlref_tensor_slot *sl) {
+    return strcmp(sl->name, "ConditionTensor") == 0 || strcmp(sl->name, "OutputIndexTensor") == 0;
+}
 
 void features_of(const dmlref_case *c, features *ft) {
     slot_tensor ts[2 * GEN_MAX_TENSORS];

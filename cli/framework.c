@@ -655,6 +655,52 @@ static int fw_fill_value_sequence(const dmlref_case *c, fw_form *f) {
     return 0;
 }
 
+/* 1 when a FLOAT32 or FLOAT16 tensor's data holds a NaN (any slot of its buffer). */
+static int has_nan(const case_tensor *t) {
+    if (!t->data) return 0;
+    for (size_t i = 0; i + t->esize <= t->bytes; i += t->esize) {
+        if (t->buf.DataType == DMLREF_TENSOR_DATA_TYPE_FLOAT32) {
+            uint32_t b;
+            memcpy(&b, t->data + i, 4);
+            if ((b & 0x7FFFFFFFu) > 0x7F800000u) return 1;
+        } else if (t->buf.DataType == DMLREF_TENSOR_DATA_TYPE_FLOAT16) {
+            uint16_t b;
+            memcpy(&b, t->data + i, 2);
+            if ((b & 0x7FFFu) > 0x7C00u) return 1;
+        }
+    }
+    return 0;
+}
+
+/* ONNX TopK(X, K) with axis, largest (DECREASING 1, INCREASING 0), sorted 1: every tensor without
+ * the leading 1s before Axis; "k" the K input (an int64 initializer in the ONNX graph); the two
+ * outputs Values and Indices; "dtype" the OutputIndexTensor's numpy type (uint32 or uint64: ONNX's
+ * int64 indices cast to it).  ONNX's ties are DirectML's (the lower index first); ONNX leaves the
+ * order of NaNs unspecified, so a case whose input holds a NaN is not expressible (dmlref: NaN
+ * above +Inf).  PyTorch: torch.topk does not promise an order among ties, so the form's meaning
+ * is torch.sort(x, dim, descending=largest, stable=True) sliced to k.  WebNN has no topK. */
+static int fw_top_k_common(const dmlref_case *c, fw_form *f, uint32_t a, uint32_t k, int largest) {
+    const case_tensor *in = find(c, "InputTensor", 0), *ix = find(c, "OutputIndexTensor", 1);
+    if (!in || !ix || a >= in->buf.DimensionCount || has_nan(in) || !fw_set_dtype(f, ix->buf.DataType)) return -1;
+    names(f, "TopK", "none", "topk");
+    const uint32_t p = leading_ones(in, a);
+    take_all(c, f, p);
+    axis(f, a - p);
+    add_int(f, "k", k);
+    add_int(f, "largest", largest);
+    return 0;
+}
+
+static int fw_top_k(const dmlref_case *c, fw_form *f) {
+    const DMLREF_TOP_K_OPERATOR_DESC *d = c->desc_mem;
+    return fw_top_k_common(c, f, d->Axis, d->K, 1);
+}
+
+static int fw_top_k1(const dmlref_case *c, fw_form *f) {
+    const DMLREF_TOP_K1_OPERATOR_DESC *d = c->desc_mem;
+    return fw_top_k_common(c, f, d->Axis, d->K, d->AxisDirection == DMLREF_AXIS_DIRECTION_DECREASING);
+}
+
 /* One form per operator of the registry's list (src/core/operators.def): fw_<name> above.  An
  * operator no framework can express still gets its fw_<name>, which returns -1 (the case is
  * then exported without a framework form), so that leaving it out is a decision in this file,

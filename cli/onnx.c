@@ -649,6 +649,29 @@ static int g_max_unpool(gctx *g) {
     return 0;
 }
 
+/* TOP_K, TOP_K1: TopK(X, K) (opset 11 form; the graph's opset 13), K an int64 initializer {k},
+ * axis, largest (DECREASING 1, INCREASING 0), sorted 1.  Values go to the value output as they
+ * are; the int64 Indices are Cast to the index output's type (UINT32 or UINT64).  ONNX's ties are
+ * DirectML's (the lower index first); a NaN input has no form (framework.c). */
+static int g_topk(gctx *g) {
+    const dmlref_case *c = g->c;
+    if (!g->f->has_axis || c->n_outputs != 2) return not_expressible(g, "no axis");
+    const int64_t k = int_param(g->f, "k", -1);
+    if (k < 1) return not_expressible(g, "no k");
+    char x[64], v[64], ix[64];
+    init_i64(g, "k", &k, 1, 0);
+    const char *in[2] = {base(&c->inputs[0], x), "k"}, *out[2] = {base(&c->outputs[0], v), "indices_int64"};
+    pb_buf a = {0};
+    attr_int(&a, "axis", g->f->axis);
+    attr_int(&a, "largest", int_param(g->f, "largest", 1));
+    attr_int(&a, "sorted", 1);
+    node(g, "TopK", in, 2, out, 2, &a);
+    pb_buf cast = {0};
+    attr_int(&cast, "to", onnx_type(c->outputs[1].buf.DataType));
+    node1(g, "Cast", "indices_int64", base(&c->outputs[1], ix), &cast);
+    return 0;
+}
+
 /* ELEMENT_WISE_IF: Where(Cast(condition, to=bool), A, B).  The graph input keeps the case's UINT8
  * bytes; Cast to bool makes every nonzero byte true, as DirectML reads it. */
 static int g_where(gctx *g) {
@@ -817,6 +840,7 @@ static int build_graph(gctx *g) {
     if (strcmp(op, "Where") == 0) return g_where(g);
     if (strcmp(op, "ConstantOfShape") == 0) return g_constant_of_shape(g);
     if (strcmp(op, "Range") == 0) return g_range(g);
+    if (strcmp(op, "TopK") == 0) return g_topk(g);
     return not_expressible(g, "this command has no ONNX graph for the operator");
 }
 

@@ -504,6 +504,7 @@ static int build_ops(wctx *g) {
     if (strcmp(onnx, "Where") == 0) return w_where(g);
     if (strcmp(onnx, "ConstantOfShape") == 0) return not_expressible(g, webnn_unsupported("FILL_VALUE_CONSTANT"));
     if (strcmp(onnx, "Range") == 0) return not_expressible(g, webnn_unsupported("FILL_VALUE_SEQUENCE"));
+    if (strcmp(onnx, "TopK") == 0) return not_expressible(g, webnn_unsupported("TOP_K"));
     return not_expressible(g, "this command has no WebNN form for the operator");
 }
 
@@ -540,6 +541,8 @@ const char *webnn_unsupported(const char *op_name) {
     if (strcmp(op_name, "MAX_UNPOOLING") == 0)
         return "WebNN has no unpooling operator (and no scatter of flat indices into a zeroed tensor)";
     if (strcmp(op_name, "ONE_HOT") == 0) return "WebNN has no oneHot operator (proposed, not in the specification)";
+    if (strcmp(op_name, "TOP_K") == 0 || strcmp(op_name, "TOP_K1") == 0)
+        return "WebNN has no top-k operator (argMax/argMin give one index, no values, no K)";
     if (strcmp(op_name, "FILL_VALUE_CONSTANT") == 0 || strcmp(op_name, "FILL_VALUE_SEQUENCE") == 0)
         return "WebNN has no fill operator (its sequence overload of constant() was removed, webnn PR #656): "
                "the caller fills a buffer for constant()";

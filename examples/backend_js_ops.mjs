@@ -245,6 +245,24 @@ export function runBackend(fw, xs) {
       };
       return [make(os, x.data, (c) => at(c.map(src)))];
     }
+    case 'TopK': { // a stable sort of each sequence (ties: ascending index), descending for largest
+      const isz = Number(x.dtype.slice(2)), w = 8 * isz, kind = x.dtype[1];
+      const val = (b) => (kind === 'f' ? (isz === 2 ? fromF16(b) : fromF32(b)) + 0 : kind === 'u' ? b
+        : isz === 8 ? BigInt.asIntN(64, b) : b >= 2 ** (w - 1) ? b - 2 ** w : b);
+      const os = along(s, ax, fw.k), memo = new Map();
+      const order = (c) => { // the sequence's positions, sorted (memoised per sequence)
+        const key = along(c, ax, 0).join();
+        if (!memo.has(key)) {
+          const v = Array.from({ length: s[ax] }, (_, j) => val(at(along(c, ax, j))));
+          const p = v.map((_, j) => j).sort((i, j) => (v[i] < v[j] ? -1 : v[i] > v[j] ? 1 : 0) * (fw.largest ? -1 : 1));
+          memo.set(key, p);
+        }
+        return memo.get(key);
+      };
+      const IX = fw.dtype === 'uint64' ? BigUint64Array : Uint32Array;
+      return [make(os, x.data, (c) => at(along(c, ax, order(c)[c[ax]]))),
+        make(os, new IX(0), (c) => (IX === BigUint64Array ? BigInt(order(c)[c[ax]]) : order(c)[c[ax]]))];
+    }
   }
   throw new Error(`no stand-in for ${fw.onnx}`);
 }

@@ -221,4 +221,11 @@ def run_backend(fw, xs):
         x = xs[0]
         idx = [resize_nearest_index(n, fw["scales"][k], fw["mode"], fw["nearest_mode"]) for k, n in enumerate(x.shape)]
         return [x[np.ix_(*idx)]]
+    if op == "TopK":  # a stable argsort along the axis (ties: ascending index), of the negated key for largest
+        x = xs[0]
+        key = x.astype(np.float64) + 0.0 if x.dtype.kind == "f" else x  # -0 as +0
+        if fw["largest"]:
+            key = -key if x.dtype.kind == "f" else ~key  # ~: the integer order reversed, no overflow
+        pos = np.take(np.argsort(key, axis=axis, kind="stable"), np.arange(fw["k"]), axis=axis)
+        return [np.take_along_axis(x, pos, axis=axis), pos.astype(fw["dtype"])]
     raise NotImplementedError(op)

@@ -200,6 +200,14 @@ def run_torch(fw, xs):
             out = out[(Ellipsis,) + tuple(slice(None, None, x) for x in dl)]
             out = out.permute([0, 1] + list(range(2 + k, 2 + 2 * k)) + list(range(2, 2 + k)))
             outs = [out.reshape(data.shape[0], data.shape[1] * int(np.prod(w)), -1)]
+    elif op == "TopK":  # torch.topk does not order ties: a stable sort (ties by ascending index), sliced to k
+        key = data
+        if xs[0].dtype.kind == "u" and xs[0].dtype.itemsize > 1:  # carried as signed: the top bit flipped orders them
+            key = data ^ torch.tensor(-(1 << (8 * xs[0].dtype.itemsize - 1)), dtype=data.dtype)
+        elif data.dtype == torch.float16:
+            key = data.float()
+        pos = torch.sort(key, dim=axis, descending=bool(fw["largest"]), stable=True).indices.narrow(axis, 0, fw["k"])
+        return [torch.gather(data, axis, pos).contiguous().numpy().view(xs[0].dtype), pos.numpy().astype(fw["dtype"])]
     else:
         raise NotImplementedError(op)
     return [o.contiguous().numpy().view(xs[0].dtype) for o in outs]

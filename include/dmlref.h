@@ -514,6 +514,27 @@ typedef struct DMLREF_FILL_VALUE_SEQUENCE_OPERATOR_DESC {
     DMLREF_SCALAR_UNION ValueDelta;
 } DMLREF_FILL_VALUE_SEQUENCE_OPERATOR_DESC;
 
+/* TOP_K: the K largest elements of each sequence along Axis, largest first (ties by
+ * ascending index), and their indices within the sequence. */
+typedef struct DMLREF_TOP_K_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputValueTensor;
+    const DMLREF_TENSOR_DESC *OutputIndexTensor; /* UINT32 (UINT64 too from 5_0) */
+    uint32_t Axis;
+    uint32_t K;
+} DMLREF_TOP_K_OPERATOR_DESC;
+
+/* TOP_K1: TOP_K with a direction (DECREASING: the largest first, as TOP_K;
+ * INCREASING: the smallest first; ties by ascending index either way). */
+typedef struct DMLREF_TOP_K1_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputValueTensor;
+    const DMLREF_TENSOR_DESC *OutputIndexTensor;
+    uint32_t Axis;
+    uint32_t K;
+    DMLREF_AXIS_DIRECTION AxisDirection;
+} DMLREF_TOP_K1_OPERATOR_DESC;
+
 typedef enum DMLREF_FEATURE_LEVEL {
     DMLREF_FEATURE_LEVEL_1_0 = 0x1000,
     DMLREF_FEATURE_LEVEL_2_0 = 0x2000,
@@ -615,7 +636,8 @@ DMLREF_API int dmlref_gather_output_sizes(uint32_t dimension_count, uint32_t axi
 
 /*
  * The DimensionCount and Sizes of output `output` (the binding order of
- * dmlref_execute's outputs: SPLIT's OutputTensors[output]; 0 for the others) of desc at
+ * dmlref_execute's outputs: SPLIT's OutputTensors[output]; TOP_K's and TOP_K1's
+ * OutputValueTensor 0 and OutputIndexTensor 1; 0 for the others) of desc at
  * feature level `feature_level`, computed from its inputs and parameters, as TFLite's
  * Prepare does: a desc whose output Sizes are left out gets them here, then compiles.
  * The output tensor descs are not read (they may be NULL or hold anything) except where
@@ -836,6 +858,8 @@ DMLREF_API dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc,
  *   ELEMENT_WISE_IF          inputs {Condition, A, B}             outputs {Output}
  *   FILL_VALUE_CONSTANT      inputs {}                            outputs {Output}
  *   FILL_VALUE_SEQUENCE      inputs {}                            outputs {Output}
+ *   TOP_K                    inputs {Input}                       outputs {OutputValue, OutputIndex}
+ *   TOP_K1                   inputs {Input}                       outputs {OutputValue, OutputIndex}
  * (SCATTER is SCATTER_ELEMENTS; tests/unit/test_registry.c checks this list
  * against the schemas.)  Outputs must not overlap inputs or each other (except
  * that an operator whose schema has DMLREF_SCHEMA_IN_PLACE may bind its output

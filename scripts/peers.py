@@ -316,6 +316,27 @@ def p2_workloads(rng):
         "torch": lambda: (lambda o: keep(o, lambda: torch.arange(16777216, dtype=torch.int32, out=o)))(
             torch.zeros(16777216, dtype=torch.int32)),
     }))
+    # phase 3b: topk_rows, TOP_K1 DECREASING K 8 along axis 1 of f32 [65536,256]: numpy
+    # np.argpartition of the negated rows, then the 8 sorted (stable argsort); PyTorch torch.topk.
+    # Both give int64 indices (dmlref UINT32); random normal values have no ties among the 8.
+    # Bytes moved as bench counts them: the input once, the values and UINT32 indices once.
+    xk = rand((65536, 256))
+
+    def np_topk():
+        part = np.argpartition(-xk, 7, axis=1)[:, :8]
+        order = np.argsort(-np.take_along_axis(xk, part, axis=1), axis=1, kind="stable")
+        idx = np.take_along_axis(part, order, axis=1)
+        return np.take_along_axis(xk, idx, axis=1), idx
+
+    res_np = [None]
+
+    def np_run():
+        res_np[0] = np_topk()
+    w.append(("topk_rows", xk.nbytes + 2 * 65536 * 8 * 4, {
+        "numpy": lambda: (np_run, lambda: list(res_np[0])),
+        "torch": lambda: (lambda t: (lambda r: (lambda: r.__setitem__(0, torch.topk(t, 8)),
+                                               lambda: [r[0].values, r[0].indices]))([None]))(torch.from_numpy(xk)),
+    }))
     return w
 
 

@@ -2994,4 +2994,156 @@ def fill_value_sequence(*, value_data_type: Optional[Union[int, str]] = None, va
     return _call('FILL_VALUE_SEQUENCE', (), feature_level, check_indices, out, threads, force_oracle, value_data_type=value_data_type, value_start=value_start, value_delta=value_delta, shape=shape, dtype=dtype)
 
 
-__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences', 'unfold', 'cast', 'slice_grad', 'max_unpooling', 'upsample_2d', 'resample', 'resample1', 'resample2', 'resample3', 'element_wise_if', 'fill_value_constant', 'fill_value_sequence']
+def top_k(input: ArrayLike, /, *, axis: int, k: int, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> List[NDArray[Any]]:
+    r"""DML_OPERATOR_TOP_K on numpy arrays (docs/operators.md, "Q8. TOP_K and TOP_K1").
+
+    top_k(input, /, *, axis, k, feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> List[NDArray[Any]]
+
+    `DML_OPERATOR_TOP_K` = 71, from FL 1_0, and `DML_OPERATOR_TOP_K1` = 112, from FL 2_1. Per
+    sequence along Axis, the K first elements in the direction's order and their indices within the
+    sequence. TOP_K is TOP_K1 with DECREASING (the page's Remarks). onnxruntime lowers ONNX TopK
+    (opsets 1, 10, 11) to TOP_K1 (`largest` → DECREASING), with its int64 index output bound as
+    UINT64; `sorted = 0` gets sorted results anyway.
+
+    Parameters
+    ----------
+    input : array
+        InputTensor: tensor; any object with __dlpack__ or __array__.
+    axis : UINT
+        Axis.
+    k : UINT
+        K.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+
+    Validation rules (index rules among them)
+    -----------------------------------------
+    | # | Rule | Status |
+    |---|---|---|
+    | TK1 | Input, OutputValue and OutputIndex have the same DimensionCount, allowed at the FL: 4 before 3_1, 1 to 8 from 3_1 | `DIMENSION_COUNT` |
+    | TK2 | `OutputValue.DataType == Input.DataType`, allowed at the FL: {FLOAT32, FLOAT16} at 1_0 and 2_0, T8 from 2_1, T10 (T11 without FLOAT64) from 5_0 | `DATA_TYPE` |
+    | TK3 | OutputIndex.DataType UINT32 before 5_0; UINT64 or UINT32 from 5_0 (never signed) | `DATA_TYPE` |
+    | TK4 | `Axis < DimensionCount` | `PARAMETER` |
+    | TK5 | `1 ≤ K ≤ Input.Sizes[Axis]` | `PARAMETER` |
+    | TK6 | `OutputValue.Sizes == OutputIndex.Sizes == Input.Sizes` with `[Axis] = K` | `SIZES` |
+    | TK7 | TOP_K1: AxisDirection INCREASING (0) or DECREASING (1) (**dmlref's** enum rule) | `PARAMETER` |
+
+    **dmlref decides**: TOP_K exists from 1_0 (its enumerator is in the header's base block; the page
+    says "introduced in 2_0", §9 item 50), and the page's 2_0 table applies at 1_0. K may equal the
+    axis size (the page's "less than the number of elements" is read as "not more than": K = n is
+    ONNX TopK's everyday case, §9 item 50). Messages:
+    `TOP_K1: K (6) must be in [1, InputTensor.Sizes[Axis]] = [1, 5]`;
+    `TOP_K1: Axis (2) must be less than InputTensor.DimensionCount (2)`;
+    `TOP_K1: OutputValueTensor.Sizes {2,4} must equal InputTensor.Sizes with [Axis] = K {2,3} (they differ at dimension 1)`.
+
+    Output shape
+    ------------
+    Both outputs: Input.Sizes with `[Axis] = K`.
+
+    Examples of docs/operators.md
+    ----------------------------
+    Input {1,1,3,4} FLOAT32 [[0,1,10,11],[3,2,9,8],[4,5,6,7]]:
+    1. TOP_K, Axis 3, K 2 → values [[11,10],[9,8],[7,6]], indices [[3,2],[2,3],[3,2]].
+    2. TOP_K, Axis 2, K 2 → values [[4,5,10,11],[3,2,9,8]], indices [[2,2,0,0],[1,1,1,1]].
+
+    Input {1,1,3,4} FLOAT32 [[1,2,2,3],[3,4,5,5],[6,6,6,6]] (ties), TOP_K1, Axis 3, K 3:
+    """
+    r = _fast(71, (input,), (axis, k,), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('TOP_K', (input,), feature_level, check_indices, out, threads, force_oracle, axis=axis, k=k)
+
+
+def top_k1(input: ArrayLike, /, *, axis: int, k: int, axis_direction: Union[int, str], feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> List[NDArray[Any]]:
+    r"""DML_OPERATOR_TOP_K1 on numpy arrays (docs/operators.md, "Q8. TOP_K and TOP_K1").
+
+    top_k1(input, /, *, axis, k, axis_direction, feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> List[NDArray[Any]]
+
+    `DML_OPERATOR_TOP_K` = 71, from FL 1_0, and `DML_OPERATOR_TOP_K1` = 112, from FL 2_1. Per
+    sequence along Axis, the K first elements in the direction's order and their indices within the
+    sequence. TOP_K is TOP_K1 with DECREASING (the page's Remarks). onnxruntime lowers ONNX TopK
+    (opsets 1, 10, 11) to TOP_K1 (`largest` → DECREASING), with its int64 index output bound as
+    UINT64; `sorted = 0` gets sorted results anyway.
+
+    Parameters
+    ----------
+    input : array
+        InputTensor: tensor; any object with __dlpack__ or __array__.
+    axis : UINT
+        Axis.
+    k : UINT
+        K.
+    axis_direction : enum
+        AxisDirection: 0 INCREASING, 1 DECREASING.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+
+    Validation rules (index rules among them)
+    -----------------------------------------
+    | # | Rule | Status |
+    |---|---|---|
+    | TK1 | Input, OutputValue and OutputIndex have the same DimensionCount, allowed at the FL: 4 before 3_1, 1 to 8 from 3_1 | `DIMENSION_COUNT` |
+    | TK2 | `OutputValue.DataType == Input.DataType`, allowed at the FL: {FLOAT32, FLOAT16} at 1_0 and 2_0, T8 from 2_1, T10 (T11 without FLOAT64) from 5_0 | `DATA_TYPE` |
+    | TK3 | OutputIndex.DataType UINT32 before 5_0; UINT64 or UINT32 from 5_0 (never signed) | `DATA_TYPE` |
+    | TK4 | `Axis < DimensionCount` | `PARAMETER` |
+    | TK5 | `1 ≤ K ≤ Input.Sizes[Axis]` | `PARAMETER` |
+    | TK6 | `OutputValue.Sizes == OutputIndex.Sizes == Input.Sizes` with `[Axis] = K` | `SIZES` |
+    | TK7 | TOP_K1: AxisDirection INCREASING (0) or DECREASING (1) (**dmlref's** enum rule) | `PARAMETER` |
+
+    **dmlref decides**: TOP_K exists from 1_0 (its enumerator is in the header's base block; the page
+    says "introduced in 2_0", §9 item 50), and the page's 2_0 table applies at 1_0. K may equal the
+    axis size (the page's "less than the number of elements" is read as "not more than": K = n is
+    ONNX TopK's everyday case, §9 item 50). Messages:
+    `TOP_K1: K (6) must be in [1, InputTensor.Sizes[Axis]] = [1, 5]`;
+    `TOP_K1: Axis (2) must be less than InputTensor.DimensionCount (2)`;
+    `TOP_K1: OutputValueTensor.Sizes {2,4} must equal InputTensor.Sizes with [Axis] = K {2,3} (they differ at dimension 1)`.
+
+    Output shape
+    ------------
+    Both outputs: Input.Sizes with `[Axis] = K`.
+
+    Example
+    -------
+    >>> import numpy as np, dmlref
+    >>> dmlref.top_k1(np.array([[1, 2, 2, 3], [6, 6, 6, 6]], np.float32), axis=1, k=3, axis_direction="DECREASING")
+    [array([[3., 2., 2.],
+           [6., 6., 6.]], dtype=float32), array([[3, 1, 2],
+           [0, 1, 2]], dtype=uint32)]
+
+    Examples of docs/operators.md
+    ----------------------------
+    Input {1,1,3,4} FLOAT32 [[0,1,10,11],[3,2,9,8],[4,5,6,7]]:
+    1. TOP_K, Axis 3, K 2 → values [[11,10],[9,8],[7,6]], indices [[3,2],[2,3],[3,2]].
+    2. TOP_K, Axis 2, K 2 → values [[4,5,10,11],[3,2,9,8]], indices [[2,2,0,0],[1,1,1,1]].
+
+    Input {1,1,3,4} FLOAT32 [[1,2,2,3],[3,4,5,5],[6,6,6,6]] (ties), TOP_K1, Axis 3, K 3:
+    """
+    r = _fast(112, (input,), (axis, k, axis_direction,), None, out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('TOP_K1', (input,), feature_level, check_indices, out, threads, force_oracle, axis=axis, k=k, axis_direction=axis_direction)
+
+
+__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences', 'unfold', 'cast', 'slice_grad', 'max_unpooling', 'upsample_2d', 'resample', 'resample1', 'resample2', 'resample3', 'element_wise_if', 'fill_value_constant', 'fill_value_sequence', 'top_k', 'top_k1']

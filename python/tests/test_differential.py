@@ -65,9 +65,10 @@ def test_same_bytes_at_any_feature_level(operator, data):
 
 
 # Data types an operator accepts at no feature level (docs/operators.md P0.3's decision: TILE's
-# tables have no FLOAT64; MAX_UNPOOLING's T10 and FILL_VALUE_SEQUENCE's have none either).
+# tables have no FLOAT64; MAX_UNPOOLING's T10, FILL_VALUE_SEQUENCE's and TOP_K(1)'s have none either).
 _NOT_RS4 = {"FLOAT64", "INT64", "UINT64", "INT32", "UINT32", "INT16", "UINT16"}  # the RESAMPLE family: {F32, F16, I8, U8}
 NEVER = {"TILE": {"FLOAT64"}, "MAX_UNPOOLING": {"FLOAT64"}, "FILL_VALUE_SEQUENCE": {"FLOAT64"},
+         "TOP_K": {"FLOAT64"}, "TOP_K1": {"FLOAT64"},
          "UPSAMPLE_2D": _NOT_RS4 | {"INT8", "UINT8"},
          "RESAMPLE": _NOT_RS4, "RESAMPLE1": _NOT_RS4, "RESAMPLE2": _NOT_RS4, "RESAMPLE3": _NOT_RS4}
 

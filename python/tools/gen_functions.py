@@ -179,6 +179,8 @@ EXAMPLES = {
                   "input_window_sizes=[4, 4], input_window_strides=[2, 2], shape=[4, 4])",
     "MAX_UNPOOLING": "dmlref.max_unpooling(np.array([[[[1, 2], [3, 4]]]], np.float32), "
                      "np.array([[[[5, 7], [13, 15]]]], np.uint32), shape=[1, 1, 4, 4])",
+    "TOP_K1": "dmlref.top_k1(np.array([[1, 2, 2, 3], [6, 6, 6, 6]], np.float32), axis=1, k=3, "
+              "axis_direction=\"DECREASING\")",
     "RESAMPLE2": "dmlref.resample2(np.array([[1, 2, 3], [4, 5, 6]], np.float32), interpolation_mode=\"NEAREST_NEIGHBOR\", "
                  "rounding_direction=\"DECREASING\", scales=[2, 2], input_pixel_offsets=[0, 0], "
                  "output_pixel_offsets=[-0.5, -0.5], shape=[4, 6])",

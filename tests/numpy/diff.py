@@ -45,6 +45,8 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
                      transposed to (N, C, window..., block...) and reshaped
     ELEMENT_WISE_IF  np.where(cond != 0, A, B) over the raw elements (any nonzero byte true;
                      broadcast inputs)
+    TOP_K(1)         a stable np.lexsort along the axis of (NaN?, value, -0 as +0), negated for
+                     DECREASING, sliced to K; np.take_along_axis of the raw bits
     FILL_VALUE_CONSTANT  np.full of the union Value's bits
     FILL_VALUE_SEQUENCE  Start + np.arange(count) * Delta reshaped (the logical index):
                      integers modulo 2^bits as uint64, FLOAT32 np.multiply then np.add in
@@ -256,6 +258,8 @@ PARAM_NAMES = {
     "ELEMENT_WISE_IF": (),
     "FILL_VALUE_CONSTANT": ("ValueDataType", "Value"),
     "FILL_VALUE_SEQUENCE": ("ValueDataType", "ValueStart", "ValueDelta"),
+    "TOP_K": ("Axis", "K"),
+    "TOP_K1": ("Axis", "K", "AxisDirection"),
 }
 
 
@@ -1081,6 +1085,54 @@ def gen_max_unpooling(rng, dt, it, n, oob):
     return "MAX_UNPOOLING", 0, 0, [t_in, t_ix, t_out], [res.reshape(outs)], "k %dx%d" % (kh, kw), oob
 
 
+# numpy types of the data types (the values behind the raw bits)
+VALUE_TYPES = {1: "f4", 2: "f2", 3: "u4", 4: "u2", 5: "u1", 6: "i4", 7: "i2", 8: "i1", 10: "u8", 11: "i8"}
+
+
+def gen_top_k(rng, dt, it, n, oob, op="TOP_K"):
+    """Values from a small palette (ties; floats with +-0, +-Inf, NaNs of several payloads) or
+    random bits; numpy: a stable np.lexsort along the axis of (NaN?, value with -0 as +0), both
+    negated for DECREASING (~ for integers: no overflow), the first K positions, then
+    np.take_along_axis of the raw bits (bit copies) and the positions as the indices."""
+    if dt == 9 or it in SIGNED:  # T10 (no FLOAT64); UINT32 or UINT64 indices
+        return None
+    a = int(rng.integers(0, n))
+    ins = [int(rng.integers(1, 5)) for _ in range(n)]
+    ins[a] = int(rng.integers(1, 12))
+    k = [1, ins[a], int(rng.integers(1, ins[a] + 1))][int(rng.integers(0, 3))]
+    decreasing = op == "TOP_K" or bool(rng.integers(0, 2))
+    outs = list(ins)
+    outs[a] = k
+    t_in = make(rng, dt, ins, False)
+    vt = np.dtype(HOST[0] + VALUE_TYPES[dt])  # the values in the driver's byte order
+    raw = t_in.view()
+    specials = {1: [0, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001, 0x7F800003, 0x3F800000],
+                2: [0, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0xFE01, 0x7C05, 0x3C00]}.get(dt)
+    palette = [int(x) for x in rng.integers(0, 256, 8, dtype=np.uint8)] if specials is None else \
+        [specials[int(rng.integers(0, len(specials)))] for _ in range(4)]
+    pick = rng.integers(0, len(palette), size=raw.shape)
+    use = rng.integers(0, 4, size=raw.shape) < 3
+    raw[...] = np.where(use, np.array(palette, dtype=np.uint64)[pick].astype(raw.dtype), raw)
+    raw = np.array(t_in.view())  # what is stored (broadcast inputs: the last write of each element)
+    v = raw.view(vt)
+    if dt in (1, 2):
+        nan = np.isnan(v)
+        with np.errstate(invalid="ignore"):  # the NaNs (their key is the second one)
+            keys = (np.where(nan, 0, v.astype(np.float64) + 0.0), nan.astype(np.int8))  # lexsort: the last key first
+        if decreasing:
+            keys = (-keys[0], -keys[1])
+    else:
+        keys = (~v if decreasing else v,)
+    order = np.lexsort(keys, axis=a)
+    pos = np.take(order, np.arange(k), axis=a)
+    t_val = make(rng, dt, outs, True)
+    t_ix = make(rng, it, outs, True, INDEX_TYPES[it])
+    vals = np.take_along_axis(raw, pos, axis=a)
+    params = (a, k) if op == "TOP_K" else (a, k, 1 if decreasing else 0)
+    return op, params[0], params[1], [t_in, t_val, t_ix], [vals, pos], "axis %d K %d %s" % (
+        a, k, "DECREASING" if decreasing else "INCREASING"), False, params[2:]
+
+
 GENERATORS = {
     "GATHER": gen_gather,
     "GATHER_ELEMENTS": gen_gather_elements,
@@ -1116,6 +1168,8 @@ GENERATORS = {
     "ELEMENT_WISE_IF": gen_element_wise_if,
     "FILL_VALUE_CONSTANT": gen_fill_value_constant,
     "FILL_VALUE_SEQUENCE": gen_fill_value_sequence,
+    "TOP_K": gen_top_k,
+    "TOP_K1": lambda rng, dt, it, n, oob: gen_top_k(rng, dt, it, n, oob, "TOP_K1"),
 }
 
 

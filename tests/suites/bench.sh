@@ -28,10 +28,10 @@ if [ ! -x "$B" ]; then
     exit 1
 fi
 
-# ---- the list and the files agree: 36 workloads (12 of phase 1, 13 of phase 2, 11 of phase 3) + small_gather
+# ---- the list and the files agree: 37 workloads (12 of phase 1, 13 of phase 2, 12 of phase 3) + small_gather
 listed=$(sed 's/#.*//' "$W/workloads.txt" | tr -s ' \t' '\n' | sed '/^$/d')
 n=$(echo "$listed" | wc -l)
-[ "$n" -eq 36 ] && ok || no "workloads.txt lists $n workloads, not 36"
+[ "$n" -eq 37 ] && ok || no "workloads.txt lists $n workloads, not 37"
 for id in $listed; do
     [ -f "$W/$id.json" ] && ok || no "$id is listed but $W/$id.json is missing"
 done
@@ -59,7 +59,7 @@ cat "$tmp/out"
 # id bytes: 2 x output bytes + index bytes (+ update bytes for SCATTER); TILE, PADDING1:
 # output + input; ONE_HOT: output + indices; CAST, UNFOLD, SLICE_GRAD, UPSAMPLE_2D, RESAMPLE1:
 # output + input; MAX_UNPOOLING: output + input + indices; ELEMENT_WISE_IF: the three inputs +
-# output; FILL_VALUE_SEQUENCE: the output (docs/performance.md)
+# output; FILL_VALUE_SEQUENCE: the output; TOP_K1: the input + both outputs (docs/performance.md)
 while read -r id bytes; do
     [ -n "${BENCH_CHECK:-}" ] && ! echo " $BENCH_CHECK " | grep -q " $id " && continue
     line=$(grep "^$id " "$tmp/out")
@@ -106,6 +106,7 @@ upsample_nearest 83886080
 resample_nearest 83886080
 where 218103808
 fill_sequence 67108864
+topk_rows 71303168
 small_gather 2112
 EOF
 

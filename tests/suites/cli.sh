@@ -79,7 +79,7 @@ expect 4 "run --threads x" "$D" run "$CASES/gather_doc1.json" --threads x
 expect 4 "validate --feature-level 9_9" "$D" validate "$CASES/gather_doc1.json" --feature-level 9_9
 expect 4 "bench --repeat 0" "$D" bench "$CASES/gather_doc1.json" --repeat 0
 expect 4 "gen without --out" "$D" gen --operator GATHER --count 1 --seed 1
-expect 4 "gen unknown operator" "$D" gen --operator TOP_K --count 1 --seed 1 --out "$tmp/x"
+expect 4 "gen unknown operator" "$D" gen --operator ELEMENT_WISE_ABS --count 1 --seed 1 --out "$tmp/x"
 expect 3 "run a missing file" "$D" run "$tmp/nope.json"
 expect 3 "validate a missing file" "$D" validate "$tmp/nope.json"
 expect 3 "run a directory" "$D" run "$CASES"
@@ -930,6 +930,17 @@ want=8b029caedae8e9be0fa6f8fb935c31f28b2138dc30fd0e6b19acd3f0fce99088
 expect 0 "gen SLICE_GRAD 40" "$D" gen --operator SLICE_GRAD --count 40 --seed 5 --out "$tmp/gengrad"
 expect 0 "gen MAX_UNPOOLING 40" "$D" gen --operator MAX_UNPOOLING --count 40 --seed 5 --out "$tmp/gengrad"
 runback "SLICE_GRAD/MAX_UNPOOLING" "$tmp/gengrad" DMLREF_PAR_GRAIN=16
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_top_k_1_$i.json"; done))
+want=002db2defa636bff6aad17c6fc263cae47b0f4e6dcd22e7599d7e8ec1eb26b3d
+[ "$pin" = "$want" ] && ok || no "gen TOP_K --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_top_k1_1_$i.json"; done))
+want=d3403b4ef36e13480266a134fd75369b80fdfabd1a8efb73c1d08e15d91279a7
+[ "$pin" = "$want" ] && ok || no "gen TOP_K1 --count 5 --seed 1 files have sha256 $pin, pinned $want"
+# TOP_K and TOP_K1: generated with the oracle, run back on the fast paths with 1 and 2 threads
+DMLREF_FORCE_ORACLE=1 "$D" gen --operator TOP_K --count 40 --seed 5 --out "$tmp/gentopk" >"$tmp/out" 2>"$tmp/err" &&
+    DMLREF_FORCE_ORACLE=1 "$D" gen --operator TOP_K1 --count 40 --seed 5 --out "$tmp/gentopk" >"$tmp/out" 2>"$tmp/err" &&
+    ok || no "gen TOP_K/TOP_K1 40 (oracle)"
+runback "TOP_K/TOP_K1" "$tmp/gentopk" DMLREF_PAR_GRAIN=16
 # what the suite covers (over all 100 cases)
 if py - "$tmp/gen1" <<'PY' 2>"$tmp/err"
 import json, os, sys

@@ -434,6 +434,42 @@ def max_unpooling(draw, feature_level=None, **types):
     idx[...] = vals.astype(it)
     return Drawn("MAX_UNPOOLING", [x, idx], {"shape": list(outs)}, feature_level,
                  [(outs, draw(layouts(outs, broadcast=False)))])
+@st.composite
+def top_k(draw, feature_level=None, *, op="TOP_K", **types):
+    """TOP_K, or TOP_K1 (op): any Axis, K from 1 to the axis size (1 and the whole size often),
+    inputs mostly from a small palette (ties; floats with +-0, +-Inf and NaNs of several
+    payloads), now and then one value throughout; UINT32 indices, or UINT64 from 5_0."""
+    n, dt, _, rng = draw(_common(op, feature_level, **types))
+    ins = draw(shapes(n, budget=64))
+    axis = draw(st.integers(0, n - 1))
+    k = draw(st.sampled_from([1, ins[axis], draw(st.integers(1, ins[axis]))]))
+    x = _input(draw, rng, dt, ins)
+    d = np.dtype(dt)
+    if d.kind == "f":
+        isz = d.itemsize
+        specials = {2: [0, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0xFE01, 0x7C05], 4: [0, 0x80000000, 0x7F800000,
+                    0xFF800000, 0x7FC00000, 0xFFC00001, 0x7F800003], 8: [0, 1 << 63]}[isz]
+        pal = np.array([draw(st.sampled_from(specials)) for _ in range(2)], f"u{isz}").view(d)
+    else:
+        pal = np.array([draw(st.integers(0, 3)) for _ in range(2)]).astype(d)
+    pal = np.concatenate([pal, np.ascontiguousarray(x).reshape(-1)[:2]])
+    if all(st_ != 0 for st_ in x.strides):  # (a broadcast input has its ties already)
+        mask = rng.random(x.shape) < draw(st.sampled_from([0.0, 0.5, 1.0]))
+        x[...] = np.where(mask, pal[rng.integers(0, len(pal), size=x.shape)], x)
+    kw = {"axis": axis, "k": k}
+    if op == "TOP_K1":
+        kw["axis_direction"] = draw(st.sampled_from(["INCREASING", "DECREASING"]))
+    wide = feature_level is None or _types.level(feature_level) >= _types.level("5_0")
+    it = np.uint64 if wide and draw(st.booleans()) else np.uint32
+    outs = tuple(k if a == axis else s for a, s in enumerate(ins))
+    return Drawn(op, [x], kw, feature_level, [(outs, draw(layouts(outs, broadcast=False))),
+                                              (outs, draw(layouts(outs, broadcast=False)))], [dt, it])
+
+
+def top_k1(feature_level=None, **types):
+    return top_k(feature_level, op="TOP_K1", **types)
+
+
 # The RESAMPLE family's scales: integer upscales, nice ratios out / in, float32 values in
 # [1/16, 8), FLT_MAX and a tiny 2^-100; offsets 0, +-0.5, 1 or any finite float32 in (-4, 4).
 _FLT_MAX = float(np.finfo(np.float32).max)

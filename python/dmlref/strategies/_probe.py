@@ -20,7 +20,8 @@ _PROBE = {"Axis": 0, "IndexDimensions": 1, "InputDimensionCount": lambda n: n, "
           "InputWindowOffsets": lambda n: [0] * n, "InputWindowSizes": lambda n: [1] * n,
           "InputWindowStrides": lambda n: [1] * n, "StartPadding": lambda n: [0] * n, "EndPadding": lambda n: [0] * n,
           "Scales": lambda n: [1.0] * n, "InputPixelOffsets": lambda n: [0.0] * n,
-          "OutputPixelOffsets": lambda n: [0.0] * n, "Antialiased": False, "ScaleSize": (1, 1)}
+          "OutputPixelOffsets": lambda n: [0.0] * n, "Antialiased": False, "ScaleSize": (1, 1),
+          "K": 1}
 # Slots whose probe tensor cannot be all 1s: (operator, slot) -> sizes for n dimensions
 # (ONE_HOT's Values must hold two elements at least, rule OH5).
 _PROBE_SIZES = {("ONE_HOT", "ValuesTensor"): lambda n: (1,) * (n - 1) + (2,)}
@@ -29,7 +30,8 @@ _PROBE_SIZES = {("ONE_HOT", "ValuesTensor"): lambda n: (1,) * (n - 1) + (2,)}
 _PROBE_OP = {("UNFOLD", p): (lambda v: lambda n: [v] * max(n - 2, 1))(v)
              for p, v in (("WindowSizes", 1), ("Strides", 1), ("Dilations", 1), ("StartPadding", 0), ("EndPadding", 0))}
 # Slots of a fixed data type whatever the operator's data type (ELEMENT_WISE_IF's condition, rule IF3).
-_PROBE_TYPES = {("ELEMENT_WISE_IF", "ConditionTensor"): "UINT8"}
+_PROBE_TYPES = {("ELEMENT_WISE_IF", "ConditionTensor"): "UINT8",
+                ("TOP_K", "OutputIndexTensor"): "UINT32", ("TOP_K1", "OutputIndexTensor"): "UINT32"}
 
 
 @functools.lru_cache(maxsize=None)
