@@ -848,6 +848,19 @@ DMLREF_API dmlref_status dmlref_execute(const dmlref_operator *op,
                                         const dmlref_buffer *outputs, uint32_t n_outputs,
                                         dmlref_error *err);
 
+/*
+ * How many of output `output`'s elements DirectML defines after dmlref_execute wrote
+ * `outputs` (the same buffers, in binding order): the first *defined elements in
+ * row-major logical order; the others hold whatever dmlref wrote (a comparer of
+ * another backend must not check them).  Every element of every operator's outputs
+ * is defined, except NONZERO_COORDINATES' OutputCoordinates rows at and past the
+ * count (DirectML: "undefined"; dmlref writes 0): there *defined = count * N.
+ * err may be NULL.
+ */
+DMLREF_API dmlref_status dmlref_defined_elements(const dmlref_operator *op, const dmlref_buffer *outputs,
+                                                 uint32_t n_outputs, uint32_t output, uint64_t *defined,
+                                                 dmlref_error *err);
+
 DMLREF_API void dmlref_release(dmlref_operator *op);
 
 /*
