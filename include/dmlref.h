@@ -514,6 +514,15 @@ typedef struct DMLREF_FILL_VALUE_SEQUENCE_OPERATOR_DESC {
     DMLREF_SCALAR_UNION ValueDelta;
 } DMLREF_FILL_VALUE_SEQUENCE_OPERATOR_DESC;
 
+/* NONZERO_COORDINATES: the count of Input's nonzero elements and, row r of an
+ * M x N table (M = Input's element count), the last N components of the r-th
+ * nonzero coordinate in row-major order; rows past the count are written as 0. */
+typedef struct DMLREF_NONZERO_COORDINATES_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputCountTensor;       /* UINT32, every size 1       */
+    const DMLREF_TENSOR_DESC *OutputCoordinatesTensor; /* UINT32 {1,...,1,M,N}       */
+} DMLREF_NONZERO_COORDINATES_OPERATOR_DESC;
+
 typedef enum DMLREF_FEATURE_LEVEL {
     DMLREF_FEATURE_LEVEL_1_0 = 0x1000,
     DMLREF_FEATURE_LEVEL_2_0 = 0x2000,
@@ -836,6 +845,7 @@ DMLREF_API dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc,
  *   ELEMENT_WISE_IF          inputs {Condition, A, B}             outputs {Output}
  *   FILL_VALUE_CONSTANT      inputs {}                            outputs {Output}
  *   FILL_VALUE_SEQUENCE      inputs {}                            outputs {Output}
+ *   NONZERO_COORDINATES      inputs {Input}                       outputs {OutputCount, OutputCoordinates}
  * (SCATTER is SCATTER_ELEMENTS; tests/unit/test_registry.c checks this list
  * against the schemas.)  Outputs must not overlap inputs or each other (except
  * that an operator whose schema has DMLREF_SCHEMA_IN_PLACE may bind its output

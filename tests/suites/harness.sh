@@ -161,6 +161,49 @@ rc=$?
 cat "$tmp/log"
 if [ $rc -eq 0 ]; then pass=$((pass + 5)); else no "the taxonomy in Python"; fi
 
+# ---- undefined elements (NONZERO_COORDINATES' rows past the count, the manifest's defined_elements):
+# a backend that writes anything there passes; one that writes a wrong defined row fails
+"$PYTHON" - "$tmp/golden" >"$tmp/log" 2>&1 <<'PY'
+import glob, io, contextlib, json, sys
+import numpy as np
+sys.path.insert(0, "examples")
+import backend_harness as h
+
+def defined(d):
+    m = json.load(open(d + "/manifest.json"))
+    return [t.get("defined_elements") for t in m["outputs"]] if m["operator"] == "NONZERO_COORDINATES" else None
+
+dirs = [d for d in sorted(glob.glob(sys.argv[1] + "/*")) if defined(d)]
+partly = [d for d in dirs if defined(d)[1] is not None]  # some rows past the count
+rows = [d for d in partly if defined(d)[1] > 0]  # and at least one defined row
+
+def garbage(fw, xs):  # the rows past the count: anything
+    count, co = h.run_backend(fw, xs)
+    co = co.copy()
+    co[int(count):] = 0xDEADBEEF
+    return [count, co]
+
+def wrong_row(fw, xs):  # the last defined row's first component off by one
+    count, co = h.run_backend(fw, xs)
+    co = co.copy()
+    co[int(count) - 1, 0] ^= 1
+    return [count, co]
+
+bad = 0
+for name, backend, which, want_cls, want_rc in [("garbage past the count", garbage, partly, "pass", 0),
+                                                 ("a wrong defined row", wrong_row, rows, "other", 1)]:
+    got = {h.check(d, backend)[0] for d in which}
+    with contextlib.redirect_stdout(io.StringIO()):
+        rc = h.main(which, backend)
+    good = len(which) > 0 and got == {want_cls} and rc == want_rc
+    print("%s: %s: %d cases, classes %s (want %s), exit %d" % ("ok" if good else "WRONG", name, len(which), sorted(got), want_cls, rc))
+    bad += not good
+sys.exit(bad)
+PY
+rc=$?
+cat "$tmp/log"
+if [ $rc -eq 0 ]; then pass=$((pass + 2)); else no "undefined elements in Python"; fi
+
 # ---- PyTorch as the backend (the guide's section 5), where torch is installed ---------------
 if "$PYTHON" -c "import torch" >/dev/null 2>&1; then
     if "$PYTHON" examples/backend_torch.py "$tmp"/golden/* >"$tmp/log" 2>&1 &&
