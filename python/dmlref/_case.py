@@ -882,7 +882,8 @@ class Case:
             view = np.lib.stride_tricks.as_strided(flat, shape=shape, strides=[s * isz for s in eff])
             bufs.append((flat, st, total))
             views.append(view)
-        view_out = views if (len(op.out_slots) == 1 and op.out_slots[0]["is_array"]) else views[0]
+        # one array per output slot (a list for several slots: TOP_K's values and indices)
+        view_out = views if (len(op.out_slots) > 1 or op.out_slots[0]["is_array"]) else views[0]
         fn(*args, feature_level=feature_level, out=view_out, **kwargs)
         outs_json, actual_values = [], []
         for (flat, st, total), (dtype, shape, _) in zip(bufs, layouts):

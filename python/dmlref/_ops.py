@@ -60,6 +60,9 @@ EXTRA = {"SPLIT": ("sizes",), "ONE_HOT": ("depth",), "DIAGONAL_MATRIX": ("shape"
 EXTRA_WITHOUT_INPUT = {"DIAGONAL_MATRIX1": ("shape", "dtype")}
 # The input slot whose dtype the outputs take, where it is not the first input.
 DTYPE_FROM = {"ONE_HOT": "ValuesTensor", "ELEMENT_WISE_IF": "ATensor"}
+# Output slots of a type of their own, whatever the input's (an operator with two distinct
+# outputs: TOP_K's indices): {operator: {output slot: numpy dtype}}; out= gives any other.
+SLOT_DTYPE = {"TOP_K": {"OutputIndexTensor": np.uint32}, "TOP_K1": {"OutputIndexTensor": np.uint32}}
 # Parameters with a default: f(sizes of the input slots by name) -> value.
 DEFAULTS = {
     "SCATTER_ND": {
@@ -419,8 +422,8 @@ class Operator:
                 tensors[slot["name"]] = ts if slot["is_array"] else ts[0]
         else:
             shapes = self.output_shapes(fl, tensors, values, kwargs, out_dtype)
-            dtype = out_dtype
             for slot, shape in zip(self.out_slots, shapes):
+                dtype = SLOT_DTYPE.get(self.name, {}).get(slot["name"], out_dtype)
                 group = shape if slot["is_array"] else [shape]
                 ts = []
                 for s in group:
@@ -534,6 +537,8 @@ def plan(op_type, inputs, params, extras, out, feature_level, check_indices, thr
     if out is not None:
         return slot_tensors, values, None, None, array_out
     n_out = len(results)
+    if any(r.dtype != results[0].dtype for r in results):
+        return None  # outputs of different types (TOP_K's values and indices): the cache keeps one dtype
     for (buf, size), arr in zip(buffers[len(buffers) - n_out:], results):
         if buf is not arr or size != arr.nbytes or size == 0:
             return None

@@ -163,7 +163,7 @@ class Drawn:
                         buffers prefilled with 0xCD; returns the whole buffers)
     case()              the dmlref.Case of this call (what `dmlref run` replays)
     """
-    def __init__(self, operator, args, kwargs, feature_level, out_layouts):
+    def __init__(self, operator, args, kwargs, feature_level, out_layouts, out_dtypes=None):
         self.operator = operator
         self.function = FUNCTIONS[snake(operator)]
         self.args = tuple(args)
@@ -173,6 +173,8 @@ class Drawn:
         # the outputs' type: dtype= (an operator without inputs), else the first input's
         self.dtype = (np.dtype(kwargs["dtype"]) if kwargs.get("dtype") is not None
                       else _first(self.args[OPERATORS[operator].dtype_arg:]).dtype)  # ONE_HOT: the Values
+        # each output's type where they differ (TOP_K's indices): out_dtypes[i], else self.dtype
+        self.out_dtypes = [np.dtype(d) for d in out_dtypes] if out_dtypes else None
     def __repr__(self):
         def desc(a):
             if isinstance(a, (list, tuple)):
@@ -190,10 +192,10 @@ class Drawn:
                 f", {self.kwargs}, outputs {self.out_layouts})")
     def out_buffers(self):
         """(whole buffers prefilled with 0xCD, the strided views over them) for out=."""
-        dtype = self.dtype
-        isz = dtype.itemsize
         bufs, views = [], []
-        for shape, strides in self.out_layouts:
+        for i, (shape, strides) in enumerate(self.out_layouts):
+            dtype = self.out_dtypes[i] if self.out_dtypes else self.dtype
+            isz = dtype.itemsize
             eff = strides if strides is not None else _packed(shape)
             slots = 1 + sum((s - 1) * t for s, t in zip(shape, eff))
             total = _types.round4(slots * isz)
@@ -204,7 +206,7 @@ class Drawn:
         return bufs, views
     def _out_arg(self, views):
         op = OPERATORS[self.operator]
-        return views if op.out_slots[0]["is_array"] else views[0]
+        return views if op.out_slots[0]["is_array"] or len(op.out_slots) > 1 else views[0]
     def call(self, function=None, *, out=False, args=None):
         fn = function or self.function
         a = self.args if args is None else args
