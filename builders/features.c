@@ -106,7 +106,10 @@ static int has_broadcast(const case_tensor *t) {
     return 0;
 }
 
-int features_fixed_type(const dmlref_tensor_slot *sl) { return strcmp(sl->name, "ConditionTensor") == 0; }
+int features_fixed_type(const dmlref_tensor_slot *sl) {
+    return strcmp(sl->name, "ConditionTensor") == 0 || strcmp(sl->name, "OutputCountTensor") == 0 ||
+           strcmp(sl->name, "OutputCoordinatesTensor") == 0; /* NONZERO_COORDINATES' UINT32 outputs */
+}
 
 void features_of(const dmlref_case *c, features *ft) {
     slot_tensor ts[2 * GEN_MAX_TENSORS];

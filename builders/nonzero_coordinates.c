@@ -34,7 +34,7 @@ static void special(prng *r, DMLREF_TENSOR_DATA_TYPE dt, uint32_t es, unsigned c
 static int build(prng *r, dmlref_case *g) {
     const uint32_t D = 1 + bld_rnd(r, 8);
     uint32_t sizes[8];
-    bld_rand_sizes(r, D, sizes, bld_cap(256));
+    bld_rand_sizes(r, D, sizes, bld_cap(256 / D)); /* the coordinates' M x N <= M x D stays in the cap */
     if (bld_rnd(r, 3) == 0) /* leading 1s */
         for (uint32_t d = 0, lead = bld_rnd(r, D); d < lead; ++d) sizes[d] = 1;
     uint32_t lead = 0;
@@ -59,18 +59,28 @@ static int build(prng *r, dmlref_case *g) {
     bld_fill_random(r, in);
     if (!in->data) return 0;
     const uint32_t es = dmlref_data_type_size(dt);
-    const uint32_t mode = bld_rnd(r, 6); /* 0 all zero, 1 all nonzero, 2 -0 only, 3 sparse, else random */
+    /* 0 all zero, 1 all nonzero, 2 -0 only (the bits flavour; else +0), 3 sparse, else random; the
+     * special values (+-0, NaN payloads, subnormals) only in the bits flavour */
+    const uint32_t mode = bld_rnd(r, 6);
+    static const uint32_t one32[3] = {0x3f800000u, 1u, 0x3c00u}; /* FLOAT32 1.0, an integer 1, FLOAT16 1.0 */
     for (uint64_t i = 0; i < in->total_slots; ++i) {
         unsigned char *p = in->data + i * es;
         if (mode == 0 || mode == 2 || (mode == 3 && bld_rnd(r, 10) != 0)) {
             memset(p, 0, es);
-            if (mode == 2 && dt == DMLREF_TENSOR_DATA_TYPE_FLOAT32) memcpy(p, &(uint32_t){0x80000000u}, 4);
-            if (mode == 2 && dt == DMLREF_TENSOR_DATA_TYPE_FLOAT16) memcpy(p, &(uint16_t){0x8000u}, 2);
+            if (bld_opts.bits && mode == 2 && dt == DMLREF_TENSOR_DATA_TYPE_FLOAT32)
+                memcpy(p, &(uint32_t){0x80000000u}, 4);
+            if (bld_opts.bits && mode == 2 && dt == DMLREF_TENSOR_DATA_TYPE_FLOAT16) memcpy(p, &(uint16_t){0x8000u}, 2);
         } else if (mode == 1) {
             int zero = 1;
             for (uint32_t k = 0; k < es; ++k) zero &= p[k] == 0;
-            if (zero) p[es - 1 - bld_rnd(r, es)] = 0x41; /* nonzero whatever the type (floats: not +-0) */
-        } else if (bld_rnd(r, 4) == 0) {
+            if (zero || (dt == DMLREF_TENSOR_DATA_TYPE_FLOAT32 && memcmp(p, &(uint32_t){0x80000000u}, 4) == 0) ||
+                (dt == DMLREF_TENSOR_DATA_TYPE_FLOAT16 && memcmp(p, &(uint16_t){0x8000u}, 2) == 0)) {
+                const uint32_t v = one32[dt == DMLREF_TENSOR_DATA_TYPE_FLOAT32 ? 0 : dt == DMLREF_TENSOR_DATA_TYPE_FLOAT16 ? 2 : 1];
+                if (es == 4) memcpy(p, &v, 4);
+                else if (es == 2) memcpy(p, &(uint16_t){(uint16_t)v}, 2);
+                else *p = 1;
+            }
+        } else if (bld_opts.bits && bld_rnd(r, 4) == 0) {
             special(r, dt, es, p);
         }
     }
