@@ -3080,6 +3080,7 @@ def nonzero_coordinates(input: ArrayLike, /, *, components: Optional[int] = None
     one static partition of 64-element blocks: each part counts its nonzero elements, the prefix sums
     of the counts (on the kernel's stack: at most 256 parts; execute allocates nothing) give each part
     its first row, and each part then writes its rows and its share of the zero rows past the count.
+    ...
     """
     r = _fast(133, (input,), (), (components,), out, feature_level, check_indices, threads, force_oracle)
     if r is not _MISS:

@@ -10,7 +10,8 @@
  * dimensions only when a row ends).  Across threads it is two passes over the same
  * static partition of 64-element blocks (run_ranges): each part counts its nonzero
  * elements, the counts' prefix sums give each part its first row, then each part writes
- * its rows and its share of the zero rows past the count.  The per-part counts live on
+ * its rows and its share of the zero rows past the count (one part: no count pass, the rows
+ * written as they come, then the rest zeroed).  The per-part counts live on
  * the kernel's stack (at most PLAN's 256 parts): execute allocates nothing.  Any other
  * input layout runs the oracle.
  */
@@ -35,6 +36,7 @@ typedef struct nz_ctx {
     const exec_args *x;
     uint64_t *counts; /* per part: pass 1 writes, pass 2 reads its first row   */
     uint64_t total;
+    int one_pass;     /* one part: pass 2 alone, counts[0] its end row, no tail */
 } nz_ctx;
 
 #if defined(__GNUC__)
@@ -126,7 +128,10 @@ static void nz_count_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t pa
     c->counts[part] = n;
 }
 
-/* Pass 2: the part's rows from row counts[part], then its share of the rows past the count. */
+static void nz_zero_rows(const nz_plan *p, unsigned char *dco, uint64_t r0, uint64_t r1);
+
+/* Pass 2: the part's rows from row counts[part], then its share of the rows past the count
+ * (one_pass: the only part, no count pass before it; it leaves its end row in counts[0]). */
 static void nz_write_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
     const nz_ctx *c = vc;
     const nz_plan *p = c->p;
@@ -172,9 +177,17 @@ static void nz_write_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t pa
             ++row;
         }
     }
-    /* the rows past the count: this part's share of [total, M), split as the units are */
-    const uint64_t tail = p->M - c->total;
-    const uint64_t r0 = c->total + tail * lo / p->units, r1 = c->total + tail * hi / p->units;
+    if (c->one_pass) {
+        c->counts[0] = row; /* the count: the caller zeroes the rows past it */
+        return;
+    }
+    nz_zero_rows(p, dco, c->total + (p->M - c->total) * lo / p->units, c->total + (p->M - c->total) * hi / p->units);
+}
+
+/* Rows [r0, r1) of the coordinates: all-zero bits. */
+static void nz_zero_rows(const nz_plan *p, unsigned char *dco, uint64_t r0, uint64_t r1) {
+    const uint64_t srow = p->srow, scol = p->scol;
+    const uint32_t N = p->N;
     if (r1 <= r0) return;
     if (p->cpacked) {
         memset(dco + r0 * srow, 0, (size_t)((r1 - r0) * srow));
@@ -188,9 +201,18 @@ static void nz_write_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t pa
 static dmlref_status nz_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
     const nz_plan *p = op->plan;
     uint64_t counts[NZ_PARTS];
-    nz_ctx c = {p, x, counts, 0};
+    nz_ctx c = {p, x, counts, 0, 0};
     (void)err;
     const uint32_t parts = p->nth > 1 && p->units > 1 ? (uint32_t)(p->units < p->nth ? p->units : p->nth) : 1;
+    if (parts == 1) { /* one pass: the rows as they come, then the zero rows past the count */
+        counts[0] = 0;
+        c.one_pass = 1;
+        nz_write_range(&c, 0, p->units, 0);
+        nz_zero_rows(p, OUT_DATA(x, 1), counts[0], p->M);
+        const uint32_t n32 = (uint32_t)counts[0]; /* <= M <= 2^32 - 1 */
+        memcpy(OUT_DATA(x, 0), &n32, 4);
+        return DMLREF_OK;
+    }
     memset(counts, 0, (size_t)parts * sizeof counts[0]); /* a part a serial run leaves out counts 0 */
     run_ranges(op, p->nth, p->units, nz_count_range, &c);
     uint64_t total = 0;
