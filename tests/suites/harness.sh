@@ -237,6 +237,26 @@ process.exitCode = rc === 1 && failed === dirs.length ? 0 : 1;
 JS
     if node "$tmp/wrong.mjs" "$(pwd)/examples/backend_harness.mjs" "$tmp"/golden/* >"$tmp/log" 2>&1; then ok; else no "a wrong JS backend is caught"; fi
     cat "$tmp/log"
+    cat >"$tmp/nz.mjs" <<'JS'
+// NONZERO_COORDINATES' rows past the count (defined_elements) are not compared: garbage there
+// passes; a wrong defined row fails (other).
+import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
+const [example, ...dirs] = process.argv.slice(2);
+const h = await import(pathToFileURL(example).href);
+const outs = (d) => JSON.parse(fs.readFileSync(`${d}/manifest.json`, 'utf8')).outputs;
+const partly = dirs.filter((d) => outs(d).some((t) => t.defined_elements !== undefined));
+const rows = partly.filter((d) => outs(d)[1].defined_elements > 0);
+const N = (fw) => fw.shapes.OutputCoordinatesTensor[1];
+const garbage = (fw, xs) => { const [c, co] = h.runBackend(fw, xs); const g = co.slice(); g.fill(0xdeadbeef, c[0] * N(fw)); return [c, g]; };
+const wrong = (fw, xs) => { const [c, co] = h.runBackend(fw, xs); const g = co.slice(); g[c[0] * N(fw) - 1] ^= 1; return [c, g]; };
+const ok1 = partly.length > 0 && partly.every((d) => h.check(d, garbage)[0] === 'pass');
+const ok2 = rows.length > 0 && rows.every((d) => h.check(d, wrong)[0] === 'other');
+console.log(`JS undefined elements: garbage past the count ${ok1 ? 'passes' : 'WRONG'} (${partly.length} cases), a wrong defined row ${ok2 ? 'fails' : 'WRONG'} (${rows.length} cases)`);
+process.exitCode = ok1 && ok2 ? 0 : 1;
+JS
+    if node "$tmp/nz.mjs" "$(pwd)/examples/backend_harness.mjs" "$tmp"/golden/* >"$tmp/log" 2>&1; then ok; else no "JS: undefined elements"; fi
+    cat "$tmp/log"
     cat >"$tmp/taxonomy.mjs" <<'JS'
 // The taxonomy in JavaScript: a thrown TypeUnsupported is type-unsupported (exit 0), any other
 // exception backend-error, -0.0 made +0.0 in FLOAT32 outputs zero-sign; --junit writes XML.
