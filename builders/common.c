@@ -136,6 +136,7 @@ void bld_tensor_free(case_tensor *t) {
     free(t->data);
     free(t->expected);
     free(t->any_nan);
+    free(t->undefined);
     memset(t, 0, sizeof *t);
 }
 

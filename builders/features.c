@@ -107,9 +107,11 @@ static int has_broadcast(const case_tensor *t) {
 }
 
 /* Slots whose type the operator fixes whatever the data type: ELEMENT_WISE_IF's condition
- * (UINT8), TOP_K's index output (UINT32 or UINT64): in no type list, under no type filter. */
+ * (UINT8), TOP_K's index output (UINT32 or UINT64), NONZERO_COORDINATES' outputs (UINT32): in
+ * no type list, under no type filter. */
 int features_fixed_type(const dmlref_tensor_slot *sl) {
-    return strcmp(sl->name, "ConditionTensor") == 0 || strcmp(sl->name, "OutputIndexTensor") == 0;
+    return strcmp(sl->name, "ConditionTensor") == 0 || strcmp(sl->name, "OutputIndexTensor") == 0 ||
+           strcmp(sl->name, "OutputCountTensor") == 0 || strcmp(sl->name, "OutputCoordinatesTensor") == 0;
 }
 
 void features_of(const dmlref_case *c, features *ft) {

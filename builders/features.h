@@ -34,7 +34,8 @@ typedef struct slot_tensor {
 /* c's tensors in slot order (an array slot: each), at most cap of them; their number. */
 uint32_t features_tensors(const dmlref_case *c, slot_tensor *out, uint32_t cap);
 /* 1 for a slot whose data type the operator itself fixes (ELEMENT_WISE_IF's UINT8
- * ConditionTensor, TOP_K's UINT32 / UINT64 OutputIndexTensor): neither a data nor an index tensor for the features' type lists and
+ * ConditionTensor, TOP_K's UINT32 / UINT64 OutputIndexTensor, NONZERO_COORDINATES' UINT32
+ * outputs): neither a data nor an index tensor for the features' type lists and
  * gen's --data-types / --index-types filters, which choose the types a backend is asked
  * about, not the operator's own. */
 int features_fixed_type(const dmlref_tensor_slot *sl);

@@ -21,6 +21,7 @@ void case_free(dmlref_case *c) {
             free(t->any_nan);
             free(t->actual);
             free(t->actual_nan);
+            free(t->undefined);
             free(t->npy_path);
         }
         free(lists[k]);

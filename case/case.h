@@ -48,6 +48,13 @@ typedef struct case_tensor {
     uint64_t actual_slots;
     unsigned char *actual;
     unsigned char *actual_nan;
+    /* outputs: DirectML defines only the first `defined` elements (row-major logical
+     * order) after an execution; undefined[slot] is 1 at the slots of the others, which
+     * no comparison looks at (NULL: every element defined, `defined` unset).  Set by
+     * case_mark_defined from dmlref_defined_elements: NONZERO_COORDINATES' rows past
+     * the count. */
+    uint64_t defined;
+    unsigned char *undefined;
     uint32_t moved_times;            /* its weight in case_bytes_moved           */
     char *npy_path;                  /* the .npy file its data came from, as opened
                                         (owned); NULL for any other source       */
@@ -121,6 +128,14 @@ int case_read_file(const char *path, size_t max_bytes, char **text, size_t *len,
  * Returns the number of differing slots.
  */
 uint64_t case_compare(const dmlref_case *c, FILE *report, unsigned max_report);
+
+/*
+ * Records that only the first `defined` elements of output t (row-major logical
+ * order) are defined (dmlref_defined_elements): t->undefined marks the slots of the
+ * others, which case_compare skips; nothing when defined covers every element.
+ * CASE_OK or CASE_OUT_OF_MEMORY.
+ */
+int case_mark_defined(case_tensor *t, uint64_t defined);
 
 /*
  * Writes c as a case file (case_write.c): `{`, "name" and "comment" (each left out

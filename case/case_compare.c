@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* value_format, but a NaN always as its bit pattern (a mismatch report must show the bits). */
@@ -27,6 +28,7 @@ uint64_t case_compare(const dmlref_case *c, FILE *report, unsigned max_report) {
             /* another backend's output: dmlref's is the reference */
             uint64_t diff = 0;
             for (uint64_t i = 0; i < t->actual_slots; ++i) {
+                if (t->undefined && t->undefined[i]) continue; /* DirectML leaves it undefined */
                 const unsigned char *ref = t->data + i * t->esize, *act = t->actual + i * t->esize;
                 if (t->actual_nan[i] ? value_is_nan(ref, t->buf.DataType) : memcmp(ref, act, t->esize) == 0) continue;
                 if (report && diff < max_report)
@@ -43,6 +45,7 @@ uint64_t case_compare(const dmlref_case *c, FILE *report, unsigned max_report) {
         if (!t->has_expected) continue;
         uint64_t diff = 0;
         for (uint64_t i = 0; i < t->expected_slots; ++i) {
+            if (t->undefined && t->undefined[i]) continue; /* DirectML leaves it undefined */
             const unsigned char *got = t->data + i * t->esize, *want = t->expected + i * t->esize;
             if (t->any_nan[i] ? value_is_nan(got, t->buf.DataType) : memcmp(got, want, t->esize) == 0) continue;
             if (report && diff < max_report)
@@ -56,4 +59,38 @@ uint64_t case_compare(const dmlref_case *c, FILE *report, unsigned max_report) {
         total += diff;
     }
     return total;
+}
+
+int case_mark_defined(case_tensor *t, uint64_t defined) {
+    const uint32_t n = t->buf.DimensionCount;
+    uint64_t count = 1;
+    for (uint32_t d = 0; d < n; ++d) count *= t->sizes[d];
+    free(t->undefined);
+    t->undefined = NULL;
+    t->defined = defined;
+    if (defined >= count) return CASE_OK;
+    t->undefined = calloc(t->total_slots ? (size_t)t->total_slots : 1, 1);
+    if (!t->undefined) return CASE_OUT_OF_MEMORY;
+    /* the elements from `defined` on, row-major: their slots (the strides computed or given) */
+    uint64_t st[8];
+    for (uint32_t d = n, a = 1; d-- > 0;) {
+        st[d] = t->strides ? t->strides[d] : a;
+        a *= t->sizes[d];
+    }
+    uint32_t c[8];
+    uint64_t q = defined;
+    for (uint32_t d = n; d-- > 0;) {
+        c[d] = (uint32_t)(q % t->sizes[d]);
+        q /= t->sizes[d];
+    }
+    for (uint64_t e = defined; e < count; ++e) {
+        uint64_t slot = 0;
+        for (uint32_t d = 0; d < n; ++d) slot += c[d] * st[d];
+        if (slot < t->total_slots) t->undefined[slot] = 1;
+        for (uint32_t d = n; d-- > 0;) {
+            if (++c[d] < t->sizes[d]) break;
+            c[d] = 0;
+        }
+    }
+    return CASE_OK;
 }

@@ -22,7 +22,7 @@
 
 static int fill_random(case_ctx *x, const jv *obj, case_tensor *t) {
     char path[PATH_MAX_LEN], why[160];
-    const jv *seed = NULL, *low = NULL, *high = NULL;
+    const jv *seed = NULL, *low = NULL, *high = NULL, *pct = NULL;
     if (!jv_is(obj, JV_OBJECT))
         return case_fail(x, "%s.random: expected an object {\"seed\": S, \"low\": A, \"high\": B}, got %s", t->name,
                     jv_kind_name(obj));
@@ -32,7 +32,9 @@ static int fill_random(case_ctx *x, const jv *obj, case_tensor *t) {
         if (strcmp(key, "seed") == 0) seed = val;
         else if (strcmp(key, "low") == 0) low = val;
         else if (strcmp(key, "high") == 0) high = val;
-        else if (!case_ignorable(key)) return case_fail(x, "%s.random: unknown key \"%.60s\" (seed, low, high)", t->name, key);
+        else if (strcmp(key, "nonzero_percent") == 0) pct = val;
+        else if (!case_ignorable(key))
+            return case_fail(x, "%s.random: unknown key \"%.60s\" (seed, low, high, nonzero_percent)", t->name, key);
     }
     if (!seed || !low || !high)
         return case_fail(x, "%s.random: missing \"%s\"", t->name, !seed ? "seed" : !low ? "low" : "high");
@@ -58,6 +60,13 @@ static int fill_random(case_ctx *x, const jv *obj, case_tensor *t) {
         if (!num) return case_fail(x, "%s: expected a finite number, got %s", path, jv_kind_name(bounds[k]));
         if (value_from_number(num, dt, k ? hi : lo, why, sizeof why)) return case_fail(x, "%s: %s", path, why);
     }
+    /* nonzero_percent P (optional): each slot is then all-zero bits unless a draw in [0, 100) from
+     * the same stream, made before the value's, is below P (NONZERO_COORDINATES' sparse inputs) */
+    uint64_t percent = 100;
+    if (pct) {
+        snprintf(path, sizeof path, "%s.random.nonzero_percent", t->name);
+        if (case_get_uint(x, pct, path, 0, 100, &percent)) return CASE_MALFORMED;
+    }
     prng r = {s};
     const uint32_t es = t->esize;
     /* the bounds as integers of the element's width: no host floating point below */
@@ -65,8 +74,13 @@ static int fill_random(case_ctx *x, const jv *obj, case_tensor *t) {
     if (value_is_float(dt)) {
         draw_float df;
         if (draw_float_init(&df, dt, lb, hb)) return case_fail(x, "%s.random: low must not exceed high", t->name);
-        for (uint64_t i = 0; i < t->total_slots; ++i)
+        for (uint64_t i = 0; i < t->total_slots; ++i) {
+            if (pct && prng_upto(&r, 99) >= percent) {
+                value_store_bits(t->data + i * es, es, 0);
+                continue;
+            }
             value_store_bits(t->data + i * es, es, draw_float_bits(&df, prng_next(&r) >> 11));
+        }
         return 0;
     }
     const int is_signed = dt == DMLREF_TENSOR_DATA_TYPE_INT8 || dt == DMLREF_TENSOR_DATA_TYPE_INT16 ||
@@ -76,8 +90,13 @@ static int fill_random(case_ctx *x, const jv *obj, case_tensor *t) {
     const uint64_t l64 = is_signed ? ((lb ^ top) - top) ^ flip : lb, h64 = is_signed ? ((hb ^ top) - top) ^ flip : hb;
     if (l64 > h64) return case_fail(x, "%s.random: low must not exceed high", t->name);
     const uint64_t base = is_signed ? l64 ^ flip : l64, range = h64 - l64;
-    for (uint64_t i = 0; i < t->total_slots; ++i)
+    for (uint64_t i = 0; i < t->total_slots; ++i) {
+        if (pct && prng_upto(&r, 99) >= percent) {
+            value_store_bits(t->data + i * es, es, 0);
+            continue;
+        }
         value_store_bits(t->data + i * es, es, base + prng_upto(&r, range)); /* exact, uniform in [low, high] */
+    }
     return 0;
 }
 

@@ -8,6 +8,15 @@ int cli_execute_case(const char *path, dmlref_case *c, uint32_t threads, int str
     return cli_execute_case_ex(path, c, threads, strict, NULL);
 }
 
+int cli_mark_defined(dmlref_case *c, const dmlref_operator *op) {
+    for (uint32_t k = 0; k < c->n_outputs; ++k) {
+        uint64_t defined;
+        if (dmlref_defined_elements(op, c->out_bufs, c->n_outputs, k, &defined, NULL) != DMLREF_OK) continue;
+        if (case_mark_defined(&c->outputs[k], defined) != CASE_OK) return CASE_OUT_OF_MEMORY;
+    }
+    return CASE_OK;
+}
+
 int cli_execute_case_ex(const char *path, dmlref_case *c, uint32_t threads, int strict, int *index_issue) {
     if (index_issue) *index_issue = 0;
     dmlref_options o = {.flags = DMLREF_OPTION_CHECK_INDICES, .threads = threads};
@@ -15,6 +24,11 @@ int cli_execute_case_ex(const char *path, dmlref_case *c, uint32_t threads, int 
     dmlref_error err;
     dmlref_status st = dmlref_compile(&c->desc, c->feature_level, &o, &op, &err);
     if (st == DMLREF_OK) st = dmlref_execute(op, c->in_bufs, c->n_inputs, c->out_bufs, c->n_outputs, &err);
+    if (st == DMLREF_OK && cli_mark_defined(c, op) != CASE_OK) {
+        dmlref_release(op);
+        fprintf(stderr, "dmlref: %s: out of memory recording the undefined output elements\n", path);
+        return CASE_OUT_OF_MEMORY;
+    }
     dmlref_release(op);
     op = NULL;
     if (st == DMLREF_ERROR_INDEX_OUT_OF_RANGE || st == DMLREF_ERROR_DUPLICATE_INDEX) {
@@ -29,6 +43,11 @@ int cli_execute_case_ex(const char *path, dmlref_case *c, uint32_t threads, int 
         o.flags = 0;
         st = dmlref_compile(&c->desc, c->feature_level, &o, &op, &err);
         if (st == DMLREF_OK) st = dmlref_execute(op, c->in_bufs, c->n_inputs, c->out_bufs, c->n_outputs, &err);
+        if (st == DMLREF_OK && cli_mark_defined(c, op) != CASE_OK) {
+            dmlref_release(op);
+            fprintf(stderr, "dmlref: %s: out of memory recording the undefined output elements\n", path);
+            return CASE_OUT_OF_MEMORY;
+        }
         dmlref_release(op);
     }
     if (st != DMLREF_OK) {

@@ -20,6 +20,12 @@ int cli_execute_case(const char *path, dmlref_case *c, uint32_t threads, int str
  * duplicate scatter target (onnx.h's IDX_*), else 0. */
 int cli_execute_case_ex(const char *path, dmlref_case *c, uint32_t threads, int strict, int *index_issue);
 
+/* After op (c's compiled operator) wrote c's outputs: each output's defined elements
+ * (dmlref_defined_elements) recorded with case_mark_defined, so that case_compare and
+ * export's manifest leave the undefined ones (NONZERO_COORDINATES' rows past the count)
+ * out.  CASE_OK or CASE_OUT_OF_MEMORY. */
+int cli_mark_defined(dmlref_case *c, const dmlref_operator *op);
+
 /* The exit status for a status of dmlref_compile, dmlref_execute or dmlref_run:
  * CASE_OUT_OF_MEMORY for DMLREF_ERROR_OUT_OF_MEMORY (never a verdict), CASE_HOST_LIMIT,
  * CASE_CANNOT_VERIFY, CASE_USAGE (DMLREF_ERROR_OPTIONS: a bad DMLREF_* variable),

@@ -701,6 +701,26 @@ static int fw_top_k1(const dmlref_case *c, fw_form *f) {
     return fw_top_k_common(c, f, d->Axis, d->K, d->AxisDirection == DMLREF_AXIS_DIRECTION_DECREASING);
 }
 
+/* ONNX NonZero(X) -> Y [rank, count] int64, PyTorch torch.nonzero(x) -> [count, rank] int64 (numpy
+ * np.argwhere).  X = Input from dimension D - N on (NZ6: the dropped leading dimensions are 1s, so
+ * the rank is N and Y's rows are dmlref's components); dmlref's OutputCoordinates {M, N} is then
+ * Transpose(Y) cast to uint32, padded with rows past the count to M rows (those rows are undefined:
+ * a comparer checks only the first count rows, the manifest's defined_elements), and OutputCount
+ * (a scalar) is Y's dim 1, cast to uint32.  WebNN has no nonzero (its graphs have static shapes:
+ * the count is data-dependent), so "none". */
+static int fw_nonzero_coordinates(const dmlref_case *c, fw_form *f) {
+    const case_tensor *in = find(c, "InputTensor", 0), *cnt = find(c, "OutputCountTensor", 1),
+                      *co = find(c, "OutputCoordinatesTensor", 1);
+    if (!in || !cnt || !co || co->buf.DimensionCount < 2) return -1;
+    const uint32_t N = co->sizes[co->buf.DimensionCount - 1];
+    if (N > in->buf.DimensionCount || N == 0) return -1;
+    names(f, "NonZero", "none", "nonzero");
+    take_dims(c, f, in, in->buf.DimensionCount - N);
+    take_dims(c, f, cnt, cnt->buf.DimensionCount); /* a scalar */
+    take_dims(c, f, co, co->buf.DimensionCount - 2);
+    return 0;
+}
+
 /* One form per operator of the registry's list (src/core/operators.def): fw_<name> above.  An
  * operator no framework can express still gets its fw_<name>, which returns -1 (the case is
  * then exported without a framework form), so that leaving it out is a decision in this file,

@@ -57,6 +57,8 @@ static void write_tensor(FILE *f, const dmlref_case *c, const case_tensor *t) {
     fprintf(f, "     \"buffer\": \"%s.npy\", \"slots\": \"%s.slots.npy\", \"logical\": \"%s.logical.npy\"", base, base,
             base);
     if (t->is_output) fprintf(f, ",\n     \"expected_from\": \"%s\"", expected_from(t));
+    /* only the first defined_elements (row-major) are defined: a comparer masks the rest */
+    if (t->is_output && t->undefined) fprintf(f, ", \"defined_elements\": %" PRIu64, t->defined);
     fputc('}', f);
 }
 

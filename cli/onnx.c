@@ -685,6 +685,49 @@ static int g_where(gctx *g) {
     return 0;
 }
 
+/* NONZERO_COORDINATES: Y = NonZero(X), [N, count] int64 (X: the input's last N dimensions, the
+ * framework form's shape).  The coordinates {M, N}: Pad(Cast(Transpose(Y), to=uint32), pads =
+ * [0, 0, M - count, 0]), zero rows past the count (undefined in DirectML: the manifest's
+ * defined_elements); the count (a scalar): Cast(Gather(Shape(Y), 1), to=uint32). */
+static int g_nonzero(gctx *g) {
+    const dmlref_case *c = g->c;
+    const fw_shape *cs = &g->f->out[1];
+    if (c->n_outputs != 2 || cs->rank != 2) return not_expressible(g, "no [M, N] coordinates");
+    char x[64], ob0[64], ob1[64];
+    const char *cnt_out = base(&c->outputs[0], ob0), *co_out = base(&c->outputs[1], ob1);
+    node1(g, "NonZero", base(&c->inputs[0], x), "nz", NULL);
+    pb_buf a = {0};
+    const int64_t perm[2] = {1, 0};
+    attr_ints(&a, "perm", perm, 2);
+    node1(g, "Transpose", "nz", "nz_rows", &a);
+    pb_buf b = {0};
+    attr_int(&b, "to", T_UINT32);
+    node1(g, "Cast", "nz_rows", "nz_rows_u32", &b);
+    node1(g, "Shape", "nz", "nz_shape", NULL);
+    const int64_t one = 1, m = cs->dims[0], zeros[2] = {0, 0}, zero = 0;
+    init_i64(g, "one", &one, 1, 1);
+    const char *gin[2] = {"nz_shape", "one"}, *gout = "nz_count";
+    node(g, "Gather", gin, 2, &gout, 1, NULL); /* a scalar: the count */
+    pb_buf d = {0};
+    attr_int(&d, "to", T_UINT32);
+    node1(g, "Cast", "nz_count", cnt_out, &d);
+    init_i64(g, "rows", &m, 1, 1);
+    const char *sin[2] = {"rows", "nz_count"}, *sout = "nz_past";
+    node(g, "Sub", sin, 2, &sout, 1, NULL);
+    init_i64(g, "axes0", &zero, 1, 0);
+    const char *uin[2] = {"nz_past", "axes0"}, *uout = "nz_past_1d";
+    node(g, "Unsqueeze", uin, 2, &uout, 1, NULL);
+    init_i64(g, "pads_begin", zeros, 2, 0);
+    init_i64(g, "pads_end_col", &zero, 1, 0);
+    pb_buf e = {0};
+    attr_int(&e, "axis", 0);
+    const char *cin[3] = {"pads_begin", "nz_past_1d", "pads_end_col"}, *cout = "nz_pads";
+    node(g, "Concat", cin, 3, &cout, 1, &e);
+    const char *pin[2] = {"nz_rows_u32", "nz_pads"};
+    node(g, "Pad", pin, 2, &co_out, 1, NULL);
+    return 0;
+}
+
 /* FILL_VALUE_CONSTANT: ConstantOfShape(shape), `shape` an int64 initializer (the output's reduced
  * shape), the `value` attribute a one-element tensor of the output's type holding the Value's bits
  * (ConstantOfShape-9 takes every dmlref type). */
@@ -841,6 +884,7 @@ static int build_graph(gctx *g) {
     if (strcmp(op, "ConstantOfShape") == 0) return g_constant_of_shape(g);
     if (strcmp(op, "Range") == 0) return g_range(g);
     if (strcmp(op, "TopK") == 0) return g_topk(g);
+    if (strcmp(op, "NonZero") == 0) return g_nonzero(g);
     return not_expressible(g, "this command has no ONNX graph for the operator");
 }
 

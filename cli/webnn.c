@@ -505,6 +505,7 @@ static int build_ops(wctx *g) {
     if (strcmp(onnx, "ConstantOfShape") == 0) return not_expressible(g, webnn_unsupported("FILL_VALUE_CONSTANT"));
     if (strcmp(onnx, "Range") == 0) return not_expressible(g, webnn_unsupported("FILL_VALUE_SEQUENCE"));
     if (strcmp(onnx, "TopK") == 0) return not_expressible(g, webnn_unsupported("TOP_K"));
+    if (strcmp(onnx, "NonZero") == 0) return not_expressible(g, webnn_unsupported("NONZERO_COORDINATES"));
     return not_expressible(g, "this command has no WebNN form for the operator");
 }
 
@@ -546,6 +547,8 @@ const char *webnn_unsupported(const char *op_name) {
     if (strcmp(op_name, "FILL_VALUE_CONSTANT") == 0 || strcmp(op_name, "FILL_VALUE_SEQUENCE") == 0)
         return "WebNN has no fill operator (its sequence overload of constant() was removed, webnn PR #656): "
                "the caller fills a buffer for constant()";
+    if (strcmp(op_name, "NONZERO_COORDINATES") == 0)
+        return "WebNN has no nonzero operator (its graphs have static shapes; the count is data-dependent)";
     return NULL;
 }
 

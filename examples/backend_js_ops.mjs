@@ -126,6 +126,15 @@ export function runBackend(fw, xs) {
     return [make(os, like, () => fill(fw, like))];
   }
   if (fw.onnx === 'Range') return [sequence(fw)];
+  if (fw.onnx === 'NonZero') { // numpy's argwhere rows as uint32, padded to M rows (undefined past the count)
+    const [x] = xs, s = x.shape, n = s.length, f = x.dtype.includes('f'); // floats: the bits without the sign
+    const mask = x.data.BYTES_PER_ELEMENT === 2 ? 0x7fff : 0x7fffffff, out = new Uint32Array(x.data.length * n);
+    let count = 0;
+    x.data.forEach((v, i) => {
+      if (f ? (Number(v) & mask) !== 0 : Number(v) !== 0) coords(i, s).forEach((c, j) => { out[count * n + j] = c; }), count++;
+    });
+    return [new Uint32Array([count]), out];
+  }
   if (fw.onnx === 'Where') { // any nonzero condition byte selects the first
     const [c, a, b] = xs;
     return [make(a.shape, a.data, (k) => (c.data[index(k, c.shape)] !== 0 ? a : b).data[index(k, a.shape)])];

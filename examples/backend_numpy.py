@@ -210,6 +210,12 @@ def run_backend(fw, xs):
         out = np.zeros(int(np.prod(shape)), x.dtype)
         out[xs[1].astype(np.int64).reshape(-1)] = x.reshape(-1)
         return [out.reshape(shape)]
+    if op == "NonZero":  # np.argwhere's [count, N] rows as uint32, padded to M rows (undefined past the count)
+        x = xs[0]
+        rows = np.argwhere(x).astype(np.uint32)  # floats: x != 0 (+-0 are zero, NaN is not)
+        out = np.zeros((x.size, x.ndim), np.uint32)
+        out[:len(rows)] = rows
+        return [np.array(len(rows), np.uint32), out]
     if op == "ReverseSequence":  # the first L = min(length, n) elements of each sequence reversed
         n = xs[0].shape[axis]
         k = np.arange(n).reshape([-1 if a == axis else 1 for a in range(xs[0].ndim)])

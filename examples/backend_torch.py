@@ -104,6 +104,12 @@ def run_torch(fw, xs):
         return [fill(fw).expand(fw["shapes"]["OutputTensor"]).contiguous().numpy().view(fw["dtype"])]
     if fw["onnx"] == "Range":
         return [sequence(fw)]
+    if fw["onnx"] == "NonZero":  # torch.nonzero: [count, N] int64 rows as uint32, padded to M (undefined past the count)
+        x = tensor(xs[0])  # unsigned types as their signed bits: nonzero alike
+        rows = torch.nonzero(x).numpy().astype(np.uint32)
+        out = np.zeros((x.numel(), x.dim()), np.uint32)
+        out[:len(rows)] = rows
+        return [np.array(len(rows), np.uint32), out]
     if fw["onnx"] == "Where":  # the condition as bool: any nonzero byte is true
         return [torch.where(tensor(xs[0]) != 0, tensor(xs[1]), tensor(xs[2])).contiguous().numpy().view(xs[1].dtype)]
     op, axis, data = fw["onnx"], fw.get("axis"), tensor(xs[0])

@@ -534,6 +534,14 @@ typedef struct DMLREF_TOP_K1_OPERATOR_DESC {
     uint32_t K;
     DMLREF_AXIS_DIRECTION AxisDirection;
 } DMLREF_TOP_K1_OPERATOR_DESC;
+/* NONZERO_COORDINATES: the count of Input's nonzero elements and, row r of an
+ * M x N table (M = Input's element count), the last N components of the r-th
+ * nonzero coordinate in row-major order; rows past the count are written as 0. */
+typedef struct DMLREF_NONZERO_COORDINATES_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputCountTensor;       /* UINT32, every size 1       */
+    const DMLREF_TENSOR_DESC *OutputCoordinatesTensor; /* UINT32 {1,...,1,M,N}       */
+} DMLREF_NONZERO_COORDINATES_OPERATOR_DESC;
 
 typedef enum DMLREF_FEATURE_LEVEL {
     DMLREF_FEATURE_LEVEL_1_0 = 0x1000,
@@ -860,6 +868,7 @@ DMLREF_API dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc,
  *   FILL_VALUE_SEQUENCE      inputs {}                            outputs {Output}
  *   TOP_K                    inputs {Input}                       outputs {OutputValue, OutputIndex}
  *   TOP_K1                   inputs {Input}                       outputs {OutputValue, OutputIndex}
+ *   NONZERO_COORDINATES      inputs {Input}                       outputs {OutputCount, OutputCoordinates}
  * (SCATTER is SCATTER_ELEMENTS; tests/unit/test_registry.c checks this list
  * against the schemas.)  Outputs must not overlap inputs or each other (except
  * that an operator whose schema has DMLREF_SCHEMA_IN_PLACE may bind its output
@@ -871,6 +880,19 @@ DMLREF_API dmlref_status dmlref_execute(const dmlref_operator *op,
                                         const dmlref_cbuffer *inputs, uint32_t n_inputs,
                                         const dmlref_buffer *outputs, uint32_t n_outputs,
                                         dmlref_error *err);
+
+/*
+ * How many of output `output`'s elements DirectML defines after dmlref_execute wrote
+ * `outputs` (the same buffers, in binding order): the first *defined elements in
+ * row-major logical order; the others hold whatever dmlref wrote (a comparer of
+ * another backend must not check them).  Every element of every operator's outputs
+ * is defined, except NONZERO_COORDINATES' OutputCoordinates rows at and past the
+ * count (DirectML: "undefined"; dmlref writes 0): there *defined = count * N.
+ * err may be NULL.
+ */
+DMLREF_API dmlref_status dmlref_defined_elements(const dmlref_operator *op, const dmlref_buffer *outputs,
+                                                 uint32_t n_outputs, uint32_t output, uint64_t *defined,
+                                                 dmlref_error *err);
 
 DMLREF_API void dmlref_release(dmlref_operator *op);
 

@@ -337,6 +337,14 @@ def p2_workloads(rng):
         "torch": lambda: (lambda t: (lambda r: (lambda: r.__setitem__(0, torch.topk(t, 8)),
                                                lambda: [r[0].values, r[0].indices]))([None]))(torch.from_numpy(xk)),
     }))
+    # phase 3b: nonzero (as bench/workloads/nonzero.json: float32 [4096, 4096], 10% nonzero at random
+    # positions): np.argwhere and torch.nonzero give [count, 2] int64 (no padded rows); counted as
+    # dmlref's bytes (the input read, the [M, 2] uint32 coordinates and the count written)
+    xn = np.where(rng.integers(0, 100, size=(4096, 4096)) < 10, rand((4096, 4096)), np.float32(0))
+    w.append(("nonzero", xn.nbytes + 4 + xn.size * 2 * 4, {
+        "numpy": lambda: alloc(lambda: np.argwhere(xn)),
+        "torch": lambda: (lambda t: alloc(lambda: torch.nonzero(t)))(torch.from_numpy(xn)),
+    }))
     return w
 
 

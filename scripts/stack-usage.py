@@ -61,12 +61,14 @@ CALL_RELOCS = re.compile(r'(CALL|JUMP|PC|PLT|GOTPC|THM_JUMP|PREL31|V4BX|TLSCALL|
 # The hooks by name (the convention of src/core/registry.h's classes and the planners):
 # compile_impl calls a class's compile and plan hooks (and a plan's free on failure),
 # dmlref_execute the check and the kernel (the oracle or what the plan set),
-# dmlref_output_sizes the output_sizes hook, dmlref_release the plan's free.
+# dmlref_output_sizes the output_sizes hook, dmlref_release the plan's free,
+# dmlref_defined_elements the defined hook.
 HOOK_COMPILE = re.compile(r"_(compile|plan|plan_hook|free)$")
 HOOK_EXECUTE = re.compile(r"_(oracle|kernel|check)$")
 HOOK_SHAPE = re.compile(r"_output_sizes(_hook)?$")
 HOOK_FREE = re.compile(r"_free$")
-HOOK_ANY = re.compile(r"_(compile|plan|plan_hook|free|oracle|kernel|check|output_sizes|output_sizes_hook)$")
+HOOK_DEFINED = re.compile(r"_defined$")
+HOOK_ANY = re.compile(r"_(compile|plan|plan_hook|free|oracle|kernel|check|output_sizes|output_sizes_hook|defined)$")
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 SHARED = ("src/core/", "src/simd/", "src/engine/", "src/api/", "src/ops/kernels.c")
 
@@ -317,7 +319,8 @@ def main():
             return pick("cmp")
         if tu.startswith("src/api/"):  # the class's hooks and what compile and plan set in the operator
             want = {"compile_impl": HOOK_COMPILE, "dmlref_execute": HOOK_EXECUTE,
-                    "dmlref_output_sizes": HOOK_SHAPE, "dmlref_release": HOOK_FREE}.get(b)
+                    "dmlref_output_sizes": HOOK_SHAPE, "dmlref_release": HOOK_FREE,
+                    "dmlref_defined_elements": HOOK_DEFINED}.get(b)
             if want is None:
                 unresolved.add(t)
                 return set()

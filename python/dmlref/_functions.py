@@ -3146,4 +3146,98 @@ def top_k1(input: ArrayLike, /, *, axis: int, k: int, axis_direction: Union[int,
     return _call('TOP_K1', (input,), feature_level, check_indices, out, threads, force_oracle, axis=axis, k=k, axis_direction=axis_direction)
 
 
-__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences', 'unfold', 'cast', 'slice_grad', 'max_unpooling', 'upsample_2d', 'resample', 'resample1', 'resample2', 'resample3', 'element_wise_if', 'fill_value_constant', 'fill_value_sequence', 'top_k', 'top_k1']
+def nonzero_coordinates(input: ArrayLike, /, *, components: Optional[int] = None, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> List[NDArray[Any]]:
+    r"""DML_OPERATOR_NONZERO_COORDINATES on numpy arrays (docs/operators.md, "Q10. NONZERO_COORDINATES").
+
+    nonzero_coordinates(input, /, *, components=..., feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> List[NDArray[Any]]
+
+    `DML_OPERATOR_NONZERO_COORDINATES` = 133, from FL 3_0. The coordinates of the input's nonzero
+    elements, in row-major order, and their count. onnxruntime lowers ONNX NonZero to it (the
+    coordinates bound as an int64 buffer through doubled strides, then a SLICE1 to the count and a
+    transpose to ONNX's `[rank, count]`).
+
+    Parameters
+    ----------
+    input : array
+        InputTensor: tensor; any object with __dlpack__ or __array__.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+
+    Validation rules (index rules among them)
+    -----------------------------------------
+    | # | Rule | Status |
+    |---|---|---|
+    | NZ1 | DimensionCounts, each tensor's independent of the others' (**dmlref decides**: the page says "(if DimensionCount is 4)" without saying whose, §9 item 53): at 3_0 and 3_1 each 4 or 5; from 4_0 InputTensor 1–8, OutputCountTensor 1–8, OutputCoordinatesTensor 2–8 | `DIMENSION_COUNT` |
+    | NZ2 | InputTensor.DataType in T8 (FLOAT32, FLOAT16, INT32, INT16, INT8, UINT32, UINT16, UINT8): never a 64-bit type, at any level | `DATA_TYPE` |
+    | NZ3 | OutputCountTensor.DataType and OutputCoordinatesTensor.DataType are UINT32 | `DATA_TYPE` |
+    | NZ4 | every OutputCountTensor size is 1 ("must be a scalar") | `SIZES` |
+    | NZ5 | `OutputCoordinatesTensor.Sizes == {1, ..., 1, M, N}`, M = InputTensor's element count | `SIZES` |
+    | NZ6 | `effective rank ≤ N ≤ InputTensor.DimensionCount`; the effective rank is InputTensor.DimensionCount without its leading sizes of 1 | `SIZES` |
+
+    Messages: `NONZERO_COORDINATES: InputTensor.DimensionCount (2) must be in [4, 5] at feature level 3_1` (NZ1);
+    `NONZERO_COORDINATES: OutputCountTensor.Sizes {1,2} must all be 1 (a scalar; Sizes[1] is 2)` (NZ4);
+    `NONZERO_COORDINATES: OutputCoordinatesTensor.Sizes {5,2} must be {1, ..., 1, M, N} = {6,2} with M = InputTensor's element count (6) (they differ at dimension 0)` (NZ5);
+    `NONZERO_COORDINATES: OutputCoordinatesTensor.Sizes' last size N (1) must be in [effective rank, InputTensor.DimensionCount] = [2, 2] (effective rank: InputTensor.DimensionCount without its leading sizes of 1)` (NZ6).
+
+    Output shape
+    ------------
+    OutputCountTensor is `{1, ..., 1}` and OutputCoordinatesTensor `{1, ..., 1, M, N}`: their
+    DimensionCounts and N are the caller's, so `dmlref_output_sizes` reads them from the output descs,
+    after the input's rules (the Python function takes `components=` N and gives both outputs the
+    input's DimensionCount, at least 2).
+
+    Example
+    -------
+    >>> import numpy as np, dmlref
+    >>> dmlref.nonzero_coordinates(np.array([[1, 0, 0, 2], [-0.0, 3.5, 0, -5.2]], np.float32), components=2)
+    [array([[4]], dtype=uint32), array([[0, 0],
+           [0, 3],
+           [1, 1],
+           [1, 3],
+           [0, 0],
+           [0, 0],
+           [0, 0],
+           [0, 0]], dtype=uint32)]
+
+    Examples of docs/operators.md
+    ----------------------------
+    Input {1,1,2,4} FLOAT32 [[[[1, 0, 0, 2], [−0, 3.5, 0, −5.2]]]], OutputCount {1,1,1,1},
+    OutputCoordinates {1,1,8,3} (N = 3) → count 4; rows [0,0,0], [0,0,3], [0,1,1], [0,1,3], then four
+    rows of zeros (undefined in DirectML). Notes on the page (§9 item 53): "the count of of non-zero
+    elements"; the rows past the count are called undefined but printed as 0.
+    **Export.** ONNX `NonZero(X)` gives `[rank, count]` int64. X is InputTensor from dimension D − N
+    on (its rank is then N: NZ6 makes the dropped dimensions 1s, so no `Slice` of the rows is needed);
+    dmlref's OutputCoordinatesTensor `{M, N}` is `Cast(Transpose(Y), to=uint32)` padded with zero
+    rows to M (`Pad`; those rows are undefined), and OutputCountTensor (a scalar) is `Y`'s dim 1
+    (`Shape`, `Gather`, `Cast` to uint32). PyTorch `torch.nonzero(x)` gives `[count, N]` int64
+    directly (numpy `np.argwhere`). The fixed-size, padded output has no counterpart in the
+    frameworks (their result has count rows): the form pads it, and the padding is the undefined
+    part. WebNN has no nonzero operator (its graphs have static shapes; the count is data-dependent):
+    not expressible.
+    **Fast path** (`nonzero_coordinates.packed`, a packed input; any other layout runs the oracle).
+    Sixteen elements at a time are compared with zero (SIMD: floats after clearing the sign bit) and
+    packed into a 16-bit mask, and the coordinates are emitted from its set bits, a running
+    coordinate advanced from one nonzero element to the next. Across threads it is two passes over
+    one static partition of 64-element blocks: each part counts its nonzero elements, the prefix sums
+    of the counts (on the kernel's stack: at most 256 parts; execute allocates nothing) give each part
+    its first row, and each part then writes its rows and its share of the zero rows past the count.
+    ...
+    """
+    r = _fast(133, (input,), (), (components,), out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('NONZERO_COORDINATES', (input,), feature_level, check_indices, out, threads, force_oracle, components=components)
+
+
+__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences', 'unfold', 'cast', 'slice_grad', 'max_unpooling', 'upsample_2d', 'resample', 'resample1', 'resample2', 'resample3', 'element_wise_if', 'fill_value_constant', 'fill_value_sequence', 'top_k', 'top_k1', 'nonzero_coordinates']

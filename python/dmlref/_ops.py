@@ -40,6 +40,8 @@ def snake(name):
 # DIAGONAL_MATRIX(1)'s shape, the FILL_VALUE operators', SLICE_GRAD's (the forward input's),
 # MAX_UNPOOLING's (the unpooled one) and the RESAMPLE family's (the output's Sizes, free:
 # docs/operators.md Q11.2): the whole shape.  Only Sizes[Axis] of the first two is read.
+# NONZERO_COORDINATES' components: N, the coordinates' last size (its rows: the last N
+# components of each nonzero element's coordinate).
 # Each value lands in a UINT32 Sizes field: checked here, named as the keyword (where).
 def _size(v, where):
     return check_range(where, integer(where, v, _U32), _U32)
@@ -49,12 +51,16 @@ GIVEN = {
     "sizes": lambda v, rank, where: [[_size(e, f"{where}[{i}]")] * rank for i, e in enumerate(v)],
     "depth": lambda v, rank, where: [_size(v, where)] * rank,
     "shape": lambda v, rank, where: [_size(e, f"{where}[{i}]") for i, e in enumerate(v)],
+    # NONZERO_COORDINATES' N (the components per row): both outputs' placeholder {1, ..., 1, N} of
+    # the input's rank (at least 2): the count {1, ...}, the coordinates {1, ..., M, N}
+    "components": lambda v, rank, where: [1] * (max(rank, 2) - 1) + [_size(v, where)],
 }
 # Extra keyword arguments an operator's output shape needs (required unless out= is given).
 EXTRA = {"SPLIT": ("sizes",), "ONE_HOT": ("depth",), "DIAGONAL_MATRIX": ("shape", "dtype"), "CAST": ("dtype",),
          "FILL_VALUE_CONSTANT": ("shape", "dtype"), "FILL_VALUE_SEQUENCE": ("shape", "dtype"),
          "SLICE_GRAD": ("shape",), "MAX_UNPOOLING": ("shape",),
-         "RESAMPLE": ("shape",), "RESAMPLE1": ("shape",), "RESAMPLE2": ("shape",), "RESAMPLE3": ("shape",)}
+         "RESAMPLE": ("shape",), "RESAMPLE1": ("shape",), "RESAMPLE2": ("shape",), "RESAMPLE3": ("shape",),
+         "NONZERO_COORDINATES": ("components",)}
 # Extra keyword arguments needed only when no input is given (then required unless out= is
 # given): the output's shape and type come from the input otherwise.
 EXTRA_WITHOUT_INPUT = {"DIAGONAL_MATRIX1": ("shape", "dtype")}
@@ -62,7 +68,8 @@ EXTRA_WITHOUT_INPUT = {"DIAGONAL_MATRIX1": ("shape", "dtype")}
 DTYPE_FROM = {"ONE_HOT": "ValuesTensor", "ELEMENT_WISE_IF": "ATensor"}
 # Output slots of a type of their own, whatever the input's (an operator with two distinct
 # outputs: TOP_K's indices): {operator: {output slot: numpy dtype}}; out= gives any other.
-SLOT_DTYPE = {"TOP_K": {"OutputIndexTensor": np.uint32}, "TOP_K1": {"OutputIndexTensor": np.uint32}}
+SLOT_DTYPE = {"TOP_K": {"OutputIndexTensor": np.uint32}, "TOP_K1": {"OutputIndexTensor": np.uint32},
+              "NONZERO_COORDINATES": {"OutputCountTensor": np.uint32, "OutputCoordinatesTensor": np.uint32}}
 # Parameters with a default: f(sizes of the input slots by name) -> value.
 DEFAULTS = {
     "SCATTER_ND": {

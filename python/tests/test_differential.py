@@ -70,7 +70,8 @@ _NOT_RS4 = {"FLOAT64", "INT64", "UINT64", "INT32", "UINT32", "INT16", "UINT16"} 
 NEVER = {"TILE": {"FLOAT64"}, "MAX_UNPOOLING": {"FLOAT64"}, "FILL_VALUE_SEQUENCE": {"FLOAT64"},
          "TOP_K": {"FLOAT64"}, "TOP_K1": {"FLOAT64"},
          "UPSAMPLE_2D": _NOT_RS4 | {"INT8", "UINT8"},
-         "RESAMPLE": _NOT_RS4, "RESAMPLE1": _NOT_RS4, "RESAMPLE2": _NOT_RS4, "RESAMPLE3": _NOT_RS4}
+         "RESAMPLE": _NOT_RS4, "RESAMPLE1": _NOT_RS4, "RESAMPLE2": _NOT_RS4, "RESAMPLE3": _NOT_RS4,
+         "NONZERO_COORDINATES": {"FLOAT64", "INT64", "UINT64"}}  # T8 at every level (rule NZ2)
 
 
 def test_every_operator_and_type_is_covered():

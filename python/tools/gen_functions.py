@@ -184,6 +184,8 @@ EXAMPLES = {
     "RESAMPLE2": "dmlref.resample2(np.array([[1, 2, 3], [4, 5, 6]], np.float32), interpolation_mode=\"NEAREST_NEIGHBOR\", "
                  "rounding_direction=\"DECREASING\", scales=[2, 2], input_pixel_offsets=[0, 0], "
                  "output_pixel_offsets=[-0.5, -0.5], shape=[4, 6])",
+    "NONZERO_COORDINATES": "dmlref.nonzero_coordinates(np.array([[1, 0, 0, 2], [-0.0, 3.5, 0, -5.2]], np.float32), "
+                           "components=2)",
 }
 
 
@@ -213,7 +215,7 @@ PARAM_TYPE = {1: "int", 2: "int", 3: "Sequence[int]", 4: "Sequence[int]", 5: "fl
               11: "bool"}
 
 EXTRA_TYPE = {"sizes": "Optional[Sequence[int]]", "depth": "Optional[int]", "shape": "Optional[Sequence[int]]",
-              "dtype": "Any"}
+              "dtype": "Any", "components": "Optional[int]"}
 
 
 def _import_package():

@@ -417,6 +417,32 @@ dmlref_status dmlref_execute(const dmlref_operator *op, const dmlref_cbuffer *in
     return op->kernel(op, &args, err);
 }
 
+dmlref_status dmlref_defined_elements(const dmlref_operator *op, const dmlref_buffer *outputs, uint32_t n_outputs,
+                                      uint32_t output, uint64_t *defined, dmlref_error *err) {
+    clear_error(err);
+    if (!op || !defined)
+        return set_error(err, DMLREF_ERROR_NULL_POINTER, "dmlref_defined_elements: %s is NULL", op ? "defined" : "op");
+    if (output >= op->n_outputs)
+        return set_error(err, DMLREF_ERROR_PARAMETER,
+                         "dmlref_defined_elements: %s has %" PRIu32 " output%s; there is no output %" PRIu32, op->name,
+                         op->n_outputs, op->n_outputs == 1 ? "" : "s", output);
+    *defined = op->outputs[output].elements;
+    if (!op->defined) return DMLREF_OK;
+    if (n_outputs != op->n_outputs)
+        return set_rule_error(err, DMLREF_ERROR_BINDING, "B1", NULL, NULL,
+                              "%s: dmlref_defined_elements was given %" PRIu32
+                              " output buffers; the operator binds %" PRIu32,
+                              op->name, n_outputs, op->n_outputs);
+    if (!outputs) return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "B2", NULL, NULL, "%s: the output buffer array is NULL", op->name);
+    for (uint32_t k = 0; k < n_outputs; ++k)
+        if (!outputs[k].data || (uint64_t)outputs[k].size < op->outputs[k].total_bytes)
+            return set_rule_error(err, DMLREF_ERROR_BINDING, "B3", NULL, NULL,
+                                  "%s: dmlref_defined_elements: output buffer %" PRIu32 " is NULL or too small",
+                                  op->name, k);
+    op->defined(op, outputs, output, defined);
+    return DMLREF_OK;
+}
+
 dmlref_status dmlref_run(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
                          const dmlref_options *options, const dmlref_cbuffer *inputs, uint32_t n_inputs,
                          const dmlref_buffer *outputs, uint32_t n_outputs, dmlref_error *err) {

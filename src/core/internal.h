@@ -233,6 +233,12 @@ struct dmlref_operator {
     /* kernels */
     kernel_fn oracle;           /* the scalar reference                        */
     kernel_fn check;            /* the checking option's pre-pass, or NULL     */
+    /* Set by compile when DirectML leaves some output elements undefined
+     * (dmlref_defined_elements; NULL: every element is defined): after an
+     * execution wrote `outputs`, how many of output `output`'s elements, a prefix
+     * in row-major logical order, are defined.  NONZERO_COORDINATES: its rows
+     * past the count. */
+    void (*defined)(const op_t *op, const dmlref_buffer *outputs, uint32_t output, uint64_t *defined);
     kernel_fn kernel;           /* what execute runs (oracle unless planned)    */
     const char *kernel_name;
     void *plan;                 /* fast-path plan (owned), or NULL             */

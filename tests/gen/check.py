@@ -47,8 +47,9 @@ INDEX_ORDER = ["INT64", "INT32", "UINT64", "UINT32"]
 SPECIALS = ["negative_zero", "infinity", "nan", "nan_payload", "signaling_nan", "subnormal", "integer_extremes"]
 FLOATS = {"FLOAT16": (np.float16, 5, 10), "FLOAT32": (np.float32, 8, 23), "FLOAT64": (np.float64, 11, 52)}
 INDEX_SLOTS = {"SequenceLengthsTensor"}  # index slots not named *Indices*
-FIXED_SLOTS = {"ConditionTensor", "OutputIndexTensor"}  # the operator fixes the type (ELEMENT_WISE_IF: UINT8;
-# TOP_K's index output: UINT32 or UINT64): in no type list
+FIXED_SLOTS = {"ConditionTensor", "OutputIndexTensor", "OutputCountTensor", "OutputCoordinatesTensor"}
+# the operator fixes the type (ELEMENT_WISE_IF: UINT8; TOP_K's index output: UINT32 or UINT64;
+# NONZERO_COORDINATES: UINT32): in no type list
 CANON = {"FLOAT16": 0x7E00, "FLOAT32": 0x7FC00000, "FLOAT64": 0x7FF8000000000000}
 
 

@@ -48,6 +48,8 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     TOP_K(1)         a stable np.lexsort along the axis of (NaN?, value, -0 as +0), negated for
                      DECREASING, sliced to K; np.take_along_axis of the raw bits
     FILL_VALUE_CONSTANT  np.full of the union Value's bits
+    NONZERO_COORDINATES  np.argwhere over the elements' bits (floats without the sign bit),
+                     the last N columns as uint32, zero rows past the count
     FILL_VALUE_SEQUENCE  Start + np.arange(count) * Delta reshaped (the logical index):
                      integers modulo 2^bits as uint64, FLOAT32 np.multiply then np.add in
                      float32 (two roundings), FLOAT16 the same on the widened values then
@@ -256,6 +258,7 @@ PARAM_NAMES = {
     "RESAMPLE3": ("InterpolationMode", "RoundingDirection", "Scales", "InputPixelOffsets", "OutputPixelOffsets",
                   "Antialiased"),
     "ELEMENT_WISE_IF": (),
+    "NONZERO_COORDINATES": (),
     "FILL_VALUE_CONSTANT": ("ValueDataType", "Value"),
     "FILL_VALUE_SEQUENCE": ("ValueDataType", "ValueStart", "ValueDelta"),
     "TOP_K": ("Axis", "K"),
@@ -973,6 +976,38 @@ def gen_element_wise_if(rng, dt, it, n, oob):
     return "ELEMENT_WISE_IF", None, None, [t_c, t_a, t_b, t_out], [res], "select", False
 
 
+def gen_nonzero_coordinates(rng, dt, it, n, oob):
+    """np.argwhere over the elements' bits (floats without the sign bit: +-0 zero, NaN and
+    subnormals nonzero), the last N components of each row as uint32, zero rows past the count;
+    the count a {1, ..., 1} scalar.  Leading 1s with N from the effective rank up to n."""
+    if dt in (9, 10, 11):  # T8 only
+        return None
+    sizes = [int(rng.integers(1, 5)) for _ in range(n)]
+    for d in range(int(rng.integers(0, n))):  # leading 1s
+        sizes[d] = 1
+    if int(np.prod(sizes)) < 64 and rng.integers(0, 3) == 0:  # a longer last row: the SIMD mask
+        sizes[-1] = int(rng.integers(16, 70))
+    lead = next((d for d, x in enumerate(sizes) if x != 1), n)
+    N = int(rng.integers(max(n - lead, 1), n + 1))
+    m = int(np.prod(sizes))
+    t_in = make(rng, dt, sizes, False)
+    v = t_in.view(t_in.data)  # writable: zeros, -0 and NaNs mixed in
+    kind = rng.integers(0, 4, size=v.shape)
+    sign = 1 << (8 * ESIZE[dt] - 1)
+    v[...] = np.where(kind == 0, 0, np.where((kind == 1) & (dt in (1, 2)), sign, v))
+    host = np.asarray(t_in.view()).byteswap() if HOST[0] == ">" else np.asarray(t_in.view())  # as the library reads
+    nz = (host & (sign - 1)) != 0 if dt in (1, 2) else host != 0
+    rows = np.argwhere(nz)[:, n - N:].astype(np.uint32)
+    cdims, ndims = int(rng.integers(2, 7)), int(rng.integers(1, 7))
+    t_cnt = make(rng, 3, [1] * ndims, True, INDEX_TYPES[3])
+    t_co = make(rng, 3, [1] * (cdims - 2) + [m, N], True, INDEX_TYPES[3])
+    co = np.zeros((m, N), np.uint32)
+    co[:len(rows)] = rows
+    cnt = np.full([1] * ndims, len(rows), np.uint32)
+    return ("NONZERO_COORDINATES", None, None, [t_in, t_cnt, t_co], [cnt, co.reshape([1] * (cdims - 2) + [m, N])],
+            "N %d count %d" % (N, len(rows)), False)
+
+
 def union_bits(rng, dt):
     """Any bits of an element of dt (NaN payloads included), or a small value's now and then."""
     if rng.integers(0, 2) and dt not in FLOAT_NP:
@@ -1170,6 +1205,7 @@ GENERATORS = {
     "FILL_VALUE_SEQUENCE": gen_fill_value_sequence,
     "TOP_K": gen_top_k,
     "TOP_K1": lambda rng, dt, it, n, oob: gen_top_k(rng, dt, it, n, oob, "TOP_K1"),
+    "NONZERO_COORDINATES": gen_nonzero_coordinates,
 }
 
 

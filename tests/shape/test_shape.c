@@ -5,7 +5,7 @@
  * except for the operators whose shape the inputs and parameters leave partly free
  * (SPLIT, ONE_HOT, DIAGONAL_MATRIX, DIAGONAL_MATRIX1 without an input, the FILL_VALUE
  * operators, SLICE_GRAD's forward input shape, MAX_UNPOOLING's unpooled shape, the RESAMPLE
- * family's free output), which must say
+ * family's free output, NONZERO_COORDINATES' output DimensionCounts and N), which must say
  * DMLREF_ERROR_NULL_POINTER.  Prints "shape: N passed, N failed".
  * Argument: the case folder (default tests/cases).
  */
@@ -42,7 +42,8 @@ static int leaves_free(const dmlref_case *c) {
            c->type == DMLREF_OPERATOR_SLICE_GRAD || c->type == DMLREF_OPERATOR_MAX_UNPOOLING ||
            c->type == DMLREF_OPERATOR_RESAMPLE || c->type == DMLREF_OPERATOR_RESAMPLE1 ||
            c->type == DMLREF_OPERATOR_RESAMPLE2 ||
-           c->type == DMLREF_OPERATOR_RESAMPLE3; /* the RESAMPLE family: Output.Sizes free (Q11.3) */
+           c->type == DMLREF_OPERATOR_RESAMPLE3 || /* the RESAMPLE family: Output.Sizes free (Q11.3) */
+           c->type == DMLREF_OPERATOR_NONZERO_COORDINATES; /* the outputs' DimensionCounts and N (Q10.3) */
 }
 
 static void check_case(const char *dir, const char *name) {

@@ -59,7 +59,8 @@ cat "$tmp/out"
 # id bytes: 2 x output bytes + index bytes (+ update bytes for SCATTER); TILE, PADDING1:
 # output + input; ONE_HOT: output + indices; CAST, UNFOLD, SLICE_GRAD, UPSAMPLE_2D, RESAMPLE1:
 # output + input; MAX_UNPOOLING: output + input + indices; ELEMENT_WISE_IF: the three inputs +
-# output; FILL_VALUE_SEQUENCE: the output; TOP_K1: the input + both outputs (docs/performance.md)
+# output; FILL_VALUE_SEQUENCE: the output; TOP_K1, NONZERO_COORDINATES: the input + both outputs
+# (docs/performance.md)
 while read -r id bytes; do
     [ -n "${BENCH_CHECK:-}" ] && ! echo " $BENCH_CHECK " | grep -q " $id " && continue
     line=$(grep "^$id " "$tmp/out")
@@ -107,6 +108,7 @@ resample_nearest 83886080
 where 218103808
 fill_sequence 67108864
 topk_rows 71303168
+nonzero 201326596
 small_gather 2112
 EOF
 

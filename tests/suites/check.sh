@@ -28,6 +28,7 @@ if [ ! -x "$D" ]; then
     echo "check: 0 passed, 1 failed"
     exit 1
 fi
+ROOT=$(pwd)
 cd "$tmp" || exit 1
 
 # ---- the suites ------------------------------------------------------------------------------
@@ -145,6 +146,26 @@ json.dump(m, open('ne/manifest.json', 'w'))"
 "$D" check --form onnx --backend "false" ne >"$tmp/log" 2>&1
 [ $? -eq 0 ] && grep -q "^not-expressible ne: onnx: no such mode$" "$tmp/log" && ok || no "not-expressible (--form onnx)"
 "$D" check --form webnn --backend "$P --bug none {case} {out}" ne >"$tmp/log" 2>&1 && grep -q "^check: 1 passed" "$tmp/log" && ok || no "expressible (--form webnn)"
+
+# undefined elements (NONZERO_COORDINATES' rows past the count; the manifest's defined_elements):
+# a backend that writes anything there passes, one with a wrong defined row fails (other)
+cat >nz.py <<'PY'
+import sys
+import numpy as np
+d, out, how = sys.argv[1:]
+np.save(out + "/OutputCountTensor.npy", np.load(d + "/OutputCountTensor.logical.npy"))
+co = np.load(d + "/OutputCoordinatesTensor.logical.npy").copy()
+if how == "past":
+    co.reshape(-1)[12:] = 0xDEADBEEF  # the doc case: count 4, N 3
+else:
+    co.reshape(-1)[11] ^= 1  # the last defined component
+np.save(out + "/OutputCoordinatesTensor.npy", co)
+PY
+"$D" check --no-shrink --backend "$PYTHON nz.py {case} {out} past" "$ROOT/tests/cases/nonzero_coordinates_doc1.json" >"$tmp/log" 2>&1 &&
+    grep -q "^check: 1 passed, 0 failed" "$tmp/log" && ok || no "NONZERO rows past the count are not compared"
+"$D" check --no-shrink --backend "$PYTHON nz.py {case} {out} row" "$ROOT/tests/cases/nonzero_coordinates_doc1.json" >"$tmp/log" 2>&1
+[ $? -eq 1 ] && grep -q "^other .*OutputCoordinatesTensor: 1 of 24 elements differ, first at \[11\]" "$tmp/log" && ok ||
+    no "NONZERO a wrong defined row fails"
 
 # gen --suite's subdirectories are searched
 "$D" gen --suite gs --operator JOIN --seed 3 --count 2 --large-count 1 --bits-count 1 >/dev/null 2>&1

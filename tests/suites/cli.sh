@@ -941,6 +941,25 @@ DMLREF_FORCE_ORACLE=1 "$D" gen --operator TOP_K --count 40 --seed 5 --out "$tmp/
     DMLREF_FORCE_ORACLE=1 "$D" gen --operator TOP_K1 --count 40 --seed 5 --out "$tmp/gentopk" >"$tmp/out" 2>"$tmp/err" &&
     ok || no "gen TOP_K/TOP_K1 40 (oracle)"
 runback "TOP_K/TOP_K1" "$tmp/gentopk" DMLREF_PAR_GRAIN=16
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_nonzero_coordinates_1_$i.json"; done))
+want=33d7328fdd9002105fbb36ca0c37badfd84612037d5260e89a887d0f77585bd2
+[ "$pin" = "$want" ] && ok || no "gen NONZERO_COORDINATES --count 5 --seed 1 files have sha256 $pin, pinned $want"
+# NONZERO_COORDINATES: generated cases (packed inputs: the fast path; others: the oracle) run back
+# with 1 and 2 threads, the grain tiny; the larger ones split into several parts
+expect 0 "gen NONZERO_COORDINATES 40" sh -c "'$D' gen --operator NONZERO_COORDINATES --count 30 --seed 5 --out '$tmp/gennz' &&
+    '$D' gen --operator NONZERO_COORDINATES --count 10 --seed 6 --max-elements 20000 --out '$tmp/gennz'"
+runback "NONZERO_COORDINATES" "$tmp/gennz" DMLREF_PAR_GRAIN=64
+# its rows past the count are undefined (dmlref_defined_elements): an `expected` with anything
+# there still matches, a wrong defined row does not; export's manifest says defined_elements
+sed 's/\[0, 1, 3\], \[0, 0, 0\], \[0, 0, 0\]/[0, 1, 3], [7, 7, 7], [9, 0, 0]/' tests/cases/nonzero_coordinates_doc1.json >"$tmp/nz_past.json"
+grep -q '\[7, 7, 7\]' "$tmp/nz_past.json" && ok || no "nz_past.json was not made"
+expect 0 "NONZERO rows past the count: not compared" "$D" run "$tmp/nz_past.json"
+sed 's/\[0, 1, 1\], \[0, 1, 3\]/[0, 1, 1], [0, 1, 2]/' tests/cases/nonzero_coordinates_doc1.json >"$tmp/nz_row.json"
+expect 1 "NONZERO a wrong defined row" "$D" run "$tmp/nz_row.json"
+grep -q "OutputCoordinatesTensor\[11\]: expected 2, got 3" "$tmp/err" && ok || no "the wrong row is not reported"
+expect 0 "export NONZERO" "$D" export tests/cases/nonzero_coordinates_doc1.json --out "$tmp/nzexp"
+grep -q '"expected_from": "case", "defined_elements": 12}' "$tmp/nzexp/manifest.json" && ok || no "export: no defined_elements 12"
+[ "$(grep -c defined_elements "$tmp/nzexp/manifest.json")" -eq 1 ] && ok || no "export: defined_elements on a wholly defined output"
 # what the suite covers (over all 100 cases)
 if py - "$tmp/gen1" <<'PY' 2>"$tmp/err"
 import json, os, sys

@@ -114,12 +114,12 @@ assert ops == want, sorted(want - ops)
 # ELEMENT_WISE_IDENTITY's documented cases all have a ScaleBias (arithmetic: not expressible);
 # the generated suite has its plain copies.  UNFOLD: neither ONNX nor WebNN has the operator
 assert sorted(o for o in ops if not onnx[o]) == ["ELEMENT_WISE_IDENTITY", "UNFOLD"], [o for o in ops if not onnx[o]]
-# WebNN has no oneHot, no fill, no unpooling, no unfold and no top-k; the RESAMPLE family: WebNN's
-# resample2d has its own nearest-neighbour rounding (cli/webnn.c)
+# WebNN has no oneHot, no fill, no unpooling, no nonzero, no unfold and no top-k; the RESAMPLE
+# family: WebNN's resample2d has its own nearest-neighbour rounding (cli/webnn.c)
 assert sorted(o for o in ops if not webnn[o]) == ["ELEMENT_WISE_IDENTITY", "FILL_VALUE_CONSTANT", "FILL_VALUE_SEQUENCE",
-                                                  "MAX_UNPOOLING", "ONE_HOT", "RESAMPLE", "RESAMPLE1", "RESAMPLE2",
-                                                  "RESAMPLE3", "TOP_K", "TOP_K1", "UNFOLD", "UPSAMPLE_2D"], \
-    [o for o in ops if not webnn[o]]
+                                                  "MAX_UNPOOLING", "NONZERO_COORDINATES", "ONE_HOT", "RESAMPLE",
+                                                  "RESAMPLE1", "RESAMPLE2", "RESAMPLE3", "TOP_K", "TOP_K1", "UNFOLD",
+                                                  "UPSAMPLE_2D"], [o for o in ops if not webnn[o]]
 PY
 
 # ---- onnx.checker, and the TensorProto files against the .npy files
@@ -274,7 +274,7 @@ got=$(pin "$tmp/pindocx")
 [ "$got" = "$want" ] && ok || no "the documented cases' ONNX and WebNN files have sha256 $got, pinned $want (host-dependent bytes?)"
 "$D" gen --operator ALL --count 2 --seed 1 --bits --out "$tmp/pinsuite" >/dev/null 2>&1
 "$D" export "$tmp/pinsuite" --out "$tmp/pinx" --onnx --webnn >/dev/null 2>&1
-want=b8a66b76a67ffc520545ef6adcbb9a64f4df2303260880df730d8a15598daf9f
+want=69d0482f88b0bc70eef54435a9973c7bb329c2df4dca36eb046d97baa79cee7a
 got=$(pin "$tmp/pinx")
 [ "$got" = "$want" ] && ok || no "gen --bits --seed 1's ONNX and WebNN files have sha256 $got, pinned $want (host-dependent bytes?)"
 

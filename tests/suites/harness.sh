@@ -161,6 +161,49 @@ rc=$?
 cat "$tmp/log"
 if [ $rc -eq 0 ]; then pass=$((pass + 5)); else no "the taxonomy in Python"; fi
 
+# ---- undefined elements (NONZERO_COORDINATES' rows past the count, the manifest's defined_elements):
+# a backend that writes anything there passes; one that writes a wrong defined row fails
+"$PYTHON" - "$tmp/golden" >"$tmp/log" 2>&1 <<'PY'
+import glob, io, contextlib, json, sys
+import numpy as np
+sys.path.insert(0, "examples")
+import backend_harness as h
+
+def defined(d):
+    m = json.load(open(d + "/manifest.json"))
+    return [t.get("defined_elements") for t in m["outputs"]] if m["operator"] == "NONZERO_COORDINATES" else None
+
+dirs = [d for d in sorted(glob.glob(sys.argv[1] + "/*")) if defined(d)]
+partly = [d for d in dirs if defined(d)[1] is not None]  # some rows past the count
+rows = [d for d in partly if defined(d)[1] > 0]  # and at least one defined row
+
+def garbage(fw, xs):  # the rows past the count: anything
+    count, co = h.run_backend(fw, xs)
+    co = co.copy()
+    co[int(count):] = 0xDEADBEEF
+    return [count, co]
+
+def wrong_row(fw, xs):  # the last defined row's first component off by one
+    count, co = h.run_backend(fw, xs)
+    co = co.copy()
+    co[int(count) - 1, 0] ^= 1
+    return [count, co]
+
+bad = 0
+for name, backend, which, want_cls, want_rc in [("garbage past the count", garbage, partly, "pass", 0),
+                                                 ("a wrong defined row", wrong_row, rows, "other", 1)]:
+    got = {h.check(d, backend)[0] for d in which}
+    with contextlib.redirect_stdout(io.StringIO()):
+        rc = h.main(which, backend)
+    good = len(which) > 0 and got == {want_cls} and rc == want_rc
+    print("%s: %s: %d cases, classes %s (want %s), exit %d" % ("ok" if good else "WRONG", name, len(which), sorted(got), want_cls, rc))
+    bad += not good
+sys.exit(bad)
+PY
+rc=$?
+cat "$tmp/log"
+if [ $rc -eq 0 ]; then pass=$((pass + 2)); else no "undefined elements in Python"; fi
+
 # ---- PyTorch as the backend (the guide's section 5), where torch is installed ---------------
 if "$PYTHON" -c "import torch" >/dev/null 2>&1; then
     if "$PYTHON" examples/backend_torch.py "$tmp"/golden/* >"$tmp/log" 2>&1 &&
@@ -193,6 +236,26 @@ console.log(`wrong JS backend (a flipped bit): exit ${rc}, ${failed} of ${dirs.l
 process.exitCode = rc === 1 && failed === dirs.length ? 0 : 1;
 JS
     if node "$tmp/wrong.mjs" "$(pwd)/examples/backend_harness.mjs" "$tmp"/golden/* >"$tmp/log" 2>&1; then ok; else no "a wrong JS backend is caught"; fi
+    cat "$tmp/log"
+    cat >"$tmp/nz.mjs" <<'JS'
+// NONZERO_COORDINATES' rows past the count (defined_elements) are not compared: garbage there
+// passes; a wrong defined row fails (other).
+import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
+const [example, ...dirs] = process.argv.slice(2);
+const h = await import(pathToFileURL(example).href);
+const outs = (d) => JSON.parse(fs.readFileSync(`${d}/manifest.json`, 'utf8')).outputs;
+const partly = dirs.filter((d) => outs(d).some((t) => t.defined_elements !== undefined));
+const rows = partly.filter((d) => outs(d)[1].defined_elements > 0);
+const N = (fw) => fw.shapes.OutputCoordinatesTensor[1];
+const garbage = (fw, xs) => { const [c, co] = h.runBackend(fw, xs); const g = co.slice(); g.fill(0xdeadbeef, c[0] * N(fw)); return [c, g]; };
+const wrong = (fw, xs) => { const [c, co] = h.runBackend(fw, xs); const g = co.slice(); g[c[0] * N(fw) - 1] ^= 1; return [c, g]; };
+const ok1 = partly.length > 0 && partly.every((d) => h.check(d, garbage)[0] === 'pass');
+const ok2 = rows.length > 0 && rows.every((d) => h.check(d, wrong)[0] === 'other');
+console.log(`JS undefined elements: garbage past the count ${ok1 ? 'passes' : 'WRONG'} (${partly.length} cases), a wrong defined row ${ok2 ? 'fails' : 'WRONG'} (${rows.length} cases)`);
+process.exitCode = ok1 && ok2 ? 0 : 1;
+JS
+    if node "$tmp/nz.mjs" "$(pwd)/examples/backend_harness.mjs" "$tmp"/golden/* >"$tmp/log" 2>&1; then ok; else no "JS: undefined elements"; fi
     cat "$tmp/log"
     cat >"$tmp/taxonomy.mjs" <<'JS'
 // The taxonomy in JavaScript: a thrown TypeUnsupported is type-unsupported (exit 0), any other

@@ -602,3 +602,36 @@ def fill_value_sequence(draw, feature_level=None, **types):
     kw = {"value_start": start, "value_delta": delta.tobytes() if draw(st.booleans()) else delta,
           "shape": s, "dtype": dt}
     return Drawn("FILL_VALUE_SEQUENCE", [], kw, feature_level, [(s, draw(layouts(s, broadcast=False)))])
+
+
+@st.composite
+def nonzero_coordinates(draw, feature_level=None, **types):
+    """NONZERO_COORDINATES: an input of the level's dimension counts, now and then with leading 1s,
+    its elements zero, -0 (floats), NaN payloads or anything (so all-zero, all-nonzero and sparse
+    inputs come up), strided or broadcast; components= N from the effective rank up to the rank;
+    the two UINT32 outputs {1, ..., 1} and {1, ..., M, N} (rank max(n, 2), as the function gives)."""
+    n, dt, _, rng = draw(_common("NONZERO_COORDINATES", feature_level, **types))
+    s = list(draw(shapes(n, budget=128)))
+    lead = draw(st.integers(0, n - 1))
+    for d in range(lead):
+        s[d] = 1
+    s = tuple(s)
+    eff = n - next((d for d, x in enumerate(s) if x != 1), n)
+    N = draw(st.integers(max(eff, 1), n))
+    x = _input(draw, rng, dt, s)
+    count = math.prod(s)
+    u = np.dtype(f"u{np.dtype(dt).itemsize}")
+    kind = draw(st.sampled_from(["zero", "nonzero", "sparse", "any"]))
+    if kind != "any" and count:
+        zero = np.full(count, kind == "zero") if kind != "sparse" else rng.random(size=count) < 0.7
+        vals = x.view(u).reshape(-1).copy() if x.flags.c_contiguous else np.ascontiguousarray(x).view(u).reshape(-1)
+        sign = u.type(1 << (8 * u.itemsize - 1))
+        neg = (rng.random(size=count) < 0.3) & (np.dtype(dt).kind == "f")  # -0 is zero too
+        vals = np.where(zero, np.where(neg, sign, u.type(0)), vals)
+        if kind == "nonzero":
+            vals = np.where((vals & ~sign if np.dtype(dt).kind == "f" else vals) == 0, u.type(1), vals)
+        x.view(u)[...] = vals.reshape(s)
+    r = max(n, 2)
+    outs = ((1,) * r, (1,) * (r - 2) + (count, N))
+    return Drawn("NONZERO_COORDINATES", [x], {"components": N}, feature_level,
+                 [(o, draw(layouts(o, broadcast=False))) for o in outs], out_dtypes=[np.uint32, np.uint32])

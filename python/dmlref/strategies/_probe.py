@@ -24,14 +24,18 @@ _PROBE = {"Axis": 0, "IndexDimensions": 1, "InputDimensionCount": lambda n: n, "
           "K": 1}
 # Slots whose probe tensor cannot be all 1s: (operator, slot) -> sizes for n dimensions
 # (ONE_HOT's Values must hold two elements at least, rule OH5).
-_PROBE_SIZES = {("ONE_HOT", "ValuesTensor"): lambda n: (1,) * (n - 1) + (2,)}
+_PROBE_SIZES = {("ONE_HOT", "ValuesTensor"): lambda n: (1,) * (n - 1) + (2,),
+                # NONZERO_COORDINATES' coordinates {1, ..., M, N}: 2 dimensions at least (rule NZ1)
+                ("NONZERO_COORDINATES", "OutputCoordinatesTensor"): lambda n: (1,) * max(n, 2)}
 # Operators whose parameters differ from _PROBE's: (operator, parameter) -> value for n
 # dimensions (UNFOLD's five arrays hold one entry per spatial dimension, n - 2: rule UF3).
 _PROBE_OP = {("UNFOLD", p): (lambda v: lambda n: [v] * max(n - 2, 1))(v)
              for p, v in (("WindowSizes", 1), ("Strides", 1), ("Dilations", 1), ("StartPadding", 0), ("EndPadding", 0))}
 # Slots of a fixed data type whatever the operator's data type (ELEMENT_WISE_IF's condition, rule IF3).
 _PROBE_TYPES = {("ELEMENT_WISE_IF", "ConditionTensor"): "UINT8",
-                ("TOP_K", "OutputIndexTensor"): "UINT32", ("TOP_K1", "OutputIndexTensor"): "UINT32"}
+                ("TOP_K", "OutputIndexTensor"): "UINT32", ("TOP_K1", "OutputIndexTensor"): "UINT32",
+                ("NONZERO_COORDINATES", "OutputCountTensor"): "UINT32",
+                ("NONZERO_COORDINATES", "OutputCoordinatesTensor"): "UINT32"}
 
 
 @functools.lru_cache(maxsize=None)

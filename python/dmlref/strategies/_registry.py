@@ -12,7 +12,8 @@ from ._drawers import (_padding, cast, depth_space, diagonal_matrix, diagonal_ma
                        fill_value_constant, fill_value_sequence, gather, gather_elements,
                        gather_nd, gather_nd1, join, one_hot, reverse_subsequences, same_shape, scatter,
                        scatter_nd, slice1, slice_, split, tile, unfold, slice_grad, max_unpooling, resample,
-                       resample1, resample2, resample3, upsample_2d, top_k, top_k1)
+                       resample1, resample2, resample3, upsample_2d, top_k, top_k1,
+                       nonzero_coordinates)
 from ._probe import support
 
 
@@ -55,6 +56,7 @@ DRAWERS = {
     "FILL_VALUE_SEQUENCE": fill_value_sequence,
     "TOP_K": top_k,
     "TOP_K1": top_k1,
+    "NONZERO_COORDINATES": nonzero_coordinates,
 }
 
 
