@@ -514,6 +514,25 @@ typedef struct DMLREF_FILL_VALUE_SEQUENCE_OPERATOR_DESC {
     DMLREF_SCALAR_UNION ValueDelta;
 } DMLREF_FILL_VALUE_SEQUENCE_OPERATOR_DESC;
 
+/* ARGMIN / ARGMAX (FL 3_0): per output element, the row-major position over the
+ * reduced Axes (in increasing axis order, whatever order Axes lists them) of the
+ * smallest / largest input element agreeing with it on the kept axes; a NaN wins,
+ * +-0 tie; INCREASING gives the first such position, DECREASING the last. */
+typedef struct DMLREF_ARGMIN_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor; /* INT64, INT32, UINT64 or UINT32 */
+    uint32_t AxisCount;
+    const uint32_t *Axes;
+    DMLREF_AXIS_DIRECTION AxisDirection;
+} DMLREF_ARGMIN_OPERATOR_DESC;
+typedef struct DMLREF_ARGMAX_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor; /* INT64, INT32, UINT64 or UINT32 */
+    uint32_t AxisCount;
+    const uint32_t *Axes;
+    DMLREF_AXIS_DIRECTION AxisDirection;
+} DMLREF_ARGMAX_OPERATOR_DESC;
+
 typedef enum DMLREF_FEATURE_LEVEL {
     DMLREF_FEATURE_LEVEL_1_0 = 0x1000,
     DMLREF_FEATURE_LEVEL_2_0 = 0x2000,
