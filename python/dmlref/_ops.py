@@ -54,7 +54,8 @@ GIVEN = {
 EXTRA = {"SPLIT": ("sizes",), "ONE_HOT": ("depth",), "DIAGONAL_MATRIX": ("shape", "dtype"), "CAST": ("dtype",),
          "FILL_VALUE_CONSTANT": ("shape", "dtype"), "FILL_VALUE_SEQUENCE": ("shape", "dtype"),
          "SLICE_GRAD": ("shape",), "MAX_UNPOOLING": ("shape",),
-         "RESAMPLE": ("shape",), "RESAMPLE1": ("shape",), "RESAMPLE2": ("shape",), "RESAMPLE3": ("shape",)}
+         "RESAMPLE": ("shape",), "RESAMPLE1": ("shape",), "RESAMPLE2": ("shape",), "RESAMPLE3": ("shape",),
+         "ARGMIN": ("dtype",), "ARGMAX": ("dtype",)}
 # Extra keyword arguments needed only when no input is given (then required unless out= is
 # given): the output's shape and type come from the input otherwise.
 EXTRA_WITHOUT_INPUT = {"DIAGONAL_MATRIX1": ("shape", "dtype")}

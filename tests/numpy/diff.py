@@ -46,6 +46,8 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     ELEMENT_WISE_IF  np.where(cond != 0, A, B) over the raw elements (any nonzero byte true;
                      broadcast inputs)
     FILL_VALUE_CONSTANT  np.full of the union Value's bits
+    ARGMIN / ARGMAX  np.argmin / np.argmax over the reduced axes moved last and merged (a NaN
+                     wins, the first index; DECREASING on the flipped rows)
     FILL_VALUE_SEQUENCE  Start + np.arange(count) * Delta reshaped (the logical index):
                      integers modulo 2^bits as uint64, FLOAT32 np.multiply then np.add in
                      float32 (two roundings), FLOAT16 the same on the widened values then
@@ -256,6 +258,8 @@ PARAM_NAMES = {
     "ELEMENT_WISE_IF": (),
     "FILL_VALUE_CONSTANT": ("ValueDataType", "Value"),
     "FILL_VALUE_SEQUENCE": ("ValueDataType", "ValueStart", "ValueDelta"),
+    "ARGMIN": ("AxisDirection",),
+    "ARGMAX": ("AxisDirection",),
 }
 
 
@@ -1081,6 +1085,37 @@ def gen_max_unpooling(rng, dt, it, n, oob):
     return "MAX_UNPOOLING", 0, 0, [t_in, t_ix, t_out], [res.reshape(outs)], "k %dx%d" % (kh, kw), oob
 
 
+def gen_argminmax(op):
+    """ARGMIN / ARGMAX: 1 to n distinct reduced axes listed in a random order, the data drawn from
+    a pool of a few of its own random values (ties, all-equal rows; NaNs of any payload, +-0,
+    +-Inf where the random bits give them); numpy's np.argmin / np.argmax over the reduced axes
+    moved last (increasing) and merged: the first index, a NaN winning (numpy's rule and
+    dmlref's); DECREASING: the first index of the flipped rows, counted from the end."""
+    def gen(rng, dt, it, n, oob):
+        if dt == 9:  # AM2: never FLOAT64
+            return None
+        sizes = [int(rng.integers(1, 5)) for _ in range(n)]
+        if int(np.prod(sizes)) < 64 and rng.integers(0, 3) == 0:  # a longer row: the vector kernels
+            sizes[int(rng.integers(0, n))] = int(rng.integers(8, 70))
+        axes = [int(a) for a in rng.permutation(n)[: int(rng.integers(1, n + 1))]]
+        red = sorted(axes)
+        kept = [d for d in range(n) if d not in red]
+        outs = [1 if d in red else s_ for d, s_ in enumerate(sizes)]
+        t_in = make(rng, dt, sizes, False, HOST[0] + NP_CODE[dt])
+        v = t_in.view(t_in.data)
+        pool = np.array(v).reshape(-1)[: int(rng.integers(1, 5))].copy()
+        v[...] = pool[rng.integers(0, len(pool), size=sizes)]
+        t_out = make(rng, it, outs, True)
+        x = np.array(t_in.view()).transpose(kept + red).reshape([sizes[d] for d in kept] + [-1])
+        last = int(rng.integers(0, 2))
+        f = np.argmax if op == "ARGMAX" else np.argmin
+        idx = (x.shape[-1] - 1 - f(x[..., ::-1], axis=-1)) if last else f(x, axis=-1)
+        res = np.asarray(idx, np.int64).reshape(outs)
+        note = "Axes %s %s" % (axes, "DECREASING" if last else "INCREASING")
+        return op, last, 0, [t_in, t_out], [res], note, False, (("Axes", axes),)
+    return gen
+
+
 GENERATORS = {
     "GATHER": gen_gather,
     "GATHER_ELEMENTS": gen_gather_elements,
@@ -1116,6 +1151,8 @@ GENERATORS = {
     "ELEMENT_WISE_IF": gen_element_wise_if,
     "FILL_VALUE_CONSTANT": gen_fill_value_constant,
     "FILL_VALUE_SEQUENCE": gen_fill_value_sequence,
+    "ARGMIN": gen_argminmax("ARGMIN"),
+    "ARGMAX": gen_argminmax("ARGMAX"),
 }
 
 

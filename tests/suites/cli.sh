@@ -930,6 +930,18 @@ want=8b029caedae8e9be0fa6f8fb935c31f28b2138dc30fd0e6b19acd3f0fce99088
 expect 0 "gen SLICE_GRAD 40" "$D" gen --operator SLICE_GRAD --count 40 --seed 5 --out "$tmp/gengrad"
 expect 0 "gen MAX_UNPOOLING 40" "$D" gen --operator MAX_UNPOOLING --count 40 --seed 5 --out "$tmp/gengrad"
 runback "SLICE_GRAD/MAX_UNPOOLING" "$tmp/gengrad" DMLREF_PAR_GRAIN=16
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_argmin_1_$i.json"; done))
+want=09f56ae0c1cb7f03a8dd48222ce6f202820eae65df016e0ed94eb9f0566fd3d0
+[ "$pin" = "$want" ] && ok || no "gen ARGMIN --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_argmax_1_$i.json"; done))
+want=460e0c0c3c3977e55d203a116f8963150f2f450b022cdd6c471daf2b2315813f
+[ "$pin" = "$want" ] && ok || no "gen ARGMAX --count 5 --seed 1 files have sha256 $pin, pinned $want"
+# ARGMIN and ARGMAX: generated cases (expected from the oracle) run back on the fast paths with 1 and 2 threads
+for op in ARGMIN ARGMAX; do
+    DMLREF_FORCE_ORACLE=1 "$D" gen --operator $op --count 40 --seed 5 --out "$tmp/genarg" >"$tmp/out" 2>"$tmp/err" && ok ||
+        no "gen $op 40 (oracle)"
+done
+runback "ARGMIN/ARGMAX" "$tmp/genarg" DMLREF_PAR_GRAIN=16
 # what the suite covers (over all 100 cases)
 if py - "$tmp/gen1" <<'PY' 2>"$tmp/err"
 import json, os, sys

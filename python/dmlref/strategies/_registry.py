@@ -12,7 +12,7 @@ from ._drawers import (_padding, cast, depth_space, diagonal_matrix, diagonal_ma
                        fill_value_constant, fill_value_sequence, gather, gather_elements,
                        gather_nd, gather_nd1, join, one_hot, reverse_subsequences, same_shape, scatter,
                        scatter_nd, slice1, slice_, split, tile, unfold, slice_grad, max_unpooling, resample,
-                       resample1, resample2, resample3, upsample_2d)
+                       resample1, resample2, resample3, upsample_2d, argmin, argmax)
 from ._probe import support
 
 
@@ -53,6 +53,8 @@ DRAWERS = {
     "ELEMENT_WISE_IF": element_wise_if,
     "FILL_VALUE_CONSTANT": fill_value_constant,
     "FILL_VALUE_SEQUENCE": fill_value_sequence,
+    "ARGMIN": argmin,
+    "ARGMAX": argmax,
 }
 
 
