@@ -474,6 +474,28 @@ static int w_cast(wctx *g) {
     return 0;
 }
 
+/* ARGMIN / ARGMAX: argMin / argMax(input, axis, {keepDimensions: true, outputDataType}) over the
+ * form's one axis.  WebNN has no select-last option and no reverse in every version (DECREASING),
+ * reduces one axis (several: not written here), and gives int32 or int64 only. */
+static int w_argminmax(wctx *g, const char *name) {
+    const fw_list *ax = list(g->f, "axes");
+    const DMLREF_TENSOR_DATA_TYPE ot = g->c->outputs[0].buf.DataType;
+    if (!ax || ax->n != 1)
+        return not_expressible(g, "several reduced axes: WebNN's argMin/argMax reduce one axis (a transpose and "
+                                  "reshape would merge them: not written)");
+    if (int_param(g->f, "select_last_index", 0))
+        return not_expressible(g, "AxisDirection DECREASING: WebNN's argMin/argMax have no select-last option");
+    if (ot != DMLREF_TENSOR_DATA_TYPE_INT32 && ot != DMLREF_TENSOR_DATA_TYPE_INT64)
+        return not_expressible(g, "an unsigned output: WebNN's argMin/argMax give int32 or int64 (outputDataType)");
+    char a[256], b[64], o[80];
+    snprintf(a, sizeof a, "{\"input\": \"%s\"}, {\"axis\": %u}, {\"options\": {\"keepDimensions\": true, "
+             "\"outputDataType\": \"%s\"}}",
+             base(&g->c->inputs[0], b), (unsigned)ax->v[0], webnn_type(ot));
+    snprintf(o, sizeof o, "\"%s\"", base(&g->c->outputs[0], b));
+    op(g, name, a, o);
+    return 0;
+}
+
 static int build_ops(wctx *g) {
     const char *onnx = g->f->onnx;
     if (strcmp(onnx, "Gather") == 0) return w_gather_like(g, "gather", 0, 1);
@@ -504,6 +526,8 @@ static int build_ops(wctx *g) {
     if (strcmp(onnx, "Where") == 0) return w_where(g);
     if (strcmp(onnx, "ConstantOfShape") == 0) return not_expressible(g, webnn_unsupported("FILL_VALUE_CONSTANT"));
     if (strcmp(onnx, "Range") == 0) return not_expressible(g, webnn_unsupported("FILL_VALUE_SEQUENCE"));
+    if (strcmp(onnx, "ArgMin") == 0) return w_argminmax(g, "argMin");
+    if (strcmp(onnx, "ArgMax") == 0) return w_argminmax(g, "argMax");
     return not_expressible(g, "this command has no WebNN form for the operator");
 }
 

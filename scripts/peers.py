@@ -316,6 +316,14 @@ def p2_workloads(rng):
         "torch": lambda: (lambda o: keep(o, lambda: torch.arange(16777216, dtype=torch.int32, out=o)))(
             torch.zeros(16777216, dtype=torch.int32)),
     }))
+    # phase 3: ARGMAX over the rows (axis 1) and over the columns (axis 0) of [4096,4096] f32:
+    # the input read once, 4096 int64 indices written
+    xa = rand((4096, 4096))
+    for wid, ax in (("argmax_last", 1), ("argmax_first", 0)):
+        w.append((wid, xa.nbytes + 4096 * 8, {
+            "numpy": (lambda ax: lambda: alloc(lambda: np.argmax(xa, ax)))(ax),
+            "torch": (lambda ax: lambda: (lambda t: alloc(lambda: torch.argmax(t, ax)))(torch.from_numpy(xa)))(ax),
+        }))
     return w
 
 

@@ -28,10 +28,10 @@ if [ ! -x "$B" ]; then
     exit 1
 fi
 
-# ---- the list and the files agree: 36 workloads (12 of phase 1, 13 of phase 2, 11 of phase 3) + small_gather
+# ---- the list and the files agree: 38 workloads (12 of phase 1, 13 of phase 2, 13 of phase 3) + small_gather
 listed=$(sed 's/#.*//' "$W/workloads.txt" | tr -s ' \t' '\n' | sed '/^$/d')
 n=$(echo "$listed" | wc -l)
-[ "$n" -eq 36 ] && ok || no "workloads.txt lists $n workloads, not 36"
+[ "$n" -eq 38 ] && ok || no "workloads.txt lists $n workloads, not 38"
 for id in $listed; do
     [ -f "$W/$id.json" ] && ok || no "$id is listed but $W/$id.json is missing"
 done
@@ -106,6 +106,8 @@ upsample_nearest 83886080
 resample_nearest 83886080
 where 218103808
 fill_sequence 67108864
+argmax_last 67141632
+argmax_first 67141632
 small_gather 2112
 EOF
 
