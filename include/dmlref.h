@@ -855,6 +855,8 @@ DMLREF_API dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc,
  *   ELEMENT_WISE_IF          inputs {Condition, A, B}             outputs {Output}
  *   FILL_VALUE_CONSTANT      inputs {}                            outputs {Output}
  *   FILL_VALUE_SEQUENCE      inputs {}                            outputs {Output}
+ *   ARGMIN                   inputs {Input}                       outputs {Output}
+ *   ARGMAX                   inputs {Input}                       outputs {Output}
  * (SCATTER is SCATTER_ELEMENTS; tests/unit/test_registry.c checks this list
  * against the schemas.)  Outputs must not overlap inputs or each other (except
  * that an operator whose schema has DMLREF_SCHEMA_IN_PLACE may bind its output

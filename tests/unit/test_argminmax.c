@@ -405,7 +405,8 @@ TEST(argminmax_doc_examples) {
     }
 }
 
-/* One row through every kernel (rows of 1, 9 and 40 elements: scalar tails and vectors). */
+/* One row through every kernel (rows of 1, 9 and 40 elements: scalar tails and vectors), and
+ * the same values as the columns of an {n, 5} input. */
 static void one_row(int is_max, DMLREF_TENSOR_DATA_TYPE dt, const void *row, uint32_t n, uint32_t dir, uint64_t want) {
     afix f;
     afix_init(&f, is_max, dt, I64, 1, SIZES(n), NULL, SIZES(0), 1, NULL, dir);
@@ -418,6 +419,24 @@ static void one_row(int is_max, DMLREF_TENSOR_DATA_TYPE dt, const void *row, uin
         test_fail(__FILE__, __LINE__, "%s type %d dir %u n %u: got %llu, want %llu", is_max ? "ARGMAX" : "ARGMIN",
                   (int)dt, dir, n, (unsigned long long)out, (unsigned long long)want);
     CHECK(run_all(&f, row, NULL));
+    /* the same values down each column of an {n, 5} input: the columns kernels */
+    const uint32_t es = dmlref_data_type_size(dt);
+    unsigned char *col = malloc((size_t)n * 5 * es);
+    if (!col) abort();
+    for (uint32_t i = 0; i < n; ++i)
+        for (uint32_t c = 0; c < 5; ++c) memcpy(col + ((size_t)i * 5 + c) * es, (const unsigned char *)row + (size_t)i * es, es);
+    afix g;
+    afix_init(&g, is_max, dt, I64, 2, SIZES(n, 5), NULL, SIZES(0), 1, NULL, dir);
+    uint64_t cols[5] = {99, 99, 99, 99, 99};
+    const dmlref_cbuffer cins[1] = {{col, (size_t)g.in.buf.TotalTensorSizeInBytes}};
+    const dmlref_buffer couts[1] = {{cols, sizeof cols}};
+    CHECK_STATUS(dmlref_run(&g.d, FL, NULL, cins, 1, couts, 1, &err), err, DMLREF_OK, NULL);
+    for (int c = 0; c < 5; ++c)
+        if (cols[c] != want)
+            test_fail(__FILE__, __LINE__, "column %d: %s type %d dir %u n %u: got %llu, want %llu", c,
+                      is_max ? "ARGMAX" : "ARGMIN", (int)dt, dir, n, (unsigned long long)cols[c], (unsigned long long)want);
+    CHECK(run_all(&g, col, NULL));
+    free(col);
 }
 
 /* NaN wins (several payloads, either sign, signalling), the direction picks among NaNs;

@@ -9,23 +9,24 @@
  *
  *   argminmax.rows_x4     the run contiguous, FLOAT32 / INT32 / UINT32: per output
  *                         element, two passes over its row (it stays in cache): the
- *                         largest 32-bit key (4 lanes a step), then its first
- *                         (INCREASING) or last (DECREASING) position (cmpeq, movemask)
+ *                         largest (ARGMAX) or smallest (ARGMIN) 32-bit key and whether a
+ *                         NaN is there (4 lanes a step), then the first (INCREASING) or last
+ *                         (DECREASING) element that is the best (cmpeq, movemask)
  *   argminmax.rows_x2     the same for FLOAT16 / INT16 / UINT16 (16-bit keys, 8 lanes)
  *   argminmax.rows        any other type or a strided run: scalar_order_key per element
  *   argminmax.columns_x4  the run strided (the reduced axis outer) and the innermost kept
  *                         dim contiguous in the input, FLOAT32 / INT32 / UINT32: a chunk of
  *                         ARGMINMAX_CW columns at a time, the running best key and index per
- *                         column updated row by row (4 lanes a step: cmpgt, blend), one pass
+ *                         column updated row by row (4 lanes a step: cmpgt; the key and index
+ *                         stored only where a lane improved), one pass;
+ *                         a chunk holding a NaN done again as argminmax.columns does it
  *   argminmax.columns     the same for every other type, scalar_order_key per element
  *
- * Keys: a signed 32-bit (16-bit) key whose order is ARGMAX's order of the values
- * (floats: sign-magnitude made two's complement, so -0 and +0 are both 0; integers
- * their value, unsigned ones offset), bit-inverted for ARGMIN (the largest key is then
- * the smallest value), and every NaN the largest key of all, INT32_MAX (INT16_MAX): a
- * NaN wins in both operators.  The strict or non-strict comparison of INCREASING or
- * DECREASING is the oracle's.  Threads take contiguous ranges of output elements (rows)
- * or of (outer point, column chunk) units.
+ * The keys (below): floats' sign-magnitude made two's complement, so that -0 and +0 are
+ * both 0; integers their value.  A NaN has no place in that order: pass 1 notes that one was
+ * seen and pass 2 then looks for NaNs (a NaN wins in both operators, all NaNs equal).  The
+ * strict or non-strict comparison of INCREASING or DECREASING is the oracle's.  Threads take
+ * contiguous ranges of output elements (rows) or of (outer point, column chunk) units.
  */
 #include "argminmax.h"
 #include "core/scalar.h"
@@ -35,9 +36,27 @@
 
 #include <string.h>
 
-#define ARGMINMAX_CW 512u /* columns per unit of the columns kernels */
+/* columns per unit of the columns kernels (their best keys and indices: stack arrays of at most
+ * 16 KiB, 256 B in a DMLREF_SMALL build) */
+#define ARGMINMAX_CW (DMLREF_SMALL ? 32u : 2048u)
+#define ARGMINMAX_AHEAD 2u /* columns kernels: rows prefetched ahead */
 
 enum { K_FLOAT, K_SIGNED, K_UNSIGNED };
+
+/* The loops below take is_max and last (and the type's kind) as parameters and are called with
+ * constants: inlined, each call is a loop of its own without those tests. */
+#if defined(__GNUC__)
+#define AM_INLINE static inline __attribute__((always_inline))
+#else
+#define AM_INLINE static inline
+#endif
+/* A read prefetch into L2 (not L1: the rows of a column chunk are a multiple of 4 KiB apart,
+ * so in L1 they would evict one another before they are read). */
+#if defined(__GNUC__)
+#define AM_PREFETCH_L2(p) __builtin_prefetch((p), 0, 2)
+#else
+#define AM_PREFETCH_L2(p) ((void)(p))
+#endif
 enum { M_ROWS_X4, M_ROWS_X2, M_ROWS, M_COLS_X4, M_COLS };
 
 typedef struct am_plan {
@@ -45,7 +64,7 @@ typedef struct am_plan {
     uint64_t count, rs; /* reduced elements, their byte stride                          */
     uint64_t inner, ost, chunks, units;
     uint32_t mode, es, oes, dt, kind, nth;
-    uint32_t flip, last, nan_low;
+    uint32_t last, nan_low;
     argminmax_params prm;
 } am_plan;
 
@@ -56,24 +75,34 @@ typedef struct am_ctx {
 
 /* ---- keys --------------------------------------------------------------------- */
 
-static inline int32_t key32(uint32_t x, uint32_t kind, uint32_t flip) {
+/*
+ * The vector kernels work on a signed key whose order is the values' order, apart from NaN:
+ * floats: sign-magnitude made two's complement (k = x >= 0 ? |x| : -|x|, so -0 and +0 are both
+ * 0 and a NaN is beyond the infinities on its sign's side); integers: their value (unsigned
+ * ones offset by 2^31 or 2^15).  Pass 1 takes the largest (ARGMAX) or smallest (ARGMIN) key
+ * and notes whether any NaN was seen; pass 2 finds the first or last element that is the best:
+ * a NaN when one was seen (a NaN wins in both operators), a zero of either sign when the best
+ * key is 0, else the element whose bits are the best key's (the key is one-to-one elsewhere).
+ */
+#define F32_ABS 0x7FFFFFFFu
+#define F32_INF 0x7F800000u
+#define F16_ABS 0x7FFFu
+#define F16_INF 0x7C00u
+
+static inline int32_t key32(uint32_t x, uint32_t kind) {
     if (kind == K_FLOAT) {
-        const uint32_t a = x & 0x7FFFFFFFu, s = 0u - (x >> 31);
-        if (a > 0x7F800000u) return INT32_MAX;
-        return (int32_t)(((a ^ s) - s) ^ flip);
+        const uint32_t a = x & F32_ABS, s = 0u - (x >> 31);
+        return (int32_t)((a ^ s) - s);
     }
-    if (kind == K_UNSIGNED) x ^= 0x80000000u;
-    return (int32_t)(x ^ flip);
+    return (int32_t)(kind == K_UNSIGNED ? x ^ 0x80000000u : x);
 }
 
-static inline int16_t key16(uint16_t x, uint32_t kind, uint32_t flip) {
+static inline int16_t key16(uint16_t x, uint32_t kind) {
     if (kind == K_FLOAT) {
-        const uint32_t a = x & 0x7FFFu, s = 0u - (uint32_t)(x >> 15);
-        if (a > 0x7C00u) return INT16_MAX;
-        return (int16_t)(uint16_t)(((a ^ s) - s) ^ flip);
+        const uint32_t a = x & F16_ABS, s = 0u - (uint32_t)(x >> 15);
+        return (int16_t)(uint16_t)((a ^ s) - s);
     }
-    if (kind == K_UNSIGNED) x ^= 0x8000u;
-    return (int16_t)(uint16_t)(x ^ flip);
+    return (int16_t)(uint16_t)(kind == K_UNSIGNED ? x ^ 0x8000u : x);
 }
 
 static inline uint32_t load32(const unsigned char *p) {
@@ -87,36 +116,77 @@ static inline uint16_t load16(const unsigned char *p) {
     return v;
 }
 
+/* What pass 2 looks for: 0 the bits `bits`, 1 a zero of either sign, 2 a NaN. */
+enum { FIND_BITS, FIND_ZERO, FIND_NAN };
+
+/* The element bits of a non-NaN float key k (w-bit), or of an integer key. */
+static inline uint32_t bits_of32(int32_t k, uint32_t kind) {
+    if (kind == K_FLOAT) return k >= 0 ? (uint32_t)k : 0x80000000u | (0u - (uint32_t)k);
+    return kind == K_UNSIGNED ? (uint32_t)k ^ 0x80000000u : (uint32_t)k;
+}
+static inline uint16_t bits_of16(int16_t k, uint32_t kind) {
+    if (kind == K_FLOAT) return (uint16_t)(k >= 0 ? (uint32_t)k : 0x8000u | ((0u - (uint32_t)k) & 0x7FFFu));
+    return (uint16_t)(kind == K_UNSIGNED ? (uint16_t)k ^ 0x8000u : (uint16_t)k);
+}
+
+static inline int match32(uint32_t x, int find, uint32_t bits) {
+    return find == FIND_NAN ? (x & F32_ABS) > F32_INF : find == FIND_ZERO ? (x & F32_ABS) == 0 : x == bits;
+}
+static inline int match16(uint16_t x, int find, uint16_t bits) {
+    return find == FIND_NAN ? (x & F16_ABS) > F16_INF : find == FIND_ZERO ? (x & F16_ABS) == 0 : x == bits;
+}
+
 #if DMLREF_SIMD
 #define LD(p) simde_mm_loadu_si128((const simde__m128i *)(const void *)(p))
+#define ST(p, v) simde_mm_storeu_si128((simde__m128i *)(void *)(p), (v))
 #define BLEND(m, a, b) simde_mm_or_si128(simde_mm_and_si128((m), (a)), simde_mm_andnot_si128((m), (b)))
 
-static inline simde__m128i vkey32(simde__m128i x, uint32_t kind, simde__m128i flip) {
+static inline simde__m128i vkey32(simde__m128i x, uint32_t kind, simde__m128i *nan) {
     if (kind == K_FLOAT) {
-        const simde__m128i a = simde_mm_and_si128(x, simde_mm_set1_epi32(0x7FFFFFFF));
+        const simde__m128i a = simde_mm_and_si128(x, simde_mm_set1_epi32((int32_t)F32_ABS));
         const simde__m128i s = simde_mm_srai_epi32(x, 31);
-        const simde__m128i k = simde_mm_xor_si128(simde_mm_sub_epi32(simde_mm_xor_si128(a, s), s), flip);
-        const simde__m128i nan = simde_mm_cmpgt_epi32(a, simde_mm_set1_epi32(0x7F800000));
-        return BLEND(nan, simde_mm_set1_epi32(INT32_MAX), k);
+        *nan = simde_mm_or_si128(*nan, simde_mm_cmpgt_epi32(a, simde_mm_set1_epi32((int32_t)F32_INF)));
+        return simde_mm_sub_epi32(simde_mm_xor_si128(a, s), s);
     }
-    if (kind == K_UNSIGNED) x = simde_mm_xor_si128(x, simde_mm_set1_epi32(INT32_MIN));
-    return simde_mm_xor_si128(x, flip);
+    return kind == K_UNSIGNED ? simde_mm_xor_si128(x, simde_mm_set1_epi32(INT32_MIN)) : x;
 }
 
-static inline simde__m128i vkey16(simde__m128i x, uint32_t kind, simde__m128i flip) {
+static inline simde__m128i vkey16(simde__m128i x, uint32_t kind, simde__m128i *nan) {
     if (kind == K_FLOAT) {
-        const simde__m128i a = simde_mm_and_si128(x, simde_mm_set1_epi16(0x7FFF));
+        const simde__m128i a = simde_mm_and_si128(x, simde_mm_set1_epi16((int16_t)F16_ABS));
         const simde__m128i s = simde_mm_srai_epi16(x, 15);
-        const simde__m128i k = simde_mm_xor_si128(simde_mm_sub_epi16(simde_mm_xor_si128(a, s), s), flip);
-        const simde__m128i nan = simde_mm_cmpgt_epi16(a, simde_mm_set1_epi16(0x7C00));
-        return BLEND(nan, simde_mm_set1_epi16(INT16_MAX), k);
+        *nan = simde_mm_or_si128(*nan, simde_mm_cmpgt_epi16(a, simde_mm_set1_epi16((int16_t)F16_INF)));
+        return simde_mm_sub_epi16(simde_mm_xor_si128(a, s), s);
     }
-    if (kind == K_UNSIGNED) x = simde_mm_xor_si128(x, simde_mm_set1_epi16(INT16_MIN));
-    return simde_mm_xor_si128(x, flip);
+    return kind == K_UNSIGNED ? simde_mm_xor_si128(x, simde_mm_set1_epi16(INT16_MIN)) : x;
 }
 
-static inline simde__m128i vmax32(simde__m128i a, simde__m128i b) {
-    return BLEND(simde_mm_cmpgt_epi32(a, b), a, b);
+/* The larger (is_max) or smaller of a and b, lane by lane. */
+static inline simde__m128i vbest32(simde__m128i a, simde__m128i b, int is_max) {
+    const simde__m128i m = is_max ? simde_mm_cmpgt_epi32(a, b) : simde_mm_cmpgt_epi32(b, a);
+    return BLEND(m, a, b);
+}
+
+/* movemask of the lanes matching `find` (4-byte lanes: 4 mask bits each). */
+static inline uint32_t vmatch32(simde__m128i x, int find, simde__m128i t) {
+    simde__m128i m;
+    if (find == FIND_BITS) m = simde_mm_cmpeq_epi32(x, t);
+    else {
+        const simde__m128i a = simde_mm_and_si128(x, simde_mm_set1_epi32((int32_t)F32_ABS));
+        m = find == FIND_ZERO ? simde_mm_cmpeq_epi32(a, simde_mm_setzero_si128())
+                              : simde_mm_cmpgt_epi32(a, simde_mm_set1_epi32((int32_t)F32_INF));
+    }
+    return (uint32_t)simde_mm_movemask_epi8(m);
+}
+static inline uint32_t vmatch16(simde__m128i x, int find, simde__m128i t) {
+    simde__m128i m;
+    if (find == FIND_BITS) m = simde_mm_cmpeq_epi16(x, t);
+    else {
+        const simde__m128i a = simde_mm_and_si128(x, simde_mm_set1_epi16((int16_t)F16_ABS));
+        m = find == FIND_ZERO ? simde_mm_cmpeq_epi16(a, simde_mm_setzero_si128())
+                              : simde_mm_cmpgt_epi16(a, simde_mm_set1_epi16((int16_t)F16_INF));
+    }
+    return (uint32_t)simde_mm_movemask_epi8(m);
 }
 #endif
 
@@ -134,109 +204,198 @@ static inline uint32_t lane_high(uint32_t mask, uint32_t w) {
 
 /* ---- rows ---------------------------------------------------------------------- */
 
-/* The best position of n >= 1 contiguous 4-byte elements. */
-static uint64_t row_x4(const am_plan *p, const unsigned char *row, uint64_t n) {
-    const uint32_t kind = p->kind, flip = p->flip;
-    int32_t best = INT32_MIN;
-    uint64_t i = 0;
+/* Pass 2 over n >= 1 contiguous 4-byte elements: the first (or, last, the last) match. */
+static uint64_t find32(const unsigned char *row, uint64_t n, int last, int find, uint32_t bits) {
+    uint64_t i;
 #if DMLREF_SIMD
-    const simde__m128i vf = simde_mm_set1_epi32((int32_t)flip);
-    if (n >= 8) {
-        simde__m128i m0 = vkey32(LD(row), kind, vf), m1 = m0;
-        for (i = 0; i + 8 <= n; i += 8) {
-            m0 = vmax32(m0, vkey32(LD(row + 4 * i), kind, vf));
-            m1 = vmax32(m1, vkey32(LD(row + 4 * i + 16), kind, vf));
-        }
-        int32_t l[4];
-        simde_mm_storeu_si128((simde__m128i *)(void *)l, vmax32(m0, m1));
-        for (int k = 0; k < 4; ++k)
-            if (l[k] > best) best = l[k];
-    }
+    const simde__m128i t = simde_mm_set1_epi32((int32_t)bits);
 #endif
-    for (; i < n; ++i) {
-        const int32_t k = key32(load32(row + 4 * i), kind, flip);
-        if (k > best) best = k;
-    }
-    /* the first or last position of the best key */
-    if (!p->last) {
+    if (!last) {
         i = 0;
 #if DMLREF_SIMD
-        const simde__m128i t = simde_mm_set1_epi32(best);
         for (; i + 4 <= n; i += 4) {
-            const uint32_t m = (uint32_t)simde_mm_movemask_epi8(simde_mm_cmpeq_epi32(vkey32(LD(row + 4 * i), kind, vf), t));
+            const uint32_t m = vmatch32(LD(row + 4 * i), find, t);
             if (m) return i + lane_low(m, 4);
         }
 #endif
         for (; i < n; ++i)
-            if (key32(load32(row + 4 * i), kind, flip) == best) return i;
-        return 0; /* not reached: best is some element's key */
+            if (match32(load32(row + 4 * i), find, bits)) return i;
+        return 0; /* not reached: some element is the best */
     }
     i = n;
 #if DMLREF_SIMD
-    const simde__m128i t = simde_mm_set1_epi32(best);
     for (; i % 4; --i)
-        if (key32(load32(row + 4 * (i - 1)), kind, flip) == best) return i - 1;
+        if (match32(load32(row + 4 * (i - 1)), find, bits)) return i - 1;
     for (; i >= 4; i -= 4) {
-        const uint32_t m =
-            (uint32_t)simde_mm_movemask_epi8(simde_mm_cmpeq_epi32(vkey32(LD(row + 4 * (i - 4)), kind, vf), t));
+        const uint32_t m = vmatch32(LD(row + 4 * (i - 4)), find, t);
         if (m) return i - 4 + lane_high(m, 4);
     }
 #endif
     for (; i > 0; --i)
-        if (key32(load32(row + 4 * (i - 1)), kind, flip) == best) return i - 1;
+        if (match32(load32(row + 4 * (i - 1)), find, bits)) return i - 1;
     return 0;
 }
 
-/* The same for 2-byte elements. */
-static uint64_t row_x2(const am_plan *p, const unsigned char *row, uint64_t n) {
-    const uint32_t kind = p->kind, flip = p->flip;
-    int16_t best = INT16_MIN;
-    uint64_t i = 0;
+static uint64_t find16(const unsigned char *row, uint64_t n, int last, int find, uint16_t bits) {
+    uint64_t i;
 #if DMLREF_SIMD
-    const simde__m128i vf = simde_mm_set1_epi16((int16_t)(uint16_t)flip);
-    if (n >= 16) {
-        simde__m128i m0 = vkey16(LD(row), kind, vf), m1 = m0;
-        for (i = 0; i + 16 <= n; i += 16) {
-            m0 = simde_mm_max_epi16(m0, vkey16(LD(row + 2 * i), kind, vf));
-            m1 = simde_mm_max_epi16(m1, vkey16(LD(row + 2 * i + 16), kind, vf));
-        }
-        int16_t l[8];
-        simde_mm_storeu_si128((simde__m128i *)(void *)l, simde_mm_max_epi16(m0, m1));
-        for (int k = 0; k < 8; ++k)
-            if (l[k] > best) best = l[k];
-    }
+    const simde__m128i t = simde_mm_set1_epi16((int16_t)bits);
 #endif
-    for (; i < n; ++i) {
-        const int16_t k = key16(load16(row + 2 * i), kind, flip);
-        if (k > best) best = k;
-    }
-    if (!p->last) {
+    if (!last) {
         i = 0;
 #if DMLREF_SIMD
-        const simde__m128i t = simde_mm_set1_epi16(best);
         for (; i + 8 <= n; i += 8) {
-            const uint32_t m = (uint32_t)simde_mm_movemask_epi8(simde_mm_cmpeq_epi16(vkey16(LD(row + 2 * i), kind, vf), t));
+            const uint32_t m = vmatch16(LD(row + 2 * i), find, t);
             if (m) return i + lane_low(m, 2);
         }
 #endif
         for (; i < n; ++i)
-            if (key16(load16(row + 2 * i), kind, flip) == best) return i;
+            if (match16(load16(row + 2 * i), find, bits)) return i;
         return 0;
     }
     i = n;
 #if DMLREF_SIMD
-    const simde__m128i t = simde_mm_set1_epi16(best);
     for (; i % 8; --i)
-        if (key16(load16(row + 2 * (i - 1)), kind, flip) == best) return i - 1;
+        if (match16(load16(row + 2 * (i - 1)), find, bits)) return i - 1;
     for (; i >= 8; i -= 8) {
-        const uint32_t m =
-            (uint32_t)simde_mm_movemask_epi8(simde_mm_cmpeq_epi16(vkey16(LD(row + 2 * (i - 8)), kind, vf), t));
+        const uint32_t m = vmatch16(LD(row + 2 * (i - 8)), find, t);
         if (m) return i - 8 + lane_high(m, 2);
     }
 #endif
     for (; i > 0; --i)
-        if (key16(load16(row + 2 * (i - 1)), kind, flip) == best) return i - 1;
+        if (match16(load16(row + 2 * (i - 1)), find, bits)) return i - 1;
     return 0;
+}
+
+/* Pass 1 over n >= 1 contiguous 4-byte elements: the best key, and whether a NaN was seen. */
+AM_INLINE int32_t best32(const unsigned char *row, uint64_t n, uint32_t kind, int is_max, int *nan_seen) {
+    int32_t best = key32(load32(row), kind);
+    uint64_t i = 0;
+    int nan = 0;
+#if DMLREF_SIMD
+    if (n >= 8) {
+        simde__m128i n0 = simde_mm_setzero_si128(), n1 = n0;
+        simde__m128i m0 = vkey32(LD(row), kind, &n0), m1 = m0;
+        for (i = 0; i + 8 <= n; i += 8) {
+            m0 = vbest32(vkey32(LD(row + 4 * i), kind, &n0), m0, is_max);
+            m1 = vbest32(vkey32(LD(row + 4 * i + 16), kind, &n1), m1, is_max);
+        }
+        int32_t l[4];
+        ST(l, vbest32(m0, m1, is_max));
+        for (int k = 0; k < 4; ++k)
+            if (is_max ? l[k] > best : l[k] < best) best = l[k];
+        nan = simde_mm_movemask_epi8(simde_mm_or_si128(n0, n1)) != 0;
+    }
+#endif
+    for (; i < n; ++i) {
+        const uint32_t x = load32(row + 4 * i);
+        const int32_t k = key32(x, kind);
+        if (is_max ? k > best : k < best) best = k;
+        if (kind == K_FLOAT && (x & F32_ABS) > F32_INF) nan = 1;
+    }
+    *nan_seen = nan;
+    return best;
+}
+
+AM_INLINE int16_t best16(const unsigned char *row, uint64_t n, uint32_t kind, int is_max, int *nan_seen) {
+    int16_t best = key16(load16(row), kind);
+    uint64_t i = 0;
+    int nan = 0;
+#if DMLREF_SIMD
+    if (n >= 16) {
+        simde__m128i n0 = simde_mm_setzero_si128(), n1 = n0;
+        simde__m128i m0 = vkey16(LD(row), kind, &n0), m1 = m0;
+        for (i = 0; i + 16 <= n; i += 16) {
+            const simde__m128i k0 = vkey16(LD(row + 2 * i), kind, &n0), k1 = vkey16(LD(row + 2 * i + 16), kind, &n1);
+            m0 = is_max ? simde_mm_max_epi16(m0, k0) : simde_mm_min_epi16(m0, k0);
+            m1 = is_max ? simde_mm_max_epi16(m1, k1) : simde_mm_min_epi16(m1, k1);
+        }
+        int16_t l[8];
+        ST(l, is_max ? simde_mm_max_epi16(m0, m1) : simde_mm_min_epi16(m0, m1));
+        for (int k = 0; k < 8; ++k)
+            if (is_max ? l[k] > best : l[k] < best) best = l[k];
+        nan = simde_mm_movemask_epi8(simde_mm_or_si128(n0, n1)) != 0;
+    }
+#endif
+    for (; i < n; ++i) {
+        const uint16_t x = load16(row + 2 * i);
+        const int16_t k = key16(x, kind);
+        if (is_max ? k > best : k < best) best = k;
+        if (kind == K_FLOAT && (x & F16_ABS) > F16_INF) nan = 1;
+    }
+    *nan_seen = nan;
+    return best;
+}
+
+#if DMLREF_SIMD
+/*
+ * Pass 1 of FLOAT32 rows in the float domain: maxps / minps (one instruction a vector) and
+ * cmpunord for NaNs.  The lanes' results are then compared by their keys (exactly), the tail
+ * too.  A float compare may read subnormals as zero (DAZ, or a flush-to-zero mode on other
+ * hosts); that cannot change a best that is a normal number or an infinity (a subnormal or
+ * zero is beyond it on the other side of every normal), so only a best whose exponent bits are
+ * 0 (a zero or a subnormal: the float domain may have got it wrong) is done again on the keys
+ * (best32).  Returns what best32 returns.
+ */
+AM_INLINE int32_t best32f(const unsigned char *row, uint64_t n, int is_max, int *nan_seen) {
+    if (n < 16) return best32(row, n, K_FLOAT, is_max, nan_seen);
+    simde__m128 a0 = simde_mm_loadu_ps((const float *)(const void *)row), a1 = a0, a2 = a0, a3 = a0;
+    simde__m128 u0 = simde_mm_setzero_ps(), u1 = u0;
+    uint64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const simde__m128 x0 = simde_mm_loadu_ps((const float *)(const void *)(row + 4 * i));
+        const simde__m128 x1 = simde_mm_loadu_ps((const float *)(const void *)(row + 4 * i + 16));
+        const simde__m128 x2 = simde_mm_loadu_ps((const float *)(const void *)(row + 4 * i + 32));
+        const simde__m128 x3 = simde_mm_loadu_ps((const float *)(const void *)(row + 4 * i + 48));
+        a0 = is_max ? simde_mm_max_ps(a0, x0) : simde_mm_min_ps(a0, x0);
+        a1 = is_max ? simde_mm_max_ps(a1, x1) : simde_mm_min_ps(a1, x1);
+        a2 = is_max ? simde_mm_max_ps(a2, x2) : simde_mm_min_ps(a2, x2);
+        a3 = is_max ? simde_mm_max_ps(a3, x3) : simde_mm_min_ps(a3, x3);
+        u0 = simde_mm_or_ps(u0, simde_mm_or_ps(simde_mm_cmpunord_ps(x0, x0), simde_mm_cmpunord_ps(x1, x1)));
+        u1 = simde_mm_or_ps(u1, simde_mm_or_ps(simde_mm_cmpunord_ps(x2, x2), simde_mm_cmpunord_ps(x3, x3)));
+    }
+    int nan = simde_mm_movemask_ps(simde_mm_or_ps(u0, u1)) != 0;
+    uint32_t l[16];
+    ST(l, simde_mm_castps_si128(a0));
+    ST(l + 4, simde_mm_castps_si128(a1));
+    ST(l + 8, simde_mm_castps_si128(a2));
+    ST(l + 12, simde_mm_castps_si128(a3));
+    int32_t best = key32(l[0], K_FLOAT);
+    for (int k = 1; k < 16; ++k) {
+        const int32_t c = key32(l[k], K_FLOAT);
+        if (is_max ? c > best : c < best) best = c;
+    }
+    for (; i < n; ++i) {
+        const uint32_t x = load32(row + 4 * i);
+        const int32_t c = key32(x, K_FLOAT);
+        if (is_max ? c > best : c < best) best = c;
+        if ((x & F32_ABS) > F32_INF) nan = 1;
+    }
+    if (!nan && (bits_of32(best, K_FLOAT) & F32_INF) == 0) return best32(row, n, K_FLOAT, is_max, nan_seen);
+    *nan_seen = nan;
+    return best;
+}
+#endif
+
+/* The best position of n >= 1 contiguous 4-byte elements. */
+static uint64_t row_x4(const am_plan *p, const unsigned char *row, uint64_t n) {
+    int nan;
+#if DMLREF_SIMD
+    const int32_t best = p->kind != K_FLOAT ? (p->prm.is_max ? best32(row, n, p->kind, 1, &nan) : best32(row, n, p->kind, 0, &nan))
+                         : p->prm.is_max ? best32f(row, n, 1, &nan) : best32f(row, n, 0, &nan);
+#else
+    const int32_t best = p->prm.is_max ? best32(row, n, p->kind, 1, &nan) : best32(row, n, p->kind, 0, &nan);
+#endif
+    const int find = nan ? FIND_NAN : p->kind == K_FLOAT && best == 0 ? FIND_ZERO : FIND_BITS;
+    return find32(row, n, (int)p->last, find, bits_of32(best, p->kind));
+}
+
+/* The same for 2-byte elements. */
+static uint64_t row_x2(const am_plan *p, const unsigned char *row, uint64_t n) {
+    int nan;
+    const int16_t best = p->prm.is_max ? best16(row, n, p->kind, 1, &nan) : best16(row, n, p->kind, 0, &nan);
+    const int find = nan ? FIND_NAN : p->kind == K_FLOAT && best == 0 ? FIND_ZERO : FIND_BITS;
+    return find16(row, n, (int)p->last, find, bits_of16(best, p->kind));
 }
 
 /* Any type, any stride: the oracle's comparison on scalar_order_key. */
@@ -275,37 +434,78 @@ static void rows_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) 
 
 /* ---- columns ------------------------------------------------------------------- */
 
-/* Columns [c0, c0 + w) of one outer point: in points at the first column of row 0, out at
- * its output element. */
-static void cols_x4(const am_plan *p, const unsigned char *in, unsigned char *out, uint64_t w) {
-    int32_t best[ARGMINMAX_CW];
-    uint32_t idx[ARGMINMAX_CW];
-    const uint32_t kind = p->kind, flip = p->flip;
-    for (uint64_t i = 0; i < w; ++i) {
-        best[i] = key32(load32(in + 4 * i), kind, flip);
-        idx[i] = 0;
-    }
+/* Rows 1 .. count-1 of columns [0, w) (in: row 0's first column) into the running best keys
+ * and indices; returns nonzero when a NaN was seen (the keys are then not the order there). */
+AM_INLINE int cols_x4_rows(const am_plan *p, uint32_t kind, const unsigned char *in, uint64_t w, int32_t *best,
+                           uint32_t *idx, int is_max, int last) {
+    int nan = 0;
+#if DMLREF_SIMD
+    simde__m128i vn = simde_mm_setzero_si128();
+    const simde__m128i ones = simde_mm_set1_epi32(-1);
+#endif
     for (uint64_t j = 1; j < p->count; ++j) {
         const unsigned char *row = in + j * p->rs;
         uint64_t i = 0;
+        /* the rows a few steps ahead, a line at a time: each row's chunk starts in another page,
+         * where the hardware prefetchers do not follow */
+        const unsigned char *ahead = j + ARGMINMAX_AHEAD < p->count ? row + ARGMINMAX_AHEAD * p->rs : NULL;
+        if (ahead)
+            for (uint64_t b = 0; b < 4 * w; b += 64) AM_PREFETCH_L2(ahead + b);
 #if DMLREF_SIMD
-        const simde__m128i vf = simde_mm_set1_epi32((int32_t)flip), vj = simde_mm_set1_epi32((int32_t)(uint32_t)j);
-        const simde__m128i ones = simde_mm_set1_epi32(-1);
+        const simde__m128i vj = simde_mm_set1_epi32((int32_t)(uint32_t)j);
         for (; i + 4 <= w; i += 4) {
-            const simde__m128i k = vkey32(LD(row + 4 * i), kind, vf), b = LD(best + i);
-            const simde__m128i m = p->last ? simde_mm_xor_si128(simde_mm_cmpgt_epi32(b, k), ones)
-                                           : simde_mm_cmpgt_epi32(k, b);
-            simde_mm_storeu_si128((simde__m128i *)(void *)(best + i), BLEND(m, k, b));
-            simde_mm_storeu_si128((simde__m128i *)(void *)(idx + i), BLEND(m, vj, LD(idx + i)));
+            const simde__m128i k = vkey32(LD(row + 4 * i), kind, &vn), b = LD(best + i);
+            simde__m128i m;
+            if (is_max) m = last ? simde_mm_xor_si128(simde_mm_cmpgt_epi32(b, k), ones) : simde_mm_cmpgt_epi32(k, b);
+            else m = last ? simde_mm_xor_si128(simde_mm_cmpgt_epi32(k, b), ones) : simde_mm_cmpgt_epi32(b, k);
+            if (simde_mm_movemask_epi8(m)) { /* after the first rows, seldom: no store at all */
+                ST(best + i, BLEND(m, k, b));
+                ST(idx + i, BLEND(m, vj, LD(idx + i)));
+            }
         }
 #endif
         for (; i < w; ++i) {
-            const int32_t k = key32(load32(row + 4 * i), kind, flip);
-            if (p->last ? k >= best[i] : k > best[i]) {
+            const uint32_t x = load32(row + 4 * i);
+            const int32_t k = key32(x, kind);
+            if (kind == K_FLOAT && (x & F32_ABS) > F32_INF) nan = 1;
+            if (is_max ? (last ? k >= best[i] : k > best[i]) : (last ? k <= best[i] : k < best[i])) {
                 best[i] = k;
                 idx[i] = (uint32_t)j;
             }
         }
+    }
+#if DMLREF_SIMD
+    nan |= simde_mm_movemask_epi8(vn) != 0;
+#endif
+    return nan;
+}
+
+static void cols_generic(const am_plan *p, const unsigned char *in, unsigned char *out, uint64_t w);
+
+/* Columns [c0, c0 + w) of one outer point: in points at the first column of row 0, out at
+ * its output element.  A chunk holding a NaN is done again by cols_generic (a NaN wins: the
+ * keys here do not order it). */
+static void cols_x4(const am_plan *p, const unsigned char *in, unsigned char *out, uint64_t w) {
+    int32_t best[ARGMINMAX_CW];
+    uint32_t idx[ARGMINMAX_CW];
+    int nan = 0;
+    for (uint64_t i = 0; i < w; ++i) {
+        const uint32_t x = load32(in + 4 * i);
+        best[i] = key32(x, p->kind);
+        idx[i] = 0;
+        if (p->kind == K_FLOAT && (x & F32_ABS) > F32_INF) nan = 1;
+    }
+    if (p->kind == K_FLOAT) {
+        if (p->prm.is_max) nan |= p->last ? cols_x4_rows(p, K_FLOAT, in, w, best, idx, 1, 1) : cols_x4_rows(p, K_FLOAT, in, w, best, idx, 1, 0);
+        else nan |= p->last ? cols_x4_rows(p, K_FLOAT, in, w, best, idx, 0, 1) : cols_x4_rows(p, K_FLOAT, in, w, best, idx, 0, 0);
+    } else {
+        const uint32_t k = p->kind;
+        if (p->prm.is_max) nan |= p->last ? cols_x4_rows(p, k, in, w, best, idx, 1, 1) : cols_x4_rows(p, k, in, w, best, idx, 1, 0);
+        else nan |= p->last ? cols_x4_rows(p, k, in, w, best, idx, 0, 1) : cols_x4_rows(p, k, in, w, best, idx, 0, 0);
+    }
+    if (nan) {
+        cols_generic(p, in, out, w);
+        return;
     }
     for (uint64_t i = 0; i < w; ++i) argminmax_store(out + i * p->ost, p->oes, idx[i]);
 }
@@ -395,7 +595,6 @@ dmlref_status plan_argminmax(op_t *op, const argminmax_params *prm, dmlref_error
     p->oes = out->esize;
     p->dt = in->dtype;
     p->kind = kind_of(in->dtype);
-    p->flip = prm->is_max ? 0u : (in->esize == 2 ? 0xFFFFu : 0xFFFFFFFFu);
     p->last = prm->last;
     p->nan_low = !prm->is_max;
     nest_t *nt = &p->kept;
