@@ -664,9 +664,10 @@ static int fw_fill_value_sequence(const dmlref_case *c, fw_form *f) {
  * operator's index.  "select_last_index" 1 for DECREASING; "dtype" the output's type (ONNX
  * gives int64: Cast for the others).  WebNN argMin/argMax: one axis, INCREASING, int32 or
  * int64 (no select-last; the graph has no exact reverse form there: not expressible).
- * PyTorch argmin/argmax: first index on ties as of torch 1.13? not guaranteed; the stand-in
- * computes DECREASING on the flipped axis.  NaN: ONNX leaves it open (the reference
- * implementation, numpy's argmax, lets a NaN win, as dmlref does). */
+ * PyTorch argmin/argmax: the first index on ties (documented in 1.13: "the indices of the first
+ * maximal value"); DECREASING as n - 1 - argmax of the flipped axis.  NaN: ONNX and PyTorch's
+ * documentation leave it open; ONNX's reference implementation (numpy) and PyTorch 1.13 let a NaN
+ * win, as dmlref does. */
 static int fw_argminmax(const dmlref_case *c, fw_form *f, int is_max, uint32_t count, const uint32_t *axes,
                         uint32_t direction) {
     const case_tensor *in = find(c, "InputTensor", 0), *out = find(c, "OutputTensor", 1);
