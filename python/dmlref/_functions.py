@@ -3058,18 +3058,18 @@ def argmin(input: ArrayLike, /, *, axes: Sequence[int], axis_direction: Union[in
     | {0,1} (or {1,0}) | [[4]] | [[7]] |
     `ARGMIN` of {1,2,3,2,1} along axis 0: 0 with INCREASING, 4 with DECREASING (the
     AxisDirection page's example).
+    - NaN: `tests/cases/argmin_nan_wins.json`, Input {2,3} [[−0, 0, −Inf], [NaN 0x7FC00001, −1,
+      NaN 0xFFC00000]], ARGMIN, Axes {1, 0}, DECREASING → [[5]] (the last NaN; −Inf does not beat it).
+    - Invalid: `tests/cases/bad/e2_argmax_repeated_axis.json` (AM4), `e2_argmin_output_sizes.json`
+      (AM5: ONNX's keepdims=0 shape), `e2_argmax_int32_count.json` (AM7: 2^31 + 1 reduced elements of
+      a broadcast input into INT32), `e3_argmin_axis_count.json` (the case reader: AxisCount is the
+      length of Axes).
     **Export.** ONNX `ArgMin`/`ArgMax` (opset 13), `keepdims` = 1, `select_last_index` = 1 for
     DECREASING, int64 output, then `Cast` for INT32, UINT32 and UINT64. The form lists the reduced
     axes of size above 1 (an axis of size 1 adds nothing to the index; when every reduced axis has
     size 1, the first of them). With one axis it is ONNX's `axis`; with several the graph moves them
     last in increasing order (`Transpose`, the kept axes first), merges them (`Reshape`), takes the
     arg over the merged axis and reshapes to Output's Sizes: the merged index is exactly the
-    operator's. ONNX does not define NaN (the reference implementation is numpy's, where a NaN
-    wins). `gen`'s cases hold NaNs (the canonical one; several payloads and signs in the bits
-    flavour) and many ties: a backend whose framework does not let a NaN win diverges there (§10). WebNN `argMin`/`argMax`: one axis (after the same
-    dropping of size-1 axes), `keepDimensions` true, `outputDataType` int32 or int64, INCREASING
-    only (WebNN has no select-last option: DECREASING and unsigned outputs are not expressible).
-    PyTorch `torch.argmin`/`torch.argmax` (1.13 documents the first index on ties; a NaN wins there
     ...
     """
     r = _fast(137, (input,), (axes, axis_direction,), (dtype,), out, feature_level, check_indices, threads, force_oracle)
@@ -3142,18 +3142,18 @@ def argmax(input: ArrayLike, /, *, axes: Sequence[int], axis_direction: Union[in
     | {0,1} (or {1,0}) | [[4]] | [[7]] |
     `ARGMIN` of {1,2,3,2,1} along axis 0: 0 with INCREASING, 4 with DECREASING (the
     AxisDirection page's example).
+    - NaN: `tests/cases/argmin_nan_wins.json`, Input {2,3} [[−0, 0, −Inf], [NaN 0x7FC00001, −1,
+      NaN 0xFFC00000]], ARGMIN, Axes {1, 0}, DECREASING → [[5]] (the last NaN; −Inf does not beat it).
+    - Invalid: `tests/cases/bad/e2_argmax_repeated_axis.json` (AM4), `e2_argmin_output_sizes.json`
+      (AM5: ONNX's keepdims=0 shape), `e2_argmax_int32_count.json` (AM7: 2^31 + 1 reduced elements of
+      a broadcast input into INT32), `e3_argmin_axis_count.json` (the case reader: AxisCount is the
+      length of Axes).
     **Export.** ONNX `ArgMin`/`ArgMax` (opset 13), `keepdims` = 1, `select_last_index` = 1 for
     DECREASING, int64 output, then `Cast` for INT32, UINT32 and UINT64. The form lists the reduced
     axes of size above 1 (an axis of size 1 adds nothing to the index; when every reduced axis has
     size 1, the first of them). With one axis it is ONNX's `axis`; with several the graph moves them
     last in increasing order (`Transpose`, the kept axes first), merges them (`Reshape`), takes the
     arg over the merged axis and reshapes to Output's Sizes: the merged index is exactly the
-    operator's. ONNX does not define NaN (the reference implementation is numpy's, where a NaN
-    wins). `gen`'s cases hold NaNs (the canonical one; several payloads and signs in the bits
-    flavour) and many ties: a backend whose framework does not let a NaN win diverges there (§10). WebNN `argMin`/`argMax`: one axis (after the same
-    dropping of size-1 axes), `keepDimensions` true, `outputDataType` int32 or int64, INCREASING
-    only (WebNN has no select-last option: DECREASING and unsigned outputs are not expressible).
-    PyTorch `torch.argmin`/`torch.argmax` (1.13 documents the first index on ties; a NaN wins there
     ...
     """
     r = _fast(138, (input,), (axes, axis_direction,), (dtype,), out, feature_level, check_indices, threads, force_oracle)
