@@ -595,3 +595,28 @@ TEST(argminmax_fast_path_matches_oracle) {
     if (!test_cases_end()) return;
     CHECK_KERNELS_REACHED(&seen, "argminmax.", NULL);
 }
+
+/* Columns wider than a chunk (2048 columns; 1024 at a time for the 64-bit keys; 32 and 16 in a
+ * DMLREF_SMALL build): every chunk and sub-chunk, the last one partial, NaNs in a few columns. */
+TEST(argminmax_wide_columns) {
+    static const DMLREF_TENSOR_DATA_TYPE types[3] = {F32, I8, U64};
+    uint64_t seed = 77;
+    for (int k = 0; k < 3; ++k)
+        for (int m = 0; m < 2; ++m) {
+            afix f;
+            afix_init(&f, m, types[k], U32, 2, SIZES(5, 4200), NULL, SIZES(0), 1, NULL, (uint32_t)m);
+            const size_t ib = (size_t)f.in.buf.TotalTensorSizeInBytes;
+            unsigned char *data = malloc(ib);
+            if (!data) abort();
+            for (size_t i = 0; i < ib; ++i) data[i] = (unsigned char)rnd(&seed, 4); /* many ties */
+            if (types[k] == F32)
+                for (int q = 0; q < 3; ++q) {
+                    const uint32_t nan = 0x7FC00000u | (uint32_t)q, at = 4 * (rnd(&seed, 5) * 4200 + rnd(&seed, 4200));
+                    memcpy(data + at, &nan, 4);
+                }
+            kernels_seen seen = {{0}, 0};
+            CHECK(run_all(&f, data, &seen));
+            CHECK(kernels_saw(&seen, "argminmax.columns"));
+            free(data);
+        }
+}

@@ -36,8 +36,8 @@
 
 #include <string.h>
 
-/* columns per unit of the columns kernels (their best keys and indices: stack arrays of at most
- * 16 KiB, 256 B in a DMLREF_SMALL build) */
+/* columns per unit of the columns kernels (their best keys and indices: stack arrays of 8 KiB
+ * each, 128 B in a DMLREF_SMALL build) */
 #define ARGMINMAX_CW (DMLREF_SMALL ? 32u : 2048u)
 #define ARGMINMAX_AHEAD 2u /* columns kernels: rows prefetched ahead */
 
@@ -510,23 +510,29 @@ static void cols_x4(const am_plan *p, const unsigned char *in, unsigned char *ou
     for (uint64_t i = 0; i < w; ++i) argminmax_store(out + i * p->ost, p->oes, idx[i]);
 }
 
+/* Columns [0, w) of a chunk, ARGMINMAX_CW / 2 at a time (the 64-bit keys: the stack arrays stay
+ * as large as cols_x4's). */
 static void cols_generic(const am_plan *p, const unsigned char *in, unsigned char *out, uint64_t w) {
-    uint64_t best[ARGMINMAX_CW];
-    uint32_t idx[ARGMINMAX_CW];
+    uint64_t best[ARGMINMAX_CW / 2];
+    uint32_t idx[ARGMINMAX_CW / 2];
     const DMLREF_TENSOR_DATA_TYPE dt = (DMLREF_TENSOR_DATA_TYPE)p->dt;
-    for (uint64_t i = 0; i < w; ++i) {
-        best[i] = scalar_order_key(dt, in + i * p->es, (int)p->nan_low);
-        idx[i] = 0;
-    }
-    for (uint64_t j = 1; j < p->count; ++j)
-        for (uint64_t i = 0; i < w; ++i) {
-            const uint64_t k = scalar_order_key(dt, in + j * p->rs + i * p->es, (int)p->nan_low);
-            if (argminmax_better(&p->prm, k, best[i])) {
-                best[i] = k;
-                idx[i] = (uint32_t)j;
-            }
+    for (uint64_t c0 = 0; c0 < w; c0 += ARGMINMAX_CW / 2) {
+        const uint64_t n = w - c0 < ARGMINMAX_CW / 2 ? w - c0 : ARGMINMAX_CW / 2;
+        const unsigned char *base = in + c0 * p->es;
+        for (uint64_t i = 0; i < n; ++i) {
+            best[i] = scalar_order_key(dt, base + i * p->es, (int)p->nan_low);
+            idx[i] = 0;
         }
-    for (uint64_t i = 0; i < w; ++i) argminmax_store(out + i * p->ost, p->oes, idx[i]);
+        for (uint64_t j = 1; j < p->count; ++j)
+            for (uint64_t i = 0; i < n; ++i) {
+                const uint64_t k = scalar_order_key(dt, base + j * p->rs + i * p->es, (int)p->nan_low);
+                if (argminmax_better(&p->prm, k, best[i])) {
+                    best[i] = k;
+                    idx[i] = (uint32_t)j;
+                }
+            }
+        for (uint64_t i = 0; i < n; ++i) argminmax_store(out + (c0 + i) * p->ost, p->oes, idx[i]);
+    }
 }
 
 static void cols_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
