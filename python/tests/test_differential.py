@@ -69,7 +69,8 @@ def test_same_bytes_at_any_feature_level(operator, data):
 _NOT_RS4 = {"FLOAT64", "INT64", "UINT64", "INT32", "UINT32", "INT16", "UINT16"}  # the RESAMPLE family: {F32, F16, I8, U8}
 NEVER = {"TILE": {"FLOAT64"}, "MAX_UNPOOLING": {"FLOAT64"}, "FILL_VALUE_SEQUENCE": {"FLOAT64"},
          "UPSAMPLE_2D": _NOT_RS4 | {"INT8", "UINT8"},
-         "RESAMPLE": _NOT_RS4, "RESAMPLE1": _NOT_RS4, "RESAMPLE2": _NOT_RS4, "RESAMPLE3": _NOT_RS4}
+         "RESAMPLE": _NOT_RS4, "RESAMPLE1": _NOT_RS4, "RESAMPLE2": _NOT_RS4, "RESAMPLE3": _NOT_RS4,
+         "ARGMIN": {"FLOAT64"}, "ARGMAX": {"FLOAT64"}}  # T10 at 4_1
 
 
 def test_every_operator_and_type_is_covered():
