@@ -662,8 +662,8 @@ static int fw_fill_value_sequence(const dmlref_case *c, fw_form *f) {
  * them (Reshape), takes ArgMax over the merged axis and reshapes to Output's Sizes: the
  * merged index is the row-major position over the reduced axes in increasing order, the
  * operator's index.  "select_last_index" 1 for DECREASING; "dtype" the output's type (ONNX
- * gives int64: Cast for the others).  WebNN argMin/argMax: one axis, INCREASING, int32 or
- * int64 (no select-last; the graph has no exact reverse form there: not expressible).
+ * gives int64: Cast for the others).  WebNN argMin/argMax: the same graph, INCREASING, int32 or
+ * int64 (no select-last option: DECREASING is not expressible there).
  * PyTorch argmin/argmax: the first index on ties (documented in 1.13: "the indices of the first
  * maximal value"); DECREASING as n - 1 - argmax of the flipped axis.  NaN: ONNX and PyTorch's
  * documentation leave it open; ONNX's reference implementation (numpy) and PyTorch 1.13 let a NaN
