@@ -434,31 +434,77 @@ static void rows_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) 
 
 /* ---- columns ------------------------------------------------------------------- */
 
+#if DMLREF_SIMD
+/* The lanes of k that beat b (the operator's comparison, non-strict for DECREASING). */
+AM_INLINE simde__m128i vbeats(simde__m128i k, simde__m128i b, int is_max, int last) {
+    const simde__m128i ones = simde_mm_set1_epi32(-1);
+    if (is_max) return last ? simde_mm_xor_si128(simde_mm_cmpgt_epi32(b, k), ones) : simde_mm_cmpgt_epi32(k, b);
+    return last ? simde_mm_xor_si128(simde_mm_cmpgt_epi32(k, b), ones) : simde_mm_cmpgt_epi32(b, k);
+}
+#endif
+
+AM_INLINE int beats(int32_t k, int32_t b, int is_max, int last) {
+    return is_max ? (last ? k >= b : k > b) : (last ? k <= b : k < b);
+}
+
+/* The rows a few steps ahead of row j, a line at a time, into L2: each row's chunk starts in
+ * another page, where the hardware prefetchers do not follow. */
+static inline void cols_prefetch(const am_plan *p, const unsigned char *in, uint64_t j, uint64_t w) {
+    if (j + ARGMINMAX_AHEAD >= p->count) return;
+    const unsigned char *ahead = in + (j + ARGMINMAX_AHEAD) * p->rs;
+    for (uint64_t b = 0; b < 4 * w; b += 64) AM_PREFETCH_L2(ahead + b);
+}
+
 /* Rows 1 .. count-1 of columns [0, w) (in: row 0's first column) into the running best keys
- * and indices; returns nonzero when a NaN was seen (the keys are then not the order there). */
+ * and indices, two rows a step (when neither beats a lane's best, that lane is left as it is:
+ * the common case after the first rows, with no store); returns nonzero when a NaN was seen
+ * (the keys are then not the order there). */
 AM_INLINE int cols_x4_rows(const am_plan *p, uint32_t kind, const unsigned char *in, uint64_t w, int32_t *best,
                            uint32_t *idx, int is_max, int last) {
     int nan = 0;
+    uint64_t j = 1;
 #if DMLREF_SIMD
     simde__m128i vn = simde_mm_setzero_si128();
-    const simde__m128i ones = simde_mm_set1_epi32(-1);
 #endif
-    for (uint64_t j = 1; j < p->count; ++j) {
+    for (; j + 1 < p->count; j += 2) {
+        const unsigned char *r0 = in + j * p->rs, *r1 = r0 + p->rs;
+        uint64_t i = 0;
+        cols_prefetch(p, in, j, w);
+        cols_prefetch(p, in, j + 1, w);
+#if DMLREF_SIMD
+        const simde__m128i v0 = simde_mm_set1_epi32((int32_t)(uint32_t)j), v1 = simde_mm_set1_epi32((int32_t)(uint32_t)(j + 1));
+        for (; i + 4 <= w; i += 4) {
+            const simde__m128i k0 = vkey32(LD(r0 + 4 * i), kind, &vn), k1 = vkey32(LD(r1 + 4 * i), kind, &vn);
+            const simde__m128i b = LD(best + i);
+            if (simde_mm_movemask_epi8(simde_mm_or_si128(vbeats(k0, b, is_max, last), vbeats(k1, b, is_max, last)))) {
+                const simde__m128i m0 = vbeats(k0, b, is_max, last), b0 = BLEND(m0, k0, b);
+                const simde__m128i x0 = BLEND(m0, v0, LD(idx + i));
+                const simde__m128i m1 = vbeats(k1, b0, is_max, last);
+                ST(best + i, BLEND(m1, k1, b0));
+                ST(idx + i, BLEND(m1, v1, x0));
+            }
+        }
+#endif
+        for (; i < w; ++i)
+            for (uint64_t q = 0; q < 2; ++q) {
+                const uint32_t x = load32((q ? r1 : r0) + 4 * i);
+                const int32_t k = key32(x, kind);
+                if (kind == K_FLOAT && (x & F32_ABS) > F32_INF) nan = 1;
+                if (beats(k, best[i], is_max, last)) {
+                    best[i] = k;
+                    idx[i] = (uint32_t)(j + q);
+                }
+            }
+    }
+    for (; j < p->count; ++j) { /* the last row when count - 1 is odd */
         const unsigned char *row = in + j * p->rs;
         uint64_t i = 0;
-        /* the rows a few steps ahead, a line at a time: each row's chunk starts in another page,
-         * where the hardware prefetchers do not follow */
-        const unsigned char *ahead = j + ARGMINMAX_AHEAD < p->count ? row + ARGMINMAX_AHEAD * p->rs : NULL;
-        if (ahead)
-            for (uint64_t b = 0; b < 4 * w; b += 64) AM_PREFETCH_L2(ahead + b);
 #if DMLREF_SIMD
         const simde__m128i vj = simde_mm_set1_epi32((int32_t)(uint32_t)j);
         for (; i + 4 <= w; i += 4) {
             const simde__m128i k = vkey32(LD(row + 4 * i), kind, &vn), b = LD(best + i);
-            simde__m128i m;
-            if (is_max) m = last ? simde_mm_xor_si128(simde_mm_cmpgt_epi32(b, k), ones) : simde_mm_cmpgt_epi32(k, b);
-            else m = last ? simde_mm_xor_si128(simde_mm_cmpgt_epi32(k, b), ones) : simde_mm_cmpgt_epi32(b, k);
-            if (simde_mm_movemask_epi8(m)) { /* after the first rows, seldom: no store at all */
+            const simde__m128i m = vbeats(k, b, is_max, last);
+            if (simde_mm_movemask_epi8(m)) {
                 ST(best + i, BLEND(m, k, b));
                 ST(idx + i, BLEND(m, vj, LD(idx + i)));
             }
@@ -468,7 +514,7 @@ AM_INLINE int cols_x4_rows(const am_plan *p, uint32_t kind, const unsigned char 
             const uint32_t x = load32(row + 4 * i);
             const int32_t k = key32(x, kind);
             if (kind == K_FLOAT && (x & F32_ABS) > F32_INF) nan = 1;
-            if (is_max ? (last ? k >= best[i] : k > best[i]) : (last ? k <= best[i] : k < best[i])) {
+            if (beats(k, best[i], is_max, last)) {
                 best[i] = k;
                 idx[i] = (uint32_t)j;
             }
