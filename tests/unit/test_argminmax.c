@@ -237,6 +237,14 @@ static double f16_value(uint16_t h) {
     return h & 0x8000 ? -v : v;
 }
 
+/* From the bits (no float conversion: exact whatever the FPU's DAZ/FTZ modes). */
+static double f32_value(uint32_t b) {
+    const int e = (b >> 23) & 255;
+    const uint32_t m = b & 0x7FFFFF;
+    const double v = e == 0 ? ldexp(m, -149) : e == 255 ? (m ? NAN : INFINITY) : ldexp(0x800000 + m, e - 150);
+    return b >> 31 ? -v : v;
+}
+
 /* Element value: is_nan, and a double (floats) or an int64/uint64 rank. */
 typedef struct val {
     int nan;
@@ -248,7 +256,7 @@ typedef struct val {
 static val read_val(DMLREF_TENSOR_DATA_TYPE dt, const unsigned char *p) {
     val v = {0, 0, 0, 0};
     switch (dt) {
-    case F32: { float x; memcpy(&x, p, 4); v.f = x; v.nan = isnan(x); break; }
+    case F32: { uint32_t b; memcpy(&b, p, 4); v.f = f32_value(b); v.nan = isnan(v.f); break; }
     case F16: { uint16_t h; memcpy(&h, p, 2); v.f = f16_value(h); v.nan = isnan(v.f); break; }
     case I8: { int8_t x; memcpy(&x, p, 1); v.i = x; break; }
     case I16: { int16_t x; memcpy(&x, p, 2); v.i = x; break; }
@@ -620,3 +628,26 @@ TEST(argminmax_wide_columns) {
             free(data);
         }
 }
+
+#if defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__))
+#include <xmmintrin.h>
+/* The FLOAT32 rows' float-domain pass with the caller's MXCSR set to DAZ and FTZ (subnormals read
+ * as zero): a best that is a subnormal or a zero is found again on the exact keys, so the bytes
+ * are the oracle's (which never touches the FPU). */
+TEST(argminmax_daz_ftz) {
+    const unsigned csr = _mm_getcsr();
+    _mm_setcsr(csr | 0x8040u);
+    uint32_t r[40];
+    for (uint32_t i = 0; i < 40; ++i) r[i] = 0x80000005u; /* -5 ulp subnormals */
+    r[9] = 0x00000003u;                                   /* the largest: a positive subnormal */
+    r[30] = 0x80000001u;
+    one_row(1, F32, r, 40, INC, 9);
+    one_row(0, F32, r, 40, INC, 0);
+    one_row(0, F32, r, 40, DEC, 39);
+    r[9] = 0x80000000u; /* -0 and subnormals: the largest is -0... or +0 */
+    r[17] = 0;
+    one_row(1, F32, r, 40, INC, 9);
+    one_row(1, F32, r, 40, DEC, 17);
+    _mm_setcsr(csr);
+}
+#endif
