@@ -721,6 +721,50 @@ static int fw_nonzero_coordinates(const dmlref_case *c, fw_form *f) {
     return 0;
 }
 
+/* ONNX ArgMin / ArgMax (opset 13): both tensors as they are (keepdims=1, Output has Input's
+ * rank); "axes" the reduced axes of size above 1 in increasing order (an axis of size 1 adds
+ * nothing to the index; when every reduced axis has size 1, the first of them); with one axis
+ * ONNX's `axis`, with several the graph moves them last (Transpose, kept axes first), merges
+ * them (Reshape), takes ArgMax over the merged axis and reshapes to Output's Sizes: the
+ * merged index is the row-major position over the reduced axes in increasing order, the
+ * operator's index.  "select_last_index" 1 for DECREASING; "dtype" the output's type (ONNX
+ * gives int64: Cast for the others).  WebNN argMin/argMax: the same graph, INCREASING, int32 or
+ * int64 (no select-last option: DECREASING is not expressible there).
+ * PyTorch argmin/argmax: the first index on ties (documented in 1.13: "the indices of the first
+ * maximal value"); DECREASING as n - 1 - argmax of the flipped axis.  NaN: ONNX and PyTorch's
+ * documentation leave it open; ONNX's reference implementation (numpy) and PyTorch 1.13 let a NaN
+ * win, as dmlref does. */
+static int fw_argminmax(const dmlref_case *c, fw_form *f, int is_max, uint32_t count, const uint32_t *axes,
+                        uint32_t direction) {
+    const case_tensor *in = find(c, "InputTensor", 0), *out = find(c, "OutputTensor", 1);
+    if (!in || !out || !axes || count == 0 || count > in->buf.DimensionCount || !fw_set_dtype(f, out->buf.DataType))
+        return -1;
+    uint32_t red[FW_MAX_DIMS] = {0}, first = FW_MAX_DIMS;
+    for (uint32_t k = 0; k < count; ++k) {
+        if (axes[k] >= in->buf.DimensionCount) return -1;
+        red[axes[k]] = 1;
+        if (axes[k] < first) first = axes[k];
+    }
+    if (is_max) names(f, "ArgMax", "argMax", "argmax");
+    else names(f, "ArgMin", "argMin", "argmin");
+    take_all(c, f, 0);
+    fw_list *l = add_list(f, "axes");
+    for (uint32_t d = 0; d < in->buf.DimensionCount; ++d)
+        if (red[d] && in->sizes[d] > 1) l->v[l->n++] = d;
+    if (l->n == 0) l->v[l->n++] = first;
+    add_int(f, "keepdims", 1);
+    add_int(f, "select_last_index", direction == DMLREF_AXIS_DIRECTION_DECREASING);
+    return 0;
+}
+static int fw_argmin(const dmlref_case *c, fw_form *f) {
+    const DMLREF_ARGMIN_OPERATOR_DESC *d = c->desc_mem;
+    return fw_argminmax(c, f, 0, d->AxisCount, d->Axes, d->AxisDirection);
+}
+static int fw_argmax(const dmlref_case *c, fw_form *f) {
+    const DMLREF_ARGMAX_OPERATOR_DESC *d = c->desc_mem;
+    return fw_argminmax(c, f, 1, d->AxisCount, d->Axes, d->AxisDirection);
+}
+
 /* One form per operator of the registry's list (src/core/operators.def): fw_<name> above.  An
  * operator no framework can express still gets its fw_<name>, which returns -1 (the case is
  * then exported without a framework form), so that leaving it out is a decision in this file,

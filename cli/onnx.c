@@ -858,6 +858,65 @@ static int g_range(gctx *g) {
     return 0;
 }
 
+/* ARGMIN / ARGMAX: ArgMin / ArgMax (keepdims 1, select_last_index for DECREASING) over the form's
+ * one axis; several axes: Transpose (the kept axes first, the reduced ones last in increasing
+ * order), Reshape (the reduced ones merged into one), the arg over that last axis, Reshape to the
+ * output's shape: the merged index is the operator's (row-major over the reduced axes).  ONNX
+ * gives int64: Cast to INT32, UINT32, UINT64. */
+static int g_argminmax(gctx *g, const char *op) {
+    const dmlref_case *c = g->c;
+    const fw_form *f = g->f;
+    const fw_list *ax = list(f, "axes");
+    const fw_shape *s = &f->in[0];
+    if (!ax || ax->n == 0 || ax->n > s->rank) return not_expressible(g, "no axes");
+    const DMLREF_TENSOR_DATA_TYPE ot = c->outputs[0].buf.DataType;
+    const int cast = ot != DMLREF_TENSOR_DATA_TYPE_INT64;
+    char i[64], o[64];
+    const char *in = base(&c->inputs[0], i), *out = base(&c->outputs[0], o), *idx = cast ? "index_int64" : out;
+    pb_buf a = {0};
+    if (ax->n == 1) {
+        attr_int(&a, "axis", ax->v[0]);
+        attr_int(&a, "keepdims", 1);
+        attr_int(&a, "select_last_index", int_param(f, "select_last_index", 0));
+        node1(g, op, in, idx, &a);
+    } else {
+        int64_t perm[FW_MAX_DIMS], merged[FW_MAX_DIMS], oshape[FW_MAX_DIMS], m = 1;
+        uint32_t q = 0, red[FW_MAX_DIMS] = {0};
+        for (uint32_t k = 0; k < ax->n; ++k) red[ax->v[k]] = 1;
+        for (uint32_t d = 0; d < s->rank; ++d)
+            if (!red[d]) {
+                merged[q] = s->dims[d];
+                perm[q++] = d;
+            }
+        const uint32_t nk = q;
+        for (uint32_t k = 0; k < ax->n; ++k) {
+            perm[q++] = ax->v[k];
+            m *= s->dims[ax->v[k]];
+        }
+        merged[nk] = m;
+        for (uint32_t d = 0; d < s->rank; ++d) oshape[d] = red[d] ? 1 : s->dims[d];
+        init_i64(g, "merged_shape", merged, nk + 1, 0);
+        init_i64(g, "output_shape", oshape, s->rank, 0);
+        attr_ints(&a, "perm", perm, s->rank);
+        node1(g, "Transpose", in, "moved", &a);
+        const char *r1[2] = {"moved", "merged_shape"}, *r1o = "merged";
+        node(g, "Reshape", r1, 2, &r1o, 1, NULL);
+        a = (pb_buf){0};
+        attr_int(&a, "axis", nk);
+        attr_int(&a, "keepdims", 1);
+        attr_int(&a, "select_last_index", int_param(f, "select_last_index", 0));
+        node1(g, op, "merged", "index_merged", &a);
+        const char *r2[2] = {"index_merged", "output_shape"};
+        node(g, "Reshape", r2, 2, &idx, 1, NULL);
+    }
+    if (cast) {
+        a = (pb_buf){0};
+        attr_int(&a, "to", onnx_type(ot));
+        node1(g, "Cast", idx, out, &a);
+    }
+    return 0;
+}
+
 static int build_graph(gctx *g) {
     const char *op = g->f->onnx;
     if (strcmp(op, "Gather") == 0 || strcmp(op, "GatherElements") == 0) return g_gather_like(g, op, 0);
@@ -885,6 +944,7 @@ static int build_graph(gctx *g) {
     if (strcmp(op, "Range") == 0) return g_range(g);
     if (strcmp(op, "TopK") == 0) return g_topk(g);
     if (strcmp(op, "NonZero") == 0) return g_nonzero(g);
+    if (strcmp(op, "ArgMin") == 0 || strcmp(op, "ArgMax") == 0) return g_argminmax(g, op);
     return not_expressible(g, "this command has no ONNX graph for the operator");
 }
 

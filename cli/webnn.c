@@ -474,6 +474,58 @@ static int w_cast(wctx *g) {
     return 0;
 }
 
+/* ARGMIN / ARGMAX: argMin / argMax(input, axis, {keepDimensions: true, outputDataType}) over the
+ * form's one axis; several axes: transpose (the kept axes first, the reduced ones last in
+ * increasing order), reshape (the reduced ones merged), the arg over the last axis, reshape to
+ * the output's shape (the merged index is the operator's, as in the ONNX graph).  WebNN has no
+ * select-last option (DECREASING) and gives int32 or int64 only. */
+static int w_argminmax(wctx *g, const char *name) {
+    const fw_list *ax = list(g->f, "axes");
+    const fw_shape *s = &g->f->in[0];
+    const DMLREF_TENSOR_DATA_TYPE ot = g->c->outputs[0].buf.DataType;
+    if (!ax || ax->n == 0 || ax->n > s->rank) return not_expressible(g, "no axes");
+    if (int_param(g->f, "select_last_index", 0))
+        return not_expressible(g, "AxisDirection DECREASING: WebNN's argMin/argMax have no select-last option");
+    if (ot != DMLREF_TENSOR_DATA_TYPE_INT32 && ot != DMLREF_TENSOR_DATA_TYPE_INT64)
+        return not_expressible(g, "an unsigned output: WebNN's argMin/argMax give int32 or int64 (outputDataType)");
+    char a[512], l[256], b[64], ob[64], o[80];
+    const char *in = base(&g->c->inputs[0], b);
+    snprintf(o, sizeof o, "\"%s\"", base(&g->c->outputs[0], ob));
+    if (ax->n == 1) {
+        snprintf(a, sizeof a, "{\"input\": \"%s\"}, {\"axis\": %u}, {\"options\": {\"keepDimensions\": true, "
+                 "\"outputDataType\": \"%s\"}}",
+                 in, (unsigned)ax->v[0], webnn_type(ot));
+        op(g, name, a, o);
+        return 0;
+    }
+    int64_t perm[FW_MAX_DIMS], merged[FW_MAX_DIMS], m = 1;
+    uint32_t q = 0, red[FW_MAX_DIMS] = {0};
+    for (uint32_t k = 0; k < ax->n; ++k) red[ax->v[k]] = 1;
+    for (uint32_t d = 0; d < s->rank; ++d)
+        if (!red[d]) {
+            merged[q] = s->dims[d];
+            perm[q++] = d;
+        }
+    const uint32_t nk = q;
+    for (uint32_t k = 0; k < ax->n; ++k) {
+        perm[q++] = ax->v[k];
+        m *= s->dims[ax->v[k]];
+    }
+    merged[nk] = m;
+    snprintf(a, sizeof a, "{\"input\": \"%s\"}, {\"options\": {\"permutation\": %s}}", in,
+             ints(l, sizeof l, perm, s->rank));
+    op(g, "transpose", a, "\"moved\"");
+    snprintf(a, sizeof a, "{\"input\": \"moved\"}, {\"newShape\": %s}", ints(l, sizeof l, merged, nk + 1));
+    op(g, "reshape", a, "\"merged\"");
+    snprintf(a, sizeof a, "{\"input\": \"merged\"}, {\"axis\": %u}, {\"options\": {\"keepDimensions\": true, "
+             "\"outputDataType\": \"%s\"}}",
+             nk, webnn_type(ot));
+    op(g, name, a, "\"index_merged\"");
+    snprintf(a, sizeof a, "{\"input\": \"index_merged\"}, {\"newShape\": %s}", dims_json(l, sizeof l, &g->f->out[0]));
+    op(g, "reshape", a, o);
+    return 0;
+}
+
 static int build_ops(wctx *g) {
     const char *onnx = g->f->onnx;
     if (strcmp(onnx, "Gather") == 0) return w_gather_like(g, "gather", 0, 1);
@@ -506,6 +558,8 @@ static int build_ops(wctx *g) {
     if (strcmp(onnx, "Range") == 0) return not_expressible(g, webnn_unsupported("FILL_VALUE_SEQUENCE"));
     if (strcmp(onnx, "TopK") == 0) return not_expressible(g, webnn_unsupported("TOP_K"));
     if (strcmp(onnx, "NonZero") == 0) return not_expressible(g, webnn_unsupported("NONZERO_COORDINATES"));
+    if (strcmp(onnx, "ArgMin") == 0) return w_argminmax(g, "argMin");
+    if (strcmp(onnx, "ArgMax") == 0) return w_argminmax(g, "argMax");
     return not_expressible(g, "this command has no WebNN form for the operator");
 }
 

@@ -35,7 +35,7 @@ function kind(dtype, w, g) {
     if (nan(w) && nan(g)) return 'nan-payload';
     if ((big(w) & mask) === 0n && (big(g) & mask) === 0n) return 'zero-sign';
   } else if (wide && (dtype[1] === 'i' || dtype[1] === 'u')) {
-    const val = (v) => (dtype[1] === 'i' ? BigInt.asIntN(64, v) : v), fw = Number(val(w)), fg = Number(val(g));
+    const val = (v) => (dtype[1] === 'i' ? BigInt.asIntN(64, big(v)) : big(v)), fw = Number(val(w)), fg = Number(val(g)); // index outputs: numbers
     const top = dtype[1] === 'i' ? 2 ** 63 : 2 ** 64, edge = fw >= top && (g === 1n << 63n || (dtype[1] === 'u' && g === 0n));
     if (Math.abs(fw) >= 2 ** 53 && (fw === fg || edge)) return 'int64-53bit';
   }

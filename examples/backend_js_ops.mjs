@@ -119,7 +119,38 @@ function sequence(fw) {
 
 // The operator in its framework form (fw: the manifest's "framework") on row-major arrays:
 // xs = [{shape, data}]; returns each output's elements, row-major, as bits (readNpy's types).
+// ArgMin / ArgMax's order of one element's bits (dtype '<f4', '<i2', ...): integers by value,
+// floats -0 == +0, a NaN beyond every number (above for ArgMax, below for ArgMin: it wins).
+function orderKey(v, dtype, isMax) {
+  const size = Number(dtype.slice(2)), w = BigInt(8 * size), b = BigInt(v), top = 1n << (w - 1n);
+  if (dtype[1] === 'f') {
+    const exp = { 2: 10n, 4: 23n, 8: 52n }[size], mag = b & (top - 1n), inf = ((1n << (w - 1n - exp)) - 1n) << exp;
+    if (mag > inf) return isMax ? 1n << 80n : -(1n << 80n);
+    return b & top ? -mag : mag;
+  }
+  return dtype[1] === 'i' && b & top ? b - (1n << w) : b;
+}
+
+// ArgMin / ArgMax over fw.axes (the index row-major over them, increasing), keepdims; the first
+// best, or the last with select_last_index.  The indices as numbers (the harness reads them so).
+function argMinMax(fw, x, isMax) {
+  const s = x.shape, axes = fw.axes, rs = axes.map((a) => s[a]), n = prod(rs), last = fw.select_last_index === 1;
+  const os = s.map((v, k) => (axes.includes(k) ? 1 : v));
+  return Array.from({ length: prod(os) }, (_, o) => {
+    const c = coords(o, os);
+    let best = null, at = 0;
+    for (let j = 0; j < n; j++) {
+      const r = coords(j, rs), full = c.map((v, k) => (axes.includes(k) ? r[axes.indexOf(k)] : v));
+      const key = orderKey(x.data[index(full, s)], x.dtype, isMax);
+      const better = best === null || (isMax ? key > best || (last && key === best) : key < best || (last && key === best));
+      if (better) [best, at] = [key, j];
+    }
+    return at;
+  });
+}
+
 export function runBackend(fw, xs) {
+  if (fw.onnx === 'ArgMax' || fw.onnx === 'ArgMin') return [argMinMax(fw, xs[0], fw.onnx === 'ArgMax')];
   if (fw.onnx === 'EyeLike' || fw.onnx === 'Trilu') return [diagonal(fw, xs)];
   if (fw.onnx === 'ConstantOfShape') {
     const os = fw.shapes.OutputTensor, like = new BITS[Number(/\d+/.exec(fw.dtype)[0]) / 8](0);

@@ -148,6 +148,18 @@ def sequence(fw):
     return bits.view(dt).reshape(shape)
 
 
+def argminmax(x, fw, is_max):
+    """ArgMin / ArgMax over fw's axes (several: moved last in increasing order and merged, the
+    index row-major over them); numpy's first index, a NaN winning; select_last_index: the
+    first index of the flipped rows, counted from the end; keepdims; the output's dtype."""
+    axes = list(fw["axes"])
+    kept = [d for d in range(x.ndim) if d not in axes]
+    y = x.transpose(kept + axes).reshape([x.shape[d] for d in kept] + [-1])
+    f = np.argmax if is_max else np.argmin
+    i = y.shape[-1] - 1 - f(y[..., ::-1], axis=-1) if fw["select_last_index"] else f(y, axis=-1)
+    return np.asarray(i).reshape([1 if d in axes else n for d, n in enumerate(x.shape)]).astype(fw["dtype"])
+
+
 def run_backend(fw, xs):
     """The operator in its framework form: fw is the manifest's "framework" (the ONNX
     name, axis, split sizes), xs the inputs in fw's shapes; returns the outputs."""
@@ -234,4 +246,6 @@ def run_backend(fw, xs):
             key = -key if x.dtype.kind == "f" else ~key  # ~: the integer order reversed, no overflow
         pos = np.take(np.argsort(key, axis=axis, kind="stable"), np.arange(fw["k"]), axis=axis)
         return [np.take_along_axis(x, pos, axis=axis), pos.astype(fw["dtype"])]
+    if op in ("ArgMin", "ArgMax"):
+        return [argminmax(xs[0], fw, op == "ArgMax")]
     raise NotImplementedError(op)

@@ -112,6 +112,19 @@ def run_torch(fw, xs):
         return [np.array(len(rows), np.uint32), out]
     if fw["onnx"] == "Where":  # the condition as bool: any nonzero byte is true
         return [torch.where(tensor(xs[0]) != 0, tensor(xs[1]), tensor(xs[2])).contiguous().numpy().view(xs[1].dtype)]
+    if fw["onnx"] in ("ArgMin", "ArgMax"):  # the reduced axes last and merged; select_last_index: on the flipped rows
+        x, axes = xs[0], list(fw["axes"])
+        if x.dtype == np.uint64:  # no unsigned 64-bit tensors: the bits offset by 2^63 keep the order as int64
+            v = torch.from_numpy(np.ascontiguousarray(x).view(np.int64) ^ np.int64(-2 ** 63))
+        elif x.dtype in (np.uint16, np.uint32):  # their values as int64
+            v = torch.from_numpy(x.astype(np.int64))
+        else:
+            v = tensor(x)
+        kept = [d for d in range(x.ndim) if d not in axes]
+        y = v.permute(kept + axes).reshape([x.shape[d] for d in kept] + [-1])
+        f = torch.argmax if fw["onnx"] == "ArgMax" else torch.argmin
+        i = y.shape[-1] - 1 - f(torch.flip(y, [-1]), dim=-1) if fw["select_last_index"] else f(y, dim=-1)
+        return [i.reshape([1 if d in axes else n for d, n in enumerate(x.shape)]).numpy().astype(fw["dtype"])]
     op, axis, data = fw["onnx"], fw.get("axis"), tensor(xs[0])
     if op == "Gather":
         shape = data.shape[:axis] + xs[1].shape + data.shape[axis + 1:]

@@ -542,6 +542,24 @@ typedef struct DMLREF_NONZERO_COORDINATES_OPERATOR_DESC {
     const DMLREF_TENSOR_DESC *OutputCountTensor;       /* UINT32, every size 1       */
     const DMLREF_TENSOR_DESC *OutputCoordinatesTensor; /* UINT32 {1,...,1,M,N}       */
 } DMLREF_NONZERO_COORDINATES_OPERATOR_DESC;
+/* ARGMIN / ARGMAX (FL 3_0): per output element, the row-major position over the
+ * reduced Axes (in increasing axis order, whatever order Axes lists them) of the
+ * smallest / largest input element agreeing with it on the kept axes; a NaN wins,
+ * +-0 tie; INCREASING gives the first such position, DECREASING the last. */
+typedef struct DMLREF_ARGMIN_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor; /* INT64, INT32, UINT64 or UINT32 */
+    uint32_t AxisCount;
+    const uint32_t *Axes;
+    DMLREF_AXIS_DIRECTION AxisDirection;
+} DMLREF_ARGMIN_OPERATOR_DESC;
+typedef struct DMLREF_ARGMAX_OPERATOR_DESC {
+    const DMLREF_TENSOR_DESC *InputTensor;
+    const DMLREF_TENSOR_DESC *OutputTensor; /* INT64, INT32, UINT64 or UINT32 */
+    uint32_t AxisCount;
+    const uint32_t *Axes;
+    DMLREF_AXIS_DIRECTION AxisDirection;
+} DMLREF_ARGMAX_OPERATOR_DESC;
 
 typedef enum DMLREF_FEATURE_LEVEL {
     DMLREF_FEATURE_LEVEL_1_0 = 0x1000,
@@ -869,6 +887,8 @@ DMLREF_API dmlref_status dmlref_compile(const DMLREF_OPERATOR_DESC *desc,
  *   TOP_K                    inputs {Input}                       outputs {OutputValue, OutputIndex}
  *   TOP_K1                   inputs {Input}                       outputs {OutputValue, OutputIndex}
  *   NONZERO_COORDINATES      inputs {Input}                       outputs {OutputCount, OutputCoordinates}
+ *   ARGMIN                   inputs {Input}                       outputs {Output}
+ *   ARGMAX                   inputs {Input}                       outputs {Output}
  * (SCATTER is SCATTER_ELEMENTS; tests/unit/test_registry.c checks this list
  * against the schemas.)  Outputs must not overlap inputs or each other (except
  * that an operator whose schema has DMLREF_SCHEMA_IN_PLACE may bind its output

@@ -345,6 +345,14 @@ def p2_workloads(rng):
         "numpy": lambda: alloc(lambda: np.argwhere(xn)),
         "torch": lambda: (lambda t: alloc(lambda: torch.nonzero(t)))(torch.from_numpy(xn)),
     }))
+    # phase 3: ARGMAX over the rows (axis 1) and over the columns (axis 0) of [4096,4096] f32:
+    # the input read once, 4096 int64 indices written
+    xa = rand((4096, 4096))
+    for wid, ax in (("argmax_last", 1), ("argmax_first", 0)):
+        w.append((wid, xa.nbytes + 4096 * 8, {
+            "numpy": (lambda ax: lambda: alloc(lambda: np.argmax(xa, ax)))(ax),
+            "torch": (lambda ax: lambda: (lambda t: alloc(lambda: torch.argmax(t, ax)))(torch.from_numpy(xa)))(ax),
+        }))
     return w
 
 

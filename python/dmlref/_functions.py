@@ -3240,4 +3240,172 @@ def nonzero_coordinates(input: ArrayLike, /, *, components: Optional[int] = None
     return _call('NONZERO_COORDINATES', (input,), feature_level, check_indices, out, threads, force_oracle, components=components)
 
 
-__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences', 'unfold', 'cast', 'slice_grad', 'max_unpooling', 'upsample_2d', 'resample', 'resample1', 'resample2', 'resample3', 'element_wise_if', 'fill_value_constant', 'fill_value_sequence', 'top_k', 'top_k1', 'nonzero_coordinates']
+def argmin(input: ArrayLike, /, *, axes: Sequence[int], axis_direction: Union[int, str], dtype: Any = None, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
+    r"""DML_OPERATOR_ARGMIN on numpy arrays (docs/operators.md, "Q9. ARGMIN and ARGMAX").
+
+    argmin(input, /, *, axes, axis_direction, dtype=..., feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
+
+    `DML_OPERATOR_ARGMIN` = 137 and `DML_OPERATOR_ARGMAX` = 138, from FL 3_0. For each output
+    element, the position of the smallest (ARGMIN) or largest (ARGMAX) input element among those
+    that agree with it on the kept axes, counted over the reduced axes. onnxruntime lowers ONNX
+    ArgMin/ArgMax-13 to them (`select_last_index` → DECREASING, int64 output); Chromium lowers WebNN
+    argMin/argMax (INCREASING, int32/int64 output).
+
+    Parameters
+    ----------
+    input : array
+        InputTensor: tensor; any object with __dlpack__ or __array__.
+    axes : UINT array
+        Axes; its length gives AxisCount.
+    axis_direction : enum
+        AxisDirection: 0 INCREASING, 1 DECREASING.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+
+    Validation rules (index rules among them)
+    -----------------------------------------
+    | # | Rule | Status |
+    |---|---|---|
+    | AM1 | InputTensor and OutputTensor have the same DimensionCount, 1 to 8 | `DIMENSION_COUNT` |
+    | AM2 | Input.DataType allowed at the FL: T8 at 3_0, T10 (T8 and INT64, UINT64; never FLOAT64) from 4_1 | `DATA_TYPE` |
+    | AM3 | Output.DataType INT64, INT32, UINT64 or UINT32, at every level | `DATA_TYPE` |
+    | AM4 | `1 ≤ AxisCount ≤ DimensionCount`, Axes not NULL, every axis `< DimensionCount`, the axes distinct (**dmlref decides**: the page does not say; a repeated axis has no meaning), listed in any order | `PARAMETER` (NULL: `NULL_POINTER`) |
+    | AM5 | `Output.Sizes[d] = 1` for a reduced d, `Input.Sizes[d]` otherwise | `SIZES` |
+    | AM6 | AxisDirection INCREASING (0) or DECREASING (1) | `PARAMETER` |
+    | AM7 | An INT32 output holds every index: the reduced element count (the product of Input.Sizes over Axes) is at most 2^31 (**dmlref decides**: the page allows INT32 without a bound; an index above INT32_MAX would be written wrapped. UINT32 holds every index of a tensor, at most 2^32 − 1 elements) | `DATA_TYPE` |
+
+    Messages: `ARGMAX: Axes[2] (2) repeats an earlier axis; the axes must be distinct`;
+    `ARGMIN: OutputTensor.Sizes {3,4} must equal InputTensor.Sizes with 1 on the Axes, {3,1} (they differ at dimension 1)`;
+    `ARGMIN: OutputTensor.DataType INT32 cannot hold every index: the reduced element count (2147483649) is above 2^31 (use UINT32, INT64 or UINT64)`.
+
+    Output shape
+    ------------
+    Input's Sizes with 1 on the reduced axes (AM5); the output's data type is the caller's (the
+    Python functions' `dtype=`).
+
+    Examples of docs/operators.md
+    ----------------------------
+    Input {3,3} FLOAT32 [[1,2,3],[3,0,4],[2,5,2]], INCREASING:
+    | Axes | ARGMIN | ARGMAX |
+    |---|---|---|
+    | {0} | [[0,1,2]] | [[1,2,1]] |
+    | {1} | [[0],[1],[0]] | [[2],[2],[1]] |
+    | {0,1} (or {1,0}) | [[4]] | [[7]] |
+    `ARGMIN` of {1,2,3,2,1} along axis 0: 0 with INCREASING, 4 with DECREASING (the
+    AxisDirection page's example).
+    - NaN: `tests/cases/argmin_nan_wins.json`, Input {2,3} [[−0, 0, −Inf], [NaN 0x7FC00001, −1,
+      NaN 0xFFC00000]], ARGMIN, Axes {1, 0}, DECREASING → [[5]] (the last NaN; −Inf does not beat it).
+    - Invalid: `tests/cases/bad/e2_argmax_repeated_axis.json` (AM4), `e2_argmin_output_sizes.json`
+      (AM5: ONNX's keepdims=0 shape), `e2_argmax_int32_count.json` (AM7: 2^31 + 1 reduced elements of
+      a broadcast input into INT32), `e3_argmin_axis_count.json` (the case reader: AxisCount is the
+      length of Axes).
+    **Export.** ONNX `ArgMin`/`ArgMax` (opset 13), `keepdims` = 1, `select_last_index` = 1 for
+    DECREASING, int64 output, then `Cast` for INT32, UINT32 and UINT64. The form lists the reduced
+    axes of size above 1 (an axis of size 1 adds nothing to the index; when every reduced axis has
+    size 1, the first of them). With one axis it is ONNX's `axis`; with several the graph moves them
+    last in increasing order (`Transpose`, the kept axes first), merges them (`Reshape`), takes the
+    arg over the merged axis and reshapes to Output's Sizes: the merged index is exactly the
+    ...
+    """
+    r = _fast(137, (input,), (axes, axis_direction,), (dtype,), out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('ARGMIN', (input,), feature_level, check_indices, out, threads, force_oracle, axes=axes, axis_direction=axis_direction, dtype=dtype)
+
+
+def argmax(input: ArrayLike, /, *, axes: Sequence[int], axis_direction: Union[int, str], dtype: Any = None, feature_level: Optional[str] = None, check_indices: bool = False, out: Any = None, threads: int = 0, force_oracle: bool = False) -> NDArray[Any]:
+    r"""DML_OPERATOR_ARGMAX on numpy arrays (docs/operators.md, "Q9. ARGMIN and ARGMAX").
+
+    argmax(input, /, *, axes, axis_direction, dtype=..., feature_level=..., check_indices=..., out=..., threads=..., force_oracle=...) -> NDArray[Any]
+
+    `DML_OPERATOR_ARGMIN` = 137 and `DML_OPERATOR_ARGMAX` = 138, from FL 3_0. For each output
+    element, the position of the smallest (ARGMIN) or largest (ARGMAX) input element among those
+    that agree with it on the kept axes, counted over the reduced axes. onnxruntime lowers ONNX
+    ArgMin/ArgMax-13 to them (`select_last_index` → DECREASING, int64 output); Chromium lowers WebNN
+    argMin/argMax (INCREASING, int32/int64 output).
+
+    Parameters
+    ----------
+    input : array
+        InputTensor: tensor; any object with __dlpack__ or __array__.
+    axes : UINT array
+        Axes; its length gives AxisCount.
+    axis_direction : enum
+        AxisDirection: 0 INCREASING, 1 DECREASING.
+    feature_level : str, optional
+        The DirectML feature level the call is validated at ("4_1"; None: the newest).
+    check_indices : bool
+        Report an out-of-range index (dmlref.IndexOutOfRange) instead of DirectML's rule.
+    out : array, optional
+        Written in place (a strided view: only the addressed elements).
+    threads : int
+        dmlref_options.threads (0: the library's default, 1: serial).
+    force_oracle : bool
+        Run the scalar oracle, never a fast path.
+
+    Raises dmlref.InvalidDescriptor (a ValueError) with the library's message and rule id
+    for a call DirectML would refuse.
+
+    Validation rules (index rules among them)
+    -----------------------------------------
+    | # | Rule | Status |
+    |---|---|---|
+    | AM1 | InputTensor and OutputTensor have the same DimensionCount, 1 to 8 | `DIMENSION_COUNT` |
+    | AM2 | Input.DataType allowed at the FL: T8 at 3_0, T10 (T8 and INT64, UINT64; never FLOAT64) from 4_1 | `DATA_TYPE` |
+    | AM3 | Output.DataType INT64, INT32, UINT64 or UINT32, at every level | `DATA_TYPE` |
+    | AM4 | `1 ≤ AxisCount ≤ DimensionCount`, Axes not NULL, every axis `< DimensionCount`, the axes distinct (**dmlref decides**: the page does not say; a repeated axis has no meaning), listed in any order | `PARAMETER` (NULL: `NULL_POINTER`) |
+    | AM5 | `Output.Sizes[d] = 1` for a reduced d, `Input.Sizes[d]` otherwise | `SIZES` |
+    | AM6 | AxisDirection INCREASING (0) or DECREASING (1) | `PARAMETER` |
+    | AM7 | An INT32 output holds every index: the reduced element count (the product of Input.Sizes over Axes) is at most 2^31 (**dmlref decides**: the page allows INT32 without a bound; an index above INT32_MAX would be written wrapped. UINT32 holds every index of a tensor, at most 2^32 − 1 elements) | `DATA_TYPE` |
+
+    Messages: `ARGMAX: Axes[2] (2) repeats an earlier axis; the axes must be distinct`;
+    `ARGMIN: OutputTensor.Sizes {3,4} must equal InputTensor.Sizes with 1 on the Axes, {3,1} (they differ at dimension 1)`;
+    `ARGMIN: OutputTensor.DataType INT32 cannot hold every index: the reduced element count (2147483649) is above 2^31 (use UINT32, INT64 or UINT64)`.
+
+    Output shape
+    ------------
+    Input's Sizes with 1 on the reduced axes (AM5); the output's data type is the caller's (the
+    Python functions' `dtype=`).
+
+    Examples of docs/operators.md
+    ----------------------------
+    Input {3,3} FLOAT32 [[1,2,3],[3,0,4],[2,5,2]], INCREASING:
+    | Axes | ARGMIN | ARGMAX |
+    |---|---|---|
+    | {0} | [[0,1,2]] | [[1,2,1]] |
+    | {1} | [[0],[1],[0]] | [[2],[2],[1]] |
+    | {0,1} (or {1,0}) | [[4]] | [[7]] |
+    `ARGMIN` of {1,2,3,2,1} along axis 0: 0 with INCREASING, 4 with DECREASING (the
+    AxisDirection page's example).
+    - NaN: `tests/cases/argmin_nan_wins.json`, Input {2,3} [[−0, 0, −Inf], [NaN 0x7FC00001, −1,
+      NaN 0xFFC00000]], ARGMIN, Axes {1, 0}, DECREASING → [[5]] (the last NaN; −Inf does not beat it).
+    - Invalid: `tests/cases/bad/e2_argmax_repeated_axis.json` (AM4), `e2_argmin_output_sizes.json`
+      (AM5: ONNX's keepdims=0 shape), `e2_argmax_int32_count.json` (AM7: 2^31 + 1 reduced elements of
+      a broadcast input into INT32), `e3_argmin_axis_count.json` (the case reader: AxisCount is the
+      length of Axes).
+    **Export.** ONNX `ArgMin`/`ArgMax` (opset 13), `keepdims` = 1, `select_last_index` = 1 for
+    DECREASING, int64 output, then `Cast` for INT32, UINT32 and UINT64. The form lists the reduced
+    axes of size above 1 (an axis of size 1 adds nothing to the index; when every reduced axis has
+    size 1, the first of them). With one axis it is ONNX's `axis`; with several the graph moves them
+    last in increasing order (`Transpose`, the kept axes first), merges them (`Reshape`), takes the
+    arg over the merged axis and reshapes to Output's Sizes: the merged index is exactly the
+    ...
+    """
+    r = _fast(138, (input,), (axes, axis_direction,), (dtype,), out, feature_level, check_indices, threads, force_oracle)
+    if r is not _MISS:
+        return r  # type: ignore[no-any-return]
+    return _call('ARGMAX', (input,), feature_level, check_indices, out, threads, force_oracle, axes=axes, axis_direction=axis_direction, dtype=dtype)
+
+
+__all__ = ['gather', 'gather_elements', 'scatter_nd', 'split', 'join', 'element_wise_identity', 'tile', 'scatter', 'diagonal_matrix', 'diagonal_matrix1', 'depth_to_space', 'space_to_depth', 'depth_to_space1', 'space_to_depth1', 'padding', 'padding1', 'slice', 'slice1', 'one_hot', 'gather_nd', 'gather_nd1', 'reverse_subsequences', 'unfold', 'cast', 'slice_grad', 'max_unpooling', 'upsample_2d', 'resample', 'resample1', 'resample2', 'resample3', 'element_wise_if', 'fill_value_constant', 'fill_value_sequence', 'top_k', 'top_k1', 'nonzero_coordinates', 'argmin', 'argmax']

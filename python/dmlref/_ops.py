@@ -60,7 +60,8 @@ EXTRA = {"SPLIT": ("sizes",), "ONE_HOT": ("depth",), "DIAGONAL_MATRIX": ("shape"
          "FILL_VALUE_CONSTANT": ("shape", "dtype"), "FILL_VALUE_SEQUENCE": ("shape", "dtype"),
          "SLICE_GRAD": ("shape",), "MAX_UNPOOLING": ("shape",),
          "RESAMPLE": ("shape",), "RESAMPLE1": ("shape",), "RESAMPLE2": ("shape",), "RESAMPLE3": ("shape",),
-         "NONZERO_COORDINATES": ("components",)}
+         "NONZERO_COORDINATES": ("components",),
+         "ARGMIN": ("dtype",), "ARGMAX": ("dtype",)}
 # Extra keyword arguments needed only when no input is given (then required unless out= is
 # given): the output's shape and type come from the input otherwise.
 EXTRA_WITHOUT_INPUT = {"DIAGONAL_MATRIX1": ("shape", "dtype")}

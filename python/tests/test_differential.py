@@ -71,7 +71,8 @@ NEVER = {"TILE": {"FLOAT64"}, "MAX_UNPOOLING": {"FLOAT64"}, "FILL_VALUE_SEQUENCE
          "TOP_K": {"FLOAT64"}, "TOP_K1": {"FLOAT64"},
          "UPSAMPLE_2D": _NOT_RS4 | {"INT8", "UINT8"},
          "RESAMPLE": _NOT_RS4, "RESAMPLE1": _NOT_RS4, "RESAMPLE2": _NOT_RS4, "RESAMPLE3": _NOT_RS4,
-         "NONZERO_COORDINATES": {"FLOAT64", "INT64", "UINT64"}}  # T8 at every level (rule NZ2)
+         "NONZERO_COORDINATES": {"FLOAT64", "INT64", "UINT64"},  # T8 at every level (rule NZ2)
+         "ARGMIN": {"FLOAT64"}, "ARGMAX": {"FLOAT64"}}  # T10 at 4_1
 
 
 def test_every_operator_and_type_is_covered():

@@ -4,7 +4,7 @@ For every case directory given that holds webnn.json: builds each input from its
 for float types, checks that "data" and "bits" agree: the decimal read as a double and rounded
 to the type gives the bits, "NaN" any NaN), runs the operators in order (gather, gatherElements,
 gatherND, scatterElements, scatterND, split, concat, identity, tile, reshape, transpose, slice,
-reverse, pad, where, cast, with WebNN's argument names and numpy's semantics; negative indices count
+reverse, pad, where, cast, argMin, argMax, with WebNN's argument names and numpy's semantics; negative indices count
 from the end) and compares every expected output bit for bit.  Directories whose manifest says
 WebNN cannot express the case must have no webnn.json and a reason.  Prints
 "webnn: N matched, E not expressible, F failed"; exits 1 on any failure.
@@ -112,6 +112,10 @@ def run(op, env):
             out[tuple(slice(p, p + s) for p, s in zip(b, x.shape))] = x
             return out
         return np.pad(x, list(zip(b, e)), mode={"edge": "edge", "reflection": "reflect"}[mode])
+    if n in ("argMin", "argMax"):  # numpy's first index (a NaN wins, as dmlref decides)
+        f = np.argmax if n == "argMax" else np.argmin
+        r = f(val("input"), axis=a["axis"], keepdims=opt.get("keepDimensions", False))
+        return np.asarray(r).astype(DT[opt.get("outputDataType", "int32")])
     raise ValueError(f"operator {n}")
 
 

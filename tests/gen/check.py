@@ -27,7 +27,8 @@ For every case file in DIR, from the file's own tensors and data (not from its
 
 Prints one line per problem and "gen-check: N files, N problems"; exits 1 on a problem.
 Index tensors are the slots named *Indices* (IndicesTensor), and REVERSE_SUBSEQUENCES's
-SequenceLengthsTensor (INDEX_SLOTS): the slots the library's schema marks is_index.
+SequenceLengthsTensor (INDEX_SLOTS), and ARGMIN's and ARGMAX's OutputTensor (INDEX_OUTPUTS): the
+slots the library's schema marks is_index.
 """
 import argparse
 import itertools
@@ -50,6 +51,7 @@ INDEX_SLOTS = {"SequenceLengthsTensor"}  # index slots not named *Indices*
 FIXED_SLOTS = {"ConditionTensor", "OutputIndexTensor", "OutputCountTensor", "OutputCoordinatesTensor"}
 # the operator fixes the type (ELEMENT_WISE_IF: UINT8; TOP_K's index output: UINT32 or UINT64;
 # NONZERO_COORDINATES: UINT32): in no type list
+INDEX_OUTPUTS = {("ARGMIN", "OutputTensor"), ("ARGMAX", "OutputTensor")}  # outputs of indices (is_index)
 CANON = {"FLOAT16": 0x7E00, "FLOAT32": 0x7FC00000, "FLOAT64": 0x7FF8000000000000}
 
 
@@ -133,7 +135,7 @@ def features(case, path, problems):
          "strides": False, "broadcast": False, "gaps": False, "padded_total": False, "special_values": set()}
     for name, is_out, t in tensors(case):
         dt, sizes = t["DataType"], ints(t["Sizes"])
-        is_index = "Indices" in name or name in INDEX_SLOTS
+        is_index = "Indices" in name or name in INDEX_SLOTS or (case.get("operator"), name) in INDEX_OUTPUTS
         if name not in FIXED_SLOTS:
             f["index_types" if is_index else "data_types"].add(dt)
         f["max_dimension_count"] = max(f["max_dimension_count"], len(sizes))

@@ -50,6 +50,8 @@ np.lib.stride_tricks.as_strided builds over the raw buffers:
     FILL_VALUE_CONSTANT  np.full of the union Value's bits
     NONZERO_COORDINATES  np.argwhere over the elements' bits (floats without the sign bit),
                      the last N columns as uint32, zero rows past the count
+    ARGMIN / ARGMAX  np.argmin / np.argmax over the reduced axes moved last and merged (a NaN
+                     wins, the first index; DECREASING on the flipped rows)
     FILL_VALUE_SEQUENCE  Start + np.arange(count) * Delta reshaped (the logical index):
                      integers modulo 2^bits as uint64, FLOAT32 np.multiply then np.add in
                      float32 (two roundings), FLOAT16 the same on the widened values then
@@ -263,6 +265,8 @@ PARAM_NAMES = {
     "FILL_VALUE_SEQUENCE": ("ValueDataType", "ValueStart", "ValueDelta"),
     "TOP_K": ("Axis", "K"),
     "TOP_K1": ("Axis", "K", "AxisDirection"),
+    "ARGMIN": ("AxisDirection",),
+    "ARGMAX": ("AxisDirection",),
 }
 
 
@@ -1166,6 +1170,35 @@ def gen_top_k(rng, dt, it, n, oob, op="TOP_K"):
     params = (a, k) if op == "TOP_K" else (a, k, 1 if decreasing else 0)
     return op, params[0], params[1], [t_in, t_val, t_ix], [vals, pos], "axis %d K %d %s" % (
         a, k, "DECREASING" if decreasing else "INCREASING"), False, params[2:]
+def gen_argminmax(op):
+    """ARGMIN / ARGMAX: 1 to n distinct reduced axes listed in a random order, the data drawn from
+    a pool of a few of its own random values (ties, all-equal rows; NaNs of any payload, +-0,
+    +-Inf where the random bits give them); numpy's np.argmin / np.argmax over the reduced axes
+    moved last (increasing) and merged: the first index, a NaN winning (numpy's rule and
+    dmlref's); DECREASING: the first index of the flipped rows, counted from the end."""
+    def gen(rng, dt, it, n, oob):
+        if dt == 9:  # AM2: never FLOAT64
+            return None
+        sizes = [int(rng.integers(1, 5)) for _ in range(n)]
+        if int(np.prod(sizes)) < 64 and rng.integers(0, 3) == 0:  # a longer row: the vector kernels
+            sizes[int(rng.integers(0, n))] = int(rng.integers(8, 70))
+        axes = [int(a) for a in rng.permutation(n)[: int(rng.integers(1, n + 1))]]
+        red = sorted(axes)
+        kept = [d for d in range(n) if d not in red]
+        outs = [1 if d in red else s_ for d, s_ in enumerate(sizes)]
+        t_in = make(rng, dt, sizes, False, HOST[0] + NP_CODE[dt])
+        v = t_in.view(t_in.data)
+        pool = np.array(v).reshape(-1)[: int(rng.integers(1, 5))].copy()
+        v[...] = pool[rng.integers(0, len(pool), size=sizes)]
+        t_out = make(rng, it, outs, True)
+        x = np.array(t_in.view()).transpose(kept + red).reshape([sizes[d] for d in kept] + [-1])
+        last = int(rng.integers(0, 2))
+        f = np.argmax if op == "ARGMAX" else np.argmin
+        idx = (x.shape[-1] - 1 - f(x[..., ::-1], axis=-1)) if last else f(x, axis=-1)
+        res = np.asarray(idx, np.int64).reshape(outs)
+        note = "Axes %s %s" % (axes, "DECREASING" if last else "INCREASING")
+        return op, last, 0, [t_in, t_out], [res], note, False, (("Axes", axes),)
+    return gen
 
 
 GENERATORS = {
@@ -1206,6 +1239,8 @@ GENERATORS = {
     "TOP_K": gen_top_k,
     "TOP_K1": lambda rng, dt, it, n, oob: gen_top_k(rng, dt, it, n, oob, "TOP_K1"),
     "NONZERO_COORDINATES": gen_nonzero_coordinates,
+    "ARGMIN": gen_argminmax("ARGMIN"),
+    "ARGMAX": gen_argminmax("ARGMAX"),
 }
 
 

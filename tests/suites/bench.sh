@@ -28,10 +28,10 @@ if [ ! -x "$B" ]; then
     exit 1
 fi
 
-# ---- the list and the files agree: 37 workloads (12 of phase 1, 13 of phase 2, 12 of phase 3) + small_gather
+# ---- the list and the files agree: 40 workloads (12 of phase 1, 13 of phase 2, 15 of phase 3) + small_gather
 listed=$(sed 's/#.*//' "$W/workloads.txt" | tr -s ' \t' '\n' | sed '/^$/d')
 n=$(echo "$listed" | wc -l)
-[ "$n" -eq 37 ] && ok || no "workloads.txt lists $n workloads, not 37"
+[ "$n" -eq 40 ] && ok || no "workloads.txt lists $n workloads, not 40"
 for id in $listed; do
     [ -f "$W/$id.json" ] && ok || no "$id is listed but $W/$id.json is missing"
 done
@@ -109,6 +109,8 @@ where 218103808
 fill_sequence 67108864
 topk_rows 71303168
 nonzero 201326596
+argmax_last 67141632
+argmax_first 67141632
 small_gather 2112
 EOF
 

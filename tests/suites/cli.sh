@@ -960,6 +960,18 @@ grep -q "OutputCoordinatesTensor\[11\]: expected 2, got 3" "$tmp/err" && ok || n
 expect 0 "export NONZERO" "$D" export tests/cases/nonzero_coordinates_doc1.json --out "$tmp/nzexp"
 grep -q '"expected_from": "case", "defined_elements": 12}' "$tmp/nzexp/manifest.json" && ok || no "export: no defined_elements 12"
 [ "$(grep -c defined_elements "$tmp/nzexp/manifest.json")" -eq 1 ] && ok || no "export: defined_elements on a wholly defined output"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_argmin_1_$i.json"; done))
+want=f2c746ce5fd78ce5c1d8af8ffcd9f76c169b2d5bc5737655de40bd72be00fe5a
+[ "$pin" = "$want" ] && ok || no "gen ARGMIN --count 5 --seed 1 files have sha256 $pin, pinned $want"
+pin=$(pins $(for i in 0 1 2 3 4; do echo "$tmp/genpin/gen_argmax_1_$i.json"; done))
+want=f6098c1873b37edcc9794496ba5aeb753632325c367aec610745959261de17ad
+[ "$pin" = "$want" ] && ok || no "gen ARGMAX --count 5 --seed 1 files have sha256 $pin, pinned $want"
+# ARGMIN and ARGMAX: generated cases (expected from the oracle) run back on the fast paths with 1 and 2 threads
+for op in ARGMIN ARGMAX; do
+    DMLREF_FORCE_ORACLE=1 "$D" gen --operator $op --count 40 --seed 5 --out "$tmp/genarg" >"$tmp/out" 2>"$tmp/err" && ok ||
+        no "gen $op 40 (oracle)"
+done
+runback "ARGMIN/ARGMAX" "$tmp/genarg" DMLREF_PAR_GRAIN=16
 # what the suite covers (over all 100 cases)
 if py - "$tmp/gen1" <<'PY' 2>"$tmp/err"
 import json, os, sys

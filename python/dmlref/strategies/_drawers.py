@@ -635,3 +635,26 @@ def nonzero_coordinates(draw, feature_level=None, **types):
     outs = ((1,) * r, (1,) * (r - 2) + (count, N))
     return Drawn("NONZERO_COORDINATES", [x], {"components": N}, feature_level,
                  [(o, draw(layouts(o, broadcast=False))) for o in outs], out_dtypes=[np.uint32, np.uint32])
+
+
+def _argminmax(operator):
+    @st.composite
+    def draw_it(draw, feature_level=None, **types):
+        """ARGMIN / ARGMAX: 1 to 4 distinct reduced axes listed in any order (now and then every
+        axis), either AxisDirection, an output of an index type of the level (dtype=) with 1 on
+        the reduced axes; the data drawn from a pool of a few of its own values (ties, all-equal
+        rows, and whatever specials the input drew: NaNs, +-0, +-Inf)."""
+        n, dt, it, rng = draw(_common(operator, feature_level, **types))
+        ins = draw(shapes(n, budget=96))
+        axes = draw(st.permutations(list(range(n))))[: draw(st.integers(1, min(n, 4)))]
+        x = _input(draw, rng, dt, ins, broadcast=False)
+        pool = x.reshape(-1)[: draw(st.integers(1, 4))].copy()
+        x[...] = pool[rng.integers(0, len(pool), size=ins)]
+        outs = tuple(1 if d in axes else s for d, s in enumerate(ins))
+        kw = {"axes": list(axes), "axis_direction": draw(st.sampled_from(["INCREASING", "DECREASING"])), "dtype": it}
+        return Drawn(operator, [x], kw, feature_level, [(outs, draw(layouts(outs, broadcast=False)))])
+    return draw_it
+
+
+argmin = _argminmax("ARGMIN")
+argmax = _argminmax("ARGMAX")

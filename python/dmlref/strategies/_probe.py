@@ -21,7 +21,8 @@ _PROBE = {"Axis": 0, "IndexDimensions": 1, "InputDimensionCount": lambda n: n, "
           "InputWindowStrides": lambda n: [1] * n, "StartPadding": lambda n: [0] * n, "EndPadding": lambda n: [0] * n,
           "Scales": lambda n: [1.0] * n, "InputPixelOffsets": lambda n: [0.0] * n,
           "OutputPixelOffsets": lambda n: [0.0] * n, "Antialiased": False, "ScaleSize": (1, 1),
-          "K": 1}
+          "K": 1,
+          "Axes": [0]}
 # Slots whose probe tensor cannot be all 1s: (operator, slot) -> sizes for n dimensions
 # (ONE_HOT's Values must hold two elements at least, rule OH5).
 _PROBE_SIZES = {("ONE_HOT", "ValuesTensor"): lambda n: (1,) * (n - 1) + (2,),

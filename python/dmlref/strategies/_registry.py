@@ -13,7 +13,7 @@ from ._drawers import (_padding, cast, depth_space, diagonal_matrix, diagonal_ma
                        gather_nd, gather_nd1, join, one_hot, reverse_subsequences, same_shape, scatter,
                        scatter_nd, slice1, slice_, split, tile, unfold, slice_grad, max_unpooling, resample,
                        resample1, resample2, resample3, upsample_2d, top_k, top_k1,
-                       nonzero_coordinates)
+                       nonzero_coordinates, argmin, argmax)
 from ._probe import support
 
 
@@ -57,6 +57,8 @@ DRAWERS = {
     "TOP_K": top_k,
     "TOP_K1": top_k1,
     "NONZERO_COORDINATES": nonzero_coordinates,
+    "ARGMIN": argmin,
+    "ARGMAX": argmax,
 }
 
 

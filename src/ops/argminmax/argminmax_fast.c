@@ -1,0 +1,690 @@
+/*
+ * ARGMIN's and ARGMAX's fast path (argminmax.h; the rules and the oracle are
+ * argminmax.c), bit-identical to the oracle and tested against it on random cases.
+ *
+ * The reduced axes (increasing) must merge into one strided run: each nonsingular
+ * reduced dim adjacent to the next one (stride = next stride * next size), so that
+ * candidate j sits at j * rs bytes from the run's start; else the oracle runs.  The
+ * kept dims are one loop nest (output and input strides, collapsed).
+ *
+ *   argminmax.rows_x4     the run contiguous, FLOAT32 / INT32 / UINT32: per output
+ *                         element, two passes over its row (it stays in cache): the
+ *                         largest (ARGMAX) or smallest (ARGMIN) 32-bit key and whether a
+ *                         NaN is there (4 lanes a step), then the first (INCREASING) or last
+ *                         (DECREASING) element that is the best (cmpeq, movemask)
+ *   argminmax.rows_x2     the same for FLOAT16 / INT16 / UINT16 (16-bit keys, 8 lanes)
+ *   argminmax.rows        any other type or a strided run: scalar_order_key per element
+ *   argminmax.columns_x4  the run strided (the reduced axis outer) and the innermost kept
+ *                         dim contiguous in the input, FLOAT32 / INT32 / UINT32: a chunk of
+ *                         ARGMINMAX_CW columns at a time, the running best key and index per
+ *                         column updated row by row (4 lanes a step: cmpgt; the key and index
+ *                         stored only where a lane improved), one pass;
+ *                         a chunk holding a NaN done again as argminmax.columns does it
+ *   argminmax.columns     the same for every other type, scalar_order_key per element
+ *
+ * The keys (below): floats' sign-magnitude made two's complement, so that -0 and +0 are
+ * both 0; integers their value.  A NaN has no place in that order: pass 1 notes that one was
+ * seen and pass 2 then looks for NaNs (a NaN wins in both operators, all NaNs equal).  The
+ * strict or non-strict comparison of INCREASING or DECREASING is the oracle's.  Threads take
+ * contiguous ranges of output elements (rows) or of (outer point, column chunk) units.
+ */
+#include "argminmax.h"
+#include "core/scalar.h"
+#include "ops/kernels.h"
+
+#include "simd/simd.h"
+
+#include <string.h>
+
+/* columns per unit of the columns kernels (their best keys and indices: stack arrays of 8 KiB
+ * each, 128 B in a DMLREF_SMALL build) */
+#define ARGMINMAX_CW (DMLREF_SMALL ? 32u : 2048u)
+#define ARGMINMAX_AHEAD 2u /* columns kernels: rows prefetched ahead */
+
+enum { K_FLOAT, K_SIGNED, K_UNSIGNED };
+
+/* The loops below take is_max and last (and the type's kind) as parameters and are called with
+ * constants: inlined, each call is a loop of its own without those tests. */
+#if defined(__GNUC__)
+#define AM_INLINE static inline __attribute__((always_inline))
+#else
+#define AM_INLINE static inline
+#endif
+/* A read prefetch into L2 (not L1: the rows of a column chunk are a multiple of 4 KiB apart,
+ * so in L1 they would evict one another before they are read). */
+#if defined(__GNUC__)
+#define AM_PREFETCH_L2(p) __builtin_prefetch((p), 0, 2)
+#else
+#define AM_PREFETCH_L2(p) ((void)(p))
+#endif
+enum { M_ROWS_X4, M_ROWS_X2, M_ROWS, M_COLS_X4, M_COLS };
+
+typedef struct am_plan {
+    nest_t kept;        /* rows: the kept dims; columns: the kept dims but the innermost */
+    uint64_t count, rs; /* reduced elements, their byte stride                          */
+    uint64_t inner, ost, chunks, units;
+    uint32_t mode, es, oes, dt, kind, nth;
+    uint32_t last, nan_low;
+    argminmax_params prm;
+} am_plan;
+
+typedef struct am_ctx {
+    const am_plan *p;
+    const exec_args *x;
+} am_ctx;
+
+/* ---- keys --------------------------------------------------------------------- */
+
+/*
+ * The vector kernels work on a signed key whose order is the values' order, apart from NaN:
+ * floats: sign-magnitude made two's complement (k = x >= 0 ? |x| : -|x|, so -0 and +0 are both
+ * 0 and a NaN is beyond the infinities on its sign's side); integers: their value (unsigned
+ * ones offset by 2^31 or 2^15).  Pass 1 takes the largest (ARGMAX) or smallest (ARGMIN) key
+ * and notes whether any NaN was seen; pass 2 finds the first or last element that is the best:
+ * a NaN when one was seen (a NaN wins in both operators), a zero of either sign when the best
+ * key is 0, else the element whose bits are the best key's (the key is one-to-one elsewhere).
+ */
+#define F32_ABS 0x7FFFFFFFu
+#define F32_INF 0x7F800000u
+#define F16_ABS 0x7FFFu
+#define F16_INF 0x7C00u
+
+static inline int32_t key32(uint32_t x, uint32_t kind) {
+    if (kind == K_FLOAT) {
+        const uint32_t a = x & F32_ABS, s = 0u - (x >> 31);
+        return (int32_t)((a ^ s) - s);
+    }
+    return (int32_t)(kind == K_UNSIGNED ? x ^ 0x80000000u : x);
+}
+
+static inline int16_t key16(uint16_t x, uint32_t kind) {
+    if (kind == K_FLOAT) {
+        const uint32_t a = x & F16_ABS, s = 0u - (uint32_t)(x >> 15);
+        return (int16_t)(uint16_t)((a ^ s) - s);
+    }
+    return (int16_t)(uint16_t)(kind == K_UNSIGNED ? x ^ 0x8000u : x);
+}
+
+static inline uint32_t load32(const unsigned char *p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+static inline uint16_t load16(const unsigned char *p) {
+    uint16_t v;
+    memcpy(&v, p, 2);
+    return v;
+}
+
+/* What pass 2 looks for: 0 the bits `bits`, 1 a zero of either sign, 2 a NaN. */
+enum { FIND_BITS, FIND_ZERO, FIND_NAN };
+
+/* The element bits of a non-NaN float key k (w-bit), or of an integer key. */
+static inline uint32_t bits_of32(int32_t k, uint32_t kind) {
+    if (kind == K_FLOAT) return k >= 0 ? (uint32_t)k : 0x80000000u | (0u - (uint32_t)k);
+    return kind == K_UNSIGNED ? (uint32_t)k ^ 0x80000000u : (uint32_t)k;
+}
+static inline uint16_t bits_of16(int16_t k, uint32_t kind) {
+    if (kind == K_FLOAT) return (uint16_t)(k >= 0 ? (uint32_t)k : 0x8000u | ((0u - (uint32_t)k) & 0x7FFFu));
+    return (uint16_t)(kind == K_UNSIGNED ? (uint16_t)k ^ 0x8000u : (uint16_t)k);
+}
+
+static inline int match32(uint32_t x, int find, uint32_t bits) {
+    return find == FIND_NAN ? (x & F32_ABS) > F32_INF : find == FIND_ZERO ? (x & F32_ABS) == 0 : x == bits;
+}
+static inline int match16(uint16_t x, int find, uint16_t bits) {
+    return find == FIND_NAN ? (x & F16_ABS) > F16_INF : find == FIND_ZERO ? (x & F16_ABS) == 0 : x == bits;
+}
+
+#if DMLREF_SIMD
+#define LD(p) simde_mm_loadu_si128((const simde__m128i *)(const void *)(p))
+#define ST(p, v) simde_mm_storeu_si128((simde__m128i *)(void *)(p), (v))
+#define BLEND(m, a, b) simde_mm_or_si128(simde_mm_and_si128((m), (a)), simde_mm_andnot_si128((m), (b)))
+
+static inline simde__m128i vkey32(simde__m128i x, uint32_t kind, simde__m128i *nan) {
+    if (kind == K_FLOAT) {
+        const simde__m128i a = simde_mm_and_si128(x, simde_mm_set1_epi32((int32_t)F32_ABS));
+        const simde__m128i s = simde_mm_srai_epi32(x, 31);
+        *nan = simde_mm_or_si128(*nan, simde_mm_cmpgt_epi32(a, simde_mm_set1_epi32((int32_t)F32_INF)));
+        return simde_mm_sub_epi32(simde_mm_xor_si128(a, s), s);
+    }
+    return kind == K_UNSIGNED ? simde_mm_xor_si128(x, simde_mm_set1_epi32(INT32_MIN)) : x;
+}
+
+static inline simde__m128i vkey16(simde__m128i x, uint32_t kind, simde__m128i *nan) {
+    if (kind == K_FLOAT) {
+        const simde__m128i a = simde_mm_and_si128(x, simde_mm_set1_epi16((int16_t)F16_ABS));
+        const simde__m128i s = simde_mm_srai_epi16(x, 15);
+        *nan = simde_mm_or_si128(*nan, simde_mm_cmpgt_epi16(a, simde_mm_set1_epi16((int16_t)F16_INF)));
+        return simde_mm_sub_epi16(simde_mm_xor_si128(a, s), s);
+    }
+    return kind == K_UNSIGNED ? simde_mm_xor_si128(x, simde_mm_set1_epi16(INT16_MIN)) : x;
+}
+
+/* The larger (is_max) or smaller of a and b, lane by lane. */
+static inline simde__m128i vbest32(simde__m128i a, simde__m128i b, int is_max) {
+    const simde__m128i m = is_max ? simde_mm_cmpgt_epi32(a, b) : simde_mm_cmpgt_epi32(b, a);
+    return BLEND(m, a, b);
+}
+
+/* movemask of the lanes matching `find` (4-byte lanes: 4 mask bits each). */
+static inline uint32_t vmatch32(simde__m128i x, int find, simde__m128i t) {
+    simde__m128i m;
+    if (find == FIND_BITS) m = simde_mm_cmpeq_epi32(x, t);
+    else {
+        const simde__m128i a = simde_mm_and_si128(x, simde_mm_set1_epi32((int32_t)F32_ABS));
+        m = find == FIND_ZERO ? simde_mm_cmpeq_epi32(a, simde_mm_setzero_si128())
+                              : simde_mm_cmpgt_epi32(a, simde_mm_set1_epi32((int32_t)F32_INF));
+    }
+    return (uint32_t)simde_mm_movemask_epi8(m);
+}
+static inline uint32_t vmatch16(simde__m128i x, int find, simde__m128i t) {
+    simde__m128i m;
+    if (find == FIND_BITS) m = simde_mm_cmpeq_epi16(x, t);
+    else {
+        const simde__m128i a = simde_mm_and_si128(x, simde_mm_set1_epi16((int16_t)F16_ABS));
+        m = find == FIND_ZERO ? simde_mm_cmpeq_epi16(a, simde_mm_setzero_si128())
+                              : simde_mm_cmpgt_epi16(a, simde_mm_set1_epi16((int16_t)F16_INF));
+    }
+    return (uint32_t)simde_mm_movemask_epi8(m);
+}
+#endif
+
+/* The lowest / highest lane set in a movemask_epi8 mask of lanes of w bytes. */
+static inline uint32_t lane_low(uint32_t mask, uint32_t w) {
+    uint32_t i = 0;
+    while (!(mask >> (i * w) & 1u)) ++i;
+    return i;
+}
+static inline uint32_t lane_high(uint32_t mask, uint32_t w) {
+    uint32_t i = 16 / w - 1;
+    while (!(mask >> (i * w) & 1u)) --i;
+    return i;
+}
+
+/* ---- rows ---------------------------------------------------------------------- */
+
+/* Pass 2 over n >= 1 contiguous 4-byte elements: the first (or, last, the last) match. */
+static uint64_t find32(const unsigned char *row, uint64_t n, int last, int find, uint32_t bits) {
+    uint64_t i;
+#if DMLREF_SIMD
+    const simde__m128i t = simde_mm_set1_epi32((int32_t)bits);
+#endif
+    if (!last) {
+        i = 0;
+#if DMLREF_SIMD
+        for (; i + 4 <= n; i += 4) {
+            const uint32_t m = vmatch32(LD(row + 4 * i), find, t);
+            if (m) return i + lane_low(m, 4);
+        }
+#endif
+        for (; i < n; ++i)
+            if (match32(load32(row + 4 * i), find, bits)) return i;
+        return 0; /* not reached: some element is the best */
+    }
+    i = n;
+#if DMLREF_SIMD
+    for (; i % 4; --i)
+        if (match32(load32(row + 4 * (i - 1)), find, bits)) return i - 1;
+    for (; i >= 4; i -= 4) {
+        const uint32_t m = vmatch32(LD(row + 4 * (i - 4)), find, t);
+        if (m) return i - 4 + lane_high(m, 4);
+    }
+#endif
+    for (; i > 0; --i)
+        if (match32(load32(row + 4 * (i - 1)), find, bits)) return i - 1;
+    return 0;
+}
+
+static uint64_t find16(const unsigned char *row, uint64_t n, int last, int find, uint16_t bits) {
+    uint64_t i;
+#if DMLREF_SIMD
+    const simde__m128i t = simde_mm_set1_epi16((int16_t)bits);
+#endif
+    if (!last) {
+        i = 0;
+#if DMLREF_SIMD
+        for (; i + 8 <= n; i += 8) {
+            const uint32_t m = vmatch16(LD(row + 2 * i), find, t);
+            if (m) return i + lane_low(m, 2);
+        }
+#endif
+        for (; i < n; ++i)
+            if (match16(load16(row + 2 * i), find, bits)) return i;
+        return 0;
+    }
+    i = n;
+#if DMLREF_SIMD
+    for (; i % 8; --i)
+        if (match16(load16(row + 2 * (i - 1)), find, bits)) return i - 1;
+    for (; i >= 8; i -= 8) {
+        const uint32_t m = vmatch16(LD(row + 2 * (i - 8)), find, t);
+        if (m) return i - 8 + lane_high(m, 2);
+    }
+#endif
+    for (; i > 0; --i)
+        if (match16(load16(row + 2 * (i - 1)), find, bits)) return i - 1;
+    return 0;
+}
+
+/* Pass 1 over n >= 1 contiguous 4-byte elements: the best key, and whether a NaN was seen. */
+AM_INLINE int32_t best32(const unsigned char *row, uint64_t n, uint32_t kind, int is_max, int *nan_seen) {
+    int32_t best = key32(load32(row), kind);
+    uint64_t i = 0;
+    int nan = 0;
+#if DMLREF_SIMD
+    if (n >= 8) {
+        simde__m128i n0 = simde_mm_setzero_si128(), n1 = n0;
+        simde__m128i m0 = vkey32(LD(row), kind, &n0), m1 = m0;
+        for (i = 0; i + 8 <= n; i += 8) {
+            m0 = vbest32(vkey32(LD(row + 4 * i), kind, &n0), m0, is_max);
+            m1 = vbest32(vkey32(LD(row + 4 * i + 16), kind, &n1), m1, is_max);
+        }
+        int32_t l[4];
+        ST(l, vbest32(m0, m1, is_max));
+        for (int k = 0; k < 4; ++k)
+            if (is_max ? l[k] > best : l[k] < best) best = l[k];
+        nan = simde_mm_movemask_epi8(simde_mm_or_si128(n0, n1)) != 0;
+    }
+#endif
+    for (; i < n; ++i) {
+        const uint32_t x = load32(row + 4 * i);
+        const int32_t k = key32(x, kind);
+        if (is_max ? k > best : k < best) best = k;
+        if (kind == K_FLOAT && (x & F32_ABS) > F32_INF) nan = 1;
+    }
+    *nan_seen = nan;
+    return best;
+}
+
+AM_INLINE int16_t best16(const unsigned char *row, uint64_t n, uint32_t kind, int is_max, int *nan_seen) {
+    int16_t best = key16(load16(row), kind);
+    uint64_t i = 0;
+    int nan = 0;
+#if DMLREF_SIMD
+    if (n >= 16) {
+        simde__m128i n0 = simde_mm_setzero_si128(), n1 = n0;
+        simde__m128i m0 = vkey16(LD(row), kind, &n0), m1 = m0;
+        for (i = 0; i + 16 <= n; i += 16) {
+            const simde__m128i k0 = vkey16(LD(row + 2 * i), kind, &n0), k1 = vkey16(LD(row + 2 * i + 16), kind, &n1);
+            m0 = is_max ? simde_mm_max_epi16(m0, k0) : simde_mm_min_epi16(m0, k0);
+            m1 = is_max ? simde_mm_max_epi16(m1, k1) : simde_mm_min_epi16(m1, k1);
+        }
+        int16_t l[8];
+        ST(l, is_max ? simde_mm_max_epi16(m0, m1) : simde_mm_min_epi16(m0, m1));
+        for (int k = 0; k < 8; ++k)
+            if (is_max ? l[k] > best : l[k] < best) best = l[k];
+        nan = simde_mm_movemask_epi8(simde_mm_or_si128(n0, n1)) != 0;
+    }
+#endif
+    for (; i < n; ++i) {
+        const uint16_t x = load16(row + 2 * i);
+        const int16_t k = key16(x, kind);
+        if (is_max ? k > best : k < best) best = k;
+        if (kind == K_FLOAT && (x & F16_ABS) > F16_INF) nan = 1;
+    }
+    *nan_seen = nan;
+    return best;
+}
+
+#if DMLREF_SIMD
+/*
+ * Pass 1 of FLOAT32 rows in the float domain: maxps / minps (one instruction a vector) and
+ * cmpunord for NaNs.  The lanes' results are then compared by their keys (exactly), the tail
+ * too.  A float compare may read subnormals as zero (DAZ, or a flush-to-zero mode on other
+ * hosts); that cannot change a best that is a normal number or an infinity (a subnormal or
+ * zero is beyond it on the other side of every normal), so only a best whose exponent bits are
+ * 0 (a zero or a subnormal: the float domain may have got it wrong) is done again on the keys
+ * (best32).  Returns what best32 returns.
+ */
+AM_INLINE int32_t best32f(const unsigned char *row, uint64_t n, int is_max, int *nan_seen) {
+    if (n < 16) return best32(row, n, K_FLOAT, is_max, nan_seen);
+    simde__m128 a0 = simde_mm_loadu_ps((const float *)(const void *)row), a1 = a0, a2 = a0, a3 = a0;
+    simde__m128 u0 = simde_mm_setzero_ps(), u1 = u0;
+    uint64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const simde__m128 x0 = simde_mm_loadu_ps((const float *)(const void *)(row + 4 * i));
+        const simde__m128 x1 = simde_mm_loadu_ps((const float *)(const void *)(row + 4 * i + 16));
+        const simde__m128 x2 = simde_mm_loadu_ps((const float *)(const void *)(row + 4 * i + 32));
+        const simde__m128 x3 = simde_mm_loadu_ps((const float *)(const void *)(row + 4 * i + 48));
+        a0 = is_max ? simde_mm_max_ps(a0, x0) : simde_mm_min_ps(a0, x0);
+        a1 = is_max ? simde_mm_max_ps(a1, x1) : simde_mm_min_ps(a1, x1);
+        a2 = is_max ? simde_mm_max_ps(a2, x2) : simde_mm_min_ps(a2, x2);
+        a3 = is_max ? simde_mm_max_ps(a3, x3) : simde_mm_min_ps(a3, x3);
+        u0 = simde_mm_or_ps(u0, simde_mm_or_ps(simde_mm_cmpunord_ps(x0, x0), simde_mm_cmpunord_ps(x1, x1)));
+        u1 = simde_mm_or_ps(u1, simde_mm_or_ps(simde_mm_cmpunord_ps(x2, x2), simde_mm_cmpunord_ps(x3, x3)));
+    }
+    int nan = simde_mm_movemask_ps(simde_mm_or_ps(u0, u1)) != 0;
+    uint32_t l[16];
+    ST(l, simde_mm_castps_si128(a0));
+    ST(l + 4, simde_mm_castps_si128(a1));
+    ST(l + 8, simde_mm_castps_si128(a2));
+    ST(l + 12, simde_mm_castps_si128(a3));
+    int32_t best = key32(l[0], K_FLOAT);
+    for (int k = 1; k < 16; ++k) {
+        const int32_t c = key32(l[k], K_FLOAT);
+        if (is_max ? c > best : c < best) best = c;
+    }
+    for (; i < n; ++i) {
+        const uint32_t x = load32(row + 4 * i);
+        const int32_t c = key32(x, K_FLOAT);
+        if (is_max ? c > best : c < best) best = c;
+        if ((x & F32_ABS) > F32_INF) nan = 1;
+    }
+    if (!nan && (bits_of32(best, K_FLOAT) & F32_INF) == 0) return best32(row, n, K_FLOAT, is_max, nan_seen);
+    *nan_seen = nan;
+    return best;
+}
+#endif
+
+/* The best position of n >= 1 contiguous 4-byte elements. */
+static uint64_t row_x4(const am_plan *p, const unsigned char *row, uint64_t n) {
+    int nan;
+#if DMLREF_SIMD
+    const int32_t best = p->kind != K_FLOAT ? (p->prm.is_max ? best32(row, n, p->kind, 1, &nan) : best32(row, n, p->kind, 0, &nan))
+                         : p->prm.is_max ? best32f(row, n, 1, &nan) : best32f(row, n, 0, &nan);
+#else
+    const int32_t best = p->prm.is_max ? best32(row, n, p->kind, 1, &nan) : best32(row, n, p->kind, 0, &nan);
+#endif
+    const int find = nan ? FIND_NAN : p->kind == K_FLOAT && best == 0 ? FIND_ZERO : FIND_BITS;
+    return find32(row, n, (int)p->last, find, bits_of32(best, p->kind));
+}
+
+/* The same for 2-byte elements. */
+static uint64_t row_x2(const am_plan *p, const unsigned char *row, uint64_t n) {
+    int nan;
+    const int16_t best = p->prm.is_max ? best16(row, n, p->kind, 1, &nan) : best16(row, n, p->kind, 0, &nan);
+    const int find = nan ? FIND_NAN : p->kind == K_FLOAT && best == 0 ? FIND_ZERO : FIND_BITS;
+    return find16(row, n, (int)p->last, find, bits_of16(best, p->kind));
+}
+
+/* Any type, any stride: the oracle's comparison on scalar_order_key. */
+static uint64_t row_generic(const am_plan *p, const unsigned char *row, uint64_t n) {
+    const DMLREF_TENSOR_DATA_TYPE dt = (DMLREF_TENSOR_DATA_TYPE)p->dt;
+    uint64_t best = scalar_order_key(dt, row, (int)p->nan_low), at = 0;
+    for (uint64_t j = 1; j < n; ++j) {
+        const uint64_t k = scalar_order_key(dt, row + j * p->rs, (int)p->nan_low);
+        if (argminmax_better(&p->prm, k, best)) {
+            best = k;
+            at = j;
+        }
+    }
+    return at;
+}
+
+static void rows_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
+    const am_ctx *cx = vc;
+    const am_plan *p = cx->p;
+    const unsigned char *src = IN_DATA(cx->x, 0);
+    unsigned char *dst = OUT_DATA(cx->x, 0);
+    (void)part;
+    nest_it it;
+    if (!nest_rows_begin(&p->kept, &it, lo, hi)) return;
+    const uint64_t sin = p->kept.st[1][p->kept.m - 1], sout = p->kept.st[0][p->kept.m - 1];
+    do {
+        for (uint64_t q = 0; q < it.len; ++q) {
+            const unsigned char *row = src + it.off[1] + q * sin;
+            const uint64_t j = p->mode == M_ROWS_X4   ? row_x4(p, row, p->count)
+                               : p->mode == M_ROWS_X2 ? row_x2(p, row, p->count)
+                                                      : row_generic(p, row, p->count);
+            argminmax_store(dst + it.off[0] + q * sout, p->oes, j);
+        }
+    } while (nest_rows_next(&p->kept, &it));
+}
+
+/* ---- columns ------------------------------------------------------------------- */
+
+#if DMLREF_SIMD
+/* The lanes of k that beat b (the operator's comparison, non-strict for DECREASING). */
+AM_INLINE simde__m128i vbeats(simde__m128i k, simde__m128i b, int is_max, int last) {
+    const simde__m128i ones = simde_mm_set1_epi32(-1);
+    if (is_max) return last ? simde_mm_xor_si128(simde_mm_cmpgt_epi32(b, k), ones) : simde_mm_cmpgt_epi32(k, b);
+    return last ? simde_mm_xor_si128(simde_mm_cmpgt_epi32(k, b), ones) : simde_mm_cmpgt_epi32(b, k);
+}
+#endif
+
+AM_INLINE int beats(int32_t k, int32_t b, int is_max, int last) {
+    return is_max ? (last ? k >= b : k > b) : (last ? k <= b : k < b);
+}
+
+/* The rows a few steps ahead of row j, a line at a time, into L2: each row's chunk starts in
+ * another page, where the hardware prefetchers do not follow. */
+static inline void cols_prefetch(const am_plan *p, const unsigned char *in, uint64_t j, uint64_t w) {
+    if (j + ARGMINMAX_AHEAD >= p->count) return;
+    const unsigned char *ahead = in + (j + ARGMINMAX_AHEAD) * p->rs;
+    for (uint64_t b = 0; b < 4 * w; b += 64) AM_PREFETCH_L2(ahead + b);
+}
+
+/* Rows 1 .. count-1 of columns [0, w) (in: row 0's first column) into the running best keys
+ * and indices, two rows a step (when neither beats a lane's best, that lane is left as it is:
+ * the common case after the first rows, with no store); returns nonzero when a NaN was seen
+ * (the keys are then not the order there). */
+AM_INLINE int cols_x4_rows(const am_plan *p, uint32_t kind, const unsigned char *in, uint64_t w, int32_t *best,
+                           uint32_t *idx, int is_max, int last) {
+    int nan = 0;
+    uint64_t j = 1;
+#if DMLREF_SIMD
+    simde__m128i vn = simde_mm_setzero_si128();
+#endif
+    for (; j + 1 < p->count; j += 2) {
+        const unsigned char *r0 = in + j * p->rs, *r1 = r0 + p->rs;
+        uint64_t i = 0;
+        cols_prefetch(p, in, j, w);
+        cols_prefetch(p, in, j + 1, w);
+#if DMLREF_SIMD
+        const simde__m128i v0 = simde_mm_set1_epi32((int32_t)(uint32_t)j), v1 = simde_mm_set1_epi32((int32_t)(uint32_t)(j + 1));
+        for (; i + 4 <= w; i += 4) {
+            const simde__m128i k0 = vkey32(LD(r0 + 4 * i), kind, &vn), k1 = vkey32(LD(r1 + 4 * i), kind, &vn);
+            const simde__m128i b = LD(best + i);
+            if (simde_mm_movemask_epi8(simde_mm_or_si128(vbeats(k0, b, is_max, last), vbeats(k1, b, is_max, last)))) {
+                const simde__m128i m0 = vbeats(k0, b, is_max, last), b0 = BLEND(m0, k0, b);
+                const simde__m128i x0 = BLEND(m0, v0, LD(idx + i));
+                const simde__m128i m1 = vbeats(k1, b0, is_max, last);
+                ST(best + i, BLEND(m1, k1, b0));
+                ST(idx + i, BLEND(m1, v1, x0));
+            }
+        }
+#endif
+        for (; i < w; ++i)
+            for (uint64_t q = 0; q < 2; ++q) {
+                const uint32_t x = load32((q ? r1 : r0) + 4 * i);
+                const int32_t k = key32(x, kind);
+                if (kind == K_FLOAT && (x & F32_ABS) > F32_INF) nan = 1;
+                if (beats(k, best[i], is_max, last)) {
+                    best[i] = k;
+                    idx[i] = (uint32_t)(j + q);
+                }
+            }
+    }
+    for (; j < p->count; ++j) { /* the last row when count - 1 is odd */
+        const unsigned char *row = in + j * p->rs;
+        uint64_t i = 0;
+#if DMLREF_SIMD
+        const simde__m128i vj = simde_mm_set1_epi32((int32_t)(uint32_t)j);
+        for (; i + 4 <= w; i += 4) {
+            const simde__m128i k = vkey32(LD(row + 4 * i), kind, &vn), b = LD(best + i);
+            const simde__m128i m = vbeats(k, b, is_max, last);
+            if (simde_mm_movemask_epi8(m)) {
+                ST(best + i, BLEND(m, k, b));
+                ST(idx + i, BLEND(m, vj, LD(idx + i)));
+            }
+        }
+#endif
+        for (; i < w; ++i) {
+            const uint32_t x = load32(row + 4 * i);
+            const int32_t k = key32(x, kind);
+            if (kind == K_FLOAT && (x & F32_ABS) > F32_INF) nan = 1;
+            if (beats(k, best[i], is_max, last)) {
+                best[i] = k;
+                idx[i] = (uint32_t)j;
+            }
+        }
+    }
+#if DMLREF_SIMD
+    nan |= simde_mm_movemask_epi8(vn) != 0;
+#endif
+    return nan;
+}
+
+static void cols_generic(const am_plan *p, const unsigned char *in, unsigned char *out, uint64_t w);
+
+/* Columns [c0, c0 + w) of one outer point: in points at the first column of row 0, out at
+ * its output element.  A chunk holding a NaN is done again by cols_generic (a NaN wins: the
+ * keys here do not order it). */
+static void cols_x4(const am_plan *p, const unsigned char *in, unsigned char *out, uint64_t w) {
+    int32_t best[ARGMINMAX_CW];
+    uint32_t idx[ARGMINMAX_CW];
+    int nan = 0;
+    for (uint64_t i = 0; i < w; ++i) {
+        const uint32_t x = load32(in + 4 * i);
+        best[i] = key32(x, p->kind);
+        idx[i] = 0;
+        if (p->kind == K_FLOAT && (x & F32_ABS) > F32_INF) nan = 1;
+    }
+    if (p->kind == K_FLOAT) {
+        if (p->prm.is_max) nan |= p->last ? cols_x4_rows(p, K_FLOAT, in, w, best, idx, 1, 1) : cols_x4_rows(p, K_FLOAT, in, w, best, idx, 1, 0);
+        else nan |= p->last ? cols_x4_rows(p, K_FLOAT, in, w, best, idx, 0, 1) : cols_x4_rows(p, K_FLOAT, in, w, best, idx, 0, 0);
+    } else {
+        const uint32_t k = p->kind;
+        if (p->prm.is_max) nan |= p->last ? cols_x4_rows(p, k, in, w, best, idx, 1, 1) : cols_x4_rows(p, k, in, w, best, idx, 1, 0);
+        else nan |= p->last ? cols_x4_rows(p, k, in, w, best, idx, 0, 1) : cols_x4_rows(p, k, in, w, best, idx, 0, 0);
+    }
+    if (nan) {
+        cols_generic(p, in, out, w);
+        return;
+    }
+    for (uint64_t i = 0; i < w; ++i) argminmax_store(out + i * p->ost, p->oes, idx[i]);
+}
+
+/* Columns [0, w) of a chunk, ARGMINMAX_CW / 2 at a time (the 64-bit keys: the stack arrays stay
+ * as large as cols_x4's). */
+static void cols_generic(const am_plan *p, const unsigned char *in, unsigned char *out, uint64_t w) {
+    uint64_t best[ARGMINMAX_CW / 2];
+    uint32_t idx[ARGMINMAX_CW / 2];
+    const DMLREF_TENSOR_DATA_TYPE dt = (DMLREF_TENSOR_DATA_TYPE)p->dt;
+    for (uint64_t c0 = 0; c0 < w; c0 += ARGMINMAX_CW / 2) {
+        const uint64_t n = w - c0 < ARGMINMAX_CW / 2 ? w - c0 : ARGMINMAX_CW / 2;
+        const unsigned char *base = in + c0 * p->es;
+        for (uint64_t i = 0; i < n; ++i) {
+            best[i] = scalar_order_key(dt, base + i * p->es, (int)p->nan_low);
+            idx[i] = 0;
+        }
+        for (uint64_t j = 1; j < p->count; ++j)
+            for (uint64_t i = 0; i < n; ++i) {
+                const uint64_t k = scalar_order_key(dt, base + j * p->rs + i * p->es, (int)p->nan_low);
+                if (argminmax_better(&p->prm, k, best[i])) {
+                    best[i] = k;
+                    idx[i] = (uint32_t)j;
+                }
+            }
+        for (uint64_t i = 0; i < n; ++i) argminmax_store(out + (c0 + i) * p->ost, p->oes, idx[i]);
+    }
+}
+
+static void cols_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
+    const am_ctx *cx = vc;
+    const am_plan *p = cx->p;
+    const unsigned char *src = IN_DATA(cx->x, 0);
+    unsigned char *dst = OUT_DATA(cx->x, 0);
+    (void)part;
+    for (uint64_t u = lo; u < hi; ++u) {
+        const uint64_t o = u / p->chunks, c0 = (u % p->chunks) * ARGMINMAX_CW;
+        const uint64_t w = p->inner - c0 < ARGMINMAX_CW ? p->inner - c0 : ARGMINMAX_CW;
+        uint64_t off[NEST_K];
+        nest_offsets(&p->kept, o, off);
+        const unsigned char *in = src + off[1] + c0 * p->es;
+        unsigned char *out = dst + off[0] + c0 * p->ost;
+        if (p->mode == M_COLS_X4) cols_x4(p, in, out, w);
+        else cols_generic(p, in, out, w);
+    }
+}
+
+static dmlref_status am_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
+    const am_ctx c = {op->plan, x};
+    (void)err;
+    run_ranges(op, c.p->nth, c.p->units, c.p->mode >= M_COLS_X4 ? cols_range : rows_range, &c);
+    return DMLREF_OK;
+}
+
+static void am_free(const dmlref_allocator *al, void *p) { mem_free(al, p); }
+
+static uint32_t kind_of(uint32_t dt) {
+    switch (dt) {
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT32:
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT16: return K_FLOAT;
+    case DMLREF_TENSOR_DATA_TYPE_INT32:
+    case DMLREF_TENSOR_DATA_TYPE_INT16: return K_SIGNED;
+    default: return K_UNSIGNED;
+    }
+}
+
+static int simd_type(uint32_t dt, uint32_t es) {
+    return (es == 4 || es == 2) && dt != DMLREF_TENSOR_DATA_TYPE_FLOAT64;
+}
+
+dmlref_status plan_argminmax(op_t *op, const argminmax_params *prm, dmlref_error *err) {
+    const tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
+    (void)err;
+    /* the reduced dims must merge into one run of stride rs */
+    uint64_t rs = in->esize;
+    int have = 0;
+    uint32_t prev = 0;
+    for (uint32_t k = 0; k < prm->n_red; ++k) {
+        const uint32_t d = prm->red[k];
+        if (in->sizes[d] == 1) continue;
+        if (have && !stride_adjacent(in->bstrides[prev], in->bstrides[d], in->sizes[d])) return DMLREF_OK;
+        prev = d;
+        have = 1;
+        rs = in->bstrides[d];
+    }
+    am_plan *p = mem_alloc(&op->alloc, sizeof *p);
+    if (!p) return plan_out_of_memory(op, err);
+    memset(p, 0, sizeof *p);
+    p->prm = *prm;
+    p->count = prm->count;
+    p->rs = rs;
+    p->es = in->esize;
+    p->oes = out->esize;
+    p->dt = in->dtype;
+    p->kind = kind_of(in->dtype);
+    p->last = prm->last;
+    p->nan_low = !prm->is_max;
+    nest_t *nt = &p->kept;
+    nt->m = 0;
+    for (uint32_t d = 0; d < in->n; ++d) {
+        if (prm->reduced[d]) continue;
+        nt->sizes[nt->m] = in->sizes[d];
+        nt->st[0][nt->m] = out->bstrides[d];
+        nt->st[1][nt->m] = in->bstrides[d];
+        ++nt->m;
+    }
+    if (nt->m == 0) {
+        nt->m = 1;
+        nt->sizes[0] = 1;
+    }
+    nest_collapse(nt, 2);
+    const uint32_t L = nt->m - 1;
+    const int simd = simd_type(in->dtype, in->esize);
+    if (p->count > 1 && rs != in->esize && nt->sizes[L] > 1 && nt->st[1][L] == in->esize) {
+        /* columns: the innermost kept dim contiguous, split into chunks per outer point */
+        p->mode = simd && in->esize == 4 ? M_COLS_X4 : M_COLS;
+        p->inner = nt->sizes[L];
+        p->ost = nt->st[0][L];
+        p->chunks = (p->inner + ARGMINMAX_CW - 1) / ARGMINMAX_CW;
+        nt->sizes[L] = 1; /* the outer points only */
+        nt->st[0][L] = nt->st[1][L] = 0;
+        nest_collapse(nt, 2);
+        p->units = nt->points * p->chunks;
+    } else {
+        p->mode = p->count > 1 && rs == in->esize && simd ? (in->esize == 4 ? M_ROWS_X4 : M_ROWS_X2) : M_ROWS;
+        p->units = nt->points;
+    }
+    p->nth = plan_threads(op, in->elements * in->esize);
+    static const kernel_id ids[] = {KERNEL_ARGMINMAX_ROWS_X4, KERNEL_ARGMINMAX_ROWS_X2, KERNEL_ARGMINMAX_ROWS,
+                                    KERNEL_ARGMINMAX_COLUMNS_X4, KERNEL_ARGMINMAX_COLUMNS};
+    op->plan = p;
+    op->plan_free = am_free;
+    op->kernel = am_kernel;
+    op->kernel_name = kernel_names[ids[p->mode]];
+    return DMLREF_OK;
+}
