@@ -732,12 +732,15 @@ static int fw_nonzero_coordinates(const dmlref_case *c, fw_form *f) {
  * int64 (no select-last option: DECREASING is not expressible there).
  * PyTorch argmin/argmax: the first index on ties (documented in 1.13: "the indices of the first
  * maximal value"); DECREASING as n - 1 - argmax of the flipped axis.  NaN: ONNX and PyTorch's
- * documentation leave it open; ONNX's reference implementation (numpy) and PyTorch 1.13 let a NaN
- * win, as dmlref does. */
+ * documentation leave it open (ONNX's reference implementation, numpy, and PyTorch 1.13 let a NaN
+ * win, as dmlref does; ONNX Runtime 1.30's CPU ArgMin does not: it returned the -Inf's index for
+ * tests/cases/argmin_nan_wins.json), so a case whose input holds a NaN has no framework form, as
+ * TOP_K's. */
 static int fw_argminmax(const dmlref_case *c, fw_form *f, int is_max, uint32_t count, const uint32_t *axes,
                         uint32_t direction) {
     const case_tensor *in = find(c, "InputTensor", 0), *out = find(c, "OutputTensor", 1);
-    if (!in || !out || !axes || count == 0 || count > in->buf.DimensionCount || !fw_set_dtype(f, out->buf.DataType))
+    if (!in || !out || !axes || count == 0 || count > in->buf.DimensionCount || has_nan(in) ||
+        !fw_set_dtype(f, out->buf.DataType))
         return -1;
     uint32_t red[FW_MAX_DIMS] = {0}, first = FW_MAX_DIMS;
     for (uint32_t k = 0; k < count; ++k) {
