@@ -48,6 +48,24 @@
 #define DMLREF_ISA "portable"
 #endif
 
+/* Bit helpers of the mask-driven kernels (TOP_K's screen, NONZERO_COORDINATES' emit):
+ * the count of set bits, and the index of the lowest set bit of m != 0. */
+#if defined(__GNUC__)
+static inline uint32_t simd_popcount32(uint32_t m) { return (uint32_t)__builtin_popcount(m); }
+static inline uint32_t simd_ctz32(uint32_t m) { return (uint32_t)__builtin_ctz(m); }
+#else
+static inline uint32_t simd_popcount32(uint32_t m) {
+    uint32_t c = 0;
+    for (; m; m &= m - 1) ++c;
+    return c;
+}
+static inline uint32_t simd_ctz32(uint32_t m) {
+    uint32_t c = 0;
+    for (; !(m & 1u); m >>= 1) ++c;
+    return c;
+}
+#endif
+
 /* 16 bytes, one unaligned 128-bit load and store. */
 static inline void simd_copy16(unsigned char *d, const unsigned char *s) {
 #if DMLREF_SIMD

@@ -39,21 +39,6 @@ typedef struct nz_ctx {
     int one_pass;     /* one part: pass 2 alone, counts[0] its end row, no tail */
 } nz_ctx;
 
-#if defined(__GNUC__)
-static inline uint32_t nz_popcount(uint32_t m) { return (uint32_t)__builtin_popcount(m); }
-static inline uint32_t nz_ctz(uint32_t m) { return (uint32_t)__builtin_ctz(m); }
-#else
-static inline uint32_t nz_popcount(uint32_t m) {
-    uint32_t c = 0;
-    for (; m; m &= m - 1) ++c;
-    return c;
-}
-static inline uint32_t nz_ctz(uint32_t m) {
-    uint32_t c = 0;
-    for (; !(m & 1u); m >>= 1) ++c;
-    return c;
-}
-#endif
 
 /* Bit k set when element k of the n (<= 16) at q is nonzero. */
 static uint32_t nz_mask_scalar(const nz_plan *p, const unsigned char *q, uint32_t n) {
@@ -124,7 +109,7 @@ static void nz_count_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t pa
     const unsigned char *src = IN_DATA(c->x, 0);
     uint64_t e0, e1, n = 0;
     nz_elems(p, lo, hi, &e0, &e1);
-    for (uint64_t i = e0; i < e1; i += 16) n += nz_popcount(nz_mask(p, src, i, e1 - i < 16 ? (uint32_t)(e1 - i) : 16));
+    for (uint64_t i = e0; i < e1; i += 16) n += simd_popcount32(nz_mask(p, src, i, e1 - i < 16 ? (uint32_t)(e1 - i) : 16));
     c->counts[part] = n;
 }
 
@@ -152,7 +137,7 @@ static void nz_write_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t pa
     for (uint64_t i = e0; i < e1; i += 16) {
         uint32_t m = nz_mask(p, src, i, e1 - i < 16 ? (uint32_t)(e1 - i) : 16);
         while (m) {
-            const uint64_t at = i + nz_ctz(m);
+            const uint64_t at = i + simd_ctz32(m);
             m &= m - 1;
             /* advance co from cur to at */
             uint64_t step = at - cur, v = (uint64_t)co[D - 1] + step;

@@ -25,6 +25,8 @@
  * one, so -0 and +0 are both 0.  The same order as scalar_order_key on FLOAT32 (tested),
  * on the bits only: no float compare, so a caller's denormals-are-zero mode changes nothing.
  */
+#include <math.h>
+
 #include "topk.h"
 #include "core/scalar.h"
 #include "engine/plan.h"
@@ -78,35 +80,44 @@ static inline uint32_t list_insert32(int32_t *key, uint32_t *pos, uint32_t cnt, 
 }
 
 #if DMLREF_SIMD
-/* Four elements' keys (sign * f32_key), on the bits. */
-static inline simde__m128i key4(const unsigned char *p, simde__m128i flip) {
-    const simde__m128i b = simde_mm_loadu_si128((const simde__m128i *)(const void *)p);
-    const simde__m128i m = simde_mm_and_si128(b, simde_mm_set1_epi32(0x7FFFFFFF)), neg = simde_mm_srai_epi32(b, 31);
-    const simde__m128i isnan = simde_mm_cmpgt_epi32(m, simde_mm_set1_epi32(0x7F800000));
-    simde__m128i kv = simde_mm_sub_epi32(simde_mm_xor_si128(m, neg), neg); /* neg ? -m : m */
-    kv = simde_mm_or_si128(simde_mm_andnot_si128(isnan, kv), simde_mm_and_si128(isnan, simde_mm_set1_epi32(0x7F800001)));
-    return simde_mm_sub_epi32(simde_mm_xor_si128(kv, flip), flip); /* INCREASING (flip all ones): negated */
+/* The 16-bit mask of the elements at p[0..15] that may beat threshold element t: not x < t
+ * (DECREASING) or not x > t (INCREASING), so a NaN on either side is always in.  (Written as
+ * the complement of an ordered compare: SIMDe's portable simde_mm_cmpnlt_ps is cmpge, which
+ * is false for a NaN.) */
+static inline uint32_t screen16(const unsigned char *p, simde__m128 t, int decreasing) {
+    const simde__m128 x0 = simde_mm_loadu_ps((const float *)(const void *)p),
+                      x1 = simde_mm_loadu_ps((const float *)(const void *)(p + 16)),
+                      x2 = simde_mm_loadu_ps((const float *)(const void *)(p + 32)),
+                      x3 = simde_mm_loadu_ps((const float *)(const void *)(p + 48));
+    uint32_t out;
+    if (decreasing)
+        out = (uint32_t)simde_mm_movemask_ps(simde_mm_cmplt_ps(x0, t)) |
+              (uint32_t)simde_mm_movemask_ps(simde_mm_cmplt_ps(x1, t)) << 4 |
+              (uint32_t)simde_mm_movemask_ps(simde_mm_cmplt_ps(x2, t)) << 8 |
+              (uint32_t)simde_mm_movemask_ps(simde_mm_cmplt_ps(x3, t)) << 12;
+    else
+        out = (uint32_t)simde_mm_movemask_ps(simde_mm_cmpgt_ps(x0, t)) |
+              (uint32_t)simde_mm_movemask_ps(simde_mm_cmpgt_ps(x1, t)) << 4 |
+              (uint32_t)simde_mm_movemask_ps(simde_mm_cmpgt_ps(x2, t)) << 8 |
+              (uint32_t)simde_mm_movemask_ps(simde_mm_cmpgt_ps(x3, t)) << 12;
+    return out ^ 0xFFFFu;
 }
 
-static inline simde__m128i max4(simde__m128i a, simde__m128i b) { /* SSE2 has no pmaxsd */
-    const simde__m128i gt = simde_mm_cmpgt_epi32(a, b);
-    return simde_mm_or_si128(simde_mm_and_si128(gt, a), simde_mm_andnot_si128(gt, b));
-}
-
-static inline simde__m128i min4(simde__m128i a, simde__m128i b) { /* SSE2 has no pminsd */
-    const simde__m128i gt = simde_mm_cmpgt_epi32(a, b);
-    return simde_mm_or_si128(simde_mm_and_si128(gt, b), simde_mm_andnot_si128(gt, a));
-}
 #endif
 
 /* The sequence's K best (key, position) into the list; each element enters only when it beats
- * the list's last (a later position never wins a tie).  With SIMD and n >= 32, a first pass
- * takes the maximum key of each of P interleaved lanes (P = 8 for K <= 8, else 16; element j in
- * lane j % P, up to the last whole group of P): those maxima are P >= K distinct elements, so
- * the least of them, L, is at most the K-th best key, and only elements with key >= L can be
- * among the K best.  The second pass screens four at a time against L (then against the full list's last,
- * when that is higher) and inserts the few that pass, in position order: the same list as
- * inserting every element. */
+ * the list's last (a later position never wins a tie).  With SIMD and n >= 32, two passes:
+ *  1. one element per lane of 16 interleaved lanes (element j in lane j % 16, up to the last
+ *     whole group of 16): the lane's float maximum (DECREASING; minimum, INCREASING), which is
+ *     one of the lane's elements whatever maxps does with NaNs or a denormals-are-zero mode
+ *     (or the start value +-Inf, which only lowers the bound below).  The K-th best of those
+ *     16 elements by the exact key is a bound L: K distinct elements are at least as good, so
+ *     every element of the K best has key >= key(L).
+ *  2. groups of 16 screened by float compares against a threshold element t (first L, then the
+ *     list's last once the list is full): not x < t (so x >= t, or unordered) keeps every element whose key
+ *     is >= key(t) (+-0 compare equal; a subnormal under denormals-are-zero compares as a zero
+ *     of either sign, which only keeps more), and the few kept go through the exact keys and
+ *     the list, in position order: the same list as inserting every element. */
 static void list_f32_seq(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix) {
     int32_t key[LIST_MAX];
     uint32_t pos[LIST_MAX];
@@ -115,34 +126,61 @@ static void list_f32_seq(const topk_plan_t *p, const unsigned char *in, unsigned
     uint32_t cnt = 0, j = 0;
 #if DMLREF_SIMD
     if (n >= 32) {
-        const simde__m128i flip = simde_mm_set1_epi32(p->decreasing ? 0 : -1);
-        const int q_n = k <= 8 ? 2 : 4; /* lanes: 8 for K <= 8, else 16 (>= K, each one non-empty: n >= 32) */
-        const uint32_t step = 4u * (uint32_t)q_n;
-        simde__m128i m[4];
-        for (int q = 0; q < q_n; ++q) m[q] = key4(in + 16 * (uint64_t)q, flip);
-        for (j = step; j + step <= n; j += step)
-            for (int q = 0; q < q_n; ++q) m[q] = max4(m[q], key4(in + 4 * ((uint64_t)j + 4 * q), flip));
-        /* L: the least lane maximum (the lanes' maxima are >= K distinct elements) */
-        simde__m128i lo = min4(m[0], m[1]);
-        if (q_n == 4) lo = min4(lo, min4(m[2], m[3]));
-        lo = min4(lo, simde_mm_shuffle_epi32(lo, 0x4E));
-        lo = min4(lo, simde_mm_shuffle_epi32(lo, 0xB1));
-        int32_t floor_key = simde_mm_cvtsi128_si32(lo); /* L > -0x7F800002: floor_key - 1 does not overflow */
-        simde__m128i thr = simde_mm_set1_epi32(floor_key - 1);
-        for (j = 0; j + 4 <= n; j += 4) {
-            const int mask =
-                simde_mm_movemask_ps(simde_mm_castsi128_ps(simde_mm_cmpgt_epi32(key4(in + 4 * (uint64_t)j, flip), thr)));
+        const int dec = p->decreasing != 0;
+        const uint32_t n16 = n & ~15u;
+        /* pass 1: a float extreme per lane */
+        const simde__m128 start = simde_mm_set1_ps(dec ? -INFINITY : INFINITY);
+        simde__m128 m0 = start, m1 = start, m2 = start, m3 = start;
+        for (j = 0; j < n16; j += 16) {
+            const unsigned char *q = in + 4 * (uint64_t)j;
+            const simde__m128 x0 = simde_mm_loadu_ps((const float *)(const void *)q),
+                              x1 = simde_mm_loadu_ps((const float *)(const void *)(q + 16)),
+                              x2 = simde_mm_loadu_ps((const float *)(const void *)(q + 32)),
+                              x3 = simde_mm_loadu_ps((const float *)(const void *)(q + 48));
+            if (dec) {
+                m0 = simde_mm_max_ps(x0, m0), m1 = simde_mm_max_ps(x1, m1);
+                m2 = simde_mm_max_ps(x2, m2), m3 = simde_mm_max_ps(x3, m3);
+            } else {
+                m0 = simde_mm_min_ps(x0, m0), m1 = simde_mm_min_ps(x1, m1);
+                m2 = simde_mm_min_ps(x2, m2), m3 = simde_mm_min_ps(x3, m3);
+            }
+        }
+        float lanef[16];
+        uint32_t lane[16];
+        simde_mm_storeu_ps(lanef, m0);
+        simde_mm_storeu_ps(lanef + 4, m1);
+        simde_mm_storeu_ps(lanef + 8, m2);
+        simde_mm_storeu_ps(lanef + 12, m3);
+        memcpy(lane, lanef, sizeof lane);
+        /* the K-th best of the 16 by the exact key (a list of K, as below) */
+        int32_t lk[LIST_MAX];
+        uint32_t lb[LIST_MAX], lc = 0;
+        for (uint32_t l = 0; l < 16; ++l) {
+            /* INCREASING: +Inf may be the start value of a lane of NaNs only, which are worse
+             * than +Inf there: count it as a NaN (no better than any element of the lane) */
+            const uint32_t b = !dec && lane[l] == 0x7F800000u ? 0x7FC00000u : lane[l];
+            const int32_t kl = sign * f32_key(b);
+            if (lc < k || kl > lk[k - 1]) lc = list_insert32(lk, lb, lc, k, kl, b);
+        }
+        int32_t floor_key = lk[k - 1]; /* k <= 16 = lc */
+        uint32_t tb = lb[k - 1];
+        simde__m128 t = simde_mm_castsi128_ps(simde_mm_set1_epi32((int32_t)tb));
+        /* pass 2 */
+        for (j = 0; j < n16; j += 16) {
+            uint32_t mask = screen16(in + 4 * (uint64_t)j, t, dec);
             if (!mask) continue;
-            for (uint32_t l = 0; l < 4; ++l) {
-                if (!(mask >> l & 1)) continue;
+            do {
+                const uint32_t l = simd_ctz32(mask);
+                mask &= mask - 1;
                 uint32_t bl;
                 memcpy(&bl, in + 4 * ((uint64_t)j + l), 4);
                 const int32_t kl = sign * f32_key(bl);
                 if (kl >= floor_key && (cnt < k || kl > key[k - 1])) cnt = list_insert32(key, pos, cnt, k, kl, j + l);
-            }
-            if (cnt == k && key[k - 1] > floor_key) {
-                floor_key = key[k - 1] + 1; /* from now on only keys above the list's last */
-                thr = simde_mm_set1_epi32(key[k - 1]);
+            } while (mask);
+            if (cnt == k && key[k - 1] >= floor_key) {
+                floor_key = key[k - 1]; /* the list's last is an element: screen against it */
+                memcpy(&tb, in + 4 * (uint64_t)pos[k - 1], 4);
+                t = simde_mm_castsi128_ps(simde_mm_set1_epi32((int32_t)tb));
             }
         }
         for (; j < n; ++j) {
@@ -151,6 +189,7 @@ static void list_f32_seq(const topk_plan_t *p, const unsigned char *in, unsigned
             const int32_t kj = sign * f32_key(b);
             if (kj >= floor_key && (cnt < k || kj > key[k - 1])) cnt = list_insert32(key, pos, cnt, k, kj, j);
         }
+        if (cnt < k) cnt = 0, j = 0; /* cannot happen (K elements reach the bound); never read an unset list */
     }
 #endif
     if (j == 0) /* no SIMD pass: every element through the list */
