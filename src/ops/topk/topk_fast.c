@@ -7,8 +7,8 @@
  *   top_k.list_f32  FLOAT32, the sequence contiguous in the input, K <= 16: a running list of
  *                   the K best (key, position), best first, on the stack, on a 32-bit order key
  *                   (below); from 32 elements on, a first pass bounds the K-th best key from
- *                   below and a second screens four elements at a time against that bound
- *                   (SSE2 integer compares), inserting only the few that pass
+ *                   below and a second screens 16 elements at a time against that bound with
+ *                   ordered float compares, inserting only the few that pass
  *                   (list_f32_seq).  The row is never sorted.
  *   top_k.list      any other type or layout, K <= 16: the same list on the 64-bit
  *                   keys of scalar_order_key, element by element.
