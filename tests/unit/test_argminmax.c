@@ -604,8 +604,8 @@ TEST(argminmax_fast_path_matches_oracle) {
     CHECK_KERNELS_REACHED(&seen, "argminmax.", NULL);
 }
 
-/* Columns wider than a chunk (2048 columns; 1024 at a time for the 64-bit keys; 32 and 16 in a
- * DMLREF_SMALL build): every chunk and sub-chunk, the last one partial, NaNs in a few columns. */
+/* Columns wider than a chunk (4096 columns for FLOAT32, 2048 for the other 4-byte types; 1024 at a
+ * time for the 64-bit keys; 32 and 16 in a DMLREF_SMALL build): every chunk and sub-chunk, the last one partial, NaNs in a few columns. */
 TEST(argminmax_wide_columns) {
     static const DMLREF_TENSOR_DATA_TYPE types[3] = {F32, I8, U64};
     uint64_t seed = 77;
@@ -635,6 +635,16 @@ TEST(argminmax_wide_columns) {
  * as zero): a best that is a subnormal or a zero is found again on the exact keys, so the bytes
  * are the oracle's (which never touches the FPU). */
 TEST(argminmax_daz_ftz) {
+    /* first a 2-thread run with the MXCSR as it is: OpenMP's worker thread, started by the
+     * first parallel region, copies the MXCSR of the thread that starts it, and one started
+     * under DAZ below would keep DAZ for every later test (ELEMENT_WISE_IDENTITY's arithmetic) */
+    {
+        afix w;
+        afix_init(&w, 1, F32, U32, 2, SIZES(16, 8), NULL, SIZES(0), 1, NULL, 0);
+        float wd[16 * 8];
+        for (int i = 0; i < 16 * 8; ++i) wd[i] = (float)((i * 37) % 19);
+        CHECK(run_all(&w, (const unsigned char *)wd, NULL));
+    }
     const unsigned csr = _mm_getcsr();
     _mm_setcsr(csr | 0x8040u);
     uint32_t r[40];
@@ -648,6 +658,30 @@ TEST(argminmax_daz_ftz) {
     r[17] = 0;
     one_row(1, F32, r, 40, INC, 9);
     one_row(1, F32, r, 40, DEC, 17);
+    /* columns (FLOAT32's block pass, float compares): subnormals, zeros of both signs and a few
+     * normals, both operators and directions, against the reference; one thread (a worker
+     * thread started under DAZ would keep it for the tests after this one) */
+    uint64_t seed = 91;
+    static const uint32_t pool[6] = {0x00000003u, 0x80000001u, 0x80000000u, 0u, 0x00000001u, 0x3F800000u};
+    for (int m = 0; m < 2; ++m)
+        for (int dir = 0; dir < 2; ++dir) {
+            afix f;
+            afix_init(&f, m, F32, U32, 2, SIZES(37, 20), NULL, SIZES(0), 1, NULL, (uint32_t)dir);
+            uint32_t data[37 * 20], want[20], got[20];
+            for (int i = 0; i < 37 * 20; ++i) data[i] = pool[rnd(&seed, (i % 3) ? 5 : 6)];
+            reference(&f, (const unsigned char *)data, (unsigned char *)want);
+            const dmlref_options o = {.threads = 1};
+            dmlref_operator *op = NULL;
+            dmlref_error err;
+            CHECK_STATUS(dmlref_compile(&f.d, FL, &o, &op, &err), err, DMLREF_OK, NULL);
+            if (!op) continue;
+            CHECK(strcmp(dmlref_kernel_name(op), "argminmax.columns_x4") > 0);
+            const dmlref_cbuffer ins[1] = {{data, sizeof data}};
+            const dmlref_buffer outs[1] = {{got, sizeof got}};
+            CHECK_STATUS(dmlref_execute(op, ins, 1, outs, 1, &err), err, DMLREF_OK, NULL);
+            CHECK(memcmp(want, got, sizeof got) == 0);
+            dmlref_release(op);
+        }
     _mm_setcsr(csr);
 }
 #endif

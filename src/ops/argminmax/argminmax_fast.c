@@ -18,7 +18,9 @@
  *                         dim contiguous in the input, FLOAT32 / INT32 / UINT32: a chunk of
  *                         ARGMINMAX_CW columns at a time, the running best key and index per
  *                         column updated row by row (4 lanes a step: cmpgt; the key and index
- *                         stored only where a lane improved), one pass;
+ *                         stored only where a lane improved), one pass; FLOAT32 whole rows of
+ *                         ARGMINMAX_CW_F32 columns in memory order, 8 rows reduced by maxps /
+ *                         minps before a compare with the running best (cols_f32_rows);
  *                         a chunk holding a NaN done again as argminmax.columns does it
  *   argminmax.columns     the same for every other type, scalar_order_key per element
  *
@@ -39,6 +41,9 @@
 /* columns per unit of the columns kernels (their best keys and indices: stack arrays of 8 KiB
  * each, 128 B in a DMLREF_SMALL build) */
 #define ARGMINMAX_CW (DMLREF_SMALL ? 32u : 2048u)
+/* FLOAT32's columns kernel: whole rows of up to 4096 columns, read in memory order (two stack
+ * arrays of 16 KiB; 128 B in a DMLREF_SMALL build) */
+#define ARGMINMAX_CW_F32 (DMLREF_SMALL ? 32u : 4096u)
 #define ARGMINMAX_AHEAD 2u /* columns kernels: rows prefetched ahead */
 
 enum { K_FLOAT, K_SIGNED, K_UNSIGNED };
@@ -62,7 +67,7 @@ enum { M_ROWS_X4, M_ROWS_X2, M_ROWS, M_COLS_X4, M_COLS };
 typedef struct am_plan {
     nest_t kept;        /* rows: the kept dims; columns: the kept dims but the innermost */
     uint64_t count, rs; /* reduced elements, their byte stride                          */
-    uint64_t inner, ost, chunks, units;
+    uint64_t inner, ost, chunks, units, cw; /* cw: columns per chunk */
     uint32_t mode, es, oes, dt, kind, nth;
     uint32_t last, nan_low;
     argminmax_params prm;
@@ -526,6 +531,78 @@ AM_INLINE int cols_x4_rows(const am_plan *p, uint32_t kind, const unsigned char 
     return nan;
 }
 
+#if DMLREF_SIMD
+#define AM_BLOCK 8u /* FLOAT32 columns: rows per block */
+
+/* The lanes of x that beat b in float compares (non-strict for DECREASING). */
+AM_INLINE simde__m128 vbeats_f(simde__m128 x, simde__m128 b, int is_max, int last) {
+    if (is_max) return last ? simde_mm_cmpge_ps(x, b) : simde_mm_cmpgt_ps(x, b);
+    return last ? simde_mm_cmple_ps(x, b) : simde_mm_cmplt_ps(x, b);
+}
+
+/* Rows [j, j + r) of the 4 columns at q (row j's) into the running best bf and indices ix. */
+AM_INLINE void cols_f32_rescan(const am_plan *p, const unsigned char *q, uint64_t j, uint64_t r, float *bf, uint32_t *ix,
+                               int is_max, int last) {
+    simde__m128 b = simde_mm_loadu_ps(bf);
+    simde__m128i v = LD(ix);
+    for (uint64_t t = 0; t < r; ++t) {
+        const simde__m128 x = simde_mm_loadu_ps((const float *)(const void *)(q + t * p->rs));
+        const simde__m128i u = simde_mm_castps_si128(vbeats_f(x, b, is_max, last));
+        b = simde_mm_castsi128_ps(BLEND(u, simde_mm_castps_si128(x), simde_mm_castps_si128(b)));
+        v = BLEND(u, simde_mm_set1_epi32((int32_t)(uint32_t)(j + t)), v);
+    }
+    simde_mm_storeu_ps(bf, b);
+    ST(ix, v);
+}
+
+/* FLOAT32 columns [0, w) (w a multiple of 4), rows 1 .. count-1, in blocks of AM_BLOCK rows: a
+ * block's lane extreme (maxps / minps: one of the block's elements) is compared with the running
+ * best, and only a lane that may improve is gone through row by row; the common case after the
+ * first blocks reads each element once with two vector operations.  Float compares order the
+ * non-NaN values as the keys do (+-0 equal); returns nonzero (the caller then redoes the chunk
+ * exactly, cols_generic) when a NaN was seen or a best is a zero or subnormal, the values a
+ * denormals-are-zero mode may compare wrongly. */
+AM_INLINE int cols_f32_rows(const am_plan *p, const unsigned char *in, uint64_t w, float *bf, uint32_t *ix, int is_max,
+                            int last) {
+    simde__m128 vnan = simde_mm_setzero_ps();
+    uint64_t j = 1;
+    for (; j + AM_BLOCK <= p->count; j += AM_BLOCK) {
+        const unsigned char *row = in + j * p->rs;
+        for (uint64_t t = 0; t < AM_BLOCK; ++t) cols_prefetch(p, in, j + AM_BLOCK - ARGMINMAX_AHEAD + t, w);
+        for (uint64_t i = 0; i < w; i += 4) {
+            const unsigned char *q = row + 4 * i;
+            simde__m128 x = simde_mm_loadu_ps((const float *)(const void *)q), m = x;
+            simde__m128 nn = simde_mm_cmpunord_ps(x, x);
+            for (uint64_t t = 1; t < AM_BLOCK; ++t) {
+                x = simde_mm_loadu_ps((const float *)(const void *)(q + t * p->rs));
+                m = is_max ? simde_mm_max_ps(x, m) : simde_mm_min_ps(x, m);
+                nn = simde_mm_or_ps(nn, simde_mm_cmpunord_ps(x, x));
+            }
+            vnan = simde_mm_or_ps(vnan, nn);
+            if (simde_mm_movemask_ps(vbeats_f(m, simde_mm_loadu_ps(bf + i), is_max, last)))
+                cols_f32_rescan(p, q, j, AM_BLOCK, bf + i, ix + i, is_max, last);
+        }
+    }
+    if (j < p->count) {
+        const unsigned char *row = in + j * p->rs;
+        for (uint64_t i = 0; i < w; i += 4) {
+            for (uint64_t t = 0; j + t < p->count; ++t) {
+                const simde__m128 x = simde_mm_loadu_ps((const float *)(const void *)(row + t * p->rs + 4 * i));
+                vnan = simde_mm_or_ps(vnan, simde_mm_cmpunord_ps(x, x));
+            }
+            cols_f32_rescan(p, row + 4 * i, j, p->count - j, bf + i, ix + i, is_max, last);
+        }
+    }
+    if (simde_mm_movemask_ps(vnan)) return 1;
+    for (uint64_t i = 0; i < w; ++i) {
+        uint32_t b;
+        memcpy(&b, bf + i, 4);
+        if ((b & F32_ABS) < 0x00800000u) return 1;
+    }
+    return 0;
+}
+#endif
+
 static void cols_generic(const am_plan *p, const unsigned char *in, unsigned char *out, uint64_t w);
 
 /* Columns [c0, c0 + w) of one outer point: in points at the first column of row 0, out at
@@ -555,6 +632,27 @@ static void cols_x4(const am_plan *p, const unsigned char *in, unsigned char *ou
     }
     for (uint64_t i = 0; i < w; ++i) argminmax_store(out + i * p->ost, p->oes, idx[i]);
 }
+
+#if DMLREF_SIMD
+/* FLOAT32 columns [0, w), w <= ARGMINMAX_CW_F32 (cols_f32_rows; a chunk it cannot order exactly,
+ * and the last w % 4 columns, by cols_generic). */
+static void cols_f32(const am_plan *p, const unsigned char *in, unsigned char *out, uint64_t w) {
+    float bf[ARGMINMAX_CW_F32];
+    uint32_t idx[ARGMINMAX_CW_F32];
+    const uint64_t w4 = w & ~(uint64_t)3;
+    if (w4) {
+        int redo;
+        memcpy(bf, in, 4 * w4); /* row 0: the first best */
+        for (uint64_t i = 0; i < w4; ++i) idx[i] = 0;
+        if (p->prm.is_max) redo = p->last ? cols_f32_rows(p, in, w4, bf, idx, 1, 1) : cols_f32_rows(p, in, w4, bf, idx, 1, 0);
+        else redo = p->last ? cols_f32_rows(p, in, w4, bf, idx, 0, 1) : cols_f32_rows(p, in, w4, bf, idx, 0, 0);
+        if (redo) cols_generic(p, in, out, w4);
+        else
+            for (uint64_t i = 0; i < w4; ++i) argminmax_store(out + i * p->ost, p->oes, idx[i]);
+    }
+    if (w > w4) cols_generic(p, in + 4 * w4, out + w4 * p->ost, w - w4);
+}
+#endif
 
 /* Columns [0, w) of a chunk, ARGMINMAX_CW / 2 at a time (the 64-bit keys: the stack arrays stay
  * as large as cols_x4's). */
@@ -588,12 +686,16 @@ static void cols_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) 
     unsigned char *dst = OUT_DATA(cx->x, 0);
     (void)part;
     for (uint64_t u = lo; u < hi; ++u) {
-        const uint64_t o = u / p->chunks, c0 = (u % p->chunks) * ARGMINMAX_CW;
-        const uint64_t w = p->inner - c0 < ARGMINMAX_CW ? p->inner - c0 : ARGMINMAX_CW;
+        const uint64_t o = u / p->chunks, c0 = (u % p->chunks) * p->cw;
+        const uint64_t w = p->inner - c0 < p->cw ? p->inner - c0 : p->cw;
         uint64_t off[NEST_K];
         nest_offsets(&p->kept, o, off);
         const unsigned char *in = src + off[1] + c0 * p->es;
         unsigned char *out = dst + off[0] + c0 * p->ost;
+#if DMLREF_SIMD
+        if (p->mode == M_COLS_X4 && p->dt == DMLREF_TENSOR_DATA_TYPE_FLOAT32) cols_f32(p, in, out, w);
+        else
+#endif
         if (p->mode == M_COLS_X4) cols_x4(p, in, out, w);
         else cols_generic(p, in, out, w);
     }
@@ -670,16 +772,25 @@ dmlref_status plan_argminmax(op_t *op, const argminmax_params *prm, dmlref_error
         p->mode = simd && in->esize == 4 ? M_COLS_X4 : M_COLS;
         p->inner = nt->sizes[L];
         p->ost = nt->st[0][L];
-        p->chunks = (p->inner + ARGMINMAX_CW - 1) / ARGMINMAX_CW;
         nt->sizes[L] = 1; /* the outer points only */
         nt->st[0][L] = nt->st[1][L] = 0;
         nest_collapse(nt, 2);
+        p->nth = plan_threads(op, in->elements * in->esize);
+        /* chunks of cw columns; narrower when the outer points are fewer than the threads, so that
+         * each thread has a chunk (a multiple of 4 columns) */
+        p->cw = p->mode == M_COLS_X4 && in->dtype == DMLREF_TENSOR_DATA_TYPE_FLOAT32 ? ARGMINMAX_CW_F32 : ARGMINMAX_CW;
+        if (nt->points < p->nth) {
+            const uint64_t want = (p->nth + nt->points - 1) / nt->points;
+            uint64_t per = ((p->inner + want - 1) / want + 3) & ~(uint64_t)3;
+            if (per < p->cw) p->cw = per;
+        }
+        p->chunks = (p->inner + p->cw - 1) / p->cw;
         p->units = nt->points * p->chunks;
     } else {
         p->mode = p->count > 1 && rs == in->esize && simd ? (in->esize == 4 ? M_ROWS_X4 : M_ROWS_X2) : M_ROWS;
         p->units = nt->points;
+        p->nth = plan_threads(op, in->elements * in->esize);
     }
-    p->nth = plan_threads(op, in->elements * in->esize);
     static const kernel_id ids[] = {KERNEL_ARGMINMAX_ROWS_X4, KERNEL_ARGMINMAX_ROWS_X2, KERNEL_ARGMINMAX_ROWS,
                                     KERNEL_ARGMINMAX_COLUMNS_X4, KERNEL_ARGMINMAX_COLUMNS};
     op->plan = p;
