@@ -356,8 +356,9 @@ AM_INLINE int32_t best32f(const unsigned char *row, uint64_t n, int is_max, int 
         a1 = is_max ? simde_mm_max_ps(a1, x1) : simde_mm_min_ps(a1, x1);
         a2 = is_max ? simde_mm_max_ps(a2, x2) : simde_mm_min_ps(a2, x2);
         a3 = is_max ? simde_mm_max_ps(a3, x3) : simde_mm_min_ps(a3, x3);
-        u0 = simde_mm_or_ps(u0, simde_mm_or_ps(simde_mm_cmpunord_ps(x0, x0), simde_mm_cmpunord_ps(x1, x1)));
-        u1 = simde_mm_or_ps(u1, simde_mm_or_ps(simde_mm_cmpunord_ps(x2, x2), simde_mm_cmpunord_ps(x3, x3)));
+        /* cmpunord(a, b): a NaN in either (two vectors a compare) */
+        u0 = simde_mm_or_ps(u0, simde_mm_cmpunord_ps(x0, x1));
+        u1 = simde_mm_or_ps(u1, simde_mm_cmpunord_ps(x2, x3));
     }
     int nan = simde_mm_movemask_ps(simde_mm_or_ps(u0, u1)) != 0;
     uint32_t l[16];

@@ -110,9 +110,9 @@ static inline uint32_t screen16(const unsigned char *p, simde__m128 t, int decre
  *  1. one element per lane of 16 interleaved lanes (element j in lane j % 16, up to the last
  *     whole group of 16): the lane's float maximum (DECREASING; minimum, INCREASING), which is
  *     one of the lane's elements whatever maxps does with NaNs or a denormals-are-zero mode
- *     (or the start value +-Inf, which only lowers the bound below).  The K-th best of those
- *     16 elements by the exact key is a bound L: K distinct elements are at least as good, so
- *     every element of the K best has key >= key(L).
+ *     (or the start value +-Inf, which only lowers the bound below); for K <= 8, the better of
+ *     lanes l and l + 8, 8 picks.  The K-th best of the picks by the exact key is a bound L: K
+ *     distinct elements are at least as good, so every element of the K best has key >= key(L).
  *  2. groups of 16 screened by float compares against a threshold element t (first L, then the
  *     list's last once the list is full): not x < t (so x >= t, or unordered) keeps every element whose key
  *     is >= key(t) (+-0 compare equal; a subnormal under denormals-are-zero compares as a zero
@@ -152,18 +152,36 @@ static void list_f32_seq(const topk_plan_t *p, const unsigned char *in, unsigned
         simde_mm_storeu_ps(lanef + 8, m2);
         simde_mm_storeu_ps(lanef + 12, m3);
         memcpy(lane, lanef, sizeof lane);
-        /* the K-th best of the 16 by the exact key (a list of K, as below) */
-        int32_t lk[LIST_MAX];
-        uint32_t lb[LIST_MAX], lc = 0;
-        for (uint32_t l = 0; l < 16; ++l) {
-            /* INCREASING: +Inf may be the start value of a lane of NaNs only, which are worse
-             * than +Inf there: count it as a NaN (no better than any element of the lane) */
-            const uint32_t b = !dec && lane[l] == 0x7F800000u ? 0x7FC00000u : lane[l];
-            const int32_t kl = sign * f32_key(b);
-            if (lc < k || kl > lk[k - 1]) lc = list_insert32(lk, lb, lc, k, kl, b);
+        /* INCREASING: +Inf may be the start value of a lane of NaNs only, which are worse than
+         * +Inf there: count it as a NaN (no better than any element of the lane) */
+        for (uint32_t l = 0; l < 16; ++l)
+            if (!dec && lane[l] == 0x7F800000u) lane[l] = 0x7FC00000u;
+        int32_t floor_key;
+        uint32_t tb;
+        /* K <= 8: 8 picks, the better of lanes l and l + 8 (fewer to rank, at the cost of a
+         * lower bound); the K-th best of them: for K = 8 their least, else a list of K */
+        const uint32_t np = k <= 8 ? 8 : 16;
+        if (np == 8)
+            for (uint32_t l = 0; l < 8; ++l)
+                if (sign * f32_key(lane[l + 8]) > sign * f32_key(lane[l])) lane[l] = lane[l + 8];
+        int32_t floor_key;
+        uint32_t tb;
+        if (k == np) {
+            floor_key = INT32_MAX, tb = 0;
+            for (uint32_t l = 0; l < np; ++l) {
+                const int32_t kl = sign * f32_key(lane[l]);
+                if (kl < floor_key) floor_key = kl, tb = lane[l];
+            }
+        } else {
+            int32_t lk[LIST_MAX];
+            uint32_t lb[LIST_MAX], lc = 0;
+            for (uint32_t l = 0; l < np; ++l) {
+                const int32_t kl = sign * f32_key(lane[l]);
+                if (lc < k || kl > lk[k - 1]) lc = list_insert32(lk, lb, lc, k, kl, lane[l]);
+            }
+            floor_key = lk[k - 1]; /* k <= np = lc */
+            tb = lb[k - 1];
         }
-        int32_t floor_key = lk[k - 1]; /* k <= 16 = lc */
-        uint32_t tb = lb[k - 1];
         simde__m128 t = simde_mm_castsi128_ps(simde_mm_set1_epi32((int32_t)tb));
         /* pass 2 */
         for (j = 0; j < n16; j += 16) {
