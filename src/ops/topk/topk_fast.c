@@ -156,8 +156,6 @@ static void list_f32_seq(const topk_plan_t *p, const unsigned char *in, unsigned
          * +Inf there: count it as a NaN (no better than any element of the lane) */
         for (uint32_t l = 0; l < 16; ++l)
             if (!dec && lane[l] == 0x7F800000u) lane[l] = 0x7FC00000u;
-        int32_t floor_key;
-        uint32_t tb;
         /* K <= 8: 8 picks, the better of lanes l and l + 8 (fewer to rank, at the cost of a
          * lower bound); the K-th best of them: for K = 8 their least, else a list of K */
         const uint32_t np = k <= 8 ? 8 : 16;
