@@ -105,7 +105,12 @@ dmlref_status concat_oracle(const op_t *op, const exec_args *x, int split) {
 }
 
 dmlref_status concat_plan(op_t *op, int split, dmlref_error *err) {
+#if DMLREF_ORACLE_ONLY /* no plan hooks (core/registry.h): never called, and concat_fast.c is not built */
+    (void)op, (void)split, (void)err;
+    return DMLREF_OK;
+#else
     return plan_concat(op, split, OP_CPARAMS(op, concat_params)->axis, err);
+#endif
 }
 
 dmlref_status split_output_sizes(const op_t *op, const DMLREF_SPLIT_OPERATOR_DESC *d, uint32_t output, uint32_t *n,

@@ -152,8 +152,13 @@ dmlref_status gather_nd_compile(op_t *op, const gather_nd_desc *gd, dmlref_error
 }
 
 dmlref_status gather_nd_plan(op_t *op, dmlref_error *err) {
+#if DMLREF_ORACLE_ONLY /* no plan hooks (core/registry.h): never called, and gather_fast.c is not built */
+    (void)op, (void)err;
+    return DMLREF_OK;
+#else
     const gather_nd_params *g = OP_CPARAMS(op, gather_nd_params);
     return plan_gather_nd(op, g->r, g->q, g->b, err);
+#endif
 }
 
 dmlref_status gather_nd_output_sizes(const op_t *op, const gather_nd_desc *gd, uint32_t *n, uint32_t *sizes,
