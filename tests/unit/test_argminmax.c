@@ -675,7 +675,7 @@ TEST(argminmax_daz_ftz) {
             dmlref_error err;
             CHECK_STATUS(dmlref_compile(&f.d, FL, &o, &op, &err), err, DMLREF_OK, NULL);
             if (!op) continue;
-            CHECK(strcmp(dmlref_kernel_name(op), "argminmax.columns_x4") > 0);
+            CHECK(strncmp(dmlref_kernel_name(op), "argminmax.columns", 17) == 0); /* columns_x4.<isa> with SIMD */
             const dmlref_cbuffer ins[1] = {{data, sizeof data}};
             const dmlref_buffer outs[1] = {{got, sizeof got}};
             CHECK_STATUS(dmlref_execute(op, ins, 1, outs, 1, &err), err, DMLREF_OK, NULL);

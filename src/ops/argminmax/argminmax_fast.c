@@ -69,7 +69,7 @@ typedef struct am_plan {
     uint64_t count, rs; /* reduced elements, their byte stride                          */
     uint64_t inner, ost, chunks, units, cw; /* cw: columns per chunk */
     uint32_t mode, es, oes, dt, kind, nth;
-    uint32_t last, nan_low;
+    uint32_t last, nan_low, f32; /* f32: FLOAT32 columns through cols_f32 */
     argminmax_params prm;
 } am_plan;
 
@@ -694,7 +694,7 @@ static void cols_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) 
         const unsigned char *in = src + off[1] + c0 * p->es;
         unsigned char *out = dst + off[0] + c0 * p->ost;
 #if DMLREF_SIMD
-        if (p->mode == M_COLS_X4 && p->dt == DMLREF_TENSOR_DATA_TYPE_FLOAT32) cols_f32(p, in, out, w);
+        if (p->f32) cols_f32(p, in, out, w);
         else
 #endif
         if (p->mode == M_COLS_X4) cols_x4(p, in, out, w);
@@ -779,7 +779,9 @@ dmlref_status plan_argminmax(op_t *op, const argminmax_params *prm, dmlref_error
         p->nth = plan_threads(op, in->elements * in->esize);
         /* chunks of cw columns; narrower when the outer points are fewer than the threads, so that
          * each thread has a chunk (a multiple of 4 columns) */
-        p->cw = p->mode == M_COLS_X4 && in->dtype == DMLREF_TENSOR_DATA_TYPE_FLOAT32 ? ARGMINMAX_CW_F32 : ARGMINMAX_CW;
+        /* FLOAT32 with SIMD: cols_f32 (cols_range), its wider chunks; else cols_x4 / cols_generic */
+        p->f32 = DMLREF_SIMD && p->mode == M_COLS_X4 && in->dtype == DMLREF_TENSOR_DATA_TYPE_FLOAT32;
+        p->cw = p->f32 ? ARGMINMAX_CW_F32 : ARGMINMAX_CW;
         if (nt->points < p->nth) {
             const uint64_t want = (p->nth + nt->points - 1) / nt->points;
             uint64_t per = ((p->inner + want - 1) / want + 3) & ~(uint64_t)3;
