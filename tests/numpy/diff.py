@@ -1190,7 +1190,7 @@ def gen_argminmax(op):
         v = t_in.view(t_in.data)
         pool = np.array(v).reshape(-1)[: int(rng.integers(1, 5))].copy()
         v[...] = pool[rng.integers(0, len(pool), size=sizes)]
-        t_out = make(rng, it, outs, True)
+        t_out = make(rng, it, outs, True, INDEX_TYPES[it])  # indices: the driver's byte order
         x = np.array(t_in.view()).transpose(kept + red).reshape([sizes[d] for d in kept] + [-1])
         last = int(rng.integers(0, 2))
         f = np.argmax if op == "ARGMAX" else np.argmin

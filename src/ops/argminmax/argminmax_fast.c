@@ -146,7 +146,7 @@ static inline int match16(uint16_t x, int find, uint16_t bits) {
 #define ST(p, v) simde_mm_storeu_si128((simde__m128i *)(void *)(p), (v))
 #define BLEND(m, a, b) simde_mm_or_si128(simde_mm_and_si128((m), (a)), simde_mm_andnot_si128((m), (b)))
 
-static inline simde__m128i vkey32(simde__m128i x, uint32_t kind, simde__m128i *nan) {
+AM_INLINE simde__m128i vkey32(simde__m128i x, uint32_t kind, simde__m128i *nan) {
     if (kind == K_FLOAT) {
         const simde__m128i a = simde_mm_and_si128(x, simde_mm_set1_epi32((int32_t)F32_ABS));
         const simde__m128i s = simde_mm_srai_epi32(x, 31);
@@ -156,7 +156,7 @@ static inline simde__m128i vkey32(simde__m128i x, uint32_t kind, simde__m128i *n
     return kind == K_UNSIGNED ? simde_mm_xor_si128(x, simde_mm_set1_epi32(INT32_MIN)) : x;
 }
 
-static inline simde__m128i vkey16(simde__m128i x, uint32_t kind, simde__m128i *nan) {
+AM_INLINE simde__m128i vkey16(simde__m128i x, uint32_t kind, simde__m128i *nan) {
     if (kind == K_FLOAT) {
         const simde__m128i a = simde_mm_and_si128(x, simde_mm_set1_epi16((int16_t)F16_ABS));
         const simde__m128i s = simde_mm_srai_epi16(x, 15);
@@ -167,13 +167,13 @@ static inline simde__m128i vkey16(simde__m128i x, uint32_t kind, simde__m128i *n
 }
 
 /* The larger (is_max) or smaller of a and b, lane by lane. */
-static inline simde__m128i vbest32(simde__m128i a, simde__m128i b, int is_max) {
+AM_INLINE simde__m128i vbest32(simde__m128i a, simde__m128i b, int is_max) {
     const simde__m128i m = is_max ? simde_mm_cmpgt_epi32(a, b) : simde_mm_cmpgt_epi32(b, a);
     return BLEND(m, a, b);
 }
 
 /* movemask of the lanes matching `find` (4-byte lanes: 4 mask bits each). */
-static inline uint32_t vmatch32(simde__m128i x, int find, simde__m128i t) {
+AM_INLINE uint32_t vmatch32(simde__m128i x, int find, simde__m128i t) {
     simde__m128i m;
     if (find == FIND_BITS) m = simde_mm_cmpeq_epi32(x, t);
     else {
@@ -183,7 +183,7 @@ static inline uint32_t vmatch32(simde__m128i x, int find, simde__m128i t) {
     }
     return (uint32_t)simde_mm_movemask_epi8(m);
 }
-static inline uint32_t vmatch16(simde__m128i x, int find, simde__m128i t) {
+AM_INLINE uint32_t vmatch16(simde__m128i x, int find, simde__m128i t) {
     simde__m128i m;
     if (find == FIND_BITS) m = simde_mm_cmpeq_epi16(x, t);
     else {

@@ -35,6 +35,14 @@
 
 #define LIST_MAX 16u
 
+/* Functions that take or return vectors: always inlined (a split-off copy would pass vectors
+ * by value, an ABI question on an i386 build without SSE: gcc's -Wpsabi) */
+#if defined(__GNUC__)
+#define TOPK_INLINE static inline __attribute__((always_inline))
+#else
+#define TOPK_INLINE static inline
+#endif
+
 typedef struct topk_plan_t {
     nest_t nest;        /* the sequences: st[0] OutputValue's, st[1] Input's, st[2] OutputIndex's */
     uint64_t n, k;      /* Input.Sizes[Axis], K */
@@ -84,7 +92,7 @@ static inline uint32_t list_insert32(int32_t *key, uint32_t *pos, uint32_t cnt, 
  * (DECREASING) or not x > t (INCREASING), so a NaN on either side is always in.  (Written as
  * the complement of an ordered compare: SIMDe's portable simde_mm_cmpnlt_ps is cmpge, which
  * is false for a NaN.) */
-static inline uint32_t screen16(const unsigned char *p, simde__m128 t, int decreasing) {
+TOPK_INLINE uint32_t screen16(const unsigned char *p, simde__m128 t, int decreasing) {
     const simde__m128 x0 = simde_mm_loadu_ps((const float *)(const void *)p),
                       x1 = simde_mm_loadu_ps((const float *)(const void *)(p + 16)),
                       x2 = simde_mm_loadu_ps((const float *)(const void *)(p + 32)),
