@@ -21,6 +21,7 @@ typedef struct case_ctx {
     const case_options *opts;
     uint64_t max_bytes;
     uint64_t bytes; /* allocated so far for buffers */
+    int derive;     /* "derive_output_sizes": the outputs' Sizes come from dmlref_output_sizes */
 } case_ctx;
 
 /* The message into x->err; returns CASE_MALFORMED. */

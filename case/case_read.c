@@ -54,6 +54,17 @@ static int parse_tensor(case_ctx *x, const jv *obj, case_tensor *t, const char *
     if (t->buf.DataType == DMLREF_TENSOR_DATA_TYPE_UNKNOWN)
         return case_fail(x, "%s.DataType: unknown data type \"%.40s\" (FLOAT64 FLOAT32 FLOAT16 INT64 INT32 INT16 INT8 "
                        "UINT64 UINT32 UINT16 UINT8)", name, jv_string(dt));
+    if (is_output && x->derive) {
+        /* "derive_output_sizes": Sizes, when given, is the placeholder dmlref_output_sizes reads
+         * where the inputs and parameters leave the shape free; the output is packed */
+        if (strides || total || dimcount)
+            return case_fail(x, "%s: %s is not given with \"derive_output_sizes\" (the output is packed, its "
+                           "Sizes derived)", name, strides ? "Strides" : total ? "TotalTensorSizeInBytes" : "DimensionCount");
+        if (!sizes) {
+            t->buf.DimensionCount = 0;
+            return 0;
+        }
+    }
     if (!sizes) return case_fail(x, "%s: missing Sizes", name);
     if (!jv_is(sizes, JV_ARRAY)) return case_fail(x, "%s.Sizes: expected an array, got %s", name, jv_kind_name(sizes));
     const size_t n = jv_count(sizes);
@@ -266,6 +277,12 @@ static int parse_root(case_ctx *x, const jv *root, dmlref_case *c) {
         else if (strcmp(key, "expected") == 0) expected = val, known = 1;
         else if (strcmp(key, "actual") == 0) actual = val, known = 1;
         else if (strcmp(key, "bytes_moved") == 0) moved = val, known = 1;
+        else if (strcmp(key, "derive_output_sizes") == 0) {
+            if (!jv_is(val, JV_BOOL))
+                return case_fail(x, "derive_output_sizes: expected true or false, got %s", jv_kind_name(val));
+            x->derive = val->u.b != 0;
+            known = 1;
+        }
         else if (strcmp(key, "features") == 0) {
             /* gen's summary of what the case uses: informative, its contents ignored */
             if (!jv_is(val, JV_OBJECT))
@@ -374,7 +391,27 @@ static int parse_root(case_ctx *x, const jv *root, dmlref_case *c) {
     c->desc.Desc = c->desc_mem;
 
     dmlref_error derr;
-    const dmlref_status vst = dmlref_validate(&c->desc, c->feature_level, &derr);
+    /* "derive_output_sizes": each output's DimensionCount and Sizes from the library (TFLite's
+     * Prepare), its TotalTensorSizeInBytes packed; a broken rule is the case's verdict */
+    dmlref_status vst = DMLREF_OK;
+    for (uint32_t i = 0; x->derive && i < c->n_outputs && vst == DMLREF_OK; ++i) {
+        case_tensor *t = &c->outputs[i];
+        uint32_t dc = 0, sz[8];
+        vst = dmlref_output_sizes(&c->desc, c->feature_level, i, &dc, sz, &derr);
+        if (vst != DMLREF_OK) break;
+        uint32_t *mem = calloc(dc ? dc : 1, sizeof *mem);
+        if (!mem) {
+            rc = case_oom(x, "%s: out of memory", t->name);
+            goto done;
+        }
+        memcpy(mem, sz, dc * sizeof *mem);
+        free(t->sizes);
+        t->sizes = mem;
+        t->buf.DimensionCount = dc;
+        t->buf.Sizes = t->sizes;
+        t->buf.TotalTensorSizeInBytes = dmlref_calc_buffer_tensor_size(t->buf.DataType, dc, t->sizes, NULL);
+    }
+    if (vst == DMLREF_OK) vst = dmlref_validate(&c->desc, c->feature_level, &derr);
     if (vst == DMLREF_ERROR_OUT_OF_MEMORY) { /* no verdict: the library could not finish */
         rc = case_oom(x, "out of memory validating the descriptor");
         goto done;
@@ -419,7 +456,7 @@ int case_parse_ex(const char *json_text, size_t len, const case_options *opts, d
     }
     err[0] = '\0';
     memset(out, 0, sizeof *out);
-    case_ctx x = {err, errcap, opts ? opts : &defaults, 0, 0};
+    case_ctx x = {err, errcap, opts ? opts : &defaults, 0, 0, 0};
     x.max_bytes = x.opts->max_bytes ? x.opts->max_bytes : CASE_DEFAULT_MAX_BYTES;
     json_doc doc;
     const json_status st = json_parse(json_text, len, &doc, err, errcap);

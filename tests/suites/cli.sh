@@ -1488,6 +1488,35 @@ cat >"$tmp/host_limit.json" <<'EOF'
 EOF
 expect 3 "validate host_limit.json (default memory limit)" "$D" validate "$tmp/host_limit.json"
 contains "$tmp/err" "InputTensor: TotalTensorSizeInBytes 4294967300 (aligned to 64) would take the case's buffers beyond the limit of 4294967296 bytes" "host_limit.json: the limit message, not a verdict"
+# ---- "derive_output_sizes": the outputs' Sizes from the library (dmlref_output_sizes) ----
+printf '%s\n' '{"operator": "GATHER", "Axis": 0, "IndexDimensions": 1, "derive_output_sizes": true,
+ "InputTensor": {"DataType": "FLOAT32", "Sizes": [4], "data": [11, 12, 13, 14]},
+ "IndicesTensor": {"DataType": "UINT32", "Sizes": [5], "data": [3, 1, 3, 0, 2]},
+ "OutputTensor": {"DataType": "FLOAT32"},
+ "expected": {"OutputTensor": [14, 12, 14, 11, 13]}}' >"$tmp/derive_gather.json"
+expect 0 "derive_output_sizes: GATHER's output Sizes derived" "$D" run "$tmp/derive_gather.json"
+contains "$tmp/out" '"Sizes": [5]' "derive_output_sizes: GATHER's Sizes"
+# SPLIT: each output's Sizes is the placeholder that gives its share of Axis
+printf '%s\n' '{"operator": "SPLIT", "Axis": 0, "derive_output_sizes": true,
+ "InputTensor": {"DataType": "INT8", "Sizes": [5, 2], "data": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]},
+ "OutputTensors": [{"DataType": "INT8", "Sizes": [2, 7]}, {"DataType": "INT8", "Sizes": [3, 9]}],
+ "expected": {"OutputTensors": [[1, 2, 3, 4], [5, 6, 7, 8, 9, 10]]}}' >"$tmp/derive_split.json"
+expect 0 "derive_output_sizes: SPLIT's placeholders" "$D" run "$tmp/derive_split.json"
+contains "$tmp/out" '"Sizes": [3, 2]' "derive_output_sizes: SPLIT's second Sizes"
+# without the placeholder SPLIT needs: the library's message (exit 2)
+sed 's/, "Sizes": \[2, 7\]//' "$tmp/derive_split.json" >"$tmp/derive_split_bad.json"
+expect 2 "derive_output_sizes: SPLIT without a placeholder" "$D" run "$tmp/derive_split_bad.json"
+contains "$tmp/err" 'OutputTensors[0].DimensionCount (0) must be in [1, 8]' "derive_output_sizes: SPLIT's message"
+sed 's/"DataType": "FLOAT32"}/"DataType": "FLOAT32", "Strides": [1]}/' "$tmp/derive_gather.json" >"$tmp/derive_strides.json"
+expect 3 "derive_output_sizes: an output's Strides refused" "$D" run "$tmp/derive_strides.json"
+contains "$tmp/err" 'OutputTensor: Strides is not given with "derive_output_sizes"' "derive_output_sizes: Strides message"
+sed 's/"derive_output_sizes": true/"derive_output_sizes": 1/' "$tmp/derive_gather.json" >"$tmp/derive_one.json"
+expect 3 "derive_output_sizes: not a boolean" "$D" run "$tmp/derive_one.json"
+contains "$tmp/err" 'derive_output_sizes: expected true or false, got a number' "derive_output_sizes: type message"
+sed 's/"derive_output_sizes": true/"derive_output_sizes": false/' "$tmp/derive_gather.json" >"$tmp/derive_off.json"
+expect 3 "derive_output_sizes: false needs Sizes" "$D" run "$tmp/derive_off.json"
+contains "$tmp/err" 'OutputTensor: missing Sizes' "derive_output_sizes: false message"
+
 host_bits=$("$D" --version | sed -n 's/.*host: \([0-9]*\)-bit.*/\1/p')
 case "$host_bits" in
 32)
