@@ -246,7 +246,7 @@ trap 'rm -rf "$details"' EXIT
 
 # The native reference for the identity check.
 NATIVE=build-cross-native
-NATIVE_T=$ROOT/$NATIVE/identity
+NATIVE_T=$details/native-identity # each run its own (.ci/run runs two at once)
 need_native=0
 for t in $TARGETS; do has_cli "$t" && need_native=1; done
 if [ $need_native = 1 ]; then
