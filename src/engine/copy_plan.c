@@ -177,6 +177,9 @@ static void rows_small_stream(unsigned char *d, uint64_t ds, const unsigned char
  * about equal (the figures are in the history of this comment). */
 #define TILE_P 16u
 #define TILE_Q 64u
+/* Along p, at least a cache line of the destination per row of a tile (64 one-byte elements, 32
+ * two-byte ones): a streaming store then fills a whole line, never part of one. */
+static uint64_t tile_p(uint64_t e) { return e >= 4 ? TILE_P : 64u / e; }
 /* The least stride (bytes) along the other side's contiguous dim that makes a copy a transpose
  * worth tiling: a cache line, below which the row kernels read whole lines anyway. */
 #define TILE_MIN_STRIDE 64u
@@ -201,7 +204,7 @@ int copy_plan_transpose(copy_plan *cp) {
     if (p == MAX_DIMS || q == MAX_DIMS) return 0;
     cp->tp = p;
     cp->tq = q;
-    cp->tiles_p = (nt->sizes[p] + TILE_P - 1) / TILE_P;
+    cp->tiles_p = (nt->sizes[p] + tile_p(e) - 1) / tile_p(e);
     cp->tiles_q = (nt->sizes[q] + TILE_Q - 1) / TILE_Q;
     cp->units = nt->points / nt->sizes[p] / nt->sizes[q] * cp->tiles_p * cp->tiles_q;
     cp->kind = kind;
@@ -210,9 +213,9 @@ int copy_plan_transpose(copy_plan *cp) {
 }
 
 /* One tile: a < na along q (the source's contiguous dim), b < nb along p (the destination's).
- * Widths 4 and 8 go in K x K blocks transposed in registers (simd_transpose_x4, _x8: K rows
- * of the source in, K rows of the destination out), the edges element by element; widths 1
- * and 2 element by element. */
+ * Each width goes in K x K blocks transposed in registers (simd_transpose_x1, _x2, _x4, _x8:
+ * K = 16, 8, 4, 2; K rows of the source in, K rows of the destination out), the edges element
+ * by element. */
 #define TILE_SCALAR(W, T)                                                                          \
     static void tile_scalar_x##W(unsigned char *d, uint64_t dq, const unsigned char *s, uint64_t sp, \
                                  uint64_t a0, uint64_t na, uint64_t b0, uint64_t nb) {              \
@@ -238,14 +241,42 @@ TILE_SCALAR(8, uint64_t)
         tile_scalar_x##W(d, dq, s, sp, 0, ka, kb, nb); /* the right edge */                                    \
         tile_scalar_x##W(d, dq, s, sp, ka, na, 0, nb); /* the bottom edge */                                   \
     }
+TILE_BLOCKS(1, 16)
+TILE_BLOCKS(2, 8)
 TILE_BLOCKS(4, 4)
 TILE_BLOCKS(8, 2)
+
+#if DMLREF_SIMD && !DMLREF_SMALL
+/* Widths 1 and 2 with streaming stores: a K x K block gives each destination row only 16 bytes,
+ * so the tile is transposed into a buffer first (its TILE_Q rows of one cache line each) and
+ * each line then streamed out whole (simd_copy_stream), never part of a line at a time. */
+#define TILE_STAGED(W, K)                                                                                      \
+    static void tile_staged_x##W(unsigned char *d, uint64_t dq, const unsigned char *s, uint64_t sp,          \
+                                 uint64_t na, uint64_t nb, int stream) {                                       \
+        if (!stream || nb * W != 64) {                                                                         \
+            tile_x##W(d, dq, s, sp, na, nb, stream);                                                           \
+            return;                                                                                            \
+        }                                                                                                      \
+        _Alignas(64) unsigned char buf[TILE_Q * 64];                                                           \
+        const uint64_t ka = na - na % K;                                                                       \
+        for (uint64_t b = 0; b < nb; b += K)                                                                   \
+            for (uint64_t a = 0; a < ka; a += K)                                                               \
+                simd_transpose_x##W(buf + a * 64 + b * W, 64, s + a * W + b * sp, (size_t)sp, 0);             \
+        tile_scalar_x##W(buf, 64, s, sp, ka, na, 0, nb); /* the bottom edge */                                 \
+        for (uint64_t a = 0; a < na; ++a) simd_copy_stream(d + a * dq, buf + a * 64, 64);                      \
+    }
+TILE_STAGED(1, 16)
+TILE_STAGED(2, 8)
+#else
+#define tile_staged_x1 tile_x1
+#define tile_staged_x2 tile_x2
+#endif
 
 static void transpose_run(const copy_plan *cp, unsigned char *dst, const unsigned char *src, uint64_t lo,
                           uint64_t hi) {
     const nest_t *nt = &cp->nest;
     const uint32_t p = cp->tp, q = cp->tq;
-    const uint64_t dq = nt->st[0][q], sp = nt->st[1][p];
+    const uint64_t dq = nt->st[0][q], sp = nt->st[1][p], tp = tile_p(cp->block);
     for (uint64_t u = lo; u < hi; ++u) {
         const uint64_t iq = u % cp->tiles_q, ip = u / cp->tiles_q % cp->tiles_p;
         uint64_t o = u / cp->tiles_p / cp->tiles_q, od = cp->base[0], os = cp->base[1];
@@ -256,16 +287,16 @@ static void transpose_run(const copy_plan *cp, unsigned char *dst, const unsigne
             od += c * nt->st[0][d];
             os += c * nt->st[1][d];
         }
-        const uint64_t a0 = iq * TILE_Q, b0 = ip * TILE_P;
+        const uint64_t a0 = iq * TILE_Q, b0 = ip * tp;
         const uint64_t na = nt->sizes[q] - a0 < TILE_Q ? nt->sizes[q] - a0 : TILE_Q;
-        const uint64_t nb = nt->sizes[p] - b0 < TILE_P ? nt->sizes[p] - b0 : TILE_P;
+        const uint64_t nb = nt->sizes[p] - b0 < tp ? nt->sizes[p] - b0 : tp;
         unsigned char *d = dst + (od + a0 * dq + b0 * nt->st[0][p]);
         const unsigned char *s = src + (os + a0 * nt->st[1][q] + b0 * sp);
         /* streaming stores where every row of the tile starts 16-aligned */
         const int stream = cp->stream && (((uintptr_t)d | (uintptr_t)dq) & 15) == 0;
         switch (cp->kind) {
-        case COPY_T_X1: tile_scalar_x1(d, dq, s, sp, 0, na, 0, nb); break;
-        case COPY_T_X2: tile_scalar_x2(d, dq, s, sp, 0, na, 0, nb); break;
+        case COPY_T_X1: tile_staged_x1(d, dq, s, sp, na, nb, stream); break;
+        case COPY_T_X2: tile_staged_x2(d, dq, s, sp, na, nb, stream); break;
         case COPY_T_X4: tile_x4(d, dq, s, sp, na, nb, stream); break;
         default: tile_x8(d, dq, s, sp, na, nb, stream); break;
         }

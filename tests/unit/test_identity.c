@@ -288,7 +288,7 @@ TEST(identity_fast_path_matches_oracle) {
 KERNELS_CHECKED("identity.transpose_")
 
 /* Permuted layouts large enough for the tiled transpose (copy_plan_transpose): 2 or 3 dims
- * of up to 70, every width, one side packed and the other permuted (either way round), now
+ * of up to 70 (2 dims up to 150), every width, one side packed and the other permuted (either way round), now
  * and then a gap per dim or an offset of one element, which spoils the 16-byte alignment
  * of streaming stores; half the cases with a tiny thread grain and streaming stores for
  * every size.  Every byte as the oracle writes it, and every width's tiles reached. */
@@ -298,13 +298,21 @@ TEST(identity_transpose_tiles_match_oracle) {
     const uint64_t base_seed = test_seed(777);
     uint32_t seed = 0;
     kernels_seen seen = {{0}, 0};
-    for (int iter = 0; iter < 160; ++iter) {
+    for (int iter = 0; iter < 320; ++iter) {
         if (!test_case((uint64_t)iter)) continue; /* --case: that one alone */
         seed = (uint32_t)test_case_seed(base_seed, (uint64_t)iter);
-        const uint32_t n = 2 + lcg(&seed) % 2, w = lcg(&seed) % 4;
+        const uint32_t n = 2 + lcg(&seed) % 2;
+        uint32_t w = lcg(&seed) % 4;
+        /* half the 2-dim cases up to 150 a side: the 1- and 2-byte tiles' staged streaming
+         * (a whole cache line per destination row: 64 and 32 elements along p), half of those
+         * multiples of 16 of 1- or 2-byte elements, without gaps or offsets (rows that start
+         * 16-aligned: streaming stores) */
+        const uint32_t side = n == 2 && lcg(&seed) % 2 ? 150 : 70;
+        const uint32_t by16 = side == 150 && lcg(&seed) % 2;
+        if (by16) w %= 2;
         uint32_t sizes[8], perm[8], packed[8], permuted[8];
         for (uint32_t d = 0; d < n; ++d) {
-            sizes[d] = 1 + lcg(&seed) % 70;
+            sizes[d] = by16 ? 16 * (1 + lcg(&seed) % 9) : 1 + lcg(&seed) % side;
             perm[d] = n - 1 - d; /* reversed dim order: a true transpose */
         }
         if (n == 3 && lcg(&seed) % 2) { /* or another permutation that moves the last dim */
@@ -312,7 +320,7 @@ TEST(identity_transpose_tiles_match_oracle) {
             perm[1] = 0;
             perm[2] = 1;
         }
-        const uint32_t gap = lcg(&seed) % 3 == 0;
+        const uint32_t gap = lcg(&seed) % 3 == 0 && !by16;
         uint32_t st = 1;
         for (uint32_t d = n; d-- > 0;) {
             packed[d] = st;
@@ -327,7 +335,7 @@ TEST(identity_transpose_tiles_match_oracle) {
         ifix f;
         dmlref_error err;
         ifix_init(&f, types[w], n, sizes, out_permuted ? packed : permuted, out_permuted ? permuted : packed);
-        const uint32_t es = 1u << w, shift = lcg(&seed) % 2 ? es : 0; /* buffers at +0 or +1 element */
+        const uint32_t es = 1u << w, shift = lcg(&seed) % 2 && !by16 ? es : 0; /* buffers at +0 or +1 element */
         const size_t in_bytes = (size_t)f.in.buf.TotalTensorSizeInBytes, out_bytes = (size_t)f.out.buf.TotalTensorSizeInBytes;
         unsigned char *in_mem = malloc(in_bytes + 16), *ref = malloc(out_bytes), *got_mem = malloc(out_bytes + 16);
         if (!in_mem || !ref || !got_mem) abort();
