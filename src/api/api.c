@@ -12,8 +12,13 @@ void dmlref_release(dmlref_operator *op) {
     if (!op) return;
     const dmlref_allocator al = op->alloc; /* op itself is freed through it last */
     if (op->plan && op->plan_free) op->plan_free(&al, op->plan);
-    mem_free(&al, op->inputs);
-    mem_free(&al, op->outputs);
+#if OP_INLINE_TENSORS
+    if (op->inputs != op->tensor_store) /* op_alloc_tensors allocated them */
+#endif
+    {
+        mem_free(&al, op->inputs);
+        mem_free(&al, op->outputs);
+    }
     mem_free(&al, op);
 }
 

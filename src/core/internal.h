@@ -23,13 +23,23 @@
 #define DMLREF_PRINTF(a, b)
 #endif
 
+/* The tensors a compiled operator holds in itself (dmlref_operator.tensor_store): up to this
+ * many inputs and outputs together cost no allocation (each side counts at least 1).  None
+ * with SMALL=1: the operator's structure stays small (dmlref_output_sizes keeps one on the
+ * stack; DMLREF_NO_MALLOC's validate arena holds one). */
+#if DMLREF_SMALL
+#define OP_INLINE_TENSORS 0
+#else
+#define OP_INLINE_TENSORS 3 /* GATHER's three, SCATTER's four not: the structure stays under glibc's tcache limit (1032 bytes) */
+#endif
+
 /* A validated buffer tensor: strides always materialized. */
 typedef struct tensor {
     uint32_t dtype;          /* DMLREF_TENSOR_DATA_TYPE                          */
     uint32_t esize;          /* element size in bytes (1, 2, 4, 8)               */
     uint32_t n;              /* DimensionCount                                   */
     uint32_t sizes[MAX_DIMS];
-    uint64_t strides[MAX_DIMS];  /* in elements                                 */
+    uint32_t strides[MAX_DIMS];  /* in elements (DirectML's are UINT32; packed ones < 2^32) */
     uint64_t bstrides[MAX_DIMS]; /* in bytes                                    */
     uint64_t elements;       /* product of sizes (<= 2^32 - 1)                   */
     uint64_t span_bytes;     /* (IndexOfLastElement + 1) * esize                 */
@@ -248,6 +258,10 @@ struct dmlref_operator {
     uint64_t exec_request;      /* the bytes execute's one request asks (0: none):
                                    set by compile, read by op_exec_alloc and
                                    dmlref_execute_memory                        */
+#if OP_INLINE_TENSORS
+    /* inputs and outputs when they fit (op_alloc_tensors): no allocation of their own */
+    tensor_t tensor_store[OP_INLINE_TENSORS];
+#endif
 };
 
 /* Execute's one allocation: op->exec_request bytes through op->alloc (give it

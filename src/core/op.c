@@ -5,7 +5,18 @@
 #include <stdlib.h>
 
 dmlref_status op_alloc_tensors(op_t *op, uint32_t n_inputs, uint32_t n_outputs, dmlref_error *err) {
-    /* at least one element each (DIAGONAL_MATRIX has no input); the second only when the first succeeded */
+    /* at least one element each (DIAGONAL_MATRIX has no input); in the operator itself when
+     * they fit, else allocated, the second only when the first succeeded */
+#if OP_INLINE_TENSORS
+    const uint64_t ni = n_inputs ? n_inputs : 1, no = n_outputs ? n_outputs : 1;
+    if (ni + no <= OP_INLINE_TENSORS && !op->inputs) {
+        op->inputs = op->tensor_store;
+        op->outputs = op->tensor_store + ni; /* zeroed with the operator */
+        op->n_inputs = n_inputs;
+        op->n_outputs = n_outputs;
+        return DMLREF_OK;
+    }
+#endif
     op->inputs = mem_array(&op->alloc, n_inputs ? n_inputs : 1, sizeof *op->inputs);
     op->outputs = op->inputs ? mem_array(&op->alloc, n_outputs ? n_outputs : 1, sizeof *op->outputs) : NULL;
     if (!op->inputs || !op->outputs)

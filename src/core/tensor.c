@@ -124,11 +124,11 @@ static NOINLINE dmlref_status overlap_by_sorting(const dmlref_allocator *al, con
                                                  const tensor_t *t, uint64_t count, dmlref_error *err) {
     off_pos *v = mem_array(al, count, sizeof *v);
     if (!v) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
-    const uint64_t *bs[1] = {t->strides};
+    const uint64_t *bs[1] = {t->bstrides};
     nd_iter it;
     uint64_t p = 0, first = UINT64_MAX, off = 0;
     for (nd_iter_init(&it, t->n, t->sizes, 1, bs); !it.done && p < count; nd_iter_next(&it), ++p) {
-        v[p].off = it.offset[0];
+        v[p].off = it.offset[0] / t->esize; /* in elements */
         v[p].pos = p;
     }
     sort_items(v, (size_t)count, sizeof *v, cmp_off_pos);
@@ -185,13 +185,13 @@ static NOINLINE dmlref_status overlap_by_bitmap(const dmlref_allocator *al, cons
      * keeps a hostile descriptor's compile short: 2^26 took seconds under
      * the fuzzer's instrumentation.) */
     const uint32_t last = t->n - 1;
-    const uint64_t *bs[1] = {t->strides};
+    const uint64_t *bs[1] = {t->bstrides};
     const uint64_t inner = t->sizes[last], istride = t->strides[last];
     nd_iter it;
     dmlref_status st = DMLREF_OK;
     for (nd_iter_init(&it, last, t->sizes, 1, bs); !it.done && st == DMLREF_OK; nd_iter_next(&it)) {
         for (uint64_t i = 0; i < inner; ++i) {
-            const uint64_t e = it.offset[0] + i * istride;
+            const uint64_t e = it.offset[0] / t->esize + i * istride; /* in elements */
             if (seen[e / 8] & (1u << (e % 8))) {
                 it.coord[last] = (uint32_t)i; /* not one of the iterator's dimensions */
                 st = overlap_error(op, name, t, it.coord, e, err);
@@ -302,8 +302,8 @@ dmlref_status tensor_check(const char *op, const char *name, const DMLREF_TENSOR
     } else {
         uint64_t s = 1;
         for (uint32_t d = t->n; d-- > 0;) {
-            t->strides[d] = s;
-            s *= t->sizes[d]; /* <= elements <= 2^32-1 */
+            t->strides[d] = (uint32_t)s; /* <= elements <= 2^32-1 */
+            s *= t->sizes[d];
         }
         last = elements - 1;
     }

@@ -31,6 +31,12 @@ const char *dmlref_feature_level_name(DMLREF_FEATURE_LEVEL level) {
     return NULL;
 }
 
-int feature_level_known(uint32_t fl) {
-    return dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)fl) != NULL;
+int feature_level_known(uint32_t fl) { /* every compile asks: a switch, not the table's walk */
+    switch (fl) {
+#define L(v) case DMLREF_FEATURE_LEVEL_##v:
+        L(1_0) L(2_0) L(2_1) L(3_0) L(3_1) L(4_0) L(4_1) L(5_0) L(5_1) L(5_2) L(6_0) L(6_1) L(6_2) L(6_3) L(6_4)
+#undef L
+        return 1;
+    default: return 0;
+    }
 }

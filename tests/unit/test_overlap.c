@@ -79,11 +79,12 @@ TEST(overlap_search_extreme_values) {
     int any = 0;
     overlap_verdict v = overlap_search(&t, first, &any);
     CHECK(v == OVERLAP_DISJOINT);
-    /* strides {2S, 3S}, S = 2^31 - 1, sizes {4, 3}: [3,0] (6S) is [0,2] */
+    /* strides {2S, 3S}, S = 2^30 - 1 (3S < 2^32: DirectML's strides are UINT32), sizes {4, 3}:
+     * [3,0] (6S) is [0,2] */
     t.sizes[0] = 4;
     t.sizes[1] = 3;
-    t.strides[0] = 2 * (uint64_t)INT32_MAX;
-    t.strides[1] = 3 * (uint64_t)INT32_MAX;
+    t.strides[0] = 2u * ((1u << 30) - 1);
+    t.strides[1] = 3u * ((1u << 30) - 1);
     t.elements = 12;
     v = overlap_search(&t, first, &any);
     CHECK(v == OVERLAP_FOUND);
