@@ -1,0 +1,51 @@
+// Every case of tests/cases (and its bad/ cases) through runCaseFile, against the native
+// command `dmlref run CASE --npy DIR`: the same exit status, the same output bytes (the
+// whole buffer of each output, as the .npy files hold it), the same error.
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+import * as dmlref from '../index.mjs';
+import { cli, NO_CLI, ROOT, sameAsCommand } from './helpers.mjs';
+
+await dmlref.ready;
+
+const casesDir = join(ROOT, 'tests', 'cases');
+const good = readdirSync(casesDir).filter((f) => f.endsWith('.json')).sort();
+const bad = readdirSync(join(casesDir, 'bad')).filter((f) => f.endsWith('.json')).sort();
+
+test('tests/cases holds cases', () => {
+  assert.ok(good.length >= 100, `${good.length} cases`);
+  assert.ok(bad.length >= 90, `${bad.length} bad cases`);
+});
+
+for (const f of good) {
+  test(`cases/${f}`, { skip: NO_CLI }, async () => {
+    const { want } = await sameAsCommand(join(casesDir, f));
+    assert.equal(want.rc, 0);
+    assert.ok(Object.keys(want.outputs).length > 0);
+  });
+}
+
+for (const f of bad) {
+  test(`cases/bad/${f}`, { skip: NO_CLI }, async () => {
+    const path = join(casesDir, 'bad', f);
+    const { want, got } = await sameAsCommand(path);
+    assert.notEqual(want.rc, 0);
+    assert.equal(got.error.exitClass, ['ok', 'differ', 'invalid', 'malformed', 'usage', 'system', 'host_limit',
+      'cannot_verify', 'out_of_memory'][want.rc]);
+    // a verdict on the descriptor: status, rule and field as `dmlref validate --json` gives them
+    const v = cli(['validate', path, '--json']);
+    if (v.stdout.startsWith('{"valid":false')) {
+      const verdict = JSON.parse(v.stdout);
+      assert.equal(got.error.status, verdict.status);
+      assert.equal(got.error.rule, verdict.rule);
+      assert.equal(got.error.field, verdict.field);
+      assert.equal(got.error.message, verdict.message);
+      assert.ok(got.error.operator, 'the operator is named');
+    } else if (want.rc === 3) {
+      assert.equal(got.error.status, 'CASE_MALFORMED');
+    }
+  });
+}
