@@ -43,6 +43,8 @@ export function tile(input, options = {}) {
 export function scatter(input, indices, updates, options = {}) {
   return callOperator('SCATTER', [input, indices, updates], options);
 }
+/** scatterElements: scatter's other name. */
+export const scatterElements = scatter;
 
 /** DML_OPERATOR_DIAGONAL_MATRIX: no inputs -> OutputTensor; options {offset, value, shape, dtype, featureLevel?, checkIndices?}. */
 export function diagonalMatrix(options = {}) {

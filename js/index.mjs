@@ -130,8 +130,14 @@ function checkRelative(rel) {
     throw new TypeError(`dmlref: files: ${JSON.stringify(rel)} is not a relative path inside the case's folder`);
 }
 
-function writeFile(dir, rel, bytes) {
+// folder: {path, made}: a call's folder in the in-memory file system, made at its first file.
+function writeFile(folder, rel, bytes) {
   checkRelative(rel);
+  if (!folder.made) {
+    M.FS.mkdir(folder.path);
+    folder.made = true;
+  }
+  const dir = folder.path;
   const parts = rel.split('/');
   let d = dir;
   for (const p of parts.slice(0, -1)) {
@@ -169,10 +175,13 @@ function checkData(t, data, where) {
 
 /** A tensor in the package's form ({dataType, shape, data?, strides?}) or the case format's
  * ({DataType, Sizes, data?}) as the case format's, its typed-array data written as an .npy file. */
-function caseTensor(v, where, dir, files) {
+function caseTensor(v, where, folder, files) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
   const js = 'dataType' in v || 'shape' in v;
-  if (!js && !isView(v.data)) return v;
+  if (!js && !isView(v.data)) {
+    const t = typeof v.DataType === 'string' ? TYPES.get(v.DataType) : undefined;
+    return t && (t.code === 10 || t.code === 11) && Array.isArray(v.data) ? { ...v, data: int64Strings(v.data) } : v;
+  }
   const out = {};
   for (const [k, x] of Object.entries(v)) {
     if (!['dataType', 'shape', 'strides', 'data'].includes(k)) out[k] = x;
@@ -183,36 +192,63 @@ function caseTensor(v, where, dir, files) {
     if (v.shape !== undefined) out.Sizes = Array.from(v.shape);
     if (v.strides !== undefined && v.strides !== null) out.Strides = Array.from(v.strides);
   }
-  if (isView(v.data)) {
+  if (isView(v.data) && v.data.length <= INLINE_MAX) {
+    // a few elements: inline, each as its bit pattern ("0x3c00"), which the case reader takes exactly
+    out.data = hexData(t, checkData(t, v.data, `${where}.data`));
+  } else if (isView(v.data)) {
     const data = checkData(t, v.data, `${where}.data`);
     const rel = `t${files.length}.npy`;
     files.push(rel);
-    writeFile(dir, rel, npyBytes(t, data));
+    writeFile(folder, rel, npyBytes(t, data));
     out.npy = rel;
   } else if (v.data !== undefined) {
-    out.data = v.data;
+    // int64 given as decimal strings (as `dmlref run --int64-strings` prints them): exact integers
+    out.data = t.code === 10 || t.code === 11 ? int64Strings(v.data) : v.data;
   }
   return out;
+}
+
+// Up to this many elements a typed array goes inline as bit patterns, above it as an .npy file
+// in the in-memory file system (the cheaper way for each).
+const INLINE_MAX = 256;
+const HEX_VIEWS = { 1: Uint8Array, 2: Uint16Array, 4: Uint32Array, 8: BigUint64Array };
+
+function hexData(t, data) {
+  const bits = new HEX_VIEWS[t.size](data.buffer, data.byteOffset, data.length);
+  const digits = 2 * t.size;
+  const out = new Array(bits.length);
+  for (let i = 0; i < bits.length; ++i) out[i] = '0x' + bits[i].toString(16).padStart(digits, '0');
+  return out;
+}
+
+function int64Strings(v) {
+  if (Array.isArray(v)) return v.map(int64Strings);
+  return typeof v === 'string' && /^-?\d+$/.test(v) ? BigInt(v) : v;
 }
 
 const SKIP_KEYS = new Set(['operator', 'feature_level', 'expected', 'actual', 'name', 'comment', 'why', 'description',
   'bytes_moved', 'derive_output_sizes', 'id', 'features']);
 
-function prepareCase(obj, dir) {
+function prepareCase(obj, folder) {
   const files = [];
   const out = {};
   for (const [k, v] of Object.entries(obj)) {
     if (SKIP_KEYS.has(k)) out[k] = v;
     else if (Array.isArray(v) && v.some((e) => e !== null && typeof e === 'object' && !Array.isArray(e)))
-      out[k] = v.map((e, i) => caseTensor(e, `${k}[${i}]`, dir, files));
-    else out[k] = caseTensor(v, k, dir, files);
+      out[k] = v.map((e, i) => caseTensor(e, `${k}[${i}]`, folder, files));
+    else out[k] = caseTensor(v, k, folder, files);
   }
   return out;
 }
 
-// int64 as strings (the case format reads "9007199254740993" exactly); raw bytes as hex.
+// A BigInt becomes the number's exact digits in the JSON text (the case reader reads integers
+// exactly; a JS Number could not carry 2^60 + 1): a marked string, unquoted after stringify.
+const BIG = '@@dmlref-bigint:';
 function replacer(_key, v) {
-  return typeof v === 'bigint' ? v.toString() : v;
+  return typeof v === 'bigint' ? `${BIG}${v}@@` : v;
+}
+function stringify(obj) {
+  return JSON.stringify(obj, replacer).replace(/"@@dmlref-bigint:(-?\d+)@@"/g, '$1');
 }
 
 // ---- one case through the C side ---------------------------------------------------------
@@ -289,12 +325,11 @@ function runText(text, baseDir, options, shownDir) {
 
 function withFolder(fn) {
   module_();
-  const dir = `/dmlref/run${++seq}`;
-  M.FS.mkdir(dir);
+  const folder = { path: `/dmlref/run${++seq}`, made: false };
   try {
-    return fn(dir);
+    return fn(folder);
   } finally {
-    removeTree(dir);
+    if (folder.made) removeTree(folder.path);
   }
 }
 
@@ -308,11 +343,11 @@ function withFolder(fn) {
  * 'OutputTensors_2' (the names of `dmlref run --npy`'s files), each the whole output buffer.
  */
 export function run(caseObject, options = {}) {
-  return withFolder((dir) => {
-    for (const [rel, bytes] of Object.entries(options.files ?? {})) writeFile(dir, rel, bytes);
+  return withFolder((folder) => {
+    for (const [rel, bytes] of Object.entries(options.files ?? {})) writeFile(folder, rel, bytes);
     const text = typeof caseObject === 'string' ? caseObject
-      : JSON.stringify(prepareCase(caseObject, dir), replacer);
-    return runText(text, dir, options, null);
+      : stringify(prepareCase(caseObject, folder));
+    return runText(text, folder.path, options, null);
   });
 }
 
@@ -353,9 +388,9 @@ export async function runCaseFile(path, options = {}) {
       // missing or outside the folder: the case reader reports it
     }
   }
-  return withFolder((dir) => {
-    for (const [rel, bytes] of Object.entries(files)) writeFile(dir, rel, bytes);
-    return runText(text, dir, options, base);
+  return withFolder((folder) => {
+    for (const [rel, bytes] of Object.entries(files)) writeFile(folder, rel, bytes);
+    return runText(text, folder.path, options, base);
   });
 }
 
@@ -393,8 +428,9 @@ function unionValue(v, t, where) {
     for (let i = t.size - 1; i >= 0; --i) hex += b[i].toString(16).padStart(2, '0');
     return '0x' + hex;
   }
-  if (typeof v === 'bigint') return v.toString();
-  if (typeof v !== 'number') throw new TypeError(`${where}: a ${t.name} value must be a number, a BigInt or bytes`);
+  if (typeof v === 'bigint') return v;
+  if (typeof v === 'string') return v; // the case format's own: "nan", "-inf", "0x7e01", "9007199254740993"
+  if (typeof v !== 'number') throw new TypeError(`${where}: a ${t.name} value must be a number, a BigInt, a string or bytes`);
   if (Number.isNaN(v)) return 'nan';
   if (v === Infinity) return 'inf';
   if (v === -Infinity) return '-inf';
@@ -441,7 +477,8 @@ export function operatorCase(opName, inputs, params = {}) {
     c[slot.name] = v;
   });
   const extras = [...op.extra, ...(first ? [] : op.extraWithoutInput ?? [])];
-  const known = new Set(['featureLevel', 'checkIndices', 'onWarning', ...op.extra, ...(op.extraWithoutInput ?? [])]);
+  const known = new Set(['featureLevel', 'checkIndices', 'onWarning', 'outputDataTypes', ...op.extra,
+    ...(op.extraWithoutInput ?? [])]);
   for (const p of op.params) known.add(camel(p.name));
   for (const k of Object.keys(params)) {
     if (!known.has(k)) throw new TypeError(`${where}: unknown option ${k} (${[...known].join(', ')})`);
@@ -473,11 +510,9 @@ export function operatorCase(opName, inputs, params = {}) {
     } else if (p.kind === 'datatype') {
       v = typeof v === 'string' && TYPES.has(v) ? TYPES.get(v).dml : v;
     } else if (p.kind === 'array' || p.kind === 'float_array') {
-      v = Array.from(v, (e) => (typeof e === 'bigint' ? e.toString() : e));
+      v = Array.from(v);
     } else if (p.kind === 'bool') {
-      v = v ? 1 : 0;
-    } else if (typeof v === 'bigint') {
-      v = v.toString();
+      v = typeof v === 'boolean' ? v : Boolean(v);
     }
     c[p.name] = v;
   }
@@ -486,7 +521,9 @@ export function operatorCase(opName, inputs, params = {}) {
   let placeholder;
   for (const e of extras) if (GIVEN[e]) placeholder = GIVEN[e](params[e], rank, `${where}: ${e}`);
   for (const slot of op.outputs) {
-    const dt = op.slotDtype?.[slot.name] ? TYPES.get(op.slotDtype[slot.name]) : dtype;
+    const given = params.outputDataTypes?.[slot.name];
+    const dt = given !== undefined ? typeOf(given, `${where}: outputDataTypes.${slot.name}`)
+      : op.slotDtype?.[slot.name] ? TYPES.get(op.slotDtype[slot.name]) : dtype;
     if (slot.array) {
       if (!Array.isArray(placeholder)) throw new TypeError(`${where}: sizes is required`);
       c[slot.name] = placeholder.map((sz) => ({ DataType: dt.dml, Sizes: sz }));
@@ -528,6 +565,7 @@ for (const [opName, op] of Object.entries(OPERATORS)) {
     const params = args.length > n && args[n] !== null && typeof args[n] === 'object' ? args[n] : {};
     return callOperator(opName, args.slice(0, n), params);
   };
+  for (const a of op.aliases ?? []) functions[a] = functions[op.fn];
 }
 export { functions as operators };
 

@@ -248,7 +248,10 @@ export const OPERATORS = {
     "kind": "uint"
    }
   ],
-  "extra": []
+  "extra": [],
+  "aliases": [
+   "scatterElements"
+  ]
  },
  "DIAGONAL_MATRIX": {
   "fn": "diagonalMatrix",

@@ -26,6 +26,8 @@ const SLOT_DTYPE = {
   TOP_K: { OutputIndexTensor: 'uint32' }, TOP_K1: { OutputIndexTensor: 'uint32' },
   NONZERO_COORDINATES: { OutputCountTensor: 'uint32', OutputCoordinatesTensor: 'uint32' },
 };
+// Other names of an operator (DML_OPERATOR_SCATTER_ELEMENTS is DML_OPERATOR_SCATTER, value 94).
+const ALIASES = { SCATTER: ['scatterElements'] };
 const RANKS = { InputDimensionCount: 'rank:InputTensor', IndicesDimensionCount: 'rank:IndicesTensor' };
 const DEFAULTS = {
   SCATTER_ND: RANKS, GATHER_ND: RANKS, GATHER_ND1: { ...RANKS, BatchDimensionCount: 0 },
@@ -75,6 +77,7 @@ function table(schema) {
     if (DTYPE_FROM[s.name]) op.dtypeFrom = DTYPE_FROM[s.name];
     if (SLOT_DTYPE[s.name]) op.slotDtype = SLOT_DTYPE[s.name];
     if (DEFAULTS[s.name]) op.defaults = DEFAULTS[s.name];
+    if (ALIASES[s.name]) op.aliases = ALIASES[s.name];
     ops[s.name] = op;
   }
   return ops;
@@ -106,14 +109,15 @@ function functionsMjs(ops) {
       `${op.outputs.map((t) => t.name).join(', ')}; options {${optionsDoc(name, op)}}. */\n` +
       `export function ${op.fn}(${[...args, 'options = {}'].join(', ')}) {\n` +
       `  return callOperator('${name}', [${args.join(', ')}], options);\n}\n`;
+    for (const a of op.aliases ?? []) s += `/** ${a}: ${op.fn}'s other name. */\nexport const ${a} = ${op.fn};\n`;
   }
   return s;
 }
 
 function functionsDts(ops) {
-  let s = HEAD + "import type { Tensor, DataTypeName, OperatorOptions } from './index.js';\n";
+  let s = HEAD + "import type { Tensor, TensorInput, DataTypeName, OperatorOptions } from './index.js';\n";
   for (const [name, op] of Object.entries(ops)) {
-    const args = op.inputs.map((t) => `${argName(t.name)}: ${t.array ? 'Tensor[]' : 'Tensor'}${t.optional ? ' | null | undefined' : ''}`);
+    const args = op.inputs.map((t) => `${argName(t.name)}: ${t.array ? 'TensorInput[]' : 'TensorInput'}${t.optional ? ' | null | undefined' : ''}`);
     const opts = op.params.map((p) => `${camel(p.name)}${optionalParam(op, p) ? '?' : ''}: ${TS[p.kind]}` +
       (p.kind === 'enum' ? ` /* ${p.values.join(', ')} */` : ''));
     for (const e of op.extra) opts.push(`${e}: ${EXTRA_TS[e]}`);
@@ -124,6 +128,7 @@ function functionsDts(ops) {
       : `{${op.outputs.map((t) => `${t.name}: ${t.array ? 'Tensor[]' : 'Tensor'}`).join('; ')}}`;
     s += `/** DML_OPERATOR_${name} */\nexport declare function ${op.fn}(${[...args,
       `options${required ? '' : '?'}: {${opts.join('; ')}} & OperatorOptions`].join(', ')}): ${ret};\n`;
+    for (const a of op.aliases ?? []) s += `/** ${a}: ${op.fn}'s other name. */\nexport declare const ${a}: typeof ${op.fn};\n`;
   }
   return s;
 }
