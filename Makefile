@@ -492,6 +492,7 @@ check-deps: all
 
 clean:
 	rm -rf build build-* python/csrc python/build python/dist python/dmlref.egg-info python/dmlref/_bin
+	rm -f js/dmlref_wasm.mjs js/dmlref_wasm.wasm js/dmlref-*.tgz
 	find python/dmlref -maxdepth 1 -name '_core*.so' -delete
 
 # ---------------------------------------------------------------------------

@@ -270,3 +270,25 @@ test('run(caseObject, {files}): a case whose npy references come as bytes', () =
   assert.throws(() => dmlref.run({ operator: 'GATHER' }), (e) => e instanceof dmlref.DmlrefError && e.status === 'CASE_MALFORMED' && e.exitCode === 3);
   assert.throws(() => dmlref.run('{"operator": '), (e) => e instanceof dmlref.DmlrefError && e.exitClass === 'malformed');
 });
+
+test('large typed arrays (past the inline limit: .npy in the in-memory file system) keep their bits', () => {
+  const n = 5000;
+  const f16 = new Uint16Array(n);
+  const i64 = new BigInt64Array(n);
+  for (let i = 0; i < n; ++i) {
+    f16[i] = (i * 2654435761) & 0xffff; // every kind of pattern: NaN payloads, -0, subnormals
+    i64[i] = (BigInt(i) << 50n) + 1n - (i % 2 ? 2n ** 62n : 0n);
+  }
+  f16[7] = 0x7e01;
+  f16[8] = 0x8000;
+  const rev = new Uint32Array(n);
+  for (let i = 0; i < n; ++i) rev[i] = n - 1 - i;
+  const idx = { dataType: 'uint32', shape: [n], data: rev };
+  const a = dmlref.gather({ dataType: 'float16', shape: [n], data: f16 }, idx, { axis: 0, indexDimensions: 1 });
+  const b = dmlref.gather({ dataType: 'int64', shape: [n], data: i64 }, idx, { axis: 0, indexDimensions: 1 });
+  assert.equal(a.data.length, n);
+  for (let i = 0; i < n; ++i) {
+    assert.equal(a.data[i], f16[n - 1 - i]);
+    assert.equal(b.data[i], i64[n - 1 - i]);
+  }
+});
