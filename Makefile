@@ -693,13 +693,15 @@ JS_LDFLAGS = -O2 -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=dmlrefWasm -sENVIRO
 js-wasm: $(JS_BUILD)/dmlref_wasm.mjs
 
 # The libraries by a make of their own in $(JS_BUILD) (its flags.stamp: rebuilt when a flag
-# changes), then the shim and the link.
-$(JS_BUILD)/dmlref_wasm.mjs: js/src/dmlref_js.c FORCE
-	@mkdir -p $(JS_BUILD)/simde-include
-	@mkdir -p $(JS_BUILD)/raw
+# changes); libs.stamp is touched only when one of them changed, so the link reruns only then.
+$(JS_BUILD)/libs.stamp: FORCE
+	@mkdir -p $(JS_BUILD)/simde-include $(JS_BUILD)/raw
 	@ln -sfn /usr/include/simde $(JS_BUILD)/simde-include/simde
-	$(JS_ENV) $(MAKE) BUILD=$(JS_BUILD) CC=$(EMCC) AR=emar RANLIB=emranlib NM=emnm OPENMP=0 SIMD=1 SHARED=0 \
-	    LOCALIZE=0 WITH_CLI=0 EXTRA_CFLAGS="-msimd128 -isystem $(JS_BUILD)/simde-include" $(JS_LIBS)
+	@$(JS_ENV) $(MAKE) --no-print-directory BUILD=$(JS_BUILD) CC=$(EMCC) AR=emar RANLIB=emranlib NM=emnm OPENMP=0 \
+	    SIMD=1 SHARED=0 LOCALIZE=0 WITH_CLI=0 EXTRA_CFLAGS="-msimd128 -isystem $(JS_BUILD)/simde-include" $(JS_LIBS)
+	@if [ ! -f $@ ] || [ $(JS_BUILD)/libdmlref.a -nt $@ ] || [ $(JS_BUILD)/libdmlref_case.a -nt $@ ]; then touch $@; fi
+
+$(JS_BUILD)/dmlref_wasm.mjs: js/src/dmlref_js.c $(JS_BUILD)/libs.stamp $(HEADERS)
 	$(JS_ENV) $(EMCC) -std=c11 $(WARN) -O2 -msimd128 -Iinclude -I. -D_POSIX_C_SOURCE=200809L $(JS_LDFLAGS) \
 	    -o $(JS_BUILD)/raw/dmlref_wasm.mjs js/src/dmlref_js.c $(JS_LIBS)
 	@# emcc 3.1.6's node code calls require() and reads __dirname, which an ES module has not:
