@@ -712,6 +712,8 @@ $(JS_BUILD)/dmlref_wasm.mjs: js/src/dmlref_js.c $(JS_BUILD)/libs.stamp $(HEADERS
 	cp $(JS_BUILD)/raw/dmlref_wasm.wasm $(JS_BUILD)/dmlref_wasm.wasm
 
 js: $(JS_BUILD)/dmlref_wasm.mjs
+	@grep -q '"version": "$(VERSION)"' js/package.json || \
+	    { echo "Makefile: js/package.json's version is not $(VERSION) (include/dmlref.h)"; exit 1; }
 	cp $(JS_BUILD)/dmlref_wasm.mjs $(JS_BUILD)/dmlref_wasm.wasm js/
 	rm -f js/dmlref-*.tgz
 	cd js && $(NPM) pack --silent --pack-destination . >/dev/null
