@@ -49,3 +49,22 @@ for (const f of bad) {
     }
   });
 }
+
+test('strict: an out-of-range index is an error, as `dmlref run --strict` makes it', { skip: NO_CLI }, async () => {
+  const path = join(casesDir, 'gather_clamp_wpt.json');
+  const want = cli(['run', path, '--strict']);
+  assert.equal(want.rc, 2);
+  await assert.rejects(dmlref.runCaseFile(path, { strict: true }), (e) => {
+    assert.ok(e instanceof dmlref.DmlrefError);
+    assert.equal(e.status, 'DMLREF_ERROR_INDEX_OUT_OF_RANGE');
+    assert.equal(e.exitCode, 2);
+    assert.equal(e.operator, 'GATHER');
+    assert.ok(want.stderr.includes(e.message), `${e.message} / ${want.stderr}`);
+    return true;
+  });
+  const warnings = [];
+  const out = await dmlref.runCaseFile(path, { onWarning: (w) => warnings.push(w) });
+  assert.equal(warnings.length, 1);
+  assert.ok(cli(['run', path]).stderr.includes(warnings[0]));
+  assert.ok(out.OutputTensor.data.length > 0);
+});
