@@ -370,28 +370,68 @@ export async function runCaseFile(path, options = {}) {
   if (!isNode) throw new Error('dmlref: runCaseFile needs node (in a browser: run(caseObject, {files}))');
   await ready;
   const [fs, nodePath] = await Promise.all([import('node:fs'), import('node:path')]);
-  const text = fs.readFileSync(path, 'utf8');
+  let text;
+  try {
+    text = fs.readFileSync(path, 'utf8');
+  } catch (e) {
+    // as the command: "dmlref: cannot open PATH: No such file or directory", exit 3
+    const why = { ENOENT: 'No such file or directory', EACCES: 'Permission denied', EISDIR: 'Is a directory' }[e.code];
+    throw new DmlrefError(`cannot open ${path}: ${why ?? e.message}`, { status: 'CASE_MALFORMED', exitCode: 3 });
+  }
   let refs = new Set();
   try {
     refs = npyRefs(JSON.parse(text), refs);
   } catch {
     // malformed JSON: the case reader says where
   }
+  // Each referenced file at its place relative to the case's folder in the in-memory file
+  // system: the folder sits `up` levels deep, so "../data/x.npy" lands inside the call's folder
+  // too; an absolute path keeps its path.
   const base = nodePath.dirname(path);
-  const files = { ...(options.files ?? {}) };
-  for (const rel of refs) {
-    if (rel in files) continue;
-    try {
-      checkRelative(rel);
-      files[rel] = fs.readFileSync(nodePath.join(base, rel));
-    } catch {
-      // missing or outside the folder: the case reader reports it
+  const rels = [];
+  let up = 0;
+  for (const ref of refs) {
+    if (ref.startsWith('/')) {
+      rels.push([ref, ref]);
+      continue;
     }
+    const norm = nodePath.posix.normalize(ref);
+    const k = /^(\.\.\/)*/.exec(norm)[0].length / 3;
+    up = Math.max(up, k);
+    rels.push([ref, norm]);
   }
   return withFolder((folder) => {
-    for (const [rel, bytes] of Object.entries(files)) writeFile(folder, rel, bytes);
-    return runText(text, folder.path, options, base);
+    const caseDir = folder.path + '/_'.repeat(up);
+    M.FS.mkdirTree(caseDir);
+    folder.made = true;
+    for (const [rel, bytes] of Object.entries(options.files ?? {})) {
+      checkRelative(rel);
+      writeAt(caseDir + '/' + rel, bytes);
+    }
+    const outside = []; // absolute paths written outside the call's folder, removed after
+    try {
+      for (const [ref, norm] of rels) {
+        let bytes;
+        try {
+          bytes = fs.readFileSync(ref.startsWith('/') ? ref : nodePath.join(base, ref));
+        } catch {
+          continue; // missing: the case reader reports it
+        }
+        if (ref.startsWith('/') && !M.FS.analyzePath(ref).exists) outside.push(ref);
+        if (ref.startsWith('/') && !outside.includes(ref)) continue; // a path the module has: not replaced
+        writeAt(ref.startsWith('/') ? ref : nodePath.posix.normalize(caseDir + '/' + norm), bytes);
+      }
+      return runText(text, caseDir, options, base);
+    } finally {
+      for (const p of outside) M.FS.unlink(p);
+    }
   });
+}
+
+function writeAt(path, bytes) {
+  const dir = path.slice(0, path.lastIndexOf('/'));
+  if (dir) M.FS.mkdirTree(dir);
+  M.FS.writeFile(path, bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
 }
 
 // ---- the operator functions (operators.mjs, generated from the library's schema) ----------

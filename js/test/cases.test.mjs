@@ -68,3 +68,34 @@ test('strict: an out-of-range index is an error, as `dmlref run --strict` makes 
   assert.ok(cli(['run', path]).stderr.includes(warnings[0]));
   assert.ok(out.OutputTensor.data.length > 0);
 });
+
+test('runCaseFile: npy references in a subfolder, above the case (../), absolute; a missing case file', { skip: NO_CLI }, async () => {
+  const { mkdirSync, writeFileSync, rmSync } = await import('node:fs');
+  const { npyFile, tempDir } = await import('./helpers.mjs');
+  const dir = tempDir();
+  try {
+    mkdirSync(join(dir, 'cases', 'data'), { recursive: true });
+    writeFileSync(join(dir, 'up.npy'), npyFile('<f2', new Uint16Array([0x7e01, 0x8000, 0x3c00, 0xfc00])));
+    writeFileSync(join(dir, 'cases', 'data', 'idx.npy'), npyFile('<u4', new Uint32Array([3, 0, 1])));
+    writeFileSync(join(dir, 'abs.npy'), npyFile('<f2', new Uint16Array([1, 2, 3, 4])));
+    const c = { operator: 'GATHER', Axis: 0, IndexDimensions: 1,
+      InputTensor: { DataType: 'FLOAT16', Sizes: [4], npy: '../up.npy' },
+      IndicesTensor: { DataType: 'UINT32', Sizes: [3], npy: 'data/idx.npy' },
+      OutputTensor: { DataType: 'FLOAT16', Sizes: [3] } };
+    writeFileSync(join(dir, 'cases', 'rel.json'), JSON.stringify(c));
+    const { got } = await sameAsCommand(join(dir, 'cases', 'rel.json'));
+    assert.deepEqual(Array.from(got.outputs.OutputTensor.data.subarray(0, 3)), [0xfc00, 0x7e01, 0x8000]);
+    c.InputTensor.npy = join(dir, 'abs.npy');
+    writeFileSync(join(dir, 'cases', 'abs.json'), JSON.stringify(c));
+    const r = await sameAsCommand(join(dir, 'cases', 'abs.json'));
+    assert.deepEqual(Array.from(r.got.outputs.OutputTensor.data.subarray(0, 3)), [4, 1, 2]);
+    c.InputTensor.npy = 'missing.npy';
+    writeFileSync(join(dir, 'cases', 'missing.json'), JSON.stringify(c));
+    const m = await sameAsCommand(join(dir, 'cases', 'missing.json'));
+    assert.equal(m.want.rc, 3);
+    const none = await sameAsCommand(join(dir, 'cases', 'nonexistent.json'));
+    assert.equal(none.got.error.exitClass, 'malformed');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -107,3 +107,14 @@ export async function sameAsCommand(path) {
   return { want, got };
 }
 
+
+/** A 1-D .npy file of a typed array (descr '<f4', '<f2', ...). */
+export function npyFile(descr, arr) {
+  let h = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${arr.length},), }`;
+  h += ' '.repeat((64 - ((10 + h.length + 1) % 64)) % 64) + '\n';
+  const out = new Uint8Array(10 + h.length + arr.byteLength);
+  out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, h.length & 0xff, h.length >> 8]);
+  for (let i = 0; i < h.length; ++i) out[10 + i] = h.charCodeAt(i);
+  out.set(new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength), 10 + h.length);
+  return out;
+}
