@@ -243,12 +243,17 @@ function prepareCase(obj, folder) {
 
 // A BigInt becomes the number's exact digits in the JSON text (the case reader reads integers
 // exactly; a JS Number could not carry 2^60 + 1): a marked string, unquoted after stringify.
+// Numbers JSON has no text for go as the case format writes them: -0 as -0.0, NaN and the
+// infinities as "nan", "inf", "-inf".
 const BIG = '@@dmlref-bigint:';
 function replacer(_key, v) {
-  return typeof v === 'bigint' ? `${BIG}${v}@@` : v;
+  if (typeof v === 'bigint') return `${BIG}${v}@@`;
+  if (typeof v === 'number' && !Number.isFinite(v)) return Number.isNaN(v) ? 'nan' : v > 0 ? 'inf' : '-inf';
+  if (v === 0 && Object.is(v, -0)) return `${BIG}-0.0@@`;
+  return v;
 }
 function stringify(obj) {
-  return JSON.stringify(obj, replacer).replace(/"@@dmlref-bigint:(-?\d+)@@"/g, '$1');
+  return JSON.stringify(obj, replacer).replace(/"@@dmlref-bigint:(-?[\d.]+)@@"/g, '$1');
 }
 
 // ---- one case through the C side ---------------------------------------------------------

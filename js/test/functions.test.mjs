@@ -292,3 +292,16 @@ test('large typed arrays (past the inline limit: .npy in the in-memory file syst
     assert.equal(b.data[i], i64[n - 1 - i]);
   }
 });
+
+test('plain JS Numbers in a case object: -0, NaN and -inf as the case format writes them; a -0 parameter', () => {
+  const r = dmlref.run({ operator: 'GATHER', Axis: 0, IndexDimensions: 1,
+    InputTensor: { dataType: 'float32', shape: [3], data: [-0, NaN, -Infinity] },
+    IndicesTensor: { dataType: 'uint32', shape: [3], data: [2, 1, 0] },
+    OutputTensor: { dataType: 'float32', shape: [3] } });
+  const bits = new Uint32Array(r.OutputTensor.data.buffer);
+  assert.deepEqual(Array.from(bits), [0xff800000, 0x7fc00000, 0x80000000]);
+  const p = dmlref.padding({ dataType: 'float32', shape: [1], data: new Float32Array([1]) },
+    { paddingMode: 'CONSTANT', paddingValue: -0, startPadding: [1], endPadding: [0] });
+  assert.ok(Object.is(p.data[0], -0));
+  assert.equal(p.data[1], 1);
+});
