@@ -492,6 +492,7 @@ check-deps: all
 
 clean:
 	rm -rf build build-* python/csrc python/build python/dist python/dmlref.egg-info python/dmlref/_bin
+	rm -f js/dmlref_wasm.mjs js/dmlref_wasm.wasm js/dmlref-*.tgz
 	find python/dmlref -maxdepth 1 -name '_core*.so' -delete
 
 # ---------------------------------------------------------------------------
@@ -659,3 +660,75 @@ test-python-venv:
 
 test-python: python
 	cd python && PYTHONPATH=. $(PYTHON) -m pytest -p no:cacheprovider tests
+
+# ---------------------------------------------------------------------------
+# The JavaScript/WebAssembly package (js/README.md): the library and the case library
+# built by Debian's emcc into $(JS_BUILD) (wasm32, SIMD128, no threads), linked with the
+# shim js/src/dmlref_js.c into an ES module (dmlref_wasm.mjs) and its .wasm, copied into
+# js/ and packed (npm pack) into js/dmlref-$(VERSION).tgz.
+#   make js            build and pack
+#   make test-js       the package's node tests (js/test/*.test.mjs) against $(BUILD)/dmlref,
+#                      ending with "js: N passed, N failed, N skipped"
+# ---------------------------------------------------------------------------
+.PHONY: js test-js js-wasm
+JS_BUILD ?= build-js
+EMCC ?= emcc
+NODE ?= node
+NPM ?= npm
+JS_ENV = NODE_PATH=$${NODE_PATH:+$$NODE_PATH:}/usr/share/nodejs
+JS_LIBS = $(JS_BUILD)/libdmlref.a $(JS_BUILD)/libdmlref_case.a
+JS_EXPORT_NAMES = malloc free dmlref_js_run dmlref_js_free dmlref_js_rc dmlref_js_message dmlref_js_warning \
+	dmlref_js_status dmlref_js_rule dmlref_js_field dmlref_js_library_message dmlref_js_operator \
+	dmlref_js_n_outputs dmlref_js_out_name dmlref_js_out_slot dmlref_js_out_index dmlref_js_out_type \
+	dmlref_js_out_dims dmlref_js_out_sizes dmlref_js_out_strides dmlref_js_out_esize dmlref_js_out_slots \
+	dmlref_js_out_data dmlref_js_version
+js_comma := ,
+js_empty :=
+js_space := $(js_empty) $(js_empty)
+JS_EXPORTS = $(subst $(js_space),$(js_comma),$(strip $(patsubst %,_%,$(JS_EXPORT_NAMES))))
+JS_LDFLAGS = -O2 -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=dmlrefWasm -sENVIRONMENT=web,node \
+	-sALLOW_MEMORY_GROWTH=1 -sFORCE_FILESYSTEM=1 -sEXPORTED_FUNCTIONS=$(JS_EXPORTS) \
+	-sEXPORTED_RUNTIME_METHODS=FS,UTF8ToString,stringToUTF8,lengthBytesUTF8
+
+js-wasm: $(JS_BUILD)/dmlref_wasm.mjs
+
+# The libraries by a make of their own in $(JS_BUILD) (its flags.stamp: rebuilt when a flag
+# changes); libs.stamp is touched only when one of them changed, so the link reruns only then.
+$(JS_BUILD)/libs.stamp: FORCE
+	@mkdir -p $(JS_BUILD)/simde-include $(JS_BUILD)/raw
+	@ln -sfn /usr/include/simde $(JS_BUILD)/simde-include/simde
+	@$(JS_ENV) $(MAKE) --no-print-directory BUILD=$(JS_BUILD) CC=$(EMCC) AR=emar RANLIB=emranlib NM=emnm OPENMP=0 \
+	    SIMD=1 SHARED=0 LOCALIZE=0 WITH_CLI=0 EXTRA_CFLAGS="-msimd128 -isystem $(JS_BUILD)/simde-include" $(JS_LIBS)
+	@if [ ! -f $@ ] || [ $(JS_BUILD)/libdmlref.a -nt $@ ] || [ $(JS_BUILD)/libdmlref_case.a -nt $@ ]; then touch $@; fi
+
+$(JS_BUILD)/dmlref_wasm.mjs: js/src/dmlref_js.c $(JS_BUILD)/libs.stamp $(HEADERS)
+	$(JS_ENV) $(EMCC) -std=c11 $(WARN) -O2 -msimd128 -Iinclude -I. -D_POSIX_C_SOURCE=200809L $(JS_LDFLAGS) \
+	    -o $(JS_BUILD)/raw/dmlref_wasm.mjs js/src/dmlref_js.c $(JS_LIBS)
+	@# emcc 3.1.6's node code calls require() and reads __dirname, which an ES module has not:
+	@# js/index.mjs hands them in (Module.nodeRequire, Module.nodeDirname), in node only.
+	sed -e 's/\brequire(/Module["nodeRequire"](/g' -e 's/\b__dirname\b/Module["nodeDirname"]/g' \
+	    $(JS_BUILD)/raw/dmlref_wasm.mjs > $@
+	@if grep -q '[^"]require(\|__dirname' $@; then echo "Makefile: require( or __dirname left in $@"; exit 1; fi
+	cp $(JS_BUILD)/raw/dmlref_wasm.wasm $(JS_BUILD)/dmlref_wasm.wasm
+
+js: $(JS_BUILD)/dmlref_wasm.mjs
+	@grep -q '"version": "$(VERSION)"' js/package.json || \
+	    { echo "Makefile: js/package.json's version is not $(VERSION) (include/dmlref.h)"; exit 1; }
+	cp $(JS_BUILD)/dmlref_wasm.mjs $(JS_BUILD)/dmlref_wasm.wasm js/
+	rm -f js/dmlref-*.tgz
+	cd js && $(NPM) pack --silent --pack-destination . >/dev/null
+	@ls -l js/dmlref-$(VERSION).tgz
+
+# The library's schema as JSON (js/tools/schema_json.c), from which js/tools/gen_operators.mjs
+# writes js/operators.mjs, js/functions.mjs and js/functions.d.ts (committed; the tests check them).
+JS_SCHEMA = $(BUILD)/js_schema
+$(JS_SCHEMA): js/tools/schema_json.c $(STATIC) $(STAMP)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ js/tools/schema_json.c $(STATIC) $(LDLIBS_LIB)
+
+.PHONY: js-operators
+js-operators: $(JS_SCHEMA)
+	$(JS_SCHEMA) > $(BUILD)/js_schema.json
+	$(NODE) js/tools/gen_operators.mjs $(BUILD)/js_schema.json
+
+test-js: js $(CLI) $(JS_SCHEMA)
+	DMLREF_CLI=$(abspath $(CLI)) DMLREF_JS_SCHEMA=$(abspath $(JS_SCHEMA)) $(NODE) js/test/run.mjs
