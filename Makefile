@@ -669,6 +669,8 @@ test-python: python
 #   make js            build and pack
 #   make test-js       the package's node tests (js/test/*.test.mjs) against $(BUILD)/dmlref,
 #                      ending with "js: N passed, N failed, N skipped"
+#   make test-js-browser  the same package in headless Chromium (Debian's chromium), every case
+#                      of tests/cases and a gen suite against $(BUILD)/dmlref: "js-browser: ..."
 # ---------------------------------------------------------------------------
 .PHONY: js test-js js-wasm
 JS_BUILD ?= build-js
@@ -688,6 +690,7 @@ js_space := $(js_empty) $(js_empty)
 JS_EXPORTS = $(subst $(js_space),$(js_comma),$(strip $(patsubst %,_%,$(JS_EXPORT_NAMES))))
 JS_LDFLAGS = -O2 -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=dmlrefWasm -sENVIRONMENT=web,node \
 	-sALLOW_MEMORY_GROWTH=1 -sFORCE_FILESYSTEM=1 -sEXPORTED_FUNCTIONS=$(JS_EXPORTS) \
+	-sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0 \
 	-sEXPORTED_RUNTIME_METHODS=FS,UTF8ToString,stringToUTF8,lengthBytesUTF8
 
 js-wasm: $(JS_BUILD)/dmlref_wasm.mjs
@@ -732,3 +735,8 @@ js-operators: $(JS_SCHEMA)
 
 test-js: js $(CLI) $(JS_SCHEMA)
 	DMLREF_CLI=$(abspath $(CLI)) DMLREF_JS_SCHEMA=$(abspath $(JS_SCHEMA)) $(NODE) js/test/run.mjs
+
+# The package in headless Chromium (js/test/browser/run.mjs; SKIP without chromium).
+.PHONY: test-js-browser
+test-js-browser: js $(CLI)
+	DMLREF_CLI=$(abspath $(CLI)) $(NODE) js/test/browser/run.mjs

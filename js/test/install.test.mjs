@@ -43,6 +43,29 @@ console.log(JSON.stringify([dmlref.version(), out.dataType, out.shape, Array.fro
     const r = spawnSync(process.execPath, ['t.mjs'], { cwd: dir, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout), [pkg.version, 'float32', [5], [14, 12, 14, 11, 13]]);
+
+    // docs/webnn.md's example, run as a WPT author runs it: the two tests' expected outputs
+    writeFileSync(join(dir, 'webnn_expected.mjs'), readFileSync(join(ROOT, 'examples', 'webnn_expected.mjs')));
+    const w = spawnSync(process.execPath, ['webnn_expected.mjs'], { cwd: dir, encoding: 'utf8' });
+    assert.equal(w.status, 0, w.stderr);
+    const [g, sc] = w.stdout.trim().split('\n').map((l) => JSON.parse(l.replace(/(?<=[\[ ])-0(?=[,\]])/g, '"-0"')));
+    assert.deepEqual(g.graph.expectedOutputs.output.bits, ['0x7e01', '0x8000', '0x0001', '0x7e01']);
+    assert.deepEqual(g.graph.expectedOutputs.output.data, ['NaN', '-0', 5.960464477539063e-8, 'NaN']);
+    assert.deepEqual(sc.graph.expectedOutputs.output.data, ['1', '-9223372036854775808', '1152921504606846977', '4']);
+
+    // an uncaught DmlrefError ends the program with its own report: the package installs no
+    // process-wide handler (emscripten's NODEJS_CATCH_EXIT / _REJECTION) that would rethrow it
+    // from the generated glue (node then prints the glue's one 100 KB line)
+    writeFileSync(join(dir, 'bad.mjs'), `
+import { gather, ready } from 'dmlref';
+await ready;
+gather({dataType: 'float32', shape: [4], data: new Float32Array(4)},
+       {dataType: 'uint32', shape: [1, 5], data: new Uint32Array(5)}, {axis: 0, indexDimensions: 1});
+`);
+    const b = spawnSync(process.execPath, ['bad.mjs'], { cwd: dir, encoding: 'utf8' });
+    assert.equal(b.status, 1);
+    assert.match(b.stderr, /DmlrefError: GATHER: IndicesTensor\.DimensionCount \(2\) must equal InputTensor\.DimensionCount \(1\)/);
+    assert.ok(b.stderr.length < 4000, `stderr is ${b.stderr.length} characters`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
