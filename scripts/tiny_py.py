@@ -5,12 +5,15 @@ parameters as the function's keywords, the outputs allocated once (out=), then t
 function (dmlref.<operator>) called in batches of B; the median over R batches of the
 batch time / B, in one Python process.  The first call compiles; the package caches the
 compiled operator (`_core.fast`), so the batches time its per-call overhead plus the
-execute, which the script checks (no cache miss while timing: else the line says
-`compiles`).
+execute, which the script checks (every timed call a cache hit, else the line says
+`uncached`: the package's cached path takes integer, integer-array and float parameters;
+a union, a struct or a float array goes the uncached way, building, compiling, executing
+and releasing on every call).  Enum names in the case are passed by value (the cached path
+takes no names).
 
     python3 scripts/tiny_py.py [--batch B] [--repeat R] [--threads T] CASE.json...
 
-Prints one line per case: `PATH NS` (median ns per call), or `PATH - WHY` where the case
+Prints one line per case: `PATH NS [uncached]` (median ns per call), or `PATH - WHY` where the case
 cannot be called this way (outputs without Sizes, a call the package refuses).
 """
 import argparse
@@ -18,6 +21,7 @@ import os
 import statistics
 import sys
 import time
+from decimal import Decimal
 
 import numpy as np
 
@@ -52,6 +56,15 @@ def out_array(t):
     return view(buf, t)
 
 
+def num(v):
+    """Numbers as Python ints and floats (a case's Decimal 0.6 as the float 0.6)."""
+    if isinstance(v, (list, tuple)):
+        return type(v)(num(e) for e in v)
+    if isinstance(v, Decimal):
+        return int(v) if v == v.to_integral_value() and "." not in str(v) else float(v)
+    return v
+
+
 def call_of(path):
     """(function, args, kwargs) of the case at path."""
     case = dmlref.Case.load(path)
@@ -79,6 +92,13 @@ def call_of(path):
             continue
         if p["kind"] == 8 and isinstance(v, dict):  # a struct: its fields in order
             v = tuple(v[f] for f in p.get("field_names") or [])
+        elif isinstance(v, str) and v in (p.get("enum_names") or []):
+            v = p["enum_names"].index(v)  # by value: the cached path takes integers only
+        v = num(v)
+        if p["kind"] == 5 and isinstance(v, int):  # FLOAT: a Python float (the cached path takes no int there)
+            v = float(v)
+        elif p["kind"] == 9 and isinstance(v, list):  # FLOAT_ARRAY
+            v = [float(e) if isinstance(e, int) else e for e in v]
         kwargs[k] = v
     outs = []
     for slot in op.out_slots:
@@ -110,7 +130,7 @@ def main():
             print(f"{path} - {type(e).__name__}: {str(e).splitlines()[0][:120] if str(e) else ''}")
             rc = 1
             continue
-        miss0 = _core.cache_info()[1]
+        hits0, miss0 = _core.cache_info()[:2]
         per = []
         b = range(a.batch)
         for _ in range(a.repeat):
@@ -118,7 +138,8 @@ def main():
             for _ in b:
                 fn(*args, threads=a.threads, **kwargs)
             per.append((time.perf_counter_ns() - t0) / a.batch)
-        note = "" if _core.cache_info()[1] == miss0 else " compiles"
+        hits, miss = _core.cache_info()[:2]
+        note = "" if miss == miss0 and hits - hits0 == a.batch * a.repeat else " uncached"
         print(f"{path} {statistics.median(per):.0f}{note}", flush=True)
     return rc
 
