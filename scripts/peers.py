@@ -646,7 +646,14 @@ class Ort:
                     model = root
             if r.returncode != 0 or model is None:
                 why = (r.stderr.strip() or r.stdout.strip() or f"export exited {r.returncode}").splitlines()
-                self.exported[wid] = (None, why[-1][:160] if why else "no model written")
+                why = why[-1][:160] if why else "no model written"
+                try:  # the manifest says why ONNX cannot express it
+                    onnx = json.load(open(os.path.join(d, "manifest.json"))).get("onnx") or {}
+                    if onnx.get("expressible") is False:
+                        why = "not expressible in ONNX: " + str(onnx.get("reason", "?"))
+                except (OSError, ValueError):
+                    pass
+                self.exported[wid] = (None, why)
             else:
                 self.exported[wid] = (model, None)
             for root, _, files in os.walk(d):  # the .npy copies export writes too: not needed here
