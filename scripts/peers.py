@@ -760,9 +760,9 @@ def main():
                     if wid not in built:
                         built[wid] = build(np.random.default_rng(zlib.crc32(wid.encode())))
                     moved, setups = built[wid]
-                    if T == 1 or dmlref is None:
+                    if T == 1 or not use_dmlref:
                         cms, ct = median_ms(lambda: np.copyto(dst, src), a.repeat)
-                        how = "np.copyto" if T == 1 else "np.copyto (1 thread: dmlref not loaded)"
+                        how = "np.copyto" if T == 1 else "np.copyto (1 thread: --no-dmlref)"
                     else:
                         cms, ct = median_ms(lambda: dmlref.element_wise_identity(src, out=dst, threads=T), a.repeat)
                         how = f"dmlref.element_wise_identity threads={T}"
@@ -821,9 +821,9 @@ def main():
     for T in a.threads:
         others = [p for p in peers if p != base]
         print(f"\nWith {T} thread{'s' if T > 1 else ''} ({a.rounds} interleaved rounds, median of {a.repeat} runs each; "
-              f"memcpy limit: {'np.copyto' if T == 1 or dmlref is None else f'dmlref ELEMENT_WISE_IDENTITY threads={T}'} of 64 MiB "
+              f"memcpy limit: {'np.copyto' if T == 1 or not use_dmlref else f'dmlref ELEMENT_WISE_IDENTITY threads={T}'} of 64 MiB "
               "measured next to each workload):\n")
-        head = ["workload", "goal", f"{names[base]} {T}T ms", f"fraction of memcpy ({a.rounds} rounds)"]
+        head = ["workload", "goal", f"{names[base]}{'' if base == 'numpy' else f' {T}T'} ms", f"fraction of memcpy ({a.rounds} rounds)"]
         head += [f"{names[p]}{'' if p == 'numpy' else f' {T}T'} ms" for p in others]
         head += [f"vs {names[p]}" for p in others] + ["memcpy GB/s"]
         print("| " + " | ".join(head) + " |")
