@@ -779,6 +779,8 @@ def main():
                             if not j.get("ok", False):
                                 wrong.add((wid, "ort"))
                                 notes.append(f"{wid} ORT {T}T: {j.get('mismatch', 'output differs')}")
+                            if j.get("preallocated") is False:
+                                notes.append(f"{wid} ORT: session.run refused preallocated outputs; it allocates them per run")
                             res[T][wid][p].append(statistics.median(j["ms"]))
                             samples.append({"round": r, "threads": T, "workload": wid, "peer": "ort", "ms": j["ms"],
                                             "memcpy_ms": j.get("memcpy_ms")})
