@@ -143,5 +143,41 @@ rc=$?
 [ "$rc" -eq 3 ] && ok || no "bench a malformed workload: exit $rc, wanted 3"
 grep -q "bogus.json: missing" "$tmp/err" && ok || no "bench a malformed workload names the file and the problem"
 
-echo "bench: $pass passed, $fail failed"
+# ---- the peers in one process, and the tiny table's Python column (functional, nothing timed) ----
+# scripts/peers.py --smoke: 1 round of 1 run, 3 workloads, 1 and 2 threads, every peer's output
+# checked against dmlref's (exit 1 on a WRONG); ORT too when onnxruntime-node is found
+# (scripts/peers_ort.mjs).  Skipped, and said so, where dmlref's Python package does not
+# import (`make python`).  About 10 s (20 s with ORT) on the 2-core machine.
+PYTHON=${PYTHON:-/usr/bin/python3}
+skip=0
+if "$PYTHON" -c 'import sys; sys.path.insert(0, "python"); import dmlref, numpy' >/dev/null 2>&1; then
+    ort=""
+    if [ -n "${ORT_NODE:-}" ] && command -v node >/dev/null 2>&1 && [ -x "$BUILD/dmlref" ]; then ort="--ort --dmlref-command $BUILD/dmlref"; fi
+    # shellcheck disable=SC2086
+    "$PYTHON" scripts/peers.py --smoke --threads 1,2 $ort --json "$tmp/peers.json" join_inner one_hot nonzero >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ "$rc" -eq 0 ] && ok || no "peers.py --smoke: exit $rc: $(grep WRONG "$tmp/out")"
+    [ "$(grep -c '^| join_inner \|^| one_hot \|^| nonzero ' "$tmp/out")" -eq 6 ] && ok || no "peers.py --smoke: not 3 rows in each of 2 tables"
+    grep -q '^| workload | goal | dmlref 2T ms | fraction of memcpy (1 rounds) | numpy ms |' "$tmp/out" && ok ||
+        no "peers.py --smoke: the 2-thread table's header"
+    ! grep -q WRONG "$tmp/out" && ok || no "peers.py --smoke: a WRONG output"
+    "$PYTHON" -c 'import json, sys; d = json.load(open(sys.argv[1])); assert {s["peer"] for s in d["samples"]} >= {"memcpy", "dmlref", "numpy"}' \
+        "$tmp/peers.json" && ok || no "peers.py --json: the raw samples"
+    if [ -n "$ort" ]; then
+        grep -q '| ORT 2T ms |' "$tmp/out" && grep -q '^\[^1\]: ORT: no kernel' "$tmp/out" && ok ||
+            no "peers.py --ort: the ORT column and one_hot's footnote"
+    else
+        echo "bench: peers.py --ort not run (ORT_NODE unset, node or $BUILD/dmlref missing)"
+    fi
+    "$PYTHON" scripts/tiny_py.py --batch 10 --repeat 1 tests/cases/gather_elements_doc.json tests/cases/split_doc1.json \
+        tests/cases/resample1_doc.json >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ "$rc" -eq 0 ] && [ "$(grep -c ' [0-9][0-9]*$' "$tmp/out")" -eq 2 ] && grep -q 'resample1_doc.json [0-9]* uncached$' "$tmp/out" && ok ||
+        no "tiny_py.py: exit $rc, '$(cat "$tmp/out" "$tmp/err")'"
+else
+    echo "SKIP bench: peers.py --smoke and tiny_py.py (dmlref's Python package does not import: make python)"
+    skip=1
+fi
+
+echo "bench: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
