@@ -648,8 +648,10 @@ valgrind:
 .PHONY: python python-install test-python test-python-venv
 PY_ENV = DMLREF_BUILD=$(abspath $(BUILD))
 
+# --force: setuptools relinks only when _core.c changed, not when libdmlref.a did (a stale
+# extension kept the library of its first build)
 python: $(STATIC) $(CLI)
-	cd python && $(PY_ENV) $(PYTHON) setup.py -q build_ext --inplace --build-temp $(abspath $(BUILD))/python
+	cd python && $(PY_ENV) $(PYTHON) setup.py -q build_ext --inplace --force --build-temp $(abspath $(BUILD))/python
 
 python-install: python
 	$(PY_ENV) $(PYTHON) -m pip install -q --root-user-action=ignore --no-build-isolation --no-deps --no-index --break-system-packages ./python

@@ -390,6 +390,24 @@ def _(rng):
     }
 
 
+def _transpose(x):
+    return 2 * x.nbytes, {
+        "dmlref": lambda T: (lambda o: keep(o, lambda: dmlref.element_wise_identity(x.T, out=o, threads=T)))(np.zeros_like(x)),
+        "numpy": lambda: (lambda o: keep(o, lambda: np.copyto(o, x.T)))(np.zeros_like(x)),
+        "torch": lambda: (lambda t, o: keep(o, lambda: o.copy_(t.t())))(T_(x), tz(x.shape, T_(x).dtype)),
+    }
+
+
+@workload("identity_transpose_u8")
+def _(rng):
+    return _transpose(rng.integers(0, 256, size=(4096, 4096), dtype=np.uint8))
+
+
+@workload("identity_transpose_f16")
+def _(rng):
+    return _transpose(rand(rng, (4096, 4096), np.float16))
+
+
 @workload("one_hot")
 def _(rng):
     io = rng.integers(0, 16, size=1048576, dtype=np.int64).astype(np.int32)

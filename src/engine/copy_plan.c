@@ -204,11 +204,14 @@ int copy_plan_transpose(copy_plan *cp) {
     if (p == MAX_DIMS || q == MAX_DIMS) return 0;
     cp->tp = p;
     cp->tq = q;
-    cp->tiles_p = (nt->sizes[p] + tile_p(e) - 1) / tile_p(e);
+    cp->stream = plan_stream(nt->points * e);
+    /* with streaming stores, one more tile along p: execute shifts the tiles so that every
+     * one but the first starts its destination rows on a cache line (transpose_run), the
+     * last then empty where the rows are aligned already */
+    cp->tiles_p = (nt->sizes[p] + tile_p(e) - 1) / tile_p(e) + (cp->stream ? 1 : 0);
     cp->tiles_q = (nt->sizes[q] + TILE_Q - 1) / TILE_Q;
     cp->units = nt->points / nt->sizes[p] / nt->sizes[q] * cp->tiles_p * cp->tiles_q;
     cp->kind = kind;
-    cp->stream = plan_stream(nt->points * e);
     return 1;
 }
 
@@ -287,9 +290,20 @@ static void transpose_run(const copy_plan *cp, unsigned char *dst, const unsigne
             od += c * nt->st[0][d];
             os += c * nt->st[1][d];
         }
-        const uint64_t a0 = iq * TILE_Q, b0 = ip * tp;
+        /* streaming: tiles along p shifted back by `shift` elements, so that tile ip > 0
+         * starts on a cache line when every destination row shares the line offset of the
+         * first (dq a multiple of 64); the first tile is then shorter, the last (planned
+         * one more) may be empty */
+        uint64_t shift = 0;
+        if (cp->stream && dq % 64 == 0) {
+            const uint64_t lead = (64 - ((uintptr_t)(dst + od) & 63)) & 63; /* bytes to the next line */
+            if (lead % cp->block == 0) shift = lead / cp->block;
+        }
+        const uint64_t b0 = ip == 0 ? 0 : ip * tp - shift, b1 = (ip + 1) * tp - shift;
+        if (b0 >= nt->sizes[p]) continue; /* the spare tile, or past a row shorter than it */
+        const uint64_t a0 = iq * TILE_Q;
         const uint64_t na = nt->sizes[q] - a0 < TILE_Q ? nt->sizes[q] - a0 : TILE_Q;
-        const uint64_t nb = nt->sizes[p] - b0 < tp ? nt->sizes[p] - b0 : tp;
+        const uint64_t nb = (b1 < nt->sizes[p] ? b1 : nt->sizes[p]) - b0;
         unsigned char *d = dst + (od + a0 * dq + b0 * nt->st[0][p]);
         const unsigned char *s = src + (os + a0 * nt->st[1][q] + b0 * sp);
         /* streaming stores where every row of the tile starts 16-aligned */

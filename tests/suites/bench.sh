@@ -95,6 +95,8 @@ scatter_elements 184549376
 depth_to_space 134217728
 space_to_depth 134217728
 identity_transpose 134217728
+identity_transpose_u8 33554432
+identity_transpose_f16 67108864
 one_hot 71303168
 unfold_3x3 41943040
 cast_f32_f16 100663296

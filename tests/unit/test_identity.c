@@ -335,9 +335,12 @@ TEST(identity_transpose_tiles_match_oracle) {
         ifix f;
         dmlref_error err;
         ifix_init(&f, types[w], n, sizes, out_permuted ? packed : permuted, out_permuted ? permuted : packed);
-        const uint32_t es = 1u << w, shift = lcg(&seed) % 2 && !by16 ? es : 0; /* buffers at +0 or +1 element */
+        /* buffers at +0 or +1 element; by16: at +0, 16, 32 or 48 bytes (streaming stores, the
+         * tiles shifted to start on a cache line: transpose_run) */
+        const uint32_t es = 1u << w, shift = by16 ? 16 * (lcg(&seed) % 4) : lcg(&seed) % 2 ? es : 0;
         const size_t in_bytes = (size_t)f.in.buf.TotalTensorSizeInBytes, out_bytes = (size_t)f.out.buf.TotalTensorSizeInBytes;
-        unsigned char *in_mem = malloc(in_bytes + 16), *ref = malloc(out_bytes), *got_mem = malloc(out_bytes + 16);
+        unsigned char *in_mem = aligned_alloc(64, (in_bytes + 127) & ~(size_t)63), *ref = malloc(out_bytes);
+        unsigned char *got_mem = aligned_alloc(64, (out_bytes + 127) & ~(size_t)63);
         if (!in_mem || !ref || !got_mem) abort();
         unsigned char *in = in_mem + shift, *got = got_mem + shift;
         for (size_t i = 0; i < in_bytes; ++i) in[i] = (unsigned char)lcg(&seed);
