@@ -28,10 +28,10 @@ if [ ! -x "$B" ]; then
     exit 1
 fi
 
-# ---- the list and the files agree: 40 workloads (12 of phase 1, 13 of phase 2, 15 of phase 3) + small_gather
+# ---- the list and the files agree: 42 workloads (12 of phase 1, 15 of phase 2, 15 of phase 3) + small_gather
 listed=$(sed 's/#.*//' "$W/workloads.txt" | tr -s ' \t' '\n' | sed '/^$/d')
 n=$(echo "$listed" | wc -l)
-[ "$n" -eq 40 ] && ok || no "workloads.txt lists $n workloads, not 40"
+[ "$n" -eq 42 ] && ok || no "workloads.txt lists $n workloads, not 42"
 for id in $listed; do
     [ -f "$W/$id.json" ] && ok || no "$id is listed but $W/$id.json is missing"
 done
