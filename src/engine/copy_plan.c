@@ -32,7 +32,8 @@ static void copy_plan_finish(copy_plan *cp, uint64_t esize) {
         break;
     }
     /* points * block: the bytes copied, at most the destination's span */
-    cp->stream = cp->kind == COPY_SMALL && cp->block <= UINT64_MAX / (cp->nest.points ? cp->nest.points : 1) &&
+    cp->stream = (cp->kind == COPY_SMALL || cp->kind == COPY_BLOCK) &&
+                 cp->block <= UINT64_MAX / (cp->nest.points ? cp->nest.points : 1) &&
                  plan_stream(cp->nest.points * cp->block);
 }
 
@@ -331,8 +332,10 @@ void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char 
             const uint64_t ch = u % cp->chunks;
             nest_offsets(nt, u / cp->chunks, off);
             const uint64_t at = ch * cp->chunk, len = cp->block - at < cp->chunk ? cp->block - at : cp->chunk;
-            memcpy(dst + (db + off[0]) + at, src + (sb + off[1]) + at, (size_t)len);
+            if (cp->stream) simd_copy_stream(dst + (db + off[0]) + at, src + (sb + off[1]) + at, (size_t)len);
+            else memcpy(dst + (db + off[0]) + at, src + (sb + off[1]) + at, (size_t)len);
         }
+        if (cp->stream) simd_stream_fence();
         return;
     }
     /* ns: the magnitude of a negative source stride (COPY_REV_*) */
@@ -348,7 +351,10 @@ void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char 
         case COPY_X8: row_x8(d, ds, s, ss, it.len); break;
         case COPY_X16: row_b16(d, ds, s, ss, it.len); break;
         case COPY_BLOCK:
-            for (uint64_t i = 0; i < it.len; ++i) memcpy(d + i * ds, s + i * ss, (size_t)b);
+            if (cp->stream)
+                for (uint64_t i = 0; i < it.len; ++i) simd_copy_stream(d + i * ds, s + i * ss, (size_t)b);
+            else
+                for (uint64_t i = 0; i < it.len; ++i) memcpy(d + i * ds, s + i * ss, (size_t)b);
             break;
         case COPY_SMALL:
             if (cp->stream) rows_small_stream(d, ds, s, ss, it.len, b);

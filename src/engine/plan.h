@@ -224,7 +224,7 @@ typedef struct copy_plan {
      * them per point of the other dims, consecutive units along tq. */
     uint32_t tp, tq;
     uint64_t tiles_p, tiles_q;
-    int stream; /* COPY_T_*, COPY_SMALL: streaming stores (plan_stream of the bytes copied) */
+    int stream; /* COPY_T_*, COPY_SMALL, COPY_BLOCK: streaming stores (plan_stream of the bytes copied) */
 } copy_plan;
 
 /* The row kernels.  COPY_REV_*: the source's innermost stride is negative (a

@@ -41,6 +41,7 @@ typedef struct concat_fast_plan {
     uint64_t osz[MAX_DIMS], wst[MAX_DIMS]; /* their sizes, and strides in the whole   */
     uint64_t opoints;
     uint64_t upo;                          /* chunked mode: units per outer point     */
+    int stream;                            /* chunked mode: streaming stores (plan_stream) */
     concat_piece pieces[];
 } concat_fast_plan;
 
@@ -142,9 +143,12 @@ static void concat_chunked_range(const void *vc, uint64_t lo, uint64_t hi, uint3
             poff += cd * pc->ost[d];
         }
         unsigned char *pp = piece_ptr(c, a, &ww, &wr) + poff + at;
-        if (p->split) memcpy(pp, wr + woff + pc->base + at, (size_t)len);
-        else memcpy(ww + woff + pc->base + at, pp, (size_t)len);
+        unsigned char *d = p->split ? pp : ww + woff + pc->base + at;
+        const unsigned char *s = p->split ? wr + woff + pc->base + at : pp;
+        if (p->stream) simd_copy_stream(d, s, (size_t)len);
+        else memcpy(d, s, (size_t)len);
     }
+    if (p->stream) simd_stream_fence();
 }
 
 static void concat_strided_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
@@ -245,6 +249,7 @@ dmlref_status plan_concat(op_t *op, int split, uint32_t a, dmlref_error *err) {
     }
     p->upo = upo;
     p->nth = plan_threads(op, total);
+    p->stream = plan_stream(total);
 
     /* Blocks larger than a chunk always go out as chunk-sized memcpy units:
      * memcpy calls of a chunk (256 KiB, within L2) copy a large tensor faster

@@ -60,6 +60,7 @@ dmlref_status slice_plan(op_t *op, int v1, dmlref_error *err) {
     op->plan = p;
     op->plan_free = slice_free;
     op->kernel = slice_kernel;
-    op->kernel_name = kernel_names[p->copy.stream ? small_stream_kernels[v1 ? 1 : 0] : slice_kernels[v1 ? 1 : 0][p->copy.kind]];
+    op->kernel_name = kernel_names[p->copy.stream && p->copy.kind == COPY_SMALL ? small_stream_kernels[v1 ? 1 : 0]
+                                                                      : slice_kernels[v1 ? 1 : 0][p->copy.kind]];
     return DMLREF_OK;
 }
