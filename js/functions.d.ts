@@ -43,7 +43,7 @@ export declare function oneHot(indices: TensorInput, values: TensorInput, option
 /** DML_OPERATOR_GATHER_ND */
 export declare function gatherND(input: TensorInput, indices: TensorInput, options?: {inputDimensionCount?: number; indicesDimensionCount?: number} & OperatorOptions): Tensor;
 /** DML_OPERATOR_GATHER_ND1 */
-export declare function gatherNd1(input: TensorInput, indices: TensorInput, options?: {inputDimensionCount?: number; indicesDimensionCount?: number; batchDimensionCount?: number} & OperatorOptions): Tensor;
+export declare function gatherND1(input: TensorInput, indices: TensorInput, options?: {inputDimensionCount?: number; indicesDimensionCount?: number; batchDimensionCount?: number} & OperatorOptions): Tensor;
 /** DML_OPERATOR_REVERSE_SUBSEQUENCES */
 export declare function reverseSubsequences(input: TensorInput, sequenceLengths: TensorInput, options: {axis: number} & OperatorOptions): Tensor;
 /** DML_OPERATOR_UNFOLD */

@@ -107,7 +107,7 @@ export function gatherND(input, indices, options = {}) {
 }
 
 /** DML_OPERATOR_GATHER_ND1: InputTensor, IndicesTensor -> OutputTensor; options {inputDimensionCount?, indicesDimensionCount?, batchDimensionCount?, featureLevel?, checkIndices?}. */
-export function gatherNd1(input, indices, options = {}) {
+export function gatherND1(input, indices, options = {}) {
   return callOperator('GATHER_ND1', [input, indices], options);
 }
 

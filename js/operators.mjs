@@ -696,7 +696,7 @@ export const OPERATORS = {
   }
  },
  "GATHER_ND1": {
-  "fn": "gatherNd1",
+  "fn": "gatherND1",
   "introduced": 12288,
   "inputs": [
    {

@@ -41,10 +41,10 @@ const TS = { uint: 'number', int: 'number', array: 'ArrayLike<number | bigint>',
 const EXTRA_TS = { sizes: 'ArrayLike<number>', depth: 'number', shape: 'ArrayLike<number>', components: 'number',
   dtype: 'DataTypeName' };
 
-/** GATHER_ND -> gatherND, DEPTH_TO_SPACE1 -> depthToSpace1, UPSAMPLE_2D -> upsample2D. */
+/** GATHER_ND -> gatherND, GATHER_ND1 -> gatherND1, DEPTH_TO_SPACE1 -> depthToSpace1, UPSAMPLE_2D -> upsample2D. */
 export function fnName(op) {
   return op.split('_').map((w, i) => (i === 0 ? w.toLowerCase()
-    : /^(ND|\d+D)$/.test(w) ? w : w.charAt(0) + w.slice(1).toLowerCase())).join('');
+    : /^(ND\d*|\d+D)$/.test(w) ? w : w.charAt(0) + w.slice(1).toLowerCase())).join('');
 }
 const camel = (s) => s.charAt(0).toLowerCase() + s.slice(1);
 const argName = (slot) => camel(slot.replace(/Tensors$/, 's').replace(/Tensor$/, ''));
