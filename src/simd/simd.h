@@ -157,6 +157,14 @@ static inline void simd_copy_stream(unsigned char *d, const unsigned char *s, si
 #endif
 }
 
+/* One 16-byte store, streaming (non-temporal) or not. */
+#if DMLREF_SIMD
+static inline void simd_store16(unsigned char *d, simde__m128i v, int stream) {
+    if (stream) simde_mm_stream_si128((simde__m128i *)(void *)d, v);
+    else simde_mm_storeu_si128((simde__m128i *)(void *)d, v);
+}
+#endif
+
 /*
  * Transposed blocks (copy_plan_transpose's tiles): the K x K block of elements of W bytes
  * whose row k (k < K) is the K contiguous elements at s + k * sp is stored with its column
@@ -174,10 +182,7 @@ static inline void simd_transpose_x4(unsigned char *d, size_t dq, const unsigned
     const simde__m128i t2 = simde_mm_unpackhi_epi32(r0, r1), t3 = simde_mm_unpackhi_epi32(r2, r3);
     const simde__m128i c[4] = {simde_mm_unpacklo_epi64(t0, t1), simde_mm_unpackhi_epi64(t0, t1),
                                simde_mm_unpacklo_epi64(t2, t3), simde_mm_unpackhi_epi64(t2, t3)};
-    for (int j = 0; j < 4; ++j) {
-        if (stream) simde_mm_stream_si128((simde__m128i *)(void *)(d + j * dq), c[j]);
-        else simde_mm_storeu_si128((simde__m128i *)(void *)(d + j * dq), c[j]);
-    }
+    for (int j = 0; j < 4; ++j) simd_store16(d + j * dq, c[j], stream);
 #else
     (void)stream;
     for (size_t j = 0; j < 4; ++j)
@@ -190,13 +195,8 @@ static inline void simd_transpose_x8(unsigned char *d, size_t dq, const unsigned
     const simde__m128i r0 = simde_mm_loadu_si128((const simde__m128i *)(const void *)s);
     const simde__m128i r1 = simde_mm_loadu_si128((const simde__m128i *)(const void *)(s + sp));
     const simde__m128i c0 = simde_mm_unpacklo_epi64(r0, r1), c1 = simde_mm_unpackhi_epi64(r0, r1);
-    if (stream) {
-        simde_mm_stream_si128((simde__m128i *)(void *)d, c0);
-        simde_mm_stream_si128((simde__m128i *)(void *)(d + dq), c1);
-    } else {
-        simde_mm_storeu_si128((simde__m128i *)(void *)d, c0);
-        simde_mm_storeu_si128((simde__m128i *)(void *)(d + dq), c1);
-    }
+    simd_store16(d, c0, stream);
+    simd_store16(d + dq, c1, stream);
 #else
     (void)stream;
     for (size_t j = 0; j < 2; ++j)
@@ -206,12 +206,6 @@ static inline void simd_transpose_x8(unsigned char *d, size_t dq, const unsigned
 
 /* The same for W = 2 (K = 8: 16-, 32- and 64-bit unpacks) and W = 1 (K = 16: 8- to 64-bit
  * unpacks): each of the K source rows one 16-byte load, each destination row one store. */
-#if DMLREF_SIMD
-static inline void simd_store16(unsigned char *d, simde__m128i v, int stream) {
-    if (stream) simde_mm_stream_si128((simde__m128i *)(void *)d, v);
-    else simde_mm_storeu_si128((simde__m128i *)(void *)d, v);
-}
-#endif
 static inline void simd_transpose_x2(unsigned char *d, size_t dq, const unsigned char *s, size_t sp, int stream) {
 #if DMLREF_SIMD
     simde__m128i r[8], a[8], b[8];
