@@ -711,7 +711,11 @@ enum {
     DMLREF_OPTION_CHECK_INDICES = 0x1,
     /* Run the scalar oracle, never a fast path (also: DMLREF_FORCE_ORACLE=1
      * in the environment at compile time). */
-    DMLREF_OPTION_FORCE_ORACLE = 0x2
+    DMLREF_OPTION_FORCE_ORACLE = 0x2,
+    /* Plan only kernels of the build's baseline instruction set (SSE2 on
+     * x86-64), none chosen at run time by the CPU's features (the F16C casts).
+     * The outputs are the same bytes either way; the kernel and its speed differ. */
+    DMLREF_OPTION_BASELINE_ISA = 0x4
 };
 
 /*

@@ -129,7 +129,7 @@ static dmlref_status compile_impl(const char *api, const DMLREF_OPERATOR_DESC *d
     TRY(find_class(desc, feature_level, &cls, err));
     const char *name = cls->schema->name;
     if (!options) options = &defaults;
-    if (options->flags & ~(uint32_t)(DMLREF_OPTION_CHECK_INDICES | DMLREF_OPTION_FORCE_ORACLE))
+    if (options->flags & ~(uint32_t)(DMLREF_OPTION_CHECK_INDICES | DMLREF_OPTION_FORCE_ORACLE | DMLREF_OPTION_BASELINE_ISA))
         return set_error(err, DMLREF_ERROR_OPTIONS, "%s: options.flags (0x%x) has unknown bits", name,
                          (unsigned)options->flags);
     TRY(check_threadpool(name, options, err));

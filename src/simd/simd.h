@@ -48,6 +48,25 @@
 #define DMLREF_ISA "portable"
 #endif
 
+/* Run-time dispatch (src/simd/cpu.c): kernels built for an instruction set
+ * beyond the build's baseline, in files of their own compiled with that set's
+ * flags, taken at plan time only when the CPU has it.  DMLREF_X86_F16C: this
+ * build holds the F16C kernels (x86-64, SIMD, gcc or clang, not SMALL; the
+ * Makefile compiles src/ops/cast/cast_f16c_fast.c with -mavx -mf16c).
+ * simd_cpu_f16c(): 1 when the CPU has AVX and F16C and the OS saves the AVX
+ * registers (CPUID and XGETBV, asked once: the answer is cached in an atomic
+ * int, a fact of the machine rather than state); 0 otherwise or without
+ * DMLREF_X86_F16C.  A planner asks it unless DMLREF_OPTION_BASELINE_ISA.  Not
+ * with SIMDE_NO_NATIVE (make test-portable: SIMDe's portable C, which is not the
+ * instruction) nor with -DDMLREF_NO_DISPATCH. */
+#if DMLREF_SIMD && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !DMLREF_SMALL && \
+    !defined(DMLREF_NO_DISPATCH) && !defined(SIMDE_NO_NATIVE)
+#define DMLREF_X86_F16C 1
+#else
+#define DMLREF_X86_F16C 0
+#endif
+int simd_cpu_f16c(void);
+
 /* Bit helpers of the mask-driven kernels (TOP_K's screen, NONZERO_COORDINATES' emit):
  * the count of set bits, and the index of the lowest set bit of m != 0. */
 #if defined(__GNUC__)

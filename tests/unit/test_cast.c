@@ -14,6 +14,7 @@
 #include "check.h"
 #include "core/env.h"
 #include "core/scalar.h"
+#include "simd/simd.h"
 #include "util.h"
 
 #define F32 DMLREF_TENSOR_DATA_TYPE_FLOAT32
@@ -548,8 +549,10 @@ static int run_all_at(const char *file, int line, const cfix *f, const unsigned 
     unsigned char *want = malloc(out_bytes), *got = malloc(out_bytes);
     if (!want || !got) abort();
     int fast = 0;
-    for (int mode = 0; mode < 4; ++mode) {
-        const dmlref_options o = {.flags = mode == 0 ? DMLREF_OPTION_FORCE_ORACLE : 0, .threads = mode < 2 ? 1u : 2u};
+    for (int mode = 0; mode < 5; ++mode) {
+        /* mode 4: mode 3 with the baseline kernels only (no F16C, where the CPU has it) */
+        const uint32_t flags = mode == 0 ? DMLREF_OPTION_FORCE_ORACLE : mode == 4 ? DMLREF_OPTION_BASELINE_ISA : 0;
+        const dmlref_options o = {.flags = flags, .threads = mode < 2 ? 1u : 2u};
         if (mode == 3) {
             setenv("DMLREF_PAR_GRAIN", "64", 1);
             setenv("DMLREF_STREAM_MIN", "64", 1);
@@ -562,6 +565,7 @@ static int run_all_at(const char *file, int line, const cfix *f, const unsigned 
             const char *name = dmlref_kernel_name(op);
             if (mode == 0 && strcmp(name, "oracle") != 0) test_fail(file, line, "FORCE_ORACLE ran %s", name);
             if (mode > 0 && strncmp(name, "cast.", 5) == 0) fast = 1;
+            if (mode == 4 && strstr(name, ".f16c")) test_fail(file, line, "DMLREF_OPTION_BASELINE_ISA ran %s", name);
             if (seen && mode > 0) kernels_note(seen, name);
             memset(got, 0xA5, out_bytes);
             dmlref_cbuffer ib[1] = {{in, in_bytes}};
@@ -579,7 +583,7 @@ static int run_all_at(const char *file, int line, const cfix *f, const unsigned 
             }
             dmlref_release(op);
         }
-        if (mode == 3) {
+        if (mode == 4) {
             unsetenv("DMLREF_PAR_GRAIN");
             unsetenv("DMLREF_STREAM_MIN");
             env_reload();
@@ -618,6 +622,9 @@ static void kernel_vs_scalar_at(const char *file, int line, DMLREF_TENSOR_DATA_T
     if (op) {
         if (strncmp(dmlref_kernel_name(op), kernel, strlen(kernel)) != 0)
             test_fail(file, line, "kernel %s, want %s", dmlref_kernel_name(op), kernel);
+        const int f16c_pair = !strcmp(kernel, "cast.f32_f16") || !strcmp(kernel, "cast.f16_f32");
+        if (f16c_pair && simd_cpu_f16c() && !strstr(dmlref_kernel_name(op), ".f16c"))
+            test_fail(file, line, "kernel %s on a CPU with F16C, want %s.f16c", dmlref_kernel_name(op), kernel);
         dmlref_release(op);
     }
     if (!run_all_at(file, line, &f, in, want, NULL)) test_fail(file, line, "no cast.* kernel ran");
@@ -804,5 +811,7 @@ TEST(cast_fast_path_matches_oracle) {
     }
     if (!test_cases_end()) return;
     CHECK(reached);
-    CHECK_KERNELS_REACHED(&seen, "cast.", NULL); /* every cast.* kernel of src/ops/kernels.def */
+    /* every cast.* kernel of src/ops/kernels.def; the F16C ones where the CPU has F16C */
+    static const char *const no_f16c[] = {"cast.f32_f16.f16c", "cast.f16_f32.f16c", NULL};
+    CHECK_KERNELS_REACHED(&seen, "cast.", simd_cpu_f16c() ? NULL : no_f16c);
 }

@@ -438,9 +438,9 @@ TEST(validation_unknown_option_flags) {
     gfix_init(&f);
     dmlref_error err;
     dmlref_operator *op = NULL;
-    const dmlref_options bad = {.flags = 0x4, .threads = 0};
+    const dmlref_options bad = {.flags = 0x8, .threads = 0};
     CHECK_STATUS(dmlref_compile(&f.d, FL64, &bad, &op, &err), err, DMLREF_ERROR_OPTIONS,
-                 "options.flags (0x4) has unknown bits");
+                 "options.flags (0x8) has unknown bits");
     CHECK(op == NULL);
 }
 

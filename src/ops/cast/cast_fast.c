@@ -18,6 +18,10 @@
  *   cast.f32_i32  FLOAT32 -> INT32: truncating conversion of the in-range
  *                 lanes, the others replaced by their saturation (NaN 0)
  *   cast.u8_f32   UINT8 -> FLOAT32: zero extension and an exact conversion
+ *   cast.f32_f16.f16c, cast.f16_f32.f16c
+ *                 the first two with the CPU's conversion instructions
+ *                 (cast_f16c_fast.c), where it has them (run-time dispatch:
+ *                 simd_cpu_f16c, not with DMLREF_OPTION_BASELINE_ISA)
  *
  * Same types are a strided copy (cast.copy, copy_plan); every other case is
  * cast.generic, scalar_cast per element over the nest.  Large outputs are
@@ -39,7 +43,7 @@
 #define CAST_WIDEN 0
 #endif
 
-enum { CK_GENERIC, CK_COPY, CK_F32_F16, CK_F16_F32, CK_F32_I32, CK_U8_F32 };
+enum { CK_GENERIC, CK_COPY, CK_F32_F16, CK_F16_F32, CK_F32_I32, CK_U8_F32, CK_F32_F16_F16C, CK_F16_F32_F16C };
 
 typedef struct cast_plan {
     nest_t nest;    /* st[0] = output, st[1] = input, per point */
@@ -218,6 +222,26 @@ static void row_u8_f32(unsigned char *d, const unsigned char *s, uint64_t n, int
     for (; i < n; ++i) el_u8_f32(d + 4 * i, s + i);
 }
 
+#if DMLREF_X86_F16C
+/* The F16C kernels: the same head (to a 16-aligned destination for streaming)
+ * and tail as the SSE2 rows, the vectors in cast_f16c_fast.c. */
+static void row_f32_f16_f16c(unsigned char *d, const unsigned char *s, uint64_t n, int stream) {
+    uint64_t i = 0;
+    const uint64_t ses_ = 4;
+    STREAM_HEAD(2, el_f32_f16)
+    i += cast_f16c_f32_f16(d + 2 * i, s + 4 * i, n - i, stream);
+    for (; i < n; ++i) el_f32_f16(d + 2 * i, s + 4 * i);
+}
+
+static void row_f16_f32_f16c(unsigned char *d, const unsigned char *s, uint64_t n, int stream) {
+    uint64_t i = 0;
+    const uint64_t ses_ = 2;
+    STREAM_HEAD(4, el_f16_f32)
+    i += cast_f16c_f16_f32(d + 4 * i, s + 2 * i, n - i, stream);
+    for (; i < n; ++i) el_f16_f32(d + 4 * i, s + 2 * i);
+}
+#endif
+
 typedef void (*row_fn)(unsigned char *d, const unsigned char *s, uint64_t n, int stream);
 
 static row_fn cast_row(int kind) {
@@ -226,6 +250,10 @@ static row_fn cast_row(int kind) {
     case CK_F16_F32: return row_f16_f32;
     case CK_F32_I32: return row_f32_i32;
     case CK_U8_F32: return row_u8_f32;
+#if DMLREF_X86_F16C
+    case CK_F32_F16_F16C: return row_f32_f16_f16c;
+    case CK_F16_F32_F16C: return row_f16_f32_f16c;
+#endif
     default: return NULL;
     }
 }
@@ -314,12 +342,17 @@ dmlref_status plan_cast(op_t *op, dmlref_error *err) {
               : PAIR(UINT8, FLOAT32)   ? CK_U8_F32
                                        : CK_GENERIC;
 #undef PAIR
+    if ((p->kind == CK_F32_F16 || p->kind == CK_F16_F32) && !(op->options.flags & DMLREF_OPTION_BASELINE_ISA) &&
+        simd_cpu_f16c())
+        p->kind = p->kind == CK_F32_F16 ? CK_F32_F16_F16C : CK_F16_F32_F16C;
     p->stream = p->kind != CK_GENERIC && plan_stream(out->elements * out->esize);
     switch (p->kind) {
     case CK_F32_F16: op->kernel_name = KERNEL_NAME(CAST_F32_F16); break;
     case CK_F16_F32: op->kernel_name = KERNEL_NAME(CAST_F16_F32); break;
     case CK_F32_I32: op->kernel_name = KERNEL_NAME(CAST_F32_I32); break;
     case CK_U8_F32: op->kernel_name = KERNEL_NAME(CAST_U8_F32); break;
+    case CK_F32_F16_F16C: op->kernel_name = KERNEL_NAME(CAST_F32_F16_F16C); break;
+    case CK_F16_F32_F16C: op->kernel_name = KERNEL_NAME(CAST_F16_F32_F16C); break;
     default: op->kernel_name = KERNEL_NAME(CAST_GENERIC); break;
     }
     return DMLREF_OK;
