@@ -225,14 +225,6 @@ $(BUILD)/src/%.o: src/%.c $(HEADERS) $(STAMP)
 $(BUILD)/src/ops/identity/op_element_wise_identity.o: src/ops/identity/op_element_wise_identity.c $(HEADERS) $(STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) -ffp-contract=off -c $< -o $@
-# CAST's F16C kernels (run-time dispatch, src/simd/simd.h DMLREF_X86_F16C): this one
-# file is built with -mavx -mf16c where the target is x86-64 (the file is empty
-# elsewhere, and nothing in it runs unless the CPU has F16C).
-X86_64 := $(if $(IS_EMCC),,$(shell $(CC) $(CFLAGS) $(EXTRA_CFLAGS) -dM -E -x c /dev/null 2>/dev/null | grep -c '__x86_64__'))
-F16C_CFLAGS = $(if $(filter-out 0,$(X86_64)),-mavx -mf16c)
-$(BUILD)/src/ops/cast/cast_f16c_fast.o: src/ops/cast/cast_f16c_fast.c $(HEADERS) $(STAMP)
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LIB_CFLAGS) $(F16C_CFLAGS) -c $< -o $@
 # The RESAMPLE family's source index rounds every step to float32 (docs/operators.md Q11.4): a
 # subtraction, a division, a subtraction, nothing to fuse; said again here all the same.
 $(BUILD)/src/ops/resample/resample.o: src/ops/resample/resample.c $(HEADERS) $(STAMP)

@@ -51,8 +51,8 @@
 /* Run-time dispatch (src/simd/cpu.c): kernels built for an instruction set
  * beyond the build's baseline, in files of their own compiled with that set's
  * flags, taken at plan time only when the CPU has it.  DMLREF_X86_F16C: this
- * build holds the F16C kernels (x86-64, SIMD, gcc or clang, not SMALL; the
- * Makefile compiles src/ops/cast/cast_f16c_fast.c with -mavx -mf16c).
+ * build holds the F16C kernels (x86-64, SIMD, gcc or clang, not SMALL;
+ * src/ops/cast/cast_f16c_fast.c, its functions marked target("avx,f16c")).
  * simd_cpu_f16c(): 1 when the CPU has AVX and F16C and the OS saves the AVX
  * registers (CPUID and XGETBV, asked once: the answer is cached in an atomic
  * int, a fact of the machine rather than state); 0 otherwise or without

@@ -1,8 +1,11 @@
 /*
  * CAST's F16C kernels (cast_fast.c's cast.f32_f16.f16c and cast.f16_f32.f16c),
  * taken at plan time only where the CPU has F16C (simd_cpu_f16c; the build's
- * baseline is SSE2).  The Makefile builds this file, and only this file, with
- * -mavx -mf16c: nothing here runs unless the planner chose it.
+ * baseline is SSE2).  The functions carry their instruction set in a target
+ * attribute, so the file builds with the library's flags in any build system
+ * (the Makefile, python/setup.py, an integrator's); nothing here runs unless the
+ * planner chose it.  The compiler's own intrinsics, not SIMDe's: SIMDe picks its
+ * implementation from the flags of the whole translation unit.
  *
  * VCVTPS2PH with the rounding in the instruction (round to nearest even, not
  * MXCSR's mode) is the oracle's binary32 -> binary16 conversion: Inf from
@@ -16,39 +19,40 @@
 #include "simd/simd.h"
 
 #if DMLREF_X86_F16C
-#include <simde/x86/f16c.h>
+#include <immintrin.h>
+
+#define F16C_TARGET __attribute__((target("avx,f16c")))
 
 /* 16 elements a step; returns how many it converted (n rounded down). */
-uint64_t cast_f16c_f32_f16(unsigned char *d, const unsigned char *s, uint64_t n, int stream) {
+F16C_TARGET uint64_t cast_f16c_f32_f16(unsigned char *d, const unsigned char *s, uint64_t n, int stream) {
     uint64_t i = 0;
     for (; i + 16 <= n; i += 16) {
-        const simde__m256 a = simde_mm256_loadu_ps((const float *)(const void *)(s + 4 * i));
-        const simde__m256 b = simde_mm256_loadu_ps((const float *)(const void *)(s + 4 * i + 32));
-        const simde__m128i ha = simde_mm256_cvtps_ph(a, 0), hb = simde_mm256_cvtps_ph(b, 0);
+        const __m256 a = _mm256_loadu_ps((const float *)(const void *)(s + 4 * i));
+        const __m256 b = _mm256_loadu_ps((const float *)(const void *)(s + 4 * i + 32));
+        const __m128i ha = _mm256_cvtps_ph(a, _MM_FROUND_TO_NEAREST_INT), hb = _mm256_cvtps_ph(b, _MM_FROUND_TO_NEAREST_INT);
         if (stream) {
-            simde_mm_stream_si128((simde__m128i *)(void *)(d + 2 * i), ha);
-            simde_mm_stream_si128((simde__m128i *)(void *)(d + 2 * i + 16), hb);
+            _mm_stream_si128((__m128i *)(void *)(d + 2 * i), ha);
+            _mm_stream_si128((__m128i *)(void *)(d + 2 * i + 16), hb);
         } else {
-            simde_mm_storeu_si128((simde__m128i *)(void *)(d + 2 * i), ha);
-            simde_mm_storeu_si128((simde__m128i *)(void *)(d + 2 * i + 16), hb);
+            _mm_storeu_si128((__m128i *)(void *)(d + 2 * i), ha);
+            _mm_storeu_si128((__m128i *)(void *)(d + 2 * i + 16), hb);
         }
     }
     return i;
 }
 
 /* 8 elements a step; returns how many it converted. */
-uint64_t cast_f16c_f16_f32(unsigned char *d, const unsigned char *s, uint64_t n, int stream) {
+F16C_TARGET uint64_t cast_f16c_f16_f32(unsigned char *d, const unsigned char *s, uint64_t n, int stream) {
     uint64_t i = 0;
     for (; i + 8 <= n; i += 8) {
-        const simde__m256 f = simde_mm256_cvtph_ps(simde_mm_loadu_si128((const simde__m128i *)(const void *)(s + 2 * i)));
-        const simde__m128i lo = simde_mm_castps_si128(simde_mm256_castps256_ps128(f));
-        const simde__m128i hi = simde_mm_castps_si128(simde_mm256_extractf128_ps(f, 1));
+        const __m256 f = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(s + 2 * i)));
+        const __m128i lo = _mm_castps_si128(_mm256_castps256_ps128(f)), hi = _mm_castps_si128(_mm256_extractf128_ps(f, 1));
         if (stream) { /* d + 4 i is 16-aligned (the caller's head) */
-            simde_mm_stream_si128((simde__m128i *)(void *)(d + 4 * i), lo);
-            simde_mm_stream_si128((simde__m128i *)(void *)(d + 4 * i + 16), hi);
+            _mm_stream_si128((__m128i *)(void *)(d + 4 * i), lo);
+            _mm_stream_si128((__m128i *)(void *)(d + 4 * i + 16), hi);
         } else {
-            simde_mm_storeu_si128((simde__m128i *)(void *)(d + 4 * i), lo);
-            simde_mm_storeu_si128((simde__m128i *)(void *)(d + 4 * i + 16), hi);
+            _mm_storeu_si128((__m128i *)(void *)(d + 4 * i), lo);
+            _mm_storeu_si128((__m128i *)(void *)(d + 4 * i + 16), hi);
         }
     }
     return i;
