@@ -183,11 +183,12 @@ static int run_all(mfix *f, const unsigned char *in, const unsigned char *ix, ke
     memset(want, 0xCD, ob);
     reference(f, in, ix, want);
     int ok = 1;
-    for (int mode = 0; mode < 4; ++mode) {
+    for (int mode = 0; mode < 6; ++mode) { /* 4, 5: streaming stores from 64 bytes (flat_stream) */
         const dmlref_options o = {.flags = mode == 0 ? DMLREF_OPTION_FORCE_ORACLE : 0,
-                                  .threads = (uint32_t)(mode == 3 ? 2 : 1)};
+                                  .threads = (uint32_t)(mode == 3 || mode == 5 ? 2 : 1)};
         if (mode >= 2) {
             setenv("DMLREF_PAR_GRAIN", "64", 1);
+            if (mode >= 4) setenv("DMLREF_STREAM_MIN", "64", 1);
             env_reload();
         }
         dmlref_operator *op = NULL;
@@ -195,6 +196,7 @@ static int run_all(mfix *f, const unsigned char *in, const unsigned char *ix, ke
         const dmlref_status st = dmlref_compile(&f->d, FL, &o, &op, &err);
         if (mode >= 2) {
             unsetenv("DMLREF_PAR_GRAIN");
+            unsetenv("DMLREF_STREAM_MIN");
             env_reload();
         }
         if (st != DMLREF_OK) {
