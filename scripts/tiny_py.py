@@ -6,9 +6,10 @@ function (dmlref.<operator>) called in batches of B; the median over R batches o
 batch time / B, in one Python process.  The first call compiles; the package caches the
 compiled operator (`_core.fast`), so the batches time its per-call overhead plus the
 execute, which the script checks (every timed call a cache hit, else the line says
-`uncached`: the package's cached path takes integer, integer-array and float parameters;
-a union, a struct or a float array goes the uncached way, building, compiling, executing
-and releasing on every call).  Enum names in the case are passed by value (the cached path
+`uncached`: the package's cached path takes parameters given as integers, floats, booleans,
+and lists or tuples of them, and a dtype by name; anything else (bytes for a union, a dict,
+a numpy scalar) goes the uncached way, building, compiling, executing and releasing on
+every call).  Enum names in the case are passed by value (the cached path
 takes no names).
 
     python3 scripts/tiny_py.py [--batch B] [--repeat R] [--threads T] CASE.json...
@@ -92,6 +93,8 @@ def call_of(path):
             continue
         if p["kind"] == 8 and isinstance(v, dict):  # a struct: its fields in order
             v = tuple(v[f] for f in p.get("field_names") or [])
+        elif p["kind"] == 10 and isinstance(v, dict):  # DML_SIZE_2D: (Width, Height)
+            v = (v["Width"], v["Height"])
         elif isinstance(v, str) and v in (p.get("enum_names") or []):
             v = p["enum_names"].index(v)  # by value: the cached path takes integers only
         v = num(v)

@@ -817,6 +817,29 @@ static int fast_tensor(PyObject *o, int writable, fast_views *fv, key_buf *k, vo
     return 0;
 }
 
+/* An int (that fits in 64 bits) or a float into the key, tagged by its type (the Python path
+ * converts each to the field's type the same way every time); -1 for anything else. */
+static int fast_number(PyObject *v, key_buf *k) {
+    if (PyFloat_CheckExact(v)) {
+        const double d = PyFloat_AS_DOUBLE(v);
+        uint64_t bits;
+        memcpy(&bits, &d, sizeof bits);
+        key_add(k, 0xF10A7ull);
+        key_add(k, bits);
+        return 0;
+    }
+    if (!PyLong_CheckExact(v)) return -1;
+    int overflow = 0;
+    const long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (overflow || (x == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return -1;
+    }
+    key_add(k, 0x1A7ull);
+    key_add(k, (uint64_t)x);
+    return 0;
+}
+
 /* A parameter's value into the key; -1 when the fast path does not take it. */
 static int fast_param(const dmlref_param *p, PyObject *v, key_buf *k) {
     if (v == Py_None) {
@@ -863,15 +886,56 @@ static int fast_param(const dmlref_param *p, PyObject *v, key_buf *k) {
         }
         return 0;
     }
-    default: /* unions, structs given: the Python path */
+    case DMLREF_PARAM_BOOL:
+        if (v == Py_True || v == Py_False) {
+            key_add(k, 0xB0013ull << 8 | (v == Py_True));
+            return 0;
+        }
+        if (!PyLong_CheckExact(v)) return -1;
+        {
+            const dmlref_param q = {.kind = DMLREF_PARAM_INT};
+            return fast_param(&q, v, k);
+        }
+    case DMLREF_PARAM_SIZE_2D: {
+        const dmlref_param q = {.kind = DMLREF_PARAM_UINT_ARRAY};
+        return fast_param(&q, v, k);
+    }
+    case DMLREF_PARAM_SCALAR_UNION: /* the value as given (an int or a float; the Python path encodes it) */
+        return fast_number(v, k);
+    case DMLREF_PARAM_FLOAT_ARRAY:
+    case DMLREF_PARAM_STRUCT: { /* a list or tuple of numbers (a STRUCT of floats: ScaleBias) */
+        if (!PyList_CheckExact(v) && !PyTuple_CheckExact(v)) return -1;
+        const Py_ssize_t n = PySequence_Fast_GET_SIZE(v);
+        key_add(k, 0xF1Aull << 32 | (uint64_t)n);
+        for (Py_ssize_t i = 0; i < n; ++i)
+            if (fast_number(PySequence_Fast_GET_ITEM(v, i), k) < 0) return -1;
+        return 0;
+    }
+    default:
         return -1;
     }
 }
 
-/* An extra argument (SPLIT's sizes, ONE_HOT's depth): None, an int or a list of ints. */
+/* An extra argument (SPLIT's sizes, ONE_HOT's depth, the fills' dtype): None, an int, a list
+ * of ints, or a str (a dtype's name, its bytes in the key). */
 static int fast_extra(PyObject *v, key_buf *k) {
     if (v == Py_None) {
         key_add(k, 0xA11CEull);
+        return 0;
+    }
+    if (PyUnicode_CheckExact(v)) {
+        Py_ssize_t n = 0;
+        const char *u = PyUnicode_AsUTF8AndSize(v, &n);
+        if (!u) {
+            PyErr_Clear();
+            return -1;
+        }
+        key_add(k, 0x57Aull << 32 | (uint64_t)n);
+        for (Py_ssize_t i = 0; i < n; i += 8) {
+            uint64_t w = 0;
+            memcpy(&w, u + i, (size_t)(n - i < 8 ? n - i : 8));
+            key_add(k, w);
+        }
         return 0;
     }
     if (PyLong_CheckExact(v)) {

@@ -2314,8 +2314,8 @@ def max_unpooling(input: ArrayLike, indices: ArrayLike, /, *, shape: Optional[Se
     `F.max_unpool2d` takes indices flat within each (n, c) plane (subtract `(n·C + c)·H_out·W_out`),
     and floating-point data only; otherwise `out.view(-1)[i.view(-1)] = x.view(-1)`.
 
-    **Fast path** (`max_unpooling.flat` for a packed output, `max_unpooling.strided` otherwise). The
-    input is split into ranges of whole rows (its innermost dimension), one per thread. A first
+    **Fast path** (`max_unpooling.flat` for a packed output, `max_unpooling.flat_stream` for a large
+    one, `max_unpooling.strided` otherwise). The input is split into ranges of whole rows (its
     ...
     """
     r = _fast(92, (input, indices), (), (shape,), out, feature_level, check_indices, threads, force_oracle)

@@ -31,10 +31,20 @@ CALLS = [
     ("SPLIT", lambda f: f(X, axis=1, sizes=[1, 3])),
     ("TILE", lambda f: f(X[:, ::2], repeats=[1, 2])),
     ("ELEMENT_WISE_IDENTITY", lambda f: f(np.broadcast_to(X[:1], (3, 4)))),
+    # the parameter kinds beyond integers: a struct (ScaleBias), float arrays (Scales), a union's
+    # value as a number, a DML_SIZE_2D, a dtype by name
+    ("ELEMENT_WISE_IDENTITY", lambda f: f(X, scale_bias=(2.0, -0.5))),
+    ("RESAMPLE1", lambda f: f(X.reshape(1, 1, 3, 4), interpolation_mode=0, scales=[1.0, 1.0, 2.0, 1.5],
+                              input_pixel_offsets=[0.5, 0.5, 0.5, 0.5], output_pixel_offsets=[-0.5, -0.5, -0.5, -0.5],
+                              shape=[1, 1, 6, 6])),
+    ("UPSAMPLE_2D", lambda f: f(X.reshape(1, 1, 3, 4), scale_size=(3, 2), interpolation_mode=0)),
+    ("PADDING1", lambda f: f(X, padding_mode=0, padding_value=-0.0, start_padding=[1, 0], end_padding=[0, 2])),
+    ("FILL_VALUE_CONSTANT", lambda f: f(value=7, shape=[2, 3], dtype="int16")),
+    ("FILL_VALUE_SEQUENCE", lambda f: f(value_start=1.5, value_delta=-0.25, shape=[5], dtype="float32")),
 ]
 
 
-@pytest.mark.parametrize("name, call", CALLS, ids=[c[0] for c in CALLS])
+@pytest.mark.parametrize("name, call", CALLS, ids=[f"{c[0]}-{i}" for i, c in enumerate(CALLS)])
 def test_fast_and_python_paths_give_the_same_bytes(name, call):
     fn = getattr(dmlref, name.lower())
     python_path = OPS[name]  # Operator.__call__: never the cache
@@ -47,6 +57,28 @@ def test_fast_and_python_paths_give_the_same_bytes(name, call):
         assert len(got) == len(want) and all(same_bytes(g, w) and g.shape == w.shape for g, w in zip(got, want))
     else:
         assert got.shape == want.shape and got.dtype == want.dtype and same_bytes(got, want)
+
+
+def test_parameter_values_are_in_the_key():
+    """Calls that differ only in a float, a float array's order, a union's type or a dtype's
+    name are different keys: each gives the Python path's bytes."""
+    x = X.reshape(1, 1, 3, 4)
+    for scales, shape in (([1.0, 1.0, 2.0, 1.0], [1, 1, 6, 4]), ([1.0, 1.0, 1.0, 2.0], [1, 1, 3, 8]),
+                          ([1.0, 1.0, 1.0, 1.9], [1, 1, 3, 8])):
+        for _ in range(2):
+            got = dmlref.resample1(x, interpolation_mode=0, scales=scales, input_pixel_offsets=[0.5] * 4,
+                                   output_pixel_offsets=[-0.5] * 4, shape=shape)
+            want = OPS["RESAMPLE1"](x, interpolation_mode=0, scales=scales, input_pixel_offsets=[0.5] * 4,
+                                    output_pixel_offsets=[-0.5] * 4, shape=shape)
+            assert got.shape == want.shape and same_bytes(got, want)
+    for value, dtype in ((1, "int32"), (1.0, "float32"), (-0.0, "float32"), (0.0, "float32"), (1, "uint8")):
+        for _ in range(2):
+            got = dmlref.fill_value_constant(value=value, shape=[3], dtype=dtype)
+            want = OPS["FILL_VALUE_CONSTANT"](value=value, shape=[3], dtype=dtype)
+            assert got.dtype == want.dtype and same_bytes(got, want)
+    for sb in ((1.0, 0.0), (1.0, -0.0), (2.0, 1.0)):
+        got = dmlref.element_wise_identity(X, scale_bias=sb)
+        assert same_bytes(got, OPS["ELEMENT_WISE_IDENTITY"](X, scale_bias=sb))
 
 
 def test_out_is_written_and_returned():
