@@ -68,10 +68,11 @@
 int simd_cpu_f16c(void);
 
 /* Bit helpers of the mask-driven kernels (TOP_K's screen, NONZERO_COORDINATES' emit):
- * the count of set bits, and the index of the lowest set bit of m != 0. */
+ * the count of set bits, and the index of the lowest set bit of m != 0 (32 and 64 bits). */
 #if defined(__GNUC__)
 static inline uint32_t simd_popcount32(uint32_t m) { return (uint32_t)__builtin_popcount(m); }
 static inline uint32_t simd_ctz32(uint32_t m) { return (uint32_t)__builtin_ctz(m); }
+static inline uint32_t simd_ctz64(uint64_t m) { return (uint32_t)__builtin_ctzll(m); }
 #else
 static inline uint32_t simd_popcount32(uint32_t m) {
     uint32_t c = 0;
@@ -79,6 +80,11 @@ static inline uint32_t simd_popcount32(uint32_t m) {
     return c;
 }
 static inline uint32_t simd_ctz32(uint32_t m) {
+    uint32_t c = 0;
+    for (; !(m & 1u); m >>= 1) ++c;
+    return c;
+}
+static inline uint32_t simd_ctz64(uint64_t m) {
     uint32_t c = 0;
     for (; !(m & 1u); m >>= 1) ++c;
     return c;
@@ -173,6 +179,25 @@ static inline void simd_copy_stream(unsigned char *d, const unsigned char *s, si
     if (i < n) simd_copy16(d + n - 16, s + n - 16);
 #else
     memcpy(d, s, n);
+#endif
+}
+
+/* n zero bytes at d with streaming stores (the unaligned head and the tail as ordinary
+ * stores; simd_stream_fence() afterwards, as for simd_copy_stream); memset without SIMD. */
+static inline void simd_zero_stream(unsigned char *d, size_t n) {
+#if DMLREF_SIMD
+    const size_t head = (16 - ((uintptr_t)d & 15)) & 15;
+    if (n < 64 || head >= n) {
+        memset(d, 0, n);
+        return;
+    }
+    memset(d, 0, head);
+    const simde__m128i z = simde_mm_setzero_si128();
+    size_t i = head;
+    for (; i + 16 <= n; i += 16) simde_mm_stream_si128((simde__m128i *)(void *)(d + i), z);
+    memset(d + i, 0, n - i);
+#else
+    memset(d, 0, n);
 #endif
 }
 

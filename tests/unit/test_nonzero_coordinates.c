@@ -463,9 +463,10 @@ TEST(nonzero_coordinates_fast_path_matches_oracle) {
             if (kind == 3 && dt == F16) memcpy(p, &(uint16_t){0x8000u}, 2);
             if (kind == 4 && !zero && dt == F32) memcpy(p, &(uint32_t){0x7fc00000u | (uint32_t)(i & 0xFF)}, 4);
         }
-        const int tiny = (int)(rnd(&r) % 2);
-        if (tiny) {
-            setenv("DMLREF_PAR_GRAIN", "64", 1);
+        const int tiny = (int)(rnd(&r) % 2), stream = (int)(rnd(&r) % 2); /* streaming zero rows from 64 bytes */
+        if (tiny || stream) {
+            if (tiny) setenv("DMLREF_PAR_GRAIN", "64", 1);
+            if (stream) setenv("DMLREF_STREAM_MIN", "64", 1);
             env_reload();
         }
         const int before = test_failures();
@@ -476,8 +477,9 @@ TEST(nonzero_coordinates_fast_path_matches_oracle) {
             fprintf(stderr, "  case %d: %u dims, %s\n", iter, n, tiny ? "grain 64" : "default grain");
         }
         free(in);
-        if (tiny) {
+        if (tiny || stream) {
             unsetenv("DMLREF_PAR_GRAIN");
+            unsetenv("DMLREF_STREAM_MIN");
             env_reload();
         }
     }

@@ -11,7 +11,8 @@
  * static partition of 64-element blocks (run_ranges): each part counts its nonzero
  * elements, the counts' prefix sums give each part its first row, then each part writes
  * its rows and its share of the zero rows past the count (one part: no count pass, the rows
- * written as they come, then the rest zeroed).  The per-part counts live on
+ * written as they come, then the rest zeroed).  nonzero_coordinates.packed_stream: the same,
+ * large, the zero rows written with streaming stores (SIMD builds, from DMLREF_STREAM_MIN).  The per-part counts live on
  * the kernel's stack (at most PLAN's 256 parts): execute allocates nothing.  Any other
  * input layout runs the oracle.
  */
@@ -26,7 +27,7 @@
 #define NZ_PARTS 256u    /* plan_threads' most                                 */
 
 typedef struct nz_plan {
-    uint32_t es, is_float, D, N, nth, cpacked;
+    uint32_t es, is_float, D, N, nth, cpacked, stream;
     uint32_t sizes[MAX_DIMS];
     uint64_t M, units, srow, scol; /* elements; blocks; OutputCoordinates' row and column byte strides */
 } nz_plan;
@@ -134,10 +135,12 @@ static void nz_write_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t pa
         q /= p->sizes[d];
     }
     const uint32_t W = p->sizes[D - 1];
-    for (uint64_t i = e0; i < e1; i += 16) {
-        uint32_t m = nz_mask(p, src, i, e1 - i < 16 ? (uint32_t)(e1 - i) : 16);
+    for (uint64_t i = e0; i < e1; i += 64) { /* a 64-element block's mask: one loop exit per block */
+        uint64_t m = 0;
+        for (uint32_t g = 0; g < 64 && i + g < e1; g += 16)
+            m |= (uint64_t)nz_mask(p, src, i + g, e1 - i - g < 16 ? (uint32_t)(e1 - i - g) : 16) << g;
         while (m) {
-            const uint64_t at = i + simd_ctz32(m);
+            const uint64_t at = i + simd_ctz64(m);
             m &= m - 1;
             /* advance co from cur to at */
             uint64_t step = at - cur, v = (uint64_t)co[D - 1] + step;
@@ -154,7 +157,10 @@ static void nz_write_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t pa
                 }
             }
             unsigned char *o = dco + row * srow;
-            if (p->cpacked) {
+            if (p->cpacked && N <= 2) { /* 4-byte moves: a wider load of co[] just stored would stall */
+                memcpy(o, co + first, 4);
+                if (N == 2) memcpy(o + 4, co + first + 1, 4);
+            } else if (p->cpacked) {
                 memcpy(o, co + first, (size_t)N * 4);
             } else {
                 for (uint32_t j = 0; j < N; ++j) memcpy(o + j * scol, co + first + j, 4);
@@ -174,7 +180,10 @@ static void nz_zero_rows(const nz_plan *p, unsigned char *dco, uint64_t r0, uint
     const uint64_t srow = p->srow, scol = p->scol;
     const uint32_t N = p->N;
     if (r1 <= r0) return;
-    if (p->cpacked) {
+    if (p->cpacked && p->stream) {
+        simd_zero_stream(dco + r0 * srow, (size_t)((r1 - r0) * srow));
+        simd_stream_fence();
+    } else if (p->cpacked) {
         memset(dco + r0 * srow, 0, (size_t)((r1 - r0) * srow));
     } else {
         static const unsigned char zero[4] = {0};
@@ -235,12 +244,13 @@ dmlref_status plan_nonzero_coordinates(op_t *op, dmlref_error *err) {
     p->srow = co->bstrides[co->n - 2];
     p->scol = co->bstrides[co->n - 1];
     p->cpacked = p->scol == 4 && p->srow == (uint64_t)p->N * 4;
+    p->stream = p->cpacked && plan_stream(p->M * p->N * 4); /* the zero rows, most of a sparse input's */
     /* read twice, N * 4 bytes written per element */
     uint32_t nth = plan_threads(op, p->M * (2u * p->es + 4u * p->N));
     p->nth = nth > NZ_PARTS ? NZ_PARTS : nth;
     op->plan = p;
     op->plan_free = nz_free;
     op->kernel = nz_kernel;
-    op->kernel_name = KERNEL_NAME(NONZERO_COORDINATES_PACKED);
+    op->kernel_name = p->stream ? KERNEL_NAME(NONZERO_COORDINATES_PACKED_STREAM) : KERNEL_NAME(NONZERO_COORDINATES_PACKED);
     return DMLREF_OK;
 }
