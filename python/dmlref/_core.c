@@ -817,6 +817,19 @@ static int fast_tensor(PyObject *o, int writable, fast_views *fv, key_buf *k, vo
     return 0;
 }
 
+/* An int that fits in 64 bits into the key; -1 for anything else. */
+static int fast_long(PyObject *v, key_buf *k) {
+    if (!PyLong_CheckExact(v)) return -1;
+    int overflow = 0;
+    const long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (overflow || (x == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return -1;
+    }
+    key_add(k, (uint64_t)x);
+    return 0;
+}
+
 /* An int (that fits in 64 bits) or a float into the key, tagged by its type (the Python path
  * converts each to the field's type the same way every time); -1 for anything else. */
 static int fast_number(PyObject *v, key_buf *k) {
@@ -828,16 +841,8 @@ static int fast_number(PyObject *v, key_buf *k) {
         key_add(k, bits);
         return 0;
     }
-    if (!PyLong_CheckExact(v)) return -1;
-    int overflow = 0;
-    const long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (overflow || (x == -1 && PyErr_Occurred())) {
-        PyErr_Clear();
-        return -1;
-    }
     key_add(k, 0x1A7ull);
-    key_add(k, (uint64_t)x);
-    return 0;
+    return fast_long(v, k);
 }
 
 /* A parameter's value into the key; -1 when the fast path does not take it. */
@@ -849,17 +854,8 @@ static int fast_param(const dmlref_param *p, PyObject *v, key_buf *k) {
     switch (p->kind) {
     case DMLREF_PARAM_UINT:
     case DMLREF_PARAM_INT:
-    case DMLREF_PARAM_ENUM: {
-        if (!PyLong_CheckExact(v)) return -1;
-        int overflow = 0;
-        const long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-        if (overflow || (x == -1 && PyErr_Occurred())) {
-            PyErr_Clear();
-            return -1;
-        }
-        key_add(k, (uint64_t)x);
-        return 0;
-    }
+    case DMLREF_PARAM_ENUM:
+        return fast_long(v, k);
     case DMLREF_PARAM_FLOAT: {
         if (!PyFloat_CheckExact(v)) return -1;
         const double d = PyFloat_AS_DOUBLE(v);
@@ -873,17 +869,8 @@ static int fast_param(const dmlref_param *p, PyObject *v, key_buf *k) {
         if (!PyList_CheckExact(v) && !PyTuple_CheckExact(v)) return -1;
         const Py_ssize_t n = PySequence_Fast_GET_SIZE(v);
         key_add(k, 0x5E0ull << 32 | (uint64_t)n);
-        for (Py_ssize_t i = 0; i < n; ++i) {
-            PyObject *e = PySequence_Fast_GET_ITEM(v, i);
-            if (!PyLong_CheckExact(e)) return -1;
-            int overflow = 0;
-            const long long x = PyLong_AsLongLongAndOverflow(e, &overflow);
-            if (overflow || (x == -1 && PyErr_Occurred())) {
-                PyErr_Clear();
-                return -1;
-            }
-            key_add(k, (uint64_t)x);
-        }
+        for (Py_ssize_t i = 0; i < n; ++i)
+            if (fast_long(PySequence_Fast_GET_ITEM(v, i), k) < 0) return -1;
         return 0;
     }
     case DMLREF_PARAM_BOOL:

@@ -157,38 +157,48 @@ static void minmax_u32(const unsigned char *b, uint64_t n, uint64_t *lo, uint64_
     *hi = mx;
 }
 
+/* The lowest and highest clamped target of the input elements [lo, hi) into *least, *most;
+ * 1 when the indices are contiguous UINT32 values all in range (scatter_into's raw). */
+static int target_bounds(const mu_plan *p, const unsigned char *ix, uint64_t lo, uint64_t hi, uint64_t *least,
+                         uint64_t *most) {
+    const nest_t *nt = &p->nest;
+    const uint64_t s2 = nt->st[2][nt->m - 1], n = p->count;
+    const int u32 = p->dtype == DMLREF_TENSOR_DATA_TYPE_UINT32 && s2 == 4;
+    uint64_t l = UINT64_MAX, m = 0;
+    nest_it it;
+    if (u32) { /* the raw values' bounds; clamping is monotone, so the targets' are these clamped */
+        if (nest_rows_begin(nt, &it, lo, hi)) do
+                minmax_u32(ix + it.off[2], it.len, &l, &m);
+            while (nest_rows_next(nt, &it));
+    } else if (nest_rows_begin(nt, &it, lo, hi)) {
+        do {
+            const unsigned char *b = ix + it.off[2];
+            for (uint64_t j = 0; j < it.len; ++j) {
+                const uint64_t t = index_load_clamp(b + j * s2, p->dtype, n);
+                if (t < l) l = t;
+                if (t > m) m = t;
+            }
+        } while (nest_rows_next(nt, &it));
+    }
+    const int raw = u32 && m < n;
+    *least = l < n ? l : n - 1;
+    *most = m < n ? m : n - 1;
+    return raw;
+}
+
 /* A packed Output's flat elements [from, to), written by the input elements [lo, hi) (whose
  * targets are all in [from, to)), chunk by chunk (the header); stage: a staging buffer of
  * MU_STAGE bytes (flat_stream), or NULL. */
 static void flat_part(const mu_plan *p, const exec_args *x, uint64_t lo, uint64_t hi, uint64_t from, uint64_t to,
                       unsigned char *stage) {
-    const nest_t *nt = &p->nest;
     unsigned char *dst = OUT_DATA(x, 0);
     const unsigned char *ix = IN_DATA(x, 1);
-    const uint64_t s2 = nt->st[2][nt->m - 1], n = p->count, es = p->esize, stage_el = MU_STAGE / es;
-    const int u32 = p->dtype == DMLREF_TENSOR_DATA_TYPE_UINT32 && s2 == 4;
+    const uint64_t es = p->esize, stage_el = MU_STAGE / es;
     uint64_t z = from; /* [from, z) final, [z, to) untouched */
     for (uint64_t c0 = lo; c0 < hi; c0 += p->chunk) {
         const uint64_t c1 = hi - c0 < p->chunk ? hi : c0 + p->chunk;
-        uint64_t least = UINT64_MAX, most = 0;
-        nest_it it;
-        if (u32) { /* the raw values' bounds; clamping is monotone, so the targets' are these clamped */
-            if (nest_rows_begin(nt, &it, c0, c1)) do
-                    minmax_u32(ix + it.off[2], it.len, &least, &most);
-                while (nest_rows_next(nt, &it));
-        } else if (nest_rows_begin(nt, &it, c0, c1)) {
-            do {
-                const unsigned char *b = ix + it.off[2];
-                for (uint64_t j = 0; j < it.len; ++j) {
-                    const uint64_t t = index_load_clamp(b + j * s2, p->dtype, n);
-                    if (t < least) least = t;
-                    if (t > most) most = t;
-                }
-            } while (nest_rows_next(nt, &it));
-        }
-        const int raw = u32 && most < n;
-        if (least >= n) least = n - 1;
-        if (most >= n) most = n - 1;
+        uint64_t least, most;
+        const int raw = target_bounds(p, ix, c0, c1, &least, &most);
         if (stage && least >= z && most - z < stage_el) { /* the span [z, most] built in the buffer */
             memset(stage, 0, (size_t)((most + 1 - z) * es));
             scatter_into(p, x, c0, c1, stage, z, raw);
@@ -210,27 +220,8 @@ static void flat_part(const mu_plan *p, const exec_args *x, uint64_t lo, uint64_
 static void bounds_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
     const mu_ctx *c = vc;
     const mu_plan *p = c->p;
-    const nest_t *nt = &p->nest;
-    const unsigned char *ix = IN_DATA(c->x, 1);
-    const uint64_t s2 = nt->st[2][nt->m - 1], n = p->count;
-    uint64_t least = UINT64_MAX, most = 0;
-    nest_it it;
-    if (p->dtype == DMLREF_TENSOR_DATA_TYPE_UINT32 && s2 == 4) { /* raw bounds, clamped (monotone) */
-        if (nest_rows_begin(nt, &it, lo * p->row, hi * p->row)) do
-                minmax_u32(ix + it.off[2], it.len, &least, &most);
-            while (nest_rows_next(nt, &it));
-        if (least >= n) least = n - 1;
-        if (most >= n) most = n - 1;
-    } else if (nest_rows_begin(nt, &it, lo * p->row, hi * p->row)) {
-        do {
-            const unsigned char *b = ix + it.off[2];
-            for (uint64_t j = 0; j < it.len; ++j) {
-                const uint64_t t = index_load_clamp(b + j * s2, p->dtype, n);
-                if (t < least) least = t;
-                if (t > most) most = t;
-            }
-        } while (nest_rows_next(nt, &it));
-    }
+    uint64_t least, most;
+    target_bounds(p, IN_DATA(c->x, 1), lo * p->row, hi * p->row, &least, &most);
     c->bounds[2 * part] = least;
     c->bounds[2 * part + 1] = most;
 }
