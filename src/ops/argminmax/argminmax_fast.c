@@ -794,11 +794,11 @@ dmlref_status plan_argminmax(op_t *op, const argminmax_params *prm, dmlref_error
         p->units = nt->points;
         p->nth = plan_threads(op, in->elements * in->esize);
     }
-    static const kernel_id ids[] = {KERNEL_ARGMINMAX_ROWS_X4, KERNEL_ARGMINMAX_ROWS_X2, KERNEL_ARGMINMAX_ROWS,
-                                    KERNEL_ARGMINMAX_COLUMNS_X4, KERNEL_ARGMINMAX_COLUMNS};
+    static const char *const ids[] = {kernel_name_ARGMINMAX_ROWS_X4, kernel_name_ARGMINMAX_ROWS_X2, kernel_name_ARGMINMAX_ROWS,
+                                      kernel_name_ARGMINMAX_COLUMNS_X4, kernel_name_ARGMINMAX_COLUMNS};
     op->plan = p;
     op->plan_free = am_free;
     op->kernel = am_kernel;
-    op->kernel_name = kernel_names[ids[p->mode]];
+    op->kernel_name = ids[p->mode];
     return DMLREF_OK;
 }

@@ -259,10 +259,10 @@ dmlref_status plan_concat(op_t *op, int split, uint32_t a, dmlref_error *err) {
     else if (all_blocks) p->mode = CONCAT_CHUNKED;
     else p->mode = CONCAT_STRIDED;
     /* one name per mode (the enum's order), and the instruction set */
-    static const kernel_id names[2][CONCAT_MODES] = {
-        {KERNEL_JOIN_INNER, KERNEL_JOIN_CHUNKED, KERNEL_JOIN_STRIDED},
-        {KERNEL_SPLIT_INNER, KERNEL_SPLIT_CHUNKED, KERNEL_SPLIT_STRIDED}};
-    op->kernel_name = kernel_names[names[split][p->mode]];
+    static const char *const names[2][CONCAT_MODES] = {
+        {kernel_name_JOIN_INNER, kernel_name_JOIN_CHUNKED, kernel_name_JOIN_STRIDED},
+        {kernel_name_SPLIT_INNER, kernel_name_SPLIT_CHUNKED, kernel_name_SPLIT_STRIDED}};
+    op->kernel_name = names[split][p->mode];
     op->plan = p;
     op->plan_free = concat_free;
     op->kernel = concat_kernel;

@@ -133,15 +133,15 @@ enum { DS_COPY, DS_INTERLEAVE2, DS_INTERLEAVE, DS_DEINTERLEAVE2, DS_DEINTERLEAVE
 /* Kernel names, [to_space][mode][log2 W]: operator.mode.xW.isa; DS_COPY is
  * named by the copy's kind instead (ds_copy_names, the COPY_* order). */
 #define DS_WIDTHS(dir, mode)                                                                              \
-    {KERNEL_##dir##_##mode##_X1, KERNEL_##dir##_##mode##_X2, KERNEL_##dir##_##mode##_X4, KERNEL_##dir##_##mode##_X8}
+    {kernel_name_##dir##_##mode##_X1, kernel_name_##dir##_##mode##_X2, kernel_name_##dir##_##mode##_X4, kernel_name_##dir##_##mode##_X8}
 #define DS_DIR(dir)                                                                                       \
-    {{KERNEL_COUNT, KERNEL_COUNT, KERNEL_COUNT, KERNEL_COUNT}, DS_WIDTHS(dir, INTERLEAVE2),                \
+    {{NULL, NULL, NULL, NULL}, DS_WIDTHS(dir, INTERLEAVE2),                \
      DS_WIDTHS(dir, INTERLEAVE), DS_WIDTHS(dir, DEINTERLEAVE2), DS_WIDTHS(dir, DEINTERLEAVE)}
-static const kernel_id ds_names[2][DS_MODES][4] = {DS_DIR(SPACE_TO_DEPTH), DS_DIR(DEPTH_TO_SPACE)};
+static const char *const ds_names[2][DS_MODES][4] = {DS_DIR(SPACE_TO_DEPTH), DS_DIR(DEPTH_TO_SPACE)};
 #define DS_COPY_KINDS(dir)                                                                                \
-    {KERNEL_##dir##_COPY_BLOCK, KERNEL_##dir##_COPY_X1, KERNEL_##dir##_COPY_X2, KERNEL_##dir##_COPY_X4,   \
-     KERNEL_##dir##_COPY_X8,    KERNEL_##dir##_COPY_B16, KERNEL_##dir##_COPY_SMALL}
-static const kernel_id ds_copy_names[2][COPY_SMALL + 1] = {DS_COPY_KINDS(SPACE_TO_DEPTH), DS_COPY_KINDS(DEPTH_TO_SPACE)};
+    {kernel_name_##dir##_COPY_BLOCK, kernel_name_##dir##_COPY_X1, kernel_name_##dir##_COPY_X2, kernel_name_##dir##_COPY_X4,   \
+     kernel_name_##dir##_COPY_X8,    kernel_name_##dir##_COPY_B16, kernel_name_##dir##_COPY_SMALL}
+static const char *const ds_copy_names[2][COPY_SMALL + 1] = {DS_COPY_KINDS(SPACE_TO_DEPTH), DS_COPY_KINDS(DEPTH_TO_SPACE)};
 
 static const row_fn ds_rows[DS_MODES][4] = {
     {NULL, NULL, NULL, NULL},
@@ -264,6 +264,6 @@ dmlref_status depth_space_plan(op_t *op, dmlref_error *err) {
     op->plan = p;
     op->plan_free = depth_space_free;
     op->kernel = depth_space_kernel;
-    op->kernel_name = kernel_names[p->mode == DS_COPY ? ds_copy_names[prm->to_space][p->copy.kind] : ds_names[prm->to_space][p->mode][w]];
+    op->kernel_name = p->mode == DS_COPY ? ds_copy_names[prm->to_space][p->copy.kind] : ds_names[prm->to_space][p->mode][w];
     return DMLREF_OK;
 }

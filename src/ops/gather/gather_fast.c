@@ -635,14 +635,14 @@ static dmlref_status gather_finish(op_t *op, gather_plan *p, int fam, uint64_t A
         p->kind = G_ROWS;
         ki = K_GENERIC;
     }
-#define W4(o, k) {KERNEL_##o##_##k##_X1, KERNEL_##o##_##k##_X2, KERNEL_##o##_##k##_X4, KERNEL_##o##_##k##_X8}
-#define W1(o, k) {KERNEL_##o##_##k, KERNEL_##o##_##k, KERNEL_##o##_##k, KERNEL_##o##_##k}
-#define W48(o, k) {KERNEL_COUNT, KERNEL_COUNT, KERNEL_##o##_##k##_X4, KERNEL_##o##_##k##_X8}
-#define NONE {KERNEL_COUNT, KERNEL_COUNT, KERNEL_COUNT, KERNEL_COUNT}
+#define W4(o, k) {kernel_name_##o##_##k##_X1, kernel_name_##o##_##k##_X2, kernel_name_##o##_##k##_X4, kernel_name_##o##_##k##_X8}
+#define W1(o, k) {kernel_name_##o##_##k, kernel_name_##o##_##k, kernel_name_##o##_##k, kernel_name_##o##_##k}
+#define W48(o, k) {NULL, NULL, kernel_name_##o##_##k##_X4, kernel_name_##o##_##k##_X8}
+#define NONE {NULL, NULL, NULL, NULL}
     /* GATHER never takes axis_first: each output dimension comes from either the
      * input or the indices, never both, so the innermost one never varies in both.
      * axis_last_stream: 4- and 8-byte elements only (p->stream above). */
-    static const kernel_id names[FAM_N][K_NAMES][4] = {
+    static const char *const names[FAM_N][K_NAMES][4] = {
         {W1(GATHER, ROWS), W4(GATHER, AXIS_LAST), NONE, W4(GATHER, GENERIC), NONE, W1(GATHER, ROWS_STREAM),
          W48(GATHER, AXIS_LAST_STREAM)},
         {W1(GATHER_ELEMENTS, ROWS), W4(GATHER_ELEMENTS, AXIS_LAST), W4(GATHER_ELEMENTS, AXIS_FIRST),
@@ -656,12 +656,12 @@ static dmlref_status gather_finish(op_t *op, gather_plan *p, int fam, uint64_t A
 #undef W48
 #undef NONE
     const int wi = p->esize == 1 ? 0 : p->esize == 2 ? 1 : p->esize == 4 ? 2 : 3;
-    const kernel_id kid = names[fam][ki][wi];
-    if (kid == KERNEL_COUNT) { /* unreachable (see above); the oracle stays the kernel */
+    const char *const name = names[fam][ki][wi];
+    if (!name) { /* unreachable (see above); the oracle stays the kernel */
         gather_free(&op->alloc, p);
         return DMLREF_OK;
     }
-    op->kernel_name = kernel_names[kid];
+    op->kernel_name = name;
     op->plan = p;
     op->plan_free = gather_free;
     op->kernel = gather_kernel;

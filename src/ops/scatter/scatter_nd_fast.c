@@ -357,10 +357,10 @@ dmlref_status plan_scatter_nd(op_t *op, uint32_t r, uint32_t q, dmlref_error *er
         }
     }
 
-    static const kernel_id elems[9] = {KERNEL_COUNT, KERNEL_SCATTER_ND_ELEMS_X1, KERNEL_SCATTER_ND_ELEMS_X2,
-                                       KERNEL_COUNT, KERNEL_SCATTER_ND_ELEMS_X4, KERNEL_COUNT,
-                                       KERNEL_COUNT, KERNEL_COUNT, KERNEL_SCATTER_ND_ELEMS_X8};
-    op->kernel_name = p->kind == S_ELEMS ? kernel_names[elems[esize]]
+    static const char *const elems[9] = {NULL, kernel_name_SCATTER_ND_ELEMS_X1, kernel_name_SCATTER_ND_ELEMS_X2,
+                                         NULL, kernel_name_SCATTER_ND_ELEMS_X4, NULL,
+                                         NULL, NULL, kernel_name_SCATTER_ND_ELEMS_X8};
+    op->kernel_name = p->kind == S_ELEMS ? elems[esize]
                     : p->kind == S_ROWS  ? (p->marks.mem ? KERNEL_NAME(SCATTER_ND_ROWS_SKIP) : KERNEL_NAME(SCATTER_ND_ROWS))
                                          : KERNEL_NAME(SCATTER_ND_SLICES);
     op->plan = p;
