@@ -173,7 +173,7 @@ static void depth_space_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t
     unsigned char *dst = OUT_DATA(c->x, 0);
     const unsigned char *src = IN_DATA(c->x, 0);
     (void)part;
-    if (p->mode == DS_COPY) {
+    if (DMLREF_SMALL || p->mode == DS_COPY) {
         copy_plan_run(&p->copy, dst, src, lo, hi);
         return;
     }
@@ -233,7 +233,10 @@ dmlref_status depth_space_plan(op_t *op, dmlref_error *err) {
     /* The two innermost dimensions of the collapsed nest: o (n elements) and q
      * (lanes); 0 = destination, 1 = source. */
     const nest_t *nt = &p->copy.nest;
-    if (nt->m >= 2 && p->copy.block == e && p->copy.chunks == 1) {
+    /* With DMLREF_SMALL the copy only: on a core without vector moves the row
+     * modes' element loops are what copy_plan's runs do, so the same bytes
+     * land, and the 16 row functions are not linked. */
+    if (!DMLREF_SMALL && nt->m >= 2 && p->copy.block == e && p->copy.chunks == 1) {
         const uint32_t o = nt->m - 2, q = nt->m - 1;
         const uint64_t n = nt->sizes[o], lanes = nt->sizes[q];
         if (nt->st[0][q] == e && nt->st[0][o] == lanes * e && nt->st[1][o] == e) {
@@ -259,11 +262,11 @@ dmlref_status depth_space_plan(op_t *op, dmlref_error *err) {
         }
     }
     const uint32_t w = e == 1 ? 0 : e == 2 ? 1 : e == 4 ? 2 : 3;
-    p->row = ds_rows[p->mode][w];
+    p->row = DMLREF_SMALL ? NULL : ds_rows[p->mode][w];
     p->nth = plan_threads(op, 2 * out->elements * e);
     op->plan = p;
     op->plan_free = depth_space_free;
     op->kernel = depth_space_kernel;
-    op->kernel_name = p->mode == DS_COPY ? ds_copy_names[prm->to_space][p->copy.kind] : ds_names[prm->to_space][p->mode][w];
+    op->kernel_name = DMLREF_SMALL || p->mode == DS_COPY ? ds_copy_names[prm->to_space][p->copy.kind] : ds_names[prm->to_space][p->mode][w];
     return DMLREF_OK;
 }
