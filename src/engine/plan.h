@@ -138,8 +138,16 @@ void run_ranges(const op_t *op, uint32_t nth, uint64_t units, range_fn fn, const
 uint32_t plan_threads(const op_t *op, uint64_t work_bytes);
 
 /* 1 when a destination of dst_bytes is large enough for streaming stores
- * (simd_copy_stream); never in a SIMD=0 build. */
+ * (simd_copy_stream); never in a SIMD=0 build, where it is inline, so that the
+ * streaming paths fold away (and their kernels' names with them). */
+#if DMLREF_SIMD
 int plan_stream(uint64_t dst_bytes);
+#else
+static inline int plan_stream(uint64_t dst_bytes) {
+    (void)dst_bytes; /* simd_copy_stream is memcpy */
+    return 0;
+}
+#endif
 
 /* The tuning overrides of docs/environment.md: env_bytes() in src/core/env.h. */
 
