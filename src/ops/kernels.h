@@ -24,4 +24,13 @@ extern const char *const kernel_names[KERNEL_COUNT];
 /* The name of KERNEL_<ID>: KERNEL_NAME(GATHER_ROWS). */
 #define KERNEL_NAME(id) (kernel_name_##id)
 
+/* The name of a kernel with streaming stores, for a planner's table: NULL in a
+ * SIMD=0 build, where plan_stream is never 1 and no planner picks one (so that
+ * the name is not linked). */
+#if DMLREF_SIMD
+#define KERNEL_STREAM_NAME(id) (kernel_name_##id)
+#else
+#define KERNEL_STREAM_NAME(id) NULL
+#endif
+
 #endif

@@ -637,22 +637,24 @@ static dmlref_status gather_finish(op_t *op, gather_plan *p, int fam, uint64_t A
     }
 #define W4(o, k) {kernel_name_##o##_##k##_X1, kernel_name_##o##_##k##_X2, kernel_name_##o##_##k##_X4, kernel_name_##o##_##k##_X8}
 #define W1(o, k) {kernel_name_##o##_##k, kernel_name_##o##_##k, kernel_name_##o##_##k, kernel_name_##o##_##k}
-#define W48(o, k) {NULL, NULL, kernel_name_##o##_##k##_X4, kernel_name_##o##_##k##_X8}
+#define W1S(o, k) {KERNEL_STREAM_NAME(o##_##k), KERNEL_STREAM_NAME(o##_##k), KERNEL_STREAM_NAME(o##_##k), KERNEL_STREAM_NAME(o##_##k)}
+#define W48(o, k) {NULL, NULL, KERNEL_STREAM_NAME(o##_##k##_X4), KERNEL_STREAM_NAME(o##_##k##_X8)}
 #define NONE {NULL, NULL, NULL, NULL}
     /* GATHER never takes axis_first: each output dimension comes from either the
      * input or the indices, never both, so the innermost one never varies in both.
      * axis_last_stream: 4- and 8-byte elements only (p->stream above). */
     static const char *const names[FAM_N][K_NAMES][4] = {
-        {W1(GATHER, ROWS), W4(GATHER, AXIS_LAST), NONE, W4(GATHER, GENERIC), NONE, W1(GATHER, ROWS_STREAM),
+        {W1(GATHER, ROWS), W4(GATHER, AXIS_LAST), NONE, W4(GATHER, GENERIC), NONE, W1S(GATHER, ROWS_STREAM),
          W48(GATHER, AXIS_LAST_STREAM)},
         {W1(GATHER_ELEMENTS, ROWS), W4(GATHER_ELEMENTS, AXIS_LAST), W4(GATHER_ELEMENTS, AXIS_FIRST),
-         W4(GATHER_ELEMENTS, GENERIC), W4(GATHER_ELEMENTS, AXIS_FIRST_SLAB), W1(GATHER_ELEMENTS, ROWS_STREAM),
+         W4(GATHER_ELEMENTS, GENERIC), W4(GATHER_ELEMENTS, AXIS_FIRST_SLAB), W1S(GATHER_ELEMENTS, ROWS_STREAM),
          W48(GATHER_ELEMENTS, AXIS_LAST_STREAM)},
         {W1(GATHER_ND, ROWS), W4(GATHER_ND, AXIS_LAST), W4(GATHER_ND, AXIS_FIRST), W4(GATHER_ND, GENERIC),
-         W4(GATHER_ND, AXIS_FIRST_SLAB), W1(GATHER_ND, ROWS_STREAM), W48(GATHER_ND, AXIS_LAST_STREAM)},
+         W4(GATHER_ND, AXIS_FIRST_SLAB), W1S(GATHER_ND, ROWS_STREAM), W48(GATHER_ND, AXIS_LAST_STREAM)},
     };
 #undef W4
 #undef W1
+#undef W1S
 #undef W48
 #undef NONE
     const int wi = p->esize == 1 ? 0 : p->esize == 2 ? 1 : p->esize == 4 ? 2 : 3;

@@ -315,8 +315,8 @@ dmlref_status plan_one_hot(op_t *op, uint32_t a, uint32_t on_dim, dmlref_error *
     const uint32_t nth = plan_threads(op, out_bytes + ix->elements * ix->esize);
     p->nth = p->units < nth ? (uint32_t)p->units : nth;
 
-    static const char *const names[6] = {kernel_name_ONE_HOT_ROWS,      kernel_name_ONE_HOT_ROWS_STREAM,
-                                         kernel_name_ONE_HOT_LONG_ROWS, kernel_name_ONE_HOT_LONG_ROWS_STREAM,
+    static const char *const names[6] = {kernel_name_ONE_HOT_ROWS,      KERNEL_STREAM_NAME(ONE_HOT_ROWS_STREAM),
+                                         kernel_name_ONE_HOT_LONG_ROWS, KERNEL_STREAM_NAME(ONE_HOT_LONG_ROWS_STREAM),
                                          kernel_name_ONE_HOT_STRIDED,   kernel_name_ONE_HOT_PLANES};
     op->kernel_name = names[p->mode];
     op->plan = p;

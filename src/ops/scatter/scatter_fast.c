@@ -319,7 +319,7 @@ dmlref_status plan_scatter(op_t *op, uint32_t a, dmlref_error *err) {
         p->nth = lines < nth ? (uint32_t)lines : nth;
     }
 
-    static const char *const names[3] = {kernel_name_SCATTER_SLAB, kernel_name_SCATTER_STREAM, kernel_name_SCATTER_LINES};
+    static const char *const names[3] = {kernel_name_SCATTER_SLAB, KERNEL_STREAM_NAME(SCATTER_STREAM), kernel_name_SCATTER_LINES};
     op->kernel_name = names[p->mode];
     op->plan = p;
     op->plan_free = scatter_free;

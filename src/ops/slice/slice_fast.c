@@ -42,7 +42,7 @@ static void slice_free(const dmlref_allocator *al, void *p) { mem_free(al, p); }
      kernel_name_##P##_REV_X8,  kernel_name_##P##_REV_B16, kernel_name_##P##_REV_SMALL, kernel_name_##P##_REV_BLOCK}
 static const char *const slice_kernels[2][COPY_REV_BLOCK + 1] = {SLICE_NAMES(SLICE), SLICE_NAMES(SLICE1)};
 /* COPY_SMALL rows of a large output, written with streaming stores (copy_plan's stream) */
-static const char *const small_stream_kernels[2] = {kernel_name_SLICE_SMALL_STREAM, kernel_name_SLICE1_SMALL_STREAM};
+static const char *const small_stream_kernels[2] = {KERNEL_STREAM_NAME(SLICE_SMALL_STREAM), KERNEL_STREAM_NAME(SLICE1_SMALL_STREAM)};
 
 dmlref_status slice_plan(op_t *op, int v1, dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
