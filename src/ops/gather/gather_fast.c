@@ -566,8 +566,9 @@ static void tuples_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part
 }
 
 static dmlref_status gather_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
-    static const range_fn fns[] = {rows_range, axis_last_range, axis_last_shared_range, axis_first_range,
-                                   tuples_range};
+    /* DMLREF_SMALL plans no axis_last_shared (gather_finish): not linked */
+    static const range_fn fns[] = {rows_range, axis_last_range, DMLREF_SMALL ? NULL : axis_last_shared_range,
+                                   axis_first_range, tuples_range};
     const gather_plan *p = op->plan;
     gather_ctx c = {p, x, NULL};
     (void)err;
@@ -615,7 +616,9 @@ static dmlref_status gather_finish(op_t *op, gather_plan *p, int fam, uint64_t A
         int shared = 1;
         for (uint32_t d = 0; d < l; ++d)
             if (nt->st[2][d] != 0) shared = 0;
-        p->kind = shared && nt->m > 1 ? G_AXIS_LAST_SHARED : G_AXIS_LAST;
+        /* DMLREF_SMALL: the indices normalized per row even when shared (axis_last_range:
+         * the same elements, the same kernel name), so that one loop is linked, not two */
+        p->kind = !DMLREF_SMALL && shared && nt->m > 1 ? G_AXIS_LAST_SHARED : G_AXIS_LAST;
         ki = K_AXIS_LAST;
         /* shared indices into a packed row of 4- or 8-byte elements: streamed when large */
         p->stream = p->kind == G_AXIS_LAST_SHARED && (p->esize == 4 || p->esize == 8) && nt->st[0][l] == p->esize &&
