@@ -140,9 +140,13 @@ uint32_t plan_threads(const op_t *op, uint64_t work_bytes);
 /* 1 when a destination of dst_bytes is large enough for streaming stores
  * (simd_copy_stream); never in a SIMD=0 build, where it is inline, so that the
  * streaming paths fold away (and their kernels' names with them). */
+/* PLAN_STREAM_ANY: 0 when plan_stream is never 1 (a plan state that only it leads to
+ * can then be folded away where the kernel tests it). */
 #if DMLREF_SIMD
+#define PLAN_STREAM_ANY 1
 int plan_stream(uint64_t dst_bytes);
 #else
+#define PLAN_STREAM_ANY 0
 static inline int plan_stream(uint64_t dst_bytes) {
     (void)dst_bytes; /* simd_copy_stream is memcpy */
     return 0;
