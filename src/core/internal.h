@@ -103,6 +103,12 @@ int dmlref_message_args_(const char *fmt, ...) DMLREF_PRINTF(1, 2);
     ((void)sizeof(dmlref_message_args_(__VA_ARGS__)), set_rule_code((err), (code), (rule), (field), (sub)))
 #endif
 
+/* "base[k]" (or "base" when k is FIELD_NO_INDEX) into buf, cap >= 1 bytes, truncated
+ * as snprintf truncates: a field name built without snprintf (error.c), so that
+ * a MESSAGES=0 build links no formatter. */
+#define FIELD_NO_INDEX UINT32_MAX
+void field_name(char *buf, size_t cap, const char *base, uint32_t k);
+
 /* ---- tensor-desc rules (tensor.c) ----------------------------------------- */
 
 /* Data-type bit for the support masks. */

@@ -55,16 +55,19 @@ dmlref_status check_value_type(const char *op, const char *rule, const char *fie
                                const tensor_t *out, dmlref_error *err) {
     if (value_type == out->dtype) return DMLREF_OK;
     const char *vn = dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)value_type);
+#if DMLREF_MESSAGES /* else vn is named in no message */
     char num[16];
     if (!vn) {
         snprintf(num, sizeof num, "%" PRIu32, value_type);
         vn = num;
     }
+#endif
     return set_rule_error(err, DMLREF_ERROR_DATA_TYPE, rule, field, NULL,
                           "%s: %s (%s) must equal OutputTensor.DataType (%s)", op, field, vn,
                           dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)out->dtype));
 }
 
+#if DMLREF_MESSAGES
 static void type_list(char *buf, size_t cap, uint32_t mask) {
     size_t len = 0;
     buf[0] = '\0';
@@ -73,6 +76,7 @@ static void type_list(char *buf, size_t cap, uint32_t mask) {
             len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? " " : "",
                                     dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)dt));
 }
+#endif
 
 dmlref_status check_support(const char *op, const char *dims_rule, const char *type_rule, const char *name,
                             const tensor_t *t, const support_t *s, int is_index, uint32_t fl, dmlref_error *err) {
@@ -88,7 +92,9 @@ dmlref_status check_support(const char *op, const char *dims_rule, const char *t
     if (!(mask & (1u << t->dtype))) {
         char buf[160];
         level = dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)fl);
+#if DMLREF_MESSAGES /* else the list is named in no message */
         type_list(buf, sizeof buf, mask);
+#endif
         return set_rule_error(err, DMLREF_ERROR_DATA_TYPE, type_rule, name, "DataType",
                          "%s: %s.DataType (%s) is not supported at feature level %s (allowed: %s)", op,
                          name, dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)t->dtype), level, buf);
