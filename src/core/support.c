@@ -18,7 +18,10 @@ int support_lookup(const op_class *cls, uint32_t fl, support_t *s) {
     int found = 0;
     for (uint32_t i = 0; i < cls->n_support; ++i)
         if (cls->support[i].from <= fl) {
-            *s = cls->support[i].s;
+            s->min_dims = cls->support[i].s.min_dims;
+            s->max_dims = cls->support[i].s.max_dims;
+            s->data_types = cls->support[i].s.data_types;
+            s->index_types = cls->support[i].s.index_types;
             found = 1;
         }
     return found;
