@@ -109,6 +109,9 @@ int dmlref_message_args_(const char *fmt, ...) DMLREF_PRINTF(1, 2);
 #define FIELD_NO_INDEX UINT32_MAX
 void field_name(char *buf, size_t cap, const char *base, uint32_t k);
 
+/* 1 when dmlref_data_type_name(dt) is not NULL (types.c). */
+int data_type_known(uint32_t dt);
+
 /* ---- tensor-desc rules (tensor.c) ----------------------------------------- */
 
 /* Data-type bit for the support masks. */

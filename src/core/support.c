@@ -57,7 +57,7 @@ dmlref_status check_sizes_but_axis(const char *op, const char *rule, const char 
 dmlref_status check_value_type(const char *op, const char *rule, const char *field, uint32_t value_type,
                                const tensor_t *out, dmlref_error *err) {
     if (value_type == out->dtype) return DMLREF_OK;
-    const char *vn = dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)value_type);
+    const char *vn = DMLREF_MESSAGES ? dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)value_type) : NULL;
 #if DMLREF_MESSAGES /* else vn is named in no message */
     char num[16];
     if (!vn) {
@@ -85,7 +85,7 @@ dmlref_status check_support(const char *op, const char *dims_rule, const char *t
                             const tensor_t *t, const support_t *s, int is_index, uint32_t fl, dmlref_error *err) {
     const char *level; /* named only in a message: looked up off the hot path */
     if (!is_index && (t->n < s->min_dims || t->n > s->max_dims)) {
-        level = dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)fl);
+        level = DMLREF_MESSAGES ? dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)fl) : NULL;
         return set_rule_error(err, DMLREF_ERROR_DIMENSION_COUNT, dims_rule, name, "DimensionCount",
                          "%s: %s.DimensionCount (%" PRIu32 ") must be in [%" PRIu32 ", %" PRIu32
                          "] at feature level %s",
@@ -94,7 +94,7 @@ dmlref_status check_support(const char *op, const char *dims_rule, const char *t
     const uint32_t mask = is_index ? s->index_types : s->data_types;
     if (!(mask & (1u << t->dtype))) {
         char buf[160];
-        level = dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)fl);
+        level = DMLREF_MESSAGES ? dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)fl) : NULL;
 #if DMLREF_MESSAGES /* else the list is named in no message */
         type_list(buf, sizeof buf, mask);
 #endif
