@@ -17,6 +17,12 @@
 #define DMLREF_SMALL 0
 #endif
 
+/* DMLREF_SIMD (make SIMD=1, the default; simd/simd.h): the same default here, for
+ * the headers that test it without simd.h (engine/plan.h's plan_stream). */
+#ifndef DMLREF_SIMD
+#define DMLREF_SIMD 1
+#endif
+
 #if defined(__GNUC__)
 #define DMLREF_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else

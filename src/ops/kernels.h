@@ -26,11 +26,8 @@ extern const char *const kernel_names[KERNEL_COUNT];
 
 /* The name of a kernel with streaming stores, for a planner's table: NULL in a
  * SIMD=0 build, where plan_stream is never 1 and no planner picks one (so that
- * the name is not linked). */
-#if DMLREF_SIMD
-#define KERNEL_STREAM_NAME(id) (kernel_name_##id)
-#else
-#define KERNEL_STREAM_NAME(id) NULL
-#endif
+ * the name is not linked).  Tested where it is used, after every header (the
+ * same DMLREF_SIMD as plan.h's plan_stream). */
+#define KERNEL_STREAM_NAME(id) (DMLREF_SIMD ? kernel_name_##id : NULL)
 
 #endif
