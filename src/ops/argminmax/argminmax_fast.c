@@ -195,6 +195,7 @@ AM_INLINE uint32_t vmatch16(simde__m128i x, int find, simde__m128i t) {
 }
 #endif
 
+#if DMLREF_SIMD /* used by the vector loops only (clang: -Wunused-function without SIMD) */
 /* The lowest / highest lane set in a movemask_epi8 mask of lanes of w bytes. */
 static inline uint32_t lane_low(uint32_t mask, uint32_t w) {
     uint32_t i = 0;
@@ -206,6 +207,7 @@ static inline uint32_t lane_high(uint32_t mask, uint32_t w) {
     while (!(mask >> (i * w) & 1u)) --i;
     return i;
 }
+#endif
 
 /* ---- rows ---------------------------------------------------------------------- */
 
