@@ -322,13 +322,12 @@ static const char *binding_name(const op_t *op, int is_output, uint32_t i, char 
         if (sl->is_output != is_output) continue;
         const uint32_t n = sl->is_array ? array_len : 1;
         if (i < n) {
-            if (sl->is_array) snprintf(buf, cap, "%s[%" PRIu32 "]", sl->name, i);
-            else snprintf(buf, cap, "%s", sl->name);
+            field_name(buf, cap, sl->name, sl->is_array ? i : FIELD_NO_INDEX);
             return buf;
         }
         i -= n;
     }
-    snprintf(buf, cap, "?");
+    field_name(buf, cap, "?", FIELD_NO_INDEX);
     return buf;
 }
 

@@ -19,18 +19,25 @@ static const op_class *const classes[] = {
 #undef DMLREF_OP
     NULL};
 
-/* Every operator dmlref knows, built or not: type and name. */
-static const struct {
-    DMLREF_OPERATOR_TYPE type;
-    const char *name;
-} known[] = {
-#define DMLREF_OP(ENUM, name) {DMLREF_OPERATOR_##ENUM, #ENUM},
+/* Every operator dmlref knows, built or not: its type, and (a table of its own,
+ * so that an image that never asks for a name links none) its name. */
+static const uint8_t known_types[] = {
+#define DMLREF_OP(ENUM, name) DMLREF_OPERATOR_##ENUM,
 #include "core/operators.def"
 #undef DMLREF_OP
 };
+static const char *const known_names[] = {
+#define DMLREF_OP(ENUM, name) #ENUM,
+#include "core/operators.def"
+#undef DMLREF_OP
+};
+/* The types fit known_types' bytes. */
+#define DMLREF_OP(ENUM, name) _Static_assert(DMLREF_OPERATOR_##ENUM < 256, "known_types holds bytes");
+#include "core/operators.def"
+#undef DMLREF_OP
 
 #define N_CLASSES (sizeof classes / sizeof classes[0] - 1)
-#define N_KNOWN (sizeof known / sizeof known[0])
+#define N_KNOWN (sizeof known_types / sizeof known_types[0])
 
 const op_class *registry_find(DMLREF_OPERATOR_TYPE type) {
     for (size_t i = 0; i < N_CLASSES; ++i)
@@ -41,7 +48,7 @@ const op_class *registry_find(DMLREF_OPERATOR_TYPE type) {
 int registry_left_out(DMLREF_OPERATOR_TYPE type) {
     if (registry_find(type)) return 0;
     for (size_t i = 0; i < N_KNOWN; ++i)
-        if (known[i].type == type) return 1;
+        if (known_types[i] == type) return 1;
     return 0;
 }
 
@@ -56,6 +63,6 @@ const dmlref_schema *dmlref_operator_schema_at(uint32_t i) {
 
 const char *dmlref_operator_name(DMLREF_OPERATOR_TYPE type) {
     for (size_t i = 0; i < N_KNOWN; ++i)
-        if (known[i].type == type) return known[i].name;
+        if (known_types[i] == type) return known_names[i];
     return NULL;
 }

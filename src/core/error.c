@@ -127,6 +127,18 @@ dmlref_status set_rule_code(dmlref_error *err, dmlref_status code, const char *r
 }
 #endif
 
+void field_name(char *buf, size_t cap, const char *base, uint32_t k) {
+    char tmp[16];
+    size_t n = 0, len = 0;
+    const int indexed = k != FIELD_NO_INDEX;
+    if (indexed) do tmp[n++] = (char)('0' + k % 10); while ((k /= 10) != 0);
+    for (const char *c = base; *c && len + 1 < cap; ++c) buf[len++] = *c;
+    if (indexed && len + 1 < cap) buf[len++] = '[';
+    while (n && len + 1 < cap) buf[len++] = tmp[--n];
+    if (indexed && len + 1 < cap) buf[len++] = ']';
+    buf[len] = '\0';
+}
+
 const char *dmlref_status_name(dmlref_status status) {
     switch (status) {
 #define S(x) case DMLREF_##x: return "DMLREF_" #x;

@@ -17,6 +17,12 @@
 #define DMLREF_SMALL 0
 #endif
 
+/* DMLREF_SIMD (make SIMD=1, the default; simd/simd.h): the same default here, for
+ * the headers that test it without simd.h (engine/plan.h's plan_stream). */
+#ifndef DMLREF_SIMD
+#define DMLREF_SIMD 1
+#endif
+
 #if defined(__GNUC__)
 #define DMLREF_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
@@ -102,6 +108,15 @@ int dmlref_message_args_(const char *fmt, ...) DMLREF_PRINTF(1, 2);
 #define set_rule_error(err, code, rule, field, sub, ...)                                                      \
     ((void)sizeof(dmlref_message_args_(__VA_ARGS__)), set_rule_code((err), (code), (rule), (field), (sub)))
 #endif
+
+/* "base[k]" (or "base" when k is FIELD_NO_INDEX) into buf, cap >= 1 bytes, truncated
+ * as snprintf truncates: a field name built without snprintf (error.c), so that
+ * a MESSAGES=0 build links no formatter. */
+#define FIELD_NO_INDEX UINT32_MAX
+void field_name(char *buf, size_t cap, const char *base, uint32_t k);
+
+/* 1 when dmlref_data_type_name(dt) is not NULL (types.c). */
+int data_type_known(uint32_t dt);
 
 /* ---- tensor-desc rules (tensor.c) ----------------------------------------- */
 

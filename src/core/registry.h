@@ -10,10 +10,15 @@
 
 #include <stddef.h>
 
-/* From feature level `from` on (until the operator's next row), this support. */
+/* From feature level `from` on (until the operator's next row), this support
+ * (support_t's fields, packed: 8 bytes a row, not 20; a value that does not fit
+ * its field is a -Woverflow error in the table's initializer). */
 typedef struct support_row {
-    uint32_t from;
-    support_t s;
+    uint16_t from; /* DMLREF_FEATURE_LEVEL_*: 0x1000 .. 0x6400 */
+    struct {
+        uint8_t min_dims, max_dims;
+        uint16_t data_types, index_types; /* DT() masks: data types 1 .. 13 */
+    } s;
 } support_row;
 
 /* A class's plan hook.  DMLREF_ORACLE_ONLY=1 (make ORACLE_ONLY=1, which also leaves

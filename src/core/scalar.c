@@ -42,34 +42,63 @@ uint32_t scalar_f16_to_f32_bits(uint16_t h) {
     return sign | ((113u - k) << 23) | ((mm & 0x3ffu) << 13);
 }
 
-/* Truncate toward zero and saturate into [lo, hi] (given as floats exactly
- * representable: -2^k and 2^k, compared with >=); NaN gives 0. */
-static int64_t trunc_sat_signed(float v, float lo, float hi_excl, int64_t min, int64_t max) {
-    if (v != v) return 0;
-    if (v <= lo) return min;
-    if (v >= hi_excl) return max;
-    return (int64_t)v; /* C's conversion truncates toward zero; in range here */
+/* A FLOAT fill value made into one element on its bits alone (no float or
+ * double arithmetic, so that a target without a double-precision unit links
+ * none; the results are C's conversions': FLOAT64 widens exactly, a NaN keeps
+ * its sign and payload, quiet bit set, as every host's float-to-double does).
+ * Integers: the magnitude truncated toward zero (*big: 2^64 or more, or an
+ * infinity), NaN giving 0. */
+static uint64_t float_bits_trunc(uint32_t x, int *big) {
+    const uint32_t e = (x >> 23) & 0xffu, m = (x & 0x7fffffu) | 0x800000u;
+    *big = e >= 127u + 64u; /* |v| >= 2^64 (infinities included; NaN is tested first) */
+    if (*big || e < 127u) return 0;
+    return e >= 150u ? (uint64_t)m << (e - 150u) : (uint64_t)(m >> (150u - e));
 }
 
-static uint64_t trunc_sat_unsigned(float v, float hi_excl, uint64_t max) {
-    if (v != v || v <= 0.0f) return 0; /* NaN, negatives and -0.0 truncate or saturate to 0 */
-    if (v >= hi_excl) return max;
-    return (uint64_t)v;
+/* Into a signed type of `bits` bits: truncated, saturated to [-2^(bits-1), 2^(bits-1) - 1]. */
+static int64_t trunc_sat_signed(uint32_t x, unsigned bits) {
+    if ((x & 0x7fffffffu) > 0x7f800000u) return 0; /* NaN */
+    int big;
+    const uint64_t mag = float_bits_trunc(x, &big), lim = (uint64_t)1 << (bits - 1);
+    if (x >> 31) return big || mag >= lim ? -(int64_t)(lim - 1) - 1 : -(int64_t)mag;
+    return big || mag >= lim ? (int64_t)(lim - 1) : (int64_t)mag;
+}
+
+/* Into an unsigned type of `bits` bits: negatives (and -0.0, NaN) 0, saturated to 2^bits - 1. */
+static uint64_t trunc_sat_unsigned(uint32_t x, unsigned bits) {
+    if ((x >> 31) || x > 0x7f800000u) return 0; /* negative, or NaN */
+    int big;
+    const uint64_t mag = float_bits_trunc(x, &big), max = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
+    return big || mag > max ? max : mag;
+}
+
+/* FLOAT32 bits widened to FLOAT64 bits, exactly. */
+static uint64_t f32_bits_to_f64(uint32_t x) {
+    const uint64_t sign = (uint64_t)(x >> 31) << 63;
+    const uint32_t e = (x >> 23) & 0xffu, m = x & 0x7fffffu;
+    if (e == 0xffu) return sign | 0x7ff0000000000000ull | (uint64_t)m << 29 | (m ? 0x0008000000000000ull : 0);
+    if (e != 0) return sign | (uint64_t)(e + 896u) << 52 | (uint64_t)m << 29;
+    if (m == 0) return sign;
+    uint32_t p = 22; /* subnormal: m * 2^-149, m's leading one at bit p */
+    while (!(m >> p)) --p;
+    return sign | (uint64_t)(p + 874u) << 52 | (((uint64_t)m << (52 - p)) & 0x000fffffffffffffull);
 }
 
 void scalar_from_float(DMLREF_TENSOR_DATA_TYPE dt, float v, unsigned char *out) {
+    uint32_t x;
+    memcpy(&x, &v, 4);
     switch (dt) {
     case DMLREF_TENSOR_DATA_TYPE_FLOAT32: memcpy(out, &v, 4); return;
-    case DMLREF_TENSOR_DATA_TYPE_FLOAT64: { const double d = v; memcpy(out, &d, 8); return; }
-    case DMLREF_TENSOR_DATA_TYPE_FLOAT16: { const uint16_t h = scalar_f32_to_f16(v); memcpy(out, &h, 2); return; }
-    case DMLREF_TENSOR_DATA_TYPE_INT8: { const int8_t i = (int8_t)trunc_sat_signed(v, -128.0f, 128.0f, INT8_MIN, INT8_MAX); memcpy(out, &i, 1); return; }
-    case DMLREF_TENSOR_DATA_TYPE_INT16: { const int16_t i = (int16_t)trunc_sat_signed(v, -32768.0f, 32768.0f, INT16_MIN, INT16_MAX); memcpy(out, &i, 2); return; }
-    case DMLREF_TENSOR_DATA_TYPE_INT32: { const int32_t i = (int32_t)trunc_sat_signed(v, -2147483648.0f, 2147483648.0f, INT32_MIN, INT32_MAX); memcpy(out, &i, 4); return; }
-    case DMLREF_TENSOR_DATA_TYPE_INT64: { const int64_t i = trunc_sat_signed(v, -9223372036854775808.0f, 9223372036854775808.0f, INT64_MIN, INT64_MAX); memcpy(out, &i, 8); return; }
-    case DMLREF_TENSOR_DATA_TYPE_UINT8: { const uint8_t u = (uint8_t)trunc_sat_unsigned(v, 256.0f, UINT8_MAX); memcpy(out, &u, 1); return; }
-    case DMLREF_TENSOR_DATA_TYPE_UINT16: { const uint16_t u = (uint16_t)trunc_sat_unsigned(v, 65536.0f, UINT16_MAX); memcpy(out, &u, 2); return; }
-    case DMLREF_TENSOR_DATA_TYPE_UINT32: { const uint32_t u = (uint32_t)trunc_sat_unsigned(v, 4294967296.0f, UINT32_MAX); memcpy(out, &u, 4); return; }
-    case DMLREF_TENSOR_DATA_TYPE_UINT64: { const uint64_t u = trunc_sat_unsigned(v, 18446744073709551616.0f, UINT64_MAX); memcpy(out, &u, 8); return; }
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT64: { const uint64_t d = f32_bits_to_f64(x); memcpy(out, &d, 8); return; }
+    case DMLREF_TENSOR_DATA_TYPE_FLOAT16: { const uint16_t h = scalar_f32_bits_to_f16(x); memcpy(out, &h, 2); return; }
+    case DMLREF_TENSOR_DATA_TYPE_INT8: { const int8_t i = (int8_t)trunc_sat_signed(x, 8); memcpy(out, &i, 1); return; }
+    case DMLREF_TENSOR_DATA_TYPE_INT16: { const int16_t i = (int16_t)trunc_sat_signed(x, 16); memcpy(out, &i, 2); return; }
+    case DMLREF_TENSOR_DATA_TYPE_INT32: { const int32_t i = (int32_t)trunc_sat_signed(x, 32); memcpy(out, &i, 4); return; }
+    case DMLREF_TENSOR_DATA_TYPE_INT64: { const int64_t i = trunc_sat_signed(x, 64); memcpy(out, &i, 8); return; }
+    case DMLREF_TENSOR_DATA_TYPE_UINT8: { const uint8_t u = (uint8_t)trunc_sat_unsigned(x, 8); memcpy(out, &u, 1); return; }
+    case DMLREF_TENSOR_DATA_TYPE_UINT16: { const uint16_t u = (uint16_t)trunc_sat_unsigned(x, 16); memcpy(out, &u, 2); return; }
+    case DMLREF_TENSOR_DATA_TYPE_UINT32: { const uint32_t u = (uint32_t)trunc_sat_unsigned(x, 32); memcpy(out, &u, 4); return; }
+    case DMLREF_TENSOR_DATA_TYPE_UINT64: { const uint64_t u = trunc_sat_unsigned(x, 64); memcpy(out, &u, 8); return; }
     default: memset(out, 0, 8); return; /* not reached: validation admits no other type */
     }
 }

@@ -18,7 +18,10 @@ int support_lookup(const op_class *cls, uint32_t fl, support_t *s) {
     int found = 0;
     for (uint32_t i = 0; i < cls->n_support; ++i)
         if (cls->support[i].from <= fl) {
-            *s = cls->support[i].s;
+            s->min_dims = cls->support[i].s.min_dims;
+            s->max_dims = cls->support[i].s.max_dims;
+            s->data_types = cls->support[i].s.data_types;
+            s->index_types = cls->support[i].s.index_types;
             found = 1;
         }
     return found;
@@ -54,17 +57,20 @@ dmlref_status check_sizes_but_axis(const char *op, const char *rule, const char 
 dmlref_status check_value_type(const char *op, const char *rule, const char *field, uint32_t value_type,
                                const tensor_t *out, dmlref_error *err) {
     if (value_type == out->dtype) return DMLREF_OK;
-    const char *vn = dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)value_type);
+    const char *vn = DMLREF_MESSAGES ? dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)value_type) : NULL;
+#if DMLREF_MESSAGES /* else vn is named in no message */
     char num[16];
     if (!vn) {
         snprintf(num, sizeof num, "%" PRIu32, value_type);
         vn = num;
     }
+#endif
     return set_rule_error(err, DMLREF_ERROR_DATA_TYPE, rule, field, NULL,
                           "%s: %s (%s) must equal OutputTensor.DataType (%s)", op, field, vn,
                           dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)out->dtype));
 }
 
+#if DMLREF_MESSAGES
 static void type_list(char *buf, size_t cap, uint32_t mask) {
     size_t len = 0;
     buf[0] = '\0';
@@ -73,12 +79,13 @@ static void type_list(char *buf, size_t cap, uint32_t mask) {
             len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? " " : "",
                                     dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)dt));
 }
+#endif
 
 dmlref_status check_support(const char *op, const char *dims_rule, const char *type_rule, const char *name,
                             const tensor_t *t, const support_t *s, int is_index, uint32_t fl, dmlref_error *err) {
     const char *level; /* named only in a message: looked up off the hot path */
     if (!is_index && (t->n < s->min_dims || t->n > s->max_dims)) {
-        level = dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)fl);
+        level = DMLREF_MESSAGES ? dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)fl) : NULL;
         return set_rule_error(err, DMLREF_ERROR_DIMENSION_COUNT, dims_rule, name, "DimensionCount",
                          "%s: %s.DimensionCount (%" PRIu32 ") must be in [%" PRIu32 ", %" PRIu32
                          "] at feature level %s",
@@ -87,8 +94,10 @@ dmlref_status check_support(const char *op, const char *dims_rule, const char *t
     const uint32_t mask = is_index ? s->index_types : s->data_types;
     if (!(mask & (1u << t->dtype))) {
         char buf[160];
-        level = dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)fl);
+        level = DMLREF_MESSAGES ? dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)fl) : NULL;
+#if DMLREF_MESSAGES /* else the list is named in no message */
         type_list(buf, sizeof buf, mask);
+#endif
         return set_rule_error(err, DMLREF_ERROR_DATA_TYPE, type_rule, name, "DataType",
                          "%s: %s.DataType (%s) is not supported at feature level %s (allowed: %s)", op,
                          name, dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)t->dtype), level, buf);

@@ -248,14 +248,13 @@ dmlref_status tensor_check(const char *op, const char *name, const DMLREF_TENSOR
     const DMLREF_BUFFER_TENSOR_DESC *bd = td->Desc;
     if (!bd) return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "T3", name, "Desc", "%s: %s.Desc is NULL", op, name);
 
-    const char *dt_name = dmlref_data_type_name(bd->DataType);
     t->esize = dmlref_data_type_size(bd->DataType);
-    if (!dt_name)
+    if (!data_type_known((uint32_t)bd->DataType))
         return set_rule_error(err, DMLREF_ERROR_DATA_TYPE, "T4", name, "DataType", "%s: %s.DataType (%u) is not a valid data type",
                          op, name, (unsigned)bd->DataType);
     if (t->esize == 0)
         return set_rule_error(err, DMLREF_ERROR_DATA_TYPE, "T5", name, "DataType", "%s: %s.DataType %s is not supported by %s",
-                         op, name, dt_name, op);
+                         op, name, dmlref_data_type_name(bd->DataType), op);
     t->dtype = (uint32_t)bd->DataType;
 
     if ((uint32_t)bd->Flags & ~(uint32_t)DMLREF_TENSOR_FLAG_OWNED_BY_DML)

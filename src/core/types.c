@@ -1,22 +1,27 @@
 /* The names and sizes of data types, and the names of feature levels. */
 #include "internal.h"
 
-/* name, bytes; UINT4/INT4 have no byte size. */
-static const struct { const char *name; uint32_t size; } data_types[] = {
-    {NULL, 0},       {"FLOAT32", 4}, {"FLOAT16", 2}, {"UINT32", 4}, {"UINT16", 2},
-    {"UINT8", 1},    {"INT32", 4},   {"INT16", 2},   {"INT8", 1},   {"FLOAT64", 8},
-    {"UINT64", 8},   {"INT64", 8},   {"UINT4", 0},   {"INT4", 0},
+/* Bytes and names, by data type (two tables, so that an image that names no type
+ * links no name); UINT4/INT4 have no byte size. */
+static const uint8_t data_type_sizes[] = {0, 4, 2, 4, 2, 1, 4, 2, 1, 8, 8, 8, 0, 0};
+static const char *const data_type_names[] = {
+    NULL,    "FLOAT32", "FLOAT16", "UINT32", "UINT16", "UINT8", "INT32",
+    "INT16", "INT8",    "FLOAT64", "UINT64", "INT64",  "UINT4", "INT4",
 };
+_Static_assert(sizeof data_type_sizes == sizeof data_type_names / sizeof data_type_names[0], "one row per type");
+#define N_DATA_TYPES (sizeof data_type_sizes)
 
 uint32_t dmlref_data_type_size(DMLREF_TENSOR_DATA_TYPE dt) {
     unsigned u = (unsigned)dt;
-    return u < sizeof data_types / sizeof data_types[0] ? data_types[u].size : 0;
+    return u < N_DATA_TYPES ? data_type_sizes[u] : 0;
 }
 
 const char *dmlref_data_type_name(DMLREF_TENSOR_DATA_TYPE dt) {
     unsigned u = (unsigned)dt;
-    return u < sizeof data_types / sizeof data_types[0] ? data_types[u].name : NULL;
+    return u < N_DATA_TYPES ? data_type_names[u] : NULL;
 }
+
+int data_type_known(uint32_t dt) { return dt != 0 && dt < N_DATA_TYPES; }
 
 #define L(v) {DMLREF_FEATURE_LEVEL_##v, #v}
 static const struct { uint32_t value; const char *name; } levels[] = {

@@ -167,6 +167,7 @@ static void rows_small_stream(unsigned char *d, uint64_t ds, const unsigned char
 }
 
 /* ---- transposing copies (copy_plan_transpose) ------------------------------ */
+#if !DMLREF_SMALL /* a small target: no tiles (plan.h) */
 
 /* A tile: TILE_P elements along the destination's contiguous dim (p) by TILE_Q along the
  * source's (q), consecutive tiles along q.  So a thread reads TILE_P source rows
@@ -318,13 +319,16 @@ static void transpose_run(const copy_plan *cp, unsigned char *dst, const unsigne
     }
     if (cp->stream) simd_stream_fence();
 }
+#endif
 
 void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char *src, uint64_t lo, uint64_t hi) {
     const nest_t *nt = &cp->nest;
+#if !DMLREF_SMALL
     if (cp->kind >= COPY_T_X1) {
         transpose_run(cp, dst, src, lo, hi);
         return;
     }
+#endif
     const uint64_t db = cp->base[0], sb = cp->base[1];
     if (cp->chunks > 1) { /* a few huge blocks, split into chunks */
         for (uint64_t u = lo; u < hi; ++u) {

@@ -171,14 +171,9 @@ void scratch_release(const scratch_t *s) {
  * non-temporal threshold is 14 MiB on the benchmark machine). */
 #define STREAM_MIN_DEFAULT (UINT64_C(16) << 20)
 
-int plan_stream(uint64_t dst_bytes) {
-#if DMLREF_SIMD
-    return dst_bytes >= env_bytes(ENV_STREAM_MIN, STREAM_MIN_DEFAULT);
-#else
-    (void)dst_bytes; /* simd_copy_stream is memcpy */
-    return 0;
+#if DMLREF_SIMD /* SIMD=0: inline in plan.h */
+int plan_stream(uint64_t dst_bytes) { return dst_bytes >= env_bytes(ENV_STREAM_MIN, STREAM_MIN_DEFAULT); }
 #endif
-}
 
 uint32_t plan_threads(const op_t *op, uint64_t work_bytes) {
     const dmlref_threadpool *tp = op->options.threadpool;

@@ -138,8 +138,20 @@ void run_ranges(const op_t *op, uint32_t nth, uint64_t units, range_fn fn, const
 uint32_t plan_threads(const op_t *op, uint64_t work_bytes);
 
 /* 1 when a destination of dst_bytes is large enough for streaming stores
- * (simd_copy_stream); never in a SIMD=0 build. */
+ * (simd_copy_stream); never in a SIMD=0 build, where it is inline, so that the
+ * streaming paths fold away (and their kernels' names with them). */
+/* PLAN_STREAM_ANY: 0 when plan_stream is never 1 (a plan state that only it leads to
+ * can then be folded away where the kernel tests it). */
+#if DMLREF_SIMD
+#define PLAN_STREAM_ANY 1
 int plan_stream(uint64_t dst_bytes);
+#else
+#define PLAN_STREAM_ANY 0
+static inline int plan_stream(uint64_t dst_bytes) {
+    (void)dst_bytes; /* simd_copy_stream is memcpy */
+    return 0;
+}
+#endif
 
 /* The tuning overrides of docs/environment.md: env_bytes() in src/core/env.h. */
 
@@ -268,7 +280,16 @@ void copy_plan_init_view(copy_plan *cp, uint32_t n, const uint64_t *sizes, const
  * The points copied, and so the bytes written, are the same; units become tiles.  Returns 1
  * when the plan changed.
  */
+#if DMLREF_SMALL
+/* A small target: never (0), so that the tiles' code is not linked; the tiles are
+ * for the caches, the row kernels copy the same points. */
+static inline int copy_plan_transpose(copy_plan *cp) {
+    (void)cp;
+    return 0;
+}
+#else
 int copy_plan_transpose(copy_plan *cp);
+#endif
 /* Copies the units [lo, hi). */
 void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char *src, uint64_t lo, uint64_t hi);
 

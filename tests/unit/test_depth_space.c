@@ -573,7 +573,7 @@ TEST(depth_space_bench_shape_kernels) {
             CHECK_STATUS(dmlref_compile(&f.d, FL, NULL, &op, &err), err, DMLREF_OK, NULL);
             if (!op) continue;
             const char *want = ts ? "depth_to_space.interleave2.x4." : "space_to_depth.deinterleave2.x4.";
-            if (strncmp(dmlref_kernel_name(op), want, strlen(want)) != 0)
+            if (!kernel_small_off(want) && strncmp(dmlref_kernel_name(op), want, strlen(want)) != 0)
                 test_fail(__FILE__, __LINE__, "%s: kernel %s, want %s*", kind_name[k], dmlref_kernel_name(op), want);
             dmlref_release(op);
             dscase c;

@@ -420,7 +420,7 @@ static void fast_vs_oracle_t(const DMLREF_OPERATOR_DESC *desc, const dmlref_cbuf
     CHECK_STATUS(dmlref_compile(desc, (DMLREF_FEATURE_LEVEL)0x6400, &fo, &f, &err), err, DMLREF_OK, NULL);
     CHECK_STATUS(dmlref_compile(desc, (DMLREF_FEATURE_LEVEL)0x6400, &oo, &o, &err), err, DMLREF_OK, NULL);
     if (!f || !o) return;
-    if (want_kernel && strncmp(dmlref_kernel_name(f), want_kernel, strlen(want_kernel)))
+    if (want_kernel && !kernel_small_off(want_kernel) && strncmp(dmlref_kernel_name(f), want_kernel, strlen(want_kernel)))
         test_fail(__FILE__, __LINE__, "%s: kernel %s, want %s", what, dmlref_kernel_name(f), want_kernel);
     unsigned char *a = malloc(out_bytes), *b = malloc(out_bytes);
     if (!a || !b) abort();
@@ -598,7 +598,7 @@ TEST(kernels_gather_elements_slab_threshold) {
         dmlref_operator *op = NULL;
         dmlref_error err;
         CHECK_STATUS(dmlref_compile(&desc, (DMLREF_FEATURE_LEVEL)0x6400, NULL, &op, &err), err, DMLREF_OK, NULL);
-        if (op && strcmp(dmlref_kernel_name(op), rows[i].kernel))
+        if (op && !kernel_small_off(rows[i].kernel) && strcmp(dmlref_kernel_name(op), rows[i].kernel))
             test_fail(__FILE__, __LINE__, "4096 x %u: kernel %s, want %s", rows[i].C, dmlref_kernel_name(op),
                       rows[i].kernel);
         dmlref_release(op);
@@ -782,13 +782,13 @@ TEST(kernels_concat_mode_names) {
         dmlref_operator *op = NULL;
         dmlref_error err;
         CHECK_STATUS(dmlref_compile(&jd, DMLREF_FEATURE_LEVEL_6_4, NULL, &op, &err), err, DMLREF_OK, NULL);
-        if (op) CHECK(strcmp(dmlref_kernel_name(op), cases[c].join) == 0);
+        if (op && !kernel_small_off(cases[c].join)) CHECK(strcmp(dmlref_kernel_name(op), cases[c].join) == 0);
         dmlref_release(op);
         const DMLREF_SPLIT_OPERATOR_DESC s = {&whole.desc, 2, pd, 0};
         const DMLREF_OPERATOR_DESC sd = {DMLREF_OPERATOR_SPLIT, &s};
         op = NULL;
         CHECK_STATUS(dmlref_compile(&sd, DMLREF_FEATURE_LEVEL_6_4, NULL, &op, &err), err, DMLREF_OK, NULL);
-        if (op) CHECK(strcmp(dmlref_kernel_name(op), cases[c].split) == 0);
+        if (op && !kernel_small_off(cases[c].split)) CHECK(strcmp(dmlref_kernel_name(op), cases[c].split) == 0);
         dmlref_release(op);
         free(pa);
         free(pb);

@@ -497,6 +497,6 @@ TEST(tile_fast_path_matches_oracle) {
     if (!test_cases_end()) return; /* --case: the checks over all the cases do not apply */
     CHECK(reached);
     /* both kernels reached: tile.doubling (small packed outputs) and the copy walk */
-    if (doubling < 50 || walked < 50) test_fail(__FILE__, __LINE__, "tile.doubling ran %d cases, the walk %d", doubling, walked);
+    if ((doubling < 50 && !kernel_small_off("tile.doubling")) || walked < 50) test_fail(__FILE__, __LINE__, "tile.doubling ran %d cases, the walk %d", doubling, walked);
     CHECK_KERNELS_REACHED(&seen, "tile.", NULL); /* every tile.* kernel of src/ops/kernels.def */
 }

@@ -195,6 +195,7 @@ AM_INLINE uint32_t vmatch16(simde__m128i x, int find, simde__m128i t) {
 }
 #endif
 
+#if DMLREF_SIMD /* used by the vector loops only (clang: -Wunused-function without SIMD) */
 /* The lowest / highest lane set in a movemask_epi8 mask of lanes of w bytes. */
 static inline uint32_t lane_low(uint32_t mask, uint32_t w) {
     uint32_t i = 0;
@@ -206,6 +207,7 @@ static inline uint32_t lane_high(uint32_t mask, uint32_t w) {
     while (!(mask >> (i * w) & 1u)) --i;
     return i;
 }
+#endif
 
 /* ---- rows ---------------------------------------------------------------------- */
 
@@ -794,11 +796,11 @@ dmlref_status plan_argminmax(op_t *op, const argminmax_params *prm, dmlref_error
         p->units = nt->points;
         p->nth = plan_threads(op, in->elements * in->esize);
     }
-    static const kernel_id ids[] = {KERNEL_ARGMINMAX_ROWS_X4, KERNEL_ARGMINMAX_ROWS_X2, KERNEL_ARGMINMAX_ROWS,
-                                    KERNEL_ARGMINMAX_COLUMNS_X4, KERNEL_ARGMINMAX_COLUMNS};
+    static const char *const ids[] = {kernel_name_ARGMINMAX_ROWS_X4, kernel_name_ARGMINMAX_ROWS_X2, kernel_name_ARGMINMAX_ROWS,
+                                      kernel_name_ARGMINMAX_COLUMNS_X4, kernel_name_ARGMINMAX_COLUMNS};
     op->plan = p;
     op->plan_free = am_free;
     op->kernel = am_kernel;
-    op->kernel_name = kernel_names[ids[p->mode]];
+    op->kernel_name = ids[p->mode];
     return DMLREF_OK;
 }

@@ -8,20 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* "base[k]" into buf (cap bytes, truncated like snprintf): the field name of piece k, built
- * for every piece of every compile, so without snprintf (which cost SPLIT's dmlref_run about
- * a quarter of its instructions). */
-static void piece_name(char *buf, size_t cap, const char *base, uint32_t k) {
-    char tmp[16];
-    size_t n = 0, len = 0;
-    do tmp[n++] = (char)('0' + k % 10); while ((k /= 10) != 0);
-    for (const char *c = base; *c && len + 1 < cap; ++c) buf[len++] = *c;
-    if (len + 1 < cap) buf[len++] = '[';
-    while (n && len + 1 < cap) buf[len++] = tmp[--n];
-    if (len + 1 < cap) buf[len++] = ']';
-    buf[len] = '\0';
-}
-
 /* The whole tensor's rules (tensor rules, P2/J2 at the level), then P1/J1, P3/J3 and the count
  * against Sizes[Axis] (P5/J5): the first rules of compile, shared with output_sizes. */
 static dmlref_status concat_whole_rules(const op_t *op, const char *whole_name, const DMLREF_TENSOR_DESC *whole_desc,
@@ -68,7 +54,7 @@ dmlref_status concat_compile(op_t *op, const char *whole_name, const DMLREF_TENS
     for (uint32_t k = 0; k < count; ++k) {
         char name[48];
         tensor_t *p = &pieces[k];
-        piece_name(name, sizeof name, pieces_name, k);
+        field_name(name, sizeof name, pieces_name, k);
         TRY(tensor_check(O, name, &pieces_desc[k], split ? op : NULL, p, err));
         TRY(check_same_dims(O, split ? "P2" : "J2", name, p, whole_name, &whole, err));                  /* P2, J2 */
         TRY(check_same_type(O, split ? "P2" : "J2", name, p, whole_name, &whole, err));
@@ -125,8 +111,12 @@ dmlref_status split_output_sizes(const op_t *op, const DMLREF_SPLIT_OPERATOR_DES
         return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "T1", "OutputTensors", NULL,
                               "%s: OutputTensors is NULL: each piece's Sizes[Axis] is its share of InputTensor, "
                               "which the inputs and parameters leave free", O);
-    piece_name(name, sizeof name, "OutputTensors", output);
+    field_name(name, sizeof name, "OutputTensors", output);
+#if DMLREF_MESSAGES
     snprintf(what, sizeof what, "its share of InputTensor along Axis (Sizes[%" PRIu32 "])", d->Axis);
+#else
+    what[0] = '\0'; /* named only in messages */
+#endif
     TRY(shape_given(op, name, &d->OutputTensors[output], what, &gn, given, err));
     if (gn != whole.n)                                                                     /* P2 */
         return set_rule_error(err, DMLREF_ERROR_DIMENSION_COUNT, "P2", name, "DimensionCount",
@@ -150,7 +140,7 @@ dmlref_status join_output_sizes(const op_t *op, const DMLREF_JOIN_OPERATOR_DESC 
     uint64_t sum = 0;
     for (uint32_t k = 0; k < count; ++k) {
         char name[48];
-        piece_name(name, sizeof name, "InputTensors", k);
+        field_name(name, sizeof name, "InputTensors", k);
         if (k == 0) {
             TRY(shape_input(op, name, &d->InputTensors[0], 0, "J2", "J2", &first, err));    /* J2 */
             if (axis >= first.n)                                                           /* J3 */

@@ -65,6 +65,7 @@ static unsigned char *piece_ptr(const concat_ctx *c, uint32_t k, unsigned char *
 }
 
 /* Outer points [lo, hi); at each, every piece's block. */
+#if !DMLREF_SMALL /* a small target links the strided mode only (plan_concat) */
 static void concat_inner_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
     (void)part;
     const concat_ctx *c = vc;
@@ -151,6 +152,8 @@ static void concat_chunked_range(const void *vc, uint64_t lo, uint64_t hi, uint3
     if (p->stream) simd_stream_fence();
 }
 
+#endif
+
 static void concat_strided_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
     (void)part;
     const concat_ctx *c = vc;
@@ -167,8 +170,10 @@ static dmlref_status concat_kernel(const op_t *op, const exec_args *x, dmlref_er
     concat_ctx c = {p, x, 0};
     (void)err;
     switch (p->mode) {
+#if !DMLREF_SMALL
     case CONCAT_INNER: run_ranges(op, p->nth, p->opoints, concat_inner_range, &c); break;
     case CONCAT_CHUNKED: run_ranges(op, p->nth, p->opoints * p->upo, concat_chunked_range, &c); break;
+#endif
     default:
         for (c.k = 0; c.k < p->count; ++c.k)
             run_ranges(op, p->pieces[c.k].nth, p->pieces[c.k].cp.units, concat_strided_range, &c);
@@ -195,7 +200,7 @@ dmlref_status plan_concat(op_t *op, int split, uint32_t a, dmlref_error *err) {
 
     /* outer dims: drop size 1, merge where adjacent in the whole and every piece */
     uint32_t om = 0;
-    for (uint32_t d = 0; d < a; ++d) {
+    for (uint32_t d = 0; d < (DMLREF_SMALL ? 0 : a); ++d) { /* DMLREF_SMALL: the strided mode only, which needs none */
         if (whole->sizes[d] == 1) continue;
         int adj = om > 0;
         if (adj) {
@@ -230,18 +235,20 @@ dmlref_status plan_concat(op_t *op, int split, uint32_t a, dmlref_error *err) {
         const tensor_t *t = &pieces[k];
         pc->base = base * whole->bstrides[a];
         base += t->sizes[a];
-        copy_plan sub;
         const uint64_t *dst = split ? t->bstrides : whole->bstrides, *src = split ? whole->bstrides : t->bstrides;
         uint64_t sizes[MAX_DIMS];
         for (uint32_t d = 0; d < n; ++d) sizes[d] = t->sizes[d];
-        copy_plan_init(&sub, n - a, sizes + a, dst + a, src + a, esize);
-        if (sub.nest.points != 1) all_blocks = 0;
-        pc->block = sub.block;
-        pc->chunks = (sub.block + COPY_CHUNK - 1) / COPY_CHUNK;
-        pc->prefix = upo;
-        upo += pc->chunks;
-        if (sub.block < min_block) min_block = sub.block;
-        if (sub.block > max_block) max_block = sub.block;
+        if (!DMLREF_SMALL) { /* DMLREF_SMALL: the strided mode only, which needs none of this */
+            copy_plan sub;
+            copy_plan_init(&sub, n - a, sizes + a, dst + a, src + a, esize);
+            if (sub.nest.points != 1) all_blocks = 0;
+            pc->block = sub.block;
+            pc->chunks = (sub.block + COPY_CHUNK - 1) / COPY_CHUNK;
+            pc->prefix = upo;
+            upo += pc->chunks;
+            if (sub.block < min_block) min_block = sub.block;
+            if (sub.block > max_block) max_block = sub.block;
+        }
         /* the strided fallback: the whole piece as one copy */
         copy_plan_init(&pc->cp, n, sizes, dst, src, esize);
         pc->nth = plan_threads(op, t->elements * esize);
@@ -254,15 +261,19 @@ dmlref_status plan_concat(op_t *op, int split, uint32_t a, dmlref_error *err) {
     /* Blocks larger than a chunk always go out as chunk-sized memcpy units:
      * memcpy calls of a chunk (256 KiB, within L2) copy a large tensor faster
      * than calls of megabytes, and the units spread evenly over the threads
-     * however few outer points there are. */
-    if (all_blocks && max_block <= COPY_CHUNK) p->mode = CONCAT_INNER;
+     * however few outer points there are.
+     * With DMLREF_SMALL every piece is its own strided copy: on a core without
+     * vector moves copy_plan copies the same blocks (one memcpy per collapsed row),
+     * so the same bytes land, and the inner and chunked walks are not linked. */
+    if (DMLREF_SMALL) p->mode = CONCAT_STRIDED;
+    else if (all_blocks && max_block <= COPY_CHUNK) p->mode = CONCAT_INNER;
     else if (all_blocks) p->mode = CONCAT_CHUNKED;
     else p->mode = CONCAT_STRIDED;
     /* one name per mode (the enum's order), and the instruction set */
-    static const kernel_id names[2][CONCAT_MODES] = {
-        {KERNEL_JOIN_INNER, KERNEL_JOIN_CHUNKED, KERNEL_JOIN_STRIDED},
-        {KERNEL_SPLIT_INNER, KERNEL_SPLIT_CHUNKED, KERNEL_SPLIT_STRIDED}};
-    op->kernel_name = kernel_names[names[split][p->mode]];
+    static const char *const names[2][CONCAT_MODES] = {
+        {kernel_name_JOIN_INNER, kernel_name_JOIN_CHUNKED, kernel_name_JOIN_STRIDED},
+        {kernel_name_SPLIT_INNER, kernel_name_SPLIT_CHUNKED, kernel_name_SPLIT_STRIDED}};
+    op->kernel_name = DMLREF_SMALL ? (split ? KERNEL_NAME(SPLIT_STRIDED) : KERNEL_NAME(JOIN_STRIDED)) : names[split][p->mode];
     op->plan = p;
     op->plan_free = concat_free;
     op->kernel = concat_kernel;

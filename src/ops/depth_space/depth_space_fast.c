@@ -133,15 +133,15 @@ enum { DS_COPY, DS_INTERLEAVE2, DS_INTERLEAVE, DS_DEINTERLEAVE2, DS_DEINTERLEAVE
 /* Kernel names, [to_space][mode][log2 W]: operator.mode.xW.isa; DS_COPY is
  * named by the copy's kind instead (ds_copy_names, the COPY_* order). */
 #define DS_WIDTHS(dir, mode)                                                                              \
-    {KERNEL_##dir##_##mode##_X1, KERNEL_##dir##_##mode##_X2, KERNEL_##dir##_##mode##_X4, KERNEL_##dir##_##mode##_X8}
+    {kernel_name_##dir##_##mode##_X1, kernel_name_##dir##_##mode##_X2, kernel_name_##dir##_##mode##_X4, kernel_name_##dir##_##mode##_X8}
 #define DS_DIR(dir)                                                                                       \
-    {{KERNEL_COUNT, KERNEL_COUNT, KERNEL_COUNT, KERNEL_COUNT}, DS_WIDTHS(dir, INTERLEAVE2),                \
+    {{NULL, NULL, NULL, NULL}, DS_WIDTHS(dir, INTERLEAVE2),                \
      DS_WIDTHS(dir, INTERLEAVE), DS_WIDTHS(dir, DEINTERLEAVE2), DS_WIDTHS(dir, DEINTERLEAVE)}
-static const kernel_id ds_names[2][DS_MODES][4] = {DS_DIR(SPACE_TO_DEPTH), DS_DIR(DEPTH_TO_SPACE)};
+static const char *const ds_names[2][DS_MODES][4] = {DS_DIR(SPACE_TO_DEPTH), DS_DIR(DEPTH_TO_SPACE)};
 #define DS_COPY_KINDS(dir)                                                                                \
-    {KERNEL_##dir##_COPY_BLOCK, KERNEL_##dir##_COPY_X1, KERNEL_##dir##_COPY_X2, KERNEL_##dir##_COPY_X4,   \
-     KERNEL_##dir##_COPY_X8,    KERNEL_##dir##_COPY_B16, KERNEL_##dir##_COPY_SMALL}
-static const kernel_id ds_copy_names[2][COPY_SMALL + 1] = {DS_COPY_KINDS(SPACE_TO_DEPTH), DS_COPY_KINDS(DEPTH_TO_SPACE)};
+    {kernel_name_##dir##_COPY_BLOCK, kernel_name_##dir##_COPY_X1, kernel_name_##dir##_COPY_X2, kernel_name_##dir##_COPY_X4,   \
+     kernel_name_##dir##_COPY_X8,    kernel_name_##dir##_COPY_B16, kernel_name_##dir##_COPY_SMALL}
+static const char *const ds_copy_names[2][COPY_SMALL + 1] = {DS_COPY_KINDS(SPACE_TO_DEPTH), DS_COPY_KINDS(DEPTH_TO_SPACE)};
 
 static const row_fn ds_rows[DS_MODES][4] = {
     {NULL, NULL, NULL, NULL},
@@ -173,7 +173,7 @@ static void depth_space_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t
     unsigned char *dst = OUT_DATA(c->x, 0);
     const unsigned char *src = IN_DATA(c->x, 0);
     (void)part;
-    if (p->mode == DS_COPY) {
+    if (DMLREF_SMALL || p->mode == DS_COPY) {
         copy_plan_run(&p->copy, dst, src, lo, hi);
         return;
     }
@@ -233,7 +233,10 @@ dmlref_status depth_space_plan(op_t *op, dmlref_error *err) {
     /* The two innermost dimensions of the collapsed nest: o (n elements) and q
      * (lanes); 0 = destination, 1 = source. */
     const nest_t *nt = &p->copy.nest;
-    if (nt->m >= 2 && p->copy.block == e && p->copy.chunks == 1) {
+    /* With DMLREF_SMALL the copy only: on a core without vector moves the row
+     * modes' element loops are what copy_plan's runs do, so the same bytes
+     * land, and the 16 row functions are not linked. */
+    if (!DMLREF_SMALL && nt->m >= 2 && p->copy.block == e && p->copy.chunks == 1) {
         const uint32_t o = nt->m - 2, q = nt->m - 1;
         const uint64_t n = nt->sizes[o], lanes = nt->sizes[q];
         if (nt->st[0][q] == e && nt->st[0][o] == lanes * e && nt->st[1][o] == e) {
@@ -259,11 +262,11 @@ dmlref_status depth_space_plan(op_t *op, dmlref_error *err) {
         }
     }
     const uint32_t w = e == 1 ? 0 : e == 2 ? 1 : e == 4 ? 2 : 3;
-    p->row = ds_rows[p->mode][w];
+    p->row = DMLREF_SMALL ? NULL : ds_rows[p->mode][w];
     p->nth = plan_threads(op, 2 * out->elements * e);
     op->plan = p;
     op->plan_free = depth_space_free;
     op->kernel = depth_space_kernel;
-    op->kernel_name = kernel_names[p->mode == DS_COPY ? ds_copy_names[prm->to_space][p->copy.kind] : ds_names[prm->to_space][p->mode][w]];
+    op->kernel_name = DMLREF_SMALL || p->mode == DS_COPY ? ds_copy_names[prm->to_space][p->copy.kind] : ds_names[prm->to_space][p->mode][w];
     return DMLREF_OK;
 }

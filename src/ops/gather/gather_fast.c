@@ -566,8 +566,9 @@ static void tuples_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part
 }
 
 static dmlref_status gather_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
-    static const range_fn fns[] = {rows_range, axis_last_range, axis_last_shared_range, axis_first_range,
-                                   tuples_range};
+    /* DMLREF_SMALL plans no axis_last_shared, no axis_first (gather_finish): not linked */
+    static const range_fn fns[] = {rows_range, axis_last_range, DMLREF_SMALL ? NULL : axis_last_shared_range,
+                                   DMLREF_SMALL ? NULL : axis_first_range, tuples_range};
     const gather_plan *p = op->plan;
     gather_ctx c = {p, x, NULL};
     (void)err;
@@ -615,13 +616,17 @@ static dmlref_status gather_finish(op_t *op, gather_plan *p, int fam, uint64_t A
         int shared = 1;
         for (uint32_t d = 0; d < l; ++d)
             if (nt->st[2][d] != 0) shared = 0;
-        p->kind = shared && nt->m > 1 ? G_AXIS_LAST_SHARED : G_AXIS_LAST;
+        /* DMLREF_SMALL: the indices normalized per row even when shared (axis_last_range:
+         * the same elements, the same kernel name), so that one loop is linked, not two */
+        p->kind = !DMLREF_SMALL && shared && nt->m > 1 ? G_AXIS_LAST_SHARED : G_AXIS_LAST;
         ki = K_AXIS_LAST;
         /* shared indices into a packed row of 4- or 8-byte elements: streamed when large */
         p->stream = p->kind == G_AXIS_LAST_SHARED && (p->esize == 4 || p->esize == 8) && nt->st[0][l] == p->esize &&
                     plan_stream(out->elements * out->esize);
         if (p->stream) ki = K_AXIS_LAST_STREAM;
-    } else if (js != 0 && nt->m >= 2) {
+    } else if (!DMLREF_SMALL && js != 0 && nt->m >= 2) {
+        /* DMLREF_SMALL: generic instead (the rows kernel, one element per index: the same
+         * elements); the column blocks and the slab are for the caches */
         p->kind = G_AXIS_FIRST;
         p->cb = COLBLOCK_BYTES / p->esize;
         if (plan_slab(op, p) < 0) {
@@ -635,33 +640,41 @@ static dmlref_status gather_finish(op_t *op, gather_plan *p, int fam, uint64_t A
         p->kind = G_ROWS;
         ki = K_GENERIC;
     }
-#define W4(o, k) {KERNEL_##o##_##k##_X1, KERNEL_##o##_##k##_X2, KERNEL_##o##_##k##_X4, KERNEL_##o##_##k##_X8}
-#define W1(o, k) {KERNEL_##o##_##k, KERNEL_##o##_##k, KERNEL_##o##_##k, KERNEL_##o##_##k}
-#define W48(o, k) {KERNEL_COUNT, KERNEL_COUNT, KERNEL_##o##_##k##_X4, KERNEL_##o##_##k##_X8}
-#define NONE {KERNEL_COUNT, KERNEL_COUNT, KERNEL_COUNT, KERNEL_COUNT}
+#define W4(o, k) {kernel_name_##o##_##k##_X1, kernel_name_##o##_##k##_X2, kernel_name_##o##_##k##_X4, kernel_name_##o##_##k##_X8}
+#define W1(o, k) {kernel_name_##o##_##k, kernel_name_##o##_##k, kernel_name_##o##_##k, kernel_name_##o##_##k}
+#define W1S(o, k) {KERNEL_STREAM_NAME(o##_##k), KERNEL_STREAM_NAME(o##_##k), KERNEL_STREAM_NAME(o##_##k), KERNEL_STREAM_NAME(o##_##k)}
+#define W48(o, k) {NULL, NULL, KERNEL_STREAM_NAME(o##_##k##_X4), KERNEL_STREAM_NAME(o##_##k##_X8)}
+#define NONE {NULL, NULL, NULL, NULL}
+#if DMLREF_SMALL /* no axis_first (above) */
+#define W4F(o, k) NONE
+#else
+#define W4F(o, k) W4(o, k)
+#endif
     /* GATHER never takes axis_first: each output dimension comes from either the
      * input or the indices, never both, so the innermost one never varies in both.
      * axis_last_stream: 4- and 8-byte elements only (p->stream above). */
-    static const kernel_id names[FAM_N][K_NAMES][4] = {
-        {W1(GATHER, ROWS), W4(GATHER, AXIS_LAST), NONE, W4(GATHER, GENERIC), NONE, W1(GATHER, ROWS_STREAM),
+    static const char *const names[FAM_N][K_NAMES][4] = {
+        {W1(GATHER, ROWS), W4(GATHER, AXIS_LAST), NONE, W4(GATHER, GENERIC), NONE, W1S(GATHER, ROWS_STREAM),
          W48(GATHER, AXIS_LAST_STREAM)},
-        {W1(GATHER_ELEMENTS, ROWS), W4(GATHER_ELEMENTS, AXIS_LAST), W4(GATHER_ELEMENTS, AXIS_FIRST),
-         W4(GATHER_ELEMENTS, GENERIC), W4(GATHER_ELEMENTS, AXIS_FIRST_SLAB), W1(GATHER_ELEMENTS, ROWS_STREAM),
+        {W1(GATHER_ELEMENTS, ROWS), W4(GATHER_ELEMENTS, AXIS_LAST), W4F(GATHER_ELEMENTS, AXIS_FIRST),
+         W4(GATHER_ELEMENTS, GENERIC), W4F(GATHER_ELEMENTS, AXIS_FIRST_SLAB), W1S(GATHER_ELEMENTS, ROWS_STREAM),
          W48(GATHER_ELEMENTS, AXIS_LAST_STREAM)},
-        {W1(GATHER_ND, ROWS), W4(GATHER_ND, AXIS_LAST), W4(GATHER_ND, AXIS_FIRST), W4(GATHER_ND, GENERIC),
-         W4(GATHER_ND, AXIS_FIRST_SLAB), W1(GATHER_ND, ROWS_STREAM), W48(GATHER_ND, AXIS_LAST_STREAM)},
+        {W1(GATHER_ND, ROWS), W4(GATHER_ND, AXIS_LAST), W4F(GATHER_ND, AXIS_FIRST), W4(GATHER_ND, GENERIC),
+         W4F(GATHER_ND, AXIS_FIRST_SLAB), W1S(GATHER_ND, ROWS_STREAM), W48(GATHER_ND, AXIS_LAST_STREAM)},
     };
 #undef W4
 #undef W1
+#undef W1S
 #undef W48
+#undef W4F
 #undef NONE
     const int wi = p->esize == 1 ? 0 : p->esize == 2 ? 1 : p->esize == 4 ? 2 : 3;
-    const kernel_id kid = names[fam][ki][wi];
-    if (kid == KERNEL_COUNT) { /* unreachable (see above); the oracle stays the kernel */
+    const char *const name = names[fam][ki][wi];
+    if (!name) { /* unreachable (see above); the oracle stays the kernel */
         gather_free(&op->alloc, p);
         return DMLREF_OK;
     }
-    op->kernel_name = kernel_names[kid];
+    op->kernel_name = name;
     op->plan = p;
     op->plan_free = gather_free;
     op->kernel = gather_kernel;

@@ -146,10 +146,12 @@ static const char *identity_name(int kind) {
     case COPY_X4: return KERNEL_NAME(IDENTITY_X4);
     case COPY_X8: return KERNEL_NAME(IDENTITY_X8);
     case COPY_X16: return KERNEL_NAME(IDENTITY_B16);
+#if !DMLREF_SMALL /* a small target plans no tiles (copy_plan_transpose) */
     case COPY_T_X1: return KERNEL_NAME(IDENTITY_TRANSPOSE_X1);
     case COPY_T_X2: return KERNEL_NAME(IDENTITY_TRANSPOSE_X2);
     case COPY_T_X4: return KERNEL_NAME(IDENTITY_TRANSPOSE_X4);
     case COPY_T_X8: return KERNEL_NAME(IDENTITY_TRANSPOSE_X8);
+#endif
     default: return KERNEL_NAME(IDENTITY_SMALL);
     }
 }

@@ -315,10 +315,10 @@ dmlref_status plan_one_hot(op_t *op, uint32_t a, uint32_t on_dim, dmlref_error *
     const uint32_t nth = plan_threads(op, out_bytes + ix->elements * ix->esize);
     p->nth = p->units < nth ? (uint32_t)p->units : nth;
 
-    static const kernel_id names[6] = {KERNEL_ONE_HOT_ROWS,      KERNEL_ONE_HOT_ROWS_STREAM,
-                                       KERNEL_ONE_HOT_LONG_ROWS, KERNEL_ONE_HOT_LONG_ROWS_STREAM,
-                                       KERNEL_ONE_HOT_STRIDED,   KERNEL_ONE_HOT_PLANES};
-    op->kernel_name = kernel_names[names[p->mode]];
+    static const char *const names[6] = {kernel_name_ONE_HOT_ROWS,      KERNEL_STREAM_NAME(ONE_HOT_ROWS_STREAM),
+                                         kernel_name_ONE_HOT_LONG_ROWS, KERNEL_STREAM_NAME(ONE_HOT_LONG_ROWS_STREAM),
+                                         kernel_name_ONE_HOT_STRIDED,   kernel_name_ONE_HOT_PLANES};
+    op->kernel_name = names[p->mode];
     op->plan = p;
     op->plan_free = one_hot_free;
     op->kernel = one_hot_kernel;

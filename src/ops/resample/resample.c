@@ -36,9 +36,13 @@ uint32_t resample_source_index(uint32_t o, float scale, float in_off, float out_
     return (uint64_t)k >= (uint64_t)n - 1 ? n - 1 : (uint32_t)k;
 }
 
+#if DMLREF_MESSAGES
 static const char *mode_name(uint32_t m) {
     return m < N_INTERPOLATION_MODE_NAMES ? interpolation_mode_enum_names[m] : "an unknown value";
 }
+#else /* named only in a message's arguments, which are then never evaluated (padding.c's idiom) */
+#define mode_name(m) ((void)(m), (const char *)NULL)
+#endif
 
 static int finite_f(float x) {
     uint32_t b;

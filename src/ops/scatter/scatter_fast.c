@@ -319,8 +319,8 @@ dmlref_status plan_scatter(op_t *op, uint32_t a, dmlref_error *err) {
         p->nth = lines < nth ? (uint32_t)lines : nth;
     }
 
-    static const kernel_id names[3] = {KERNEL_SCATTER_SLAB, KERNEL_SCATTER_STREAM, KERNEL_SCATTER_LINES};
-    op->kernel_name = kernel_names[names[p->mode]];
+    static const char *const names[3] = {kernel_name_SCATTER_SLAB, KERNEL_STREAM_NAME(SCATTER_STREAM), kernel_name_SCATTER_LINES};
+    op->kernel_name = names[p->mode];
     op->plan = p;
     op->plan_free = scatter_free;
     op->kernel = scatter_kernel;

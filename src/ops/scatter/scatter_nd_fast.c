@@ -240,8 +240,10 @@ static void apply_elems64(const scatter_plan *p, const exec_args *x, uint64_t rl
         store_elem(out + ring_tg[k % ELEMS_AHEAD], ring_src[k % ELEMS_AHEAD], b);
 }
 
+/* DMLREF_SMALL: never (apply, whose owners are flat targets, applies the same
+ * updates in the same order), so that apply_elems64 is not linked. */
 static int fast_elems(const scatter_plan *p) {
-    return p->kind == S_ELEMS &&
+    return !DMLREF_SMALL && p->kind == S_ELEMS &&
            (p->ixtype == DMLREF_TENSOR_DATA_TYPE_INT64 || p->ixtype == DMLREF_TENSOR_DATA_TYPE_UINT64);
 }
 
@@ -259,7 +261,7 @@ static dmlref_status scatter_kernel(const op_t *op, const exec_args *x, dmlref_e
     const scatter_plan *p = op->plan;
     scatter_ctx c = {p, x, NULL};
     (void)err;
-    unsigned char *marks = scratch_claim(&p->marks);
+    unsigned char *marks = PLAN_STREAM_ANY ? scratch_claim(&p->marks) : NULL; /* rows_skip needs plan_stream */
     if (marks) {
         mark_targets(p, x, marks);
         c.marks = marks;
@@ -357,10 +359,10 @@ dmlref_status plan_scatter_nd(op_t *op, uint32_t r, uint32_t q, dmlref_error *er
         }
     }
 
-    static const kernel_id elems[9] = {KERNEL_COUNT, KERNEL_SCATTER_ND_ELEMS_X1, KERNEL_SCATTER_ND_ELEMS_X2,
-                                       KERNEL_COUNT, KERNEL_SCATTER_ND_ELEMS_X4, KERNEL_COUNT,
-                                       KERNEL_COUNT, KERNEL_COUNT, KERNEL_SCATTER_ND_ELEMS_X8};
-    op->kernel_name = p->kind == S_ELEMS ? kernel_names[elems[esize]]
+    static const char *const elems[9] = {NULL, kernel_name_SCATTER_ND_ELEMS_X1, kernel_name_SCATTER_ND_ELEMS_X2,
+                                         NULL, kernel_name_SCATTER_ND_ELEMS_X4, NULL,
+                                         NULL, NULL, kernel_name_SCATTER_ND_ELEMS_X8};
+    op->kernel_name = p->kind == S_ELEMS ? elems[esize]
                     : p->kind == S_ROWS  ? (p->marks.mem ? KERNEL_NAME(SCATTER_ND_ROWS_SKIP) : KERNEL_NAME(SCATTER_ND_ROWS))
                                          : KERNEL_NAME(SCATTER_ND_SLICES);
     op->plan = p;

@@ -37,12 +37,12 @@ static void slice_free(const dmlref_allocator *al, void *p) { mem_free(al, p); }
 
 /* One name per copy kind (plan.h's enum order), and the instruction set. */
 #define SLICE_NAMES(P)                                                                                           \
-    {KERNEL_##P##_BLOCK,   KERNEL_##P##_X1,     KERNEL_##P##_X2,        KERNEL_##P##_X4,     KERNEL_##P##_X8,        \
-     KERNEL_##P##_B16,     KERNEL_##P##_SMALL,  KERNEL_##P##_REV_X1,    KERNEL_##P##_REV_X2, KERNEL_##P##_REV_X4,    \
-     KERNEL_##P##_REV_X8,  KERNEL_##P##_REV_B16, KERNEL_##P##_REV_SMALL, KERNEL_##P##_REV_BLOCK}
-static const kernel_id slice_kernels[2][COPY_REV_BLOCK + 1] = {SLICE_NAMES(SLICE), SLICE_NAMES(SLICE1)};
+    {kernel_name_##P##_BLOCK,   kernel_name_##P##_X1,     kernel_name_##P##_X2,        kernel_name_##P##_X4,     kernel_name_##P##_X8,        \
+     kernel_name_##P##_B16,     kernel_name_##P##_SMALL,  kernel_name_##P##_REV_X1,    kernel_name_##P##_REV_X2, kernel_name_##P##_REV_X4,    \
+     kernel_name_##P##_REV_X8,  kernel_name_##P##_REV_B16, kernel_name_##P##_REV_SMALL, kernel_name_##P##_REV_BLOCK}
+static const char *const slice_kernels[2][COPY_REV_BLOCK + 1] = {SLICE_NAMES(SLICE), SLICE_NAMES(SLICE1)};
 /* COPY_SMALL rows of a large output, written with streaming stores (copy_plan's stream) */
-static const kernel_id small_stream_kernels[2] = {KERNEL_SLICE_SMALL_STREAM, KERNEL_SLICE1_SMALL_STREAM};
+static const char *const small_stream_kernels[2] = {KERNEL_STREAM_NAME(SLICE_SMALL_STREAM), KERNEL_STREAM_NAME(SLICE1_SMALL_STREAM)};
 
 dmlref_status slice_plan(op_t *op, int v1, dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
@@ -60,7 +60,7 @@ dmlref_status slice_plan(op_t *op, int v1, dmlref_error *err) {
     op->plan = p;
     op->plan_free = slice_free;
     op->kernel = slice_kernel;
-    op->kernel_name = kernel_names[p->copy.stream && p->copy.kind == COPY_SMALL ? small_stream_kernels[v1 ? 1 : 0]
-                                                                      : slice_kernels[v1 ? 1 : 0][p->copy.kind]];
+    op->kernel_name = p->copy.stream && p->copy.kind == COPY_SMALL ? small_stream_kernels[v1 ? 1 : 0]
+                                                    : slice_kernels[v1 ? 1 : 0][p->copy.kind];
     return DMLREF_OK;
 }

@@ -173,7 +173,7 @@ dmlref_status plan_tile(op_t *op, const uint32_t *repeats, dmlref_error *err) {
     op->plan_free = tile_free;
     op->kernel = tile_kernel;
     op->kernel_name = tile_name(p->copy.kind);
-    if (tile_doubling_plan(p, in, out, repeats)) {
+    if (!DMLREF_SMALL && tile_doubling_plan(p, in, out, repeats)) { /* DMLREF_SMALL: the strided copy only */
         op->kernel = tile_doubling_kernel;
         op->kernel_name = KERNEL_NAME(TILE_DOUBLING);
     }

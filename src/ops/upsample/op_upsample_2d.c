@@ -42,9 +42,13 @@ static dmlref_status upsample_oracle(const op_t *op, const exec_args *x, dmlref_
     return DMLREF_OK;
 }
 
+#if DMLREF_MESSAGES
 static const char *mode_name(uint32_t m) {
     return m < N_INTERPOLATION_MODE_NAMES ? interpolation_mode_enum_names[m] : "an unknown value";
 }
+#else /* named only in a message's arguments, which are then never evaluated (padding.c's idiom) */
+#define mode_name(m) ((void)(m), (const char *)NULL)
+#endif
 
 /* Rules US3 and US5 for input sizes in (n dims); want: the output sizes (US4). */
 static dmlref_status upsample_rules(const DMLREF_UPSAMPLE_2D_OPERATOR_DESC *d, uint32_t n, const uint32_t *in,
