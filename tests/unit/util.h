@@ -47,7 +47,7 @@ void kernels_check_reached(const char *file, int line, const kernels_seen *s, co
 /* 1 in a DMLREF_SMALL build for a kernel (name, with or without the suffix) that
  * no planner picks there (docs/baremetal.md, SMALL=1: JOIN/SPLIT's inner and
  * chunked walks, the depth-space row modes, tile.doubling, the transposing tiles,
- * GATHER's axis_first and shared-index kernels; their jobs go to the strided copy
+ * GATHER's axis_first and shared-index kernels, MAX_UNPOOLING's staging buffer; their jobs go to the strided copy
  * or the generic kernels, the same bytes); kernels_check_reached neither requires
  * nor allows them there, and the tests that want one by name skip it. 0 otherwise. */
 int kernel_small_off(const char *name);

@@ -251,6 +251,6 @@ dmlref_status plan_nonzero_coordinates(op_t *op, dmlref_error *err) {
     op->plan = p;
     op->plan_free = nz_free;
     op->kernel = nz_kernel;
-    op->kernel_name = p->stream ? KERNEL_NAME(NONZERO_COORDINATES_PACKED_STREAM) : KERNEL_NAME(NONZERO_COORDINATES_PACKED);
+    op->kernel_name = p->stream ? KERNEL_STREAM_NAME(NONZERO_COORDINATES_PACKED_STREAM) : KERNEL_NAME(NONZERO_COORDINATES_PACKED);
     return DMLREF_OK;
 }

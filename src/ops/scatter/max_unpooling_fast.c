@@ -332,7 +332,7 @@ dmlref_status plan_max_unpooling(op_t *op, dmlref_error *err) {
     op->plan = p;
     op->plan_free = mu_free;
     op->kernel = max_unpooling_kernel;
-    op->kernel_name = p->stream   ? KERNEL_NAME(MAX_UNPOOLING_FLAT_STREAM)
+    op->kernel_name = p->stream   ? KERNEL_STREAM_NAME(MAX_UNPOOLING_FLAT_STREAM)
                       : p->packed ? KERNEL_NAME(MAX_UNPOOLING_FLAT)
                                   : KERNEL_NAME(MAX_UNPOOLING_STRIDED);
     return DMLREF_OK;
