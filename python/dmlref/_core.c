@@ -845,7 +845,10 @@ static int fast_number(PyObject *v, key_buf *k) {
     return fast_long(v, k);
 }
 
-/* A parameter's value into the key; -1 when the fast path does not take it. */
+/* A parameter's value into the key; -1 when the fast path does not take it.  Each value starts
+ * with a word that says its kind and, for a list, its length (None 0xA11CE, a number 0x1A7 or
+ * 0xF10A7, a bool, a list of ints or of numbers), so that the key of a whole call cannot be
+ * read two ways. */
 static int fast_param(const dmlref_param *p, PyObject *v, key_buf *k) {
     if (v == Py_None) {
         key_add(k, 0xA11CEull);
@@ -854,7 +857,8 @@ static int fast_param(const dmlref_param *p, PyObject *v, key_buf *k) {
     switch (p->kind) {
     case DMLREF_PARAM_UINT:
     case DMLREF_PARAM_INT:
-    case DMLREF_PARAM_ENUM:
+    case DMLREF_PARAM_ENUM: /* tagged, as every value: None (0xA11CE) and an int of that value differ */
+        key_add(k, 0x1A7ull);
         return fast_long(v, k);
     case DMLREF_PARAM_FLOAT: {
         if (!PyFloat_CheckExact(v)) return -1;
