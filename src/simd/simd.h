@@ -49,8 +49,8 @@
 #endif
 
 /* Run-time dispatch (src/simd/cpu.c): kernels built for an instruction set
- * beyond the build's baseline, in files of their own compiled with that set's
- * flags, taken at plan time only when the CPU has it.  DMLREF_X86_F16C: this
+ * beyond the build's baseline, in functions marked with that set's target
+ * attribute, taken at plan time only when the CPU has it.  DMLREF_X86_F16C: this
  * build holds the F16C kernels (x86-64, SIMD, gcc or clang, not SMALL;
  * src/ops/cast/cast_f16c_fast.c, its functions marked target("avx,f16c")).
  * simd_cpu_f16c(): 1 when the CPU has AVX and F16C and the OS saves the AVX
@@ -182,22 +182,22 @@ static inline void simd_copy_stream(unsigned char *d, const unsigned char *s, si
 #endif
 }
 
-/* n zero bytes at d with streaming stores (the unaligned head and the tail as ordinary
+/* n bytes of value c at d with streaming stores (the unaligned head and the tail as ordinary
  * stores; simd_stream_fence() afterwards, as for simd_copy_stream); memset without SIMD. */
-static inline void simd_zero_stream(unsigned char *d, size_t n) {
+static inline void simd_fill_stream(unsigned char *d, unsigned char c, size_t n) {
 #if DMLREF_SIMD
     const size_t head = (16 - ((uintptr_t)d & 15)) & 15;
     if (n < 64 || head >= n) {
-        memset(d, 0, n);
+        memset(d, c, n);
         return;
     }
-    memset(d, 0, head);
-    const simde__m128i z = simde_mm_setzero_si128();
+    memset(d, c, head);
+    const simde__m128i v = simde_mm_set1_epi8((char)c);
     size_t i = head;
-    for (; i + 16 <= n; i += 16) simde_mm_stream_si128((simde__m128i *)(void *)(d + i), z);
-    memset(d + i, 0, n - i);
+    for (; i + 16 <= n; i += 16) simde_mm_stream_si128((simde__m128i *)(void *)(d + i), v);
+    memset(d + i, c, n - i);
 #else
-    memset(d, 0, n);
+    memset(d, c, n);
 #endif
 }
 

@@ -12,9 +12,9 @@
  * elements, the counts' prefix sums give each part its first row, then each part writes
  * its rows and its share of the zero rows past the count (one part: no count pass, the rows
  * written as they come, then the rest zeroed).  nonzero_coordinates.packed_stream: the same,
- * large, the zero rows written with streaming stores (SIMD builds, from DMLREF_STREAM_MIN).  The per-part counts live on
- * the kernel's stack (at most PLAN's 256 parts): execute allocates nothing.  Any other
- * input layout runs the oracle.
+ * large, the zero rows written with streaming stores (SIMD builds, from DMLREF_STREAM_MIN).
+ * The per-part counts live on the kernel's stack (at most PLAN's 256 parts): execute
+ * allocates nothing.  Any other input layout runs the oracle.
  */
 #include "ops/kernels.h"
 #include "nonzero_fast.h"
@@ -181,7 +181,7 @@ static void nz_zero_rows(const nz_plan *p, unsigned char *dco, uint64_t r0, uint
     const uint32_t N = p->N;
     if (r1 <= r0) return;
     if (p->cpacked && p->stream) {
-        simd_zero_stream(dco + r0 * srow, (size_t)((r1 - r0) * srow));
+        simd_fill_stream(dco + r0 * srow, 0, (size_t)((r1 - r0) * srow));
         simd_stream_fence();
     } else if (p->cpacked) {
         memset(dco + r0 * srow, 0, (size_t)((r1 - r0) * srow));
