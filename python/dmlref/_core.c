@@ -860,14 +860,8 @@ static int fast_param(const dmlref_param *p, PyObject *v, key_buf *k) {
     case DMLREF_PARAM_ENUM: /* tagged, as every value: None (0xA11CE) and an int of that value differ */
         key_add(k, 0x1A7ull);
         return fast_long(v, k);
-    case DMLREF_PARAM_FLOAT: {
-        if (!PyFloat_CheckExact(v)) return -1;
-        const double d = PyFloat_AS_DOUBLE(v);
-        uint64_t bits;
-        memcpy(&bits, &d, sizeof bits);
-        key_add(k, bits);
-        return 0;
-    }
+    case DMLREF_PARAM_FLOAT: /* tagged too: a double whose bits are 0xA11CE is not None */
+        return PyFloat_CheckExact(v) ? fast_number(v, k) : -1;
     case DMLREF_PARAM_UINT_ARRAY:
     case DMLREF_PARAM_INT_ARRAY: {
         if (!PyList_CheckExact(v) && !PyTuple_CheckExact(v)) return -1;
