@@ -91,6 +91,13 @@ static void scatter_elems(const mu_plan *p, const exec_args *x, uint64_t lo, uin
     } while (nest_rows_next(nt, &it));
 }
 
+/* The UINT32 at q (any alignment). */
+static inline uint32_t u32_at(const unsigned char *q) {
+    uint32_t v;
+    memcpy(&v, q, 4);
+    return v;
+}
+
 /* Input elements [lo, hi) (row-major) written into base, target t at byte (t - origin) * es.
  * raw: the indices are contiguous UINT32 values all below Output's element count (no clamp). */
 static void scatter_into(const mu_plan *p, const exec_args *x, uint64_t lo, uint64_t hi, unsigned char *base,
@@ -107,11 +114,7 @@ static void scatter_into(const mu_plan *p, const exec_args *x, uint64_t lo, uint
 #define MU_SCATTER(W, T) \
     for (uint64_t j = 0; j < len; ++j) memcpy(base + (W) * ((T) - origin), a + j * s1, (W))
         if (raw && es == 4) {
-            for (uint64_t j = 0; j < len; ++j) {
-                uint32_t t;
-                memcpy(&t, b + 4 * j, 4);
-                memcpy(base + 4 * (t - origin), a + j * s1, 4);
-            }
+            MU_SCATTER(4, u32_at(b + 4 * j));
             continue;
         }
         switch (es) { /* a constant size per element width: one load and one store */
@@ -148,8 +151,7 @@ static void minmax_u32(const unsigned char *b, uint64_t n, uint64_t *lo, uint64_
     }
 #endif
     for (; j < n; ++j) {
-        uint32_t v;
-        memcpy(&v, b + 4 * j, 4);
+        const uint32_t v = u32_at(b + 4 * j);
         if (v < mn) mn = v;
         if (v > mx) mx = v;
     }
