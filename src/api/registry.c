@@ -39,11 +39,34 @@ static const char *const known_names[] = {
 #define N_CLASSES (sizeof classes / sizeof classes[0] - 1)
 #define N_KNOWN (sizeof known_types / sizeof known_types[0])
 
+#if DMLREF_SMALL || DMLREF_ORACLE_ONLY
+/* Small images: a linear search (no table by type). */
 const op_class *registry_find(DMLREF_OPERATOR_TYPE type) {
     for (size_t i = 0; i < N_CLASSES; ++i)
         if (classes[i]->schema->type == type) return classes[i];
     return NULL;
 }
+#else
+/* Every compile looks its class up: by type, one byte per type (1 + the class's
+ * index in classes[], 0 for none), not a search of up to N_CLASSES entries. */
+enum class_index {
+#define DMLREF_OP(ENUM, name) IF(DMLREF_BUILT_##name)(CLASS_AT_##name, )
+#include "core/operators.def"
+#undef DMLREF_OP
+    CLASS_COUNT
+};
+_Static_assert(CLASS_COUNT == N_CLASSES && CLASS_COUNT < 255, "class_by_type holds 1 + an index of classes[]");
+static const uint8_t class_by_type[] = {
+#define DMLREF_OP(ENUM, name) IF(DMLREF_BUILT_##name)([DMLREF_OPERATOR_##ENUM] = CLASS_AT_##name + 1, )
+#include "core/operators.def"
+#undef DMLREF_OP
+};
+
+const op_class *registry_find(DMLREF_OPERATOR_TYPE type) {
+    if ((uint32_t)type >= sizeof class_by_type || !class_by_type[type]) return NULL;
+    return classes[class_by_type[type] - 1];
+}
+#endif
 
 int registry_left_out(DMLREF_OPERATOR_TYPE type) {
     if (registry_find(type)) return 0;
