@@ -447,10 +447,57 @@ dmlref_status dmlref_defined_elements(const dmlref_operator *op, const dmlref_bu
     return DMLREF_OK;
 }
 
+/* dmlref_run with the default allocator: the compiled operator, its tensors and its plan
+ * come from a bump arena of DMLREF_RUN_ARENA bytes on run's own stack, and only what does
+ * not fit from malloc (a tiny call then makes no malloc or free; glibc's took about a
+ * fifth of such a run's instructions).  0 turns it off; SMALL=1 and DMLREF_NO_MALLOC
+ * builds (whose callers give an allocator) have none. */
+#ifndef DMLREF_RUN_ARENA
+#if DMLREF_SMALL || DMLREF_NO_MALLOC
+#define DMLREF_RUN_ARENA 0
+#else
+#define DMLREF_RUN_ARENA 4096
+#endif
+#endif
+#if DMLREF_RUN_ARENA
+typedef struct run_arena {
+    unsigned char *base;
+    size_t used;
+} run_arena;
+
+static void *run_alloc(void *ctx, size_t size, size_t alignment) {
+    run_arena *a = ctx;
+    const size_t at = (a->used + alignment - 1) & ~(alignment - 1);
+    if (at <= DMLREF_RUN_ARENA && size <= DMLREF_RUN_ARENA - at) {
+        a->used = at + size;
+        return a->base + at;
+    }
+    return mem_default.alloc(mem_default.ctx, size, alignment);
+}
+
+static void run_free(void *ctx, void *ptr) {
+    const run_arena *a = ctx;
+    if ((uintptr_t)ptr - (uintptr_t)a->base < DMLREF_RUN_ARENA) return; /* the arena's: freed with it */
+    mem_default.free(mem_default.ctx, ptr);
+}
+#endif
+
 dmlref_status dmlref_run(const DMLREF_OPERATOR_DESC *desc, DMLREF_FEATURE_LEVEL feature_level,
                          const dmlref_options *options, const dmlref_cbuffer *inputs, uint32_t n_inputs,
                          const dmlref_buffer *outputs, uint32_t n_outputs, dmlref_error *err) {
     dmlref_operator *op = NULL;
+#if DMLREF_RUN_ARENA
+    _Alignas(DMLREF_ALLOC_ALIGNMENT) unsigned char buf[DMLREF_RUN_ARENA];
+    run_arena arena = {buf, 0};
+    const dmlref_allocator on_stack = {run_alloc, run_free, &arena};
+    dmlref_options o;
+    if (!options || !options->allocator) {
+        if (options) o = *options;
+        else o = (dmlref_options){.flags = 0, .threads = 0, .allocator = NULL};
+        o.allocator = &on_stack;
+        options = &o;
+    }
+#endif
     TRY(dmlref_compile(desc, feature_level, options, &op, err));
     const dmlref_status st = dmlref_execute(op, inputs, n_inputs, outputs, n_outputs, err);
     dmlref_release(op);
