@@ -38,6 +38,17 @@ static dmlref_status concat_whole_rules(const op_t *op, const char *whole_name, 
     return DMLREF_OK;
 }
 
+/* A piece's rules, named `name` in errors. */
+static dmlref_status piece_rules(op_t *op, const char *name, const DMLREF_TENSOR_DESC *desc, int split, tensor_t *p,
+                                 const char *whole_name, const tensor_t *whole, uint32_t axis, dmlref_error *err) {
+    const char *O = op->name;
+    TRY(tensor_check(O, name, desc, split ? op : NULL, p, err));
+    TRY(check_same_dims(O, split ? "P2" : "J2", name, p, whole_name, whole, err));                  /* P2, J2 */
+    TRY(check_same_type(O, split ? "P2" : "J2", name, p, whole_name, whole, err));
+    TRY(check_sizes_but_axis(O, split ? "P4" : "J4", name, p, whole_name, whole, axis, err)); /* P4, J4 */
+    return DMLREF_OK;
+}
+
 dmlref_status concat_compile(op_t *op, const char *whole_name, const DMLREF_TENSOR_DESC *whole_desc,
                              const char *count_name, uint32_t count, const char *pieces_name,
                              const DMLREF_TENSOR_DESC *pieces_desc, uint32_t axis, int split,
@@ -52,13 +63,18 @@ dmlref_status concat_compile(op_t *op, const char *whole_name, const DMLREF_TENS
 
     uint64_t sum = 0;
     for (uint32_t k = 0; k < count; ++k) {
-        char name[48];
         tensor_t *p = &pieces[k];
-        field_name(name, sizeof name, pieces_name, k);
-        TRY(tensor_check(O, name, &pieces_desc[k], split ? op : NULL, p, err));
-        TRY(check_same_dims(O, split ? "P2" : "J2", name, p, whole_name, &whole, err));                  /* P2, J2 */
-        TRY(check_same_type(O, split ? "P2" : "J2", name, p, whole_name, &whole, err));
-        TRY(check_sizes_but_axis(O, split ? "P4" : "J4", name, p, whole_name, &whole, axis, err)); /* P4, J4 */
+        /* The piece's name ("OutputTensors[2]") is only formatted when a rule fails: the
+         * rules run again with it, to the same verdict (out of memory aside, which names
+         * no field). */
+        dmlref_status st = piece_rules(op, pieces_name, &pieces_desc[k], split, p, whole_name, &whole, axis, err);
+        if (st != DMLREF_OK && st != DMLREF_ERROR_OUT_OF_MEMORY) {
+            char name[48];
+            field_name(name, sizeof name, pieces_name, k);
+            const dmlref_status again = piece_rules(op, name, &pieces_desc[k], split, p, whole_name, &whole, axis, err);
+            return again != DMLREF_OK ? again : st;
+        }
+        TRY(st);
         sum += p->sizes[axis]; /* < 2^64: at most 2^32 terms below 2^32 */
     }
     if (sum != whole.sizes[axis])                                                   /* P5, J5 */

@@ -249,9 +249,6 @@ dmlref_status plan_concat(op_t *op, int split, uint32_t a, dmlref_error *err) {
             if (sub.block < min_block) min_block = sub.block;
             if (sub.block > max_block) max_block = sub.block;
         }
-        /* the strided fallback: the whole piece as one copy */
-        copy_plan_init(&pc->cp, n, sizes, dst, src, esize);
-        pc->nth = plan_threads(op, t->elements * esize);
         total += t->elements * esize;
     }
     p->upo = upo;
@@ -269,6 +266,16 @@ dmlref_status plan_concat(op_t *op, int split, uint32_t a, dmlref_error *err) {
     else if (all_blocks && max_block <= COPY_CHUNK) p->mode = CONCAT_INNER;
     else if (all_blocks) p->mode = CONCAT_CHUNKED;
     else p->mode = CONCAT_STRIDED;
+    if (p->mode == CONCAT_STRIDED) /* the strided fallback: each piece as one copy */
+        for (uint32_t k = 0; k < count; ++k) {
+            concat_piece *pc = &p->pieces[k];
+            const tensor_t *t = &pieces[k];
+            const uint64_t *dst = split ? t->bstrides : whole->bstrides, *src = split ? whole->bstrides : t->bstrides;
+            uint64_t sizes[MAX_DIMS];
+            for (uint32_t d = 0; d < n; ++d) sizes[d] = t->sizes[d];
+            copy_plan_init(&pc->cp, n, sizes, dst, src, esize);
+            pc->nth = plan_threads(op, t->elements * esize);
+        }
     /* one name per mode (the enum's order), and the instruction set */
     static const char *const names[2][CONCAT_MODES] = {
         {kernel_name_JOIN_INNER, kernel_name_JOIN_CHUNKED, kernel_name_JOIN_STRIDED},
