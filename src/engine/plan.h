@@ -82,6 +82,10 @@ NEST_WALK_FN int nest_rows_begin(const nest_t *nt, nest_it *it, uint64_t lo, uin
     uint64_t p = lo;
     for (uint32_t t = 0; t < NEST_K; ++t) it->off[t] = 0;
     for (uint32_t d = nt->m; d-- > 0;) {
+        if (p == 0) { /* the outer coordinates are 0: no division (a serial walk starts at 0) */
+            it->c[d] = 0;
+            continue;
+        }
         it->c[d] = p % nt->sizes[d];
         p /= nt->sizes[d];
         for (uint32_t t = 0; t < NEST_K; ++t) it->off[t] += it->c[d] * nt->st[t][d];
@@ -111,7 +115,7 @@ NEST_WALK_FN int nest_rows_next(const nest_t *nt, nest_it *it) {
 /* Byte offsets of point p (row-major over the nest). */
 NEST_WALK_FN void nest_offsets(const nest_t *nt, uint64_t p, uint64_t *off) {
     for (uint32_t t = 0; t < NEST_K; ++t) off[t] = 0;
-    for (uint32_t d = nt->m; d-- > 0;) {
+    for (uint32_t d = nt->m; d-- > 0 && p != 0;) { /* 0 once p is: no more divisions */
         const uint64_t c = p % nt->sizes[d];
         p /= nt->sizes[d];
         for (uint32_t t = 0; t < NEST_K; ++t) off[t] += c * nt->st[t][d];
