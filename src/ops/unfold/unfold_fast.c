@@ -13,8 +13,13 @@
  * nothing.
  *
  *   unfold.rows    innermost Stride 1, innermost input and output dims
- *                  contiguous: a run's valid part [lo, hi) is one memcpy, the
- *                  rest zeroed with memset
+ *                  contiguous: a run's valid part [lo, hi) is one copy, the
+ *                  rest zeroed (fixed-size moves for runs of up to 16 bytes,
+ *                  memcpy/memset above); with two spatial dims the outer blocks
+ *                  are one loop over dim 0's table
+ *
+ * Rows are walked as an odometer over (n, c, k): a division only for the first row
+ * of a thread's range.
  *   unfold.gather  anything else: element by element through the tables
  */
 #include "ops/kernels.h"
@@ -42,7 +47,36 @@ typedef struct unfold_ctx {
     const exec_args *x;
 } unfold_ctx;
 
-/* Rows [lo, hi) of the output. */
+/* n bytes, n small: fixed-size moves the compiler inlines (a call to memcpy or memset
+ * costs more than a run of a few elements). */
+static inline void copy_bytes(unsigned char *d, const unsigned char *s, size_t n) {
+    if (n > 16) {
+        memcpy(d, s, n);
+    } else if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + n - 8, &b, 8);
+    } else {
+        for (size_t i = 0; i < n; ++i) d[i] = s[i];
+    }
+}
+
+static inline void zero_bytes(unsigned char *d, size_t n) {
+    static const uint64_t zero = 0;
+    if (n > 16) {
+        memset(d, 0, n);
+    } else if (n >= 8) {
+        memcpy(d, &zero, 8);
+        memcpy(d + n - 8, &zero, 8);
+    } else {
+        for (size_t i = 0; i < n; ++i) d[i] = 0;
+    }
+}
+
+/* Rows [lo, hi) of the output: row u is (n, c, k[0..K)), u = (n * C + c) * prod(W) + k
+ * row-major; the first one's coordinates by division, then an odometer. */
 static void unfold_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
     const unfold_ctx *cx = vc;
     const unfold_plan *p = cx->p;
@@ -51,16 +85,37 @@ static void unfold_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part
     const uint32_t K = p->k, L = K - 1, es = p->es;
     const uint64_t bl = p->b[L];
     (void)part;
-    for (uint64_t u = lo; u < hi; ++u) {
-        const uint64_t n = u / p->crows, r = u % p->crows;
-        uint64_t kk = r % p->pw, kd[UNFOLD_MAX_SPATIAL];
+    uint64_t n = 0, r = 0, c = 0, kd[UNFOLD_MAX_SPATIAL] = {0};
+    if (lo) {
+        n = lo / p->crows;
+        r = lo % p->crows;
+        c = r / p->pw;
+        uint64_t kk = r % p->pw;
         for (uint32_t d = K; d-- > 0;) {
             kd[d] = kk % p->w[d];
             kk /= p->w[d];
         }
-        const unsigned char *ib = src + n * p->isn + (r / p->pw) * p->isc;
+    }
+    for (uint64_t u = lo; u < hi; ++u) {
+        const unsigned char *ib = src + n * p->isn + c * p->isc;
         unsigned char *ob = dst + n * p->osn + r * p->osr;
         const uint64_t *last = p->tab[L] + kd[L] * bl;
+        if (K == 2 && p->rows) { /* two spatial dims (an image): the outer blocks in one loop */
+            const uint64_t *t0 = p->tab[0] + kd[0] * p->b[0];
+            const size_t ab = (size_t)(p->lo[kd[L]] * es), zb = (size_t)(p->hi[kd[L]] * es), rb = (size_t)(bl * es);
+            const unsigned char *sl = ib + (zb > ab ? last[p->lo[kd[L]]] : 0);
+            unsigned char *o = ob;
+            for (uint64_t q = 0; q < p->b[0]; ++q, o += rb) {
+                const uint64_t t = t0[q];
+                if (t == UNFOLD_OUTSIDE) {
+                    zero_bytes(o, rb);
+                    continue;
+                }
+                if (ab) zero_bytes(o, ab);
+                if (zb > ab) copy_bytes(o + ab, sl + t, zb - ab);
+                if (rb > zb) zero_bytes(o + zb, rb - zb);
+            }
+        } else {
         /* the outer blocks, row-major (an odometer over dims 0 .. K-2) */
         uint64_t bo[UNFOLD_MAX_SPATIAL] = {0};
         for (uint64_t q = 0;; ++q) {
@@ -74,9 +129,9 @@ static void unfold_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part
             unsigned char *o = ob + q * bl * p->osl;
             if (p->rows) {
                 const uint64_t a = outside ? bl : p->lo[kd[L]], z = outside ? bl : p->hi[kd[L]];
-                if (a) memset(o, 0, (size_t)(a * es));
-                if (z > a) memcpy(o + a * es, ib + off + last[a], (size_t)((z - a) * es));
-                if (bl > z && z >= a) memset(o + z * es, 0, (size_t)((bl - z) * es));
+                if (a) zero_bytes(o, (size_t)(a * es));
+                if (z > a) copy_bytes(o + a * es, ib + off + last[a], (size_t)((z - a) * es));
+                if (bl > z && z >= a) zero_bytes(o + z * es, (size_t)((bl - z) * es));
             } else {
                 for (uint64_t j = 0; j < bl; ++j) {
                     if (outside || last[j] == UNFOLD_OUTSIDE) memset(o + j * p->osl, 0, es);
@@ -89,6 +144,19 @@ static void unfold_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part
                 bo[d] = 0;
             }
             if (d == UINT32_MAX) break; /* every outer block done (or K == 1) */
+        }
+        }
+        /* the next row: k, then c (when every k wrapped), then n (when r wraps) */
+        uint32_t d = K;
+        while (d-- > 0) {
+            if (++kd[d] < p->w[d]) break;
+            kd[d] = 0;
+        }
+        if (d == UINT32_MAX) ++c;
+        if (++r == p->crows) {
+            r = 0;
+            c = 0;
+            ++n;
         }
     }
 }
