@@ -15,16 +15,15 @@ const char *const interpolation_mode_enum_names[N_INTERPOLATION_MODE_NAMES] = {"
 const char *const axis_direction_enum_names[N_AXIS_DIRECTION_NAMES] = {"INCREASING", "DECREASING"};
 
 int support_lookup(const op_class *cls, uint32_t fl, support_t *s) {
-    int found = 0;
-    for (uint32_t i = 0; i < cls->n_support; ++i)
+    for (uint32_t i = cls->n_support; i-- > 0;) /* the last row from at or below fl (rows rise in `from`) */
         if (cls->support[i].from <= fl) {
             s->min_dims = cls->support[i].s.min_dims;
             s->max_dims = cls->support[i].s.max_dims;
             s->data_types = cls->support[i].s.data_types;
             s->index_types = cls->support[i].s.index_types;
-            found = 1;
+            return 1;
         }
-    return found;
+    return 0;
 }
 
 dmlref_status check_same_dims(const char *op, const char *rule, const char *name, const tensor_t *t,

@@ -272,21 +272,26 @@ dmlref_status tensor_check(const char *op, const char *name, const DMLREF_TENSOR
     t->n = bd->DimensionCount;
     if (!bd->Sizes) return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "T9", name, "Sizes", "%s: %s.Sizes is NULL", op, name);
 
+    /* One pass: T10 names the first zero size wherever it is; T11 comes after every
+     * size was seen non-zero (the product stops growing once past the limit). */
     uint64_t elements = 1;
+    int too_many = 0;
     for (uint32_t d = 0; d < t->n; ++d) {
-        t->sizes[d] = bd->Sizes[d];
-        if (t->sizes[d] == 0)
+        const uint32_t size = bd->Sizes[d];
+        t->sizes[d] = size;
+        if (size == 0)
             return set_rule_error(err, DMLREF_ERROR_SIZES, "T10", name, "Sizes", "%s: %s.Sizes[%" PRIu32 "] is 0; every size must be >= 1",
                              op, name, d);
-    }
-    for (uint32_t d = 0; d < t->n; ++d) {
-        elements *= t->sizes[d]; /* stays <= 2^64: checked against 2^32-1 at each step */
-        if (elements > MAX_ELEMENTS) {
-            char buf[128];
-            return set_rule_error(err, DMLREF_ERROR_TOO_LARGE, "T11", name, "Sizes",
-                             "%s: %s.Sizes %s hold more than 4294967295 (2^32-1) elements, the limit of a buffer tensor",
-                             op, name, sizes_str(buf, sizeof buf, t->sizes, t->n));
+        if (!too_many) {
+            elements *= size; /* <= (2^32 - 1)^2: checked against 2^32-1 at each step */
+            too_many = elements > MAX_ELEMENTS;
         }
+    }
+    if (too_many) {
+        char buf[128];
+        return set_rule_error(err, DMLREF_ERROR_TOO_LARGE, "T11", name, "Sizes",
+                         "%s: %s.Sizes %s hold more than 4294967295 (2^32-1) elements, the limit of a buffer tensor",
+                         op, name, sizes_str(buf, sizeof buf, t->sizes, t->n));
     }
     t->elements = elements;
 
@@ -330,6 +335,7 @@ dmlref_status tensor_check(const char *op, const char *name, const DMLREF_TENSOR
                          op, name, align, t->esize);
     t->align = align;
 
-    if (is_output) return check_no_overlap(&output_of->alloc, op, name, t, err);
+    /* T15: packed (no Strides) is disjoint by construction */
+    if (is_output && bd->Strides) return check_no_overlap(&output_of->alloc, op, name, t, err);
     return DMLREF_OK;
 }
