@@ -153,8 +153,11 @@ static uint64_t repeat_of(const uint32_t *idx, uint64_t size) {
     uint64_t r = 1;
     while (r < size && idx[r] == 0) ++r;
     if (size % r) return 0;
-    for (uint64_t o = 0; o < size; ++o)
-        if (idx[o] != o / r) return 0;
+    uint64_t q = 0, c = 0; /* o / r and o % r, counted */
+    for (uint64_t o = 0; o < size; ++o) {
+        if (idx[o] != q) return 0;
+        if (++c == r) c = 0, ++q;
+    }
     return r;
 }
 
@@ -191,9 +194,9 @@ dmlref_status resample_plan(op_t *op, dmlref_error *err) {
             p->tab[d][o] = (uint64_t)id[o] * in->bstrides[d];
         }
         at += out->sizes[d];
-        if (d == n - 1) inner_r = repeat_of(id, out->sizes[d]);
-        const uint64_t r = repeat ? repeat_of(id, out->sizes[d]) : 0;
-        if (!r) {
+        const uint64_t r = repeat || d == n - 1 ? repeat_of(id, out->sizes[d]) : 0;
+        if (d == n - 1) inner_r = r;
+        if (!r || !repeat) {
             repeat = 0;
             continue;
         }
