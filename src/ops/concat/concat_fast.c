@@ -239,15 +239,24 @@ dmlref_status plan_concat(op_t *op, int split, uint32_t a, dmlref_error *err) {
         uint64_t sizes[MAX_DIMS];
         for (uint32_t d = 0; d < n; ++d) sizes[d] = t->sizes[d];
         if (!DMLREF_SMALL) { /* DMLREF_SMALL: the strided mode only, which needs none of this */
-            copy_plan sub;
-            copy_plan_init(&sub, n - a, sizes + a, dst + a, src + a, esize);
-            if (sub.nest.points != 1) all_blocks = 0;
-            pc->block = sub.block;
-            pc->chunks = (sub.block + COPY_CHUNK - 1) / COPY_CHUNK;
+            /* One block when the slab's dims (size 1 aside) are packed on both sides: what a
+             * copy_plan of the slab finds (adjacent dims merged into one contiguous run),
+             * without building one.  Otherwise the strided mode, which uses no block. */
+            uint64_t block = esize;
+            for (uint32_t d = n; d-- > a;) {
+                if (sizes[d] == 1) continue;
+                if (dst[d] != block || src[d] != block) {
+                    all_blocks = 0;
+                    break;
+                }
+                block *= sizes[d]; /* <= the piece's bytes */
+            }
+            pc->block = block;
+            pc->chunks = (block + COPY_CHUNK - 1) / COPY_CHUNK;
             pc->prefix = upo;
             upo += pc->chunks;
-            if (sub.block < min_block) min_block = sub.block;
-            if (sub.block > max_block) max_block = sub.block;
+            if (block < min_block) min_block = block;
+            if (block > max_block) max_block = block;
         }
         total += t->elements * esize;
     }
