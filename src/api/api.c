@@ -332,11 +332,12 @@ static const char *binding_name(const op_t *op, int is_output, uint32_t i, char 
 }
 
 /* [a, a + na) and [b, b + nb) share a byte.  Written with differences, not
- * sums: a TotalTensorSizeInBytes near 2^64 would wrap a + na. */
+ * sums: a TotalTensorSizeInBytes near 2^64 would wrap a + na.  Without branches:
+ * b - a (mod the pointer width) is below na exactly when b lies in a's range, and
+ * the other way round (a range of 0 bytes holds nothing). */
 static int ranges_overlap(const void *a, uint64_t na, const void *b, uint64_t nb) {
     const uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
-    if (!na || !nb) return 0;
-    return pa >= pb ? (uint64_t)(pa - pb) < nb : (uint64_t)(pb - pa) < na;
+    return ((uint64_t)(uintptr_t)(pb - pa) < na) | ((uint64_t)(uintptr_t)(pa - pb) < nb);
 }
 
 /* Binding i (inputs first, then outputs) breaks B2, B3 or B4: the error, with
@@ -402,8 +403,8 @@ static dmlref_status check_bindings(const op_t *op, const dmlref_cbuffer *inputs
     for (uint32_t k = 0; k < n_outputs; ++k) {
         const uint64_t ok = op->outputs[k].total_bytes;
         for (uint32_t i = 0; i < n_inputs; ++i)
-            if (!(in_place && outputs[k].data == inputs[i].data) &&
-                ranges_overlap(outputs[k].data, ok, inputs[i].data, op->inputs[i].total_bytes))
+            if (ranges_overlap(outputs[k].data, ok, inputs[i].data, op->inputs[i].total_bytes) &&
+                !(in_place && outputs[k].data == inputs[i].data))
                 return overlap_error(op, k, 0, i, err);
         for (uint32_t i = 0; i < k; ++i)
             if (ranges_overlap(outputs[k].data, ok, outputs[i].data, op->outputs[i].total_bytes))
