@@ -637,8 +637,8 @@ static void cols_x4(const am_plan *p, const unsigned char *in, unsigned char *ou
 }
 
 #if DMLREF_SIMD
-/* FLOAT32 columns [0, w), w <= ARGMINMAX_CW_F32 (cols_f32_rows; a chunk it cannot order exactly,
- * and the last w % 4 columns, by cols_generic). */
+/* FLOAT32 columns [0, w), w <= ARGMINMAX_CW_F32 (cols_f32_rows; a chunk it cannot order exactly
+ * by cols_generic, the last w % 4 columns by cols_x4's 32-bit keys). */
 static void cols_f32(const am_plan *p, const unsigned char *in, unsigned char *out, uint64_t w) {
     float bf[ARGMINMAX_CW_F32];
     uint32_t idx[ARGMINMAX_CW_F32];
@@ -653,7 +653,7 @@ static void cols_f32(const am_plan *p, const unsigned char *in, unsigned char *o
         else
             for (uint64_t i = 0; i < w4; ++i) argminmax_store(out + i * p->ost, p->oes, idx[i]);
     }
-    if (w > w4) cols_generic(p, in + 4 * w4, out + w4 * p->ost, w - w4);
+    if (w > w4) cols_x4(p, in + 4 * w4, out + w4 * p->ost, w - w4);
 }
 #endif
 
