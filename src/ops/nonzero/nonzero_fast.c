@@ -131,6 +131,10 @@ static void nz_write_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t pa
     uint32_t co[MAX_DIMS];
     uint64_t cur = e0, q = e0;
     for (uint32_t d = D; d-- > 0;) {
+        if (q == 0) { /* the outer coordinates are 0: no division */
+            co[d] = 0;
+            continue;
+        }
         co[d] = (uint32_t)(q % p->sizes[d]);
         q /= p->sizes[d];
     }
@@ -148,20 +152,23 @@ static void nz_write_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t pa
             if (v < W) {
                 co[D - 1] = (uint32_t)v;
             } else {
-                co[D - 1] = (uint32_t)(v % W);
-                uint64_t carry = v / W;
+                /* the carry into the outer dims; a division only for a step past a whole row */
+                uint64_t carry = 1;
+                if (v < 2 * (uint64_t)W) co[D - 1] = (uint32_t)(v - W);
+                else co[D - 1] = (uint32_t)(v % W), carry = v / W;
                 for (uint32_t d = D - 1; carry && d-- > 0;) {
-                    const uint64_t w = (uint64_t)co[d] + carry;
-                    co[d] = (uint32_t)(w % p->sizes[d]);
-                    carry = w / p->sizes[d];
+                    const uint64_t w = (uint64_t)co[d] + carry, size = p->sizes[d];
+                    if (w < size) co[d] = (uint32_t)w, carry = 0;
+                    else if (w < 2 * size) co[d] = (uint32_t)(w - size), carry = 1;
+                    else co[d] = (uint32_t)(w % size), carry = w / size;
                 }
             }
             unsigned char *o = dco + row * srow;
             if (p->cpacked && N <= 2) { /* 4-byte moves: a wider load of co[] just stored would stall */
                 memcpy(o, co + first, 4);
                 if (N == 2) memcpy(o + 4, co + first + 1, 4);
-            } else if (p->cpacked) {
-                memcpy(o, co + first, (size_t)N * 4);
+            } else if (p->cpacked) { /* N <= 8: 4-byte moves, no call */
+                for (uint32_t j = 0; j < N; ++j) memcpy(o + 4 * j, co + first + j, 4);
             } else {
                 for (uint32_t j = 0; j < N; ++j) memcpy(o + j * scol, co + first + j, 4);
             }
