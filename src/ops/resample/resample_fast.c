@@ -61,15 +61,32 @@ static dmlref_status rs_repeat_kernel(const op_t *op, const exec_args *x, dmlref
     return DMLREF_OK;
 }
 
-/* The input byte offset and the output byte offset of output row r (dims 0 .. n-2). */
-static void rs_row(const rs_plan *p, uint64_t r, uint64_t *so, uint64_t *dof) {
+/* The coordinates c (dims 0 .. n-2), input byte offset and output byte offset of output
+ * row r: divisions only while r's remaining part is not 0. */
+static void rs_row(const rs_plan *p, uint64_t r, uint64_t *c, uint64_t *so, uint64_t *dof) {
     uint64_t q = r;
     *so = *dof = 0;
     for (uint32_t d = p->n - 1; d-- > 0;) {
-        const uint64_t cd = q % p->osz[d];
-        q /= p->osz[d];
+        const uint64_t cd = q ? q % p->osz[d] : 0;
+        q = q ? q / p->osz[d] : 0;
+        c[d] = cd;
         *so += p->tab[d][cd];
         *dof += cd * p->ost[d];
+    }
+}
+
+/* The next row after (c, so, dof): an odometer over dims 0 .. n-2. */
+static void rs_next(const rs_plan *p, uint64_t *c, uint64_t *so, uint64_t *dof) {
+    for (uint32_t d = p->n - 1; d-- > 0;) {
+        *so -= p->tab[d][c[d]];
+        if (++c[d] < p->osz[d]) {
+            *so += p->tab[d][c[d]];
+            *dof += p->ost[d];
+            return;
+        }
+        c[d] = 0;
+        *so += p->tab[d][0];
+        *dof -= (p->osz[d] - 1) * p->ost[d];
     }
 }
 
@@ -83,9 +100,10 @@ static void rs_gather_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t p
     const uint64_t w = p->osz[last], os = p->ost[last];
     const uint64_t *tl = p->tab[last];
     (void)part;
+    uint64_t co[RESAMPLE_MAX_DIMS], so = 0, dof = 0;
+    if (lo < hi) rs_row(p, lo, co, &so, &dof);
     for (uint64_t r = lo; r < hi; ++r) {
-        uint64_t so, dof;
-        rs_row(p, r, &so, &dof);
+        if (r > lo) rs_next(p, co, &so, &dof);
         const unsigned char *s = src + so;
         unsigned char *o = dst + dof;
         switch (p->es) {
@@ -116,9 +134,10 @@ static void rs_rows_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t par
     const unsigned char *prev = NULL;
     uint64_t prev_so = 0;
     (void)part;
+    uint64_t co[RESAMPLE_MAX_DIMS], so = 0, dof = 0;
+    if (lo < hi) rs_row(p, lo, co, &so, &dof);
     for (uint64_t row = lo; row < hi; ++row) {
-        uint64_t so, dof;
-        rs_row(p, row, &so, &dof);
+        if (row > lo) rs_next(p, co, &so, &dof);
         unsigned char *o = dst + dof;
         if (prev && so == prev_so) memcpy(o, prev, bytes);
         else if (r == 1) memcpy(o, src + so, bytes);
