@@ -251,10 +251,11 @@ static dmlref_status one_hot_kernel(const op_t *op, const exec_args *x, dmlref_e
     (void)err;
     if (p->mode == OH_ROWS || p->mode == OH_ROWS_STREAM) {
         /* [off x (D-1), on, off x D]: the line of index v is the D elements from D-1-v, the all-off line from D */
-        for (uint64_t i = 0; i < 2 * p->D; ++i) memcpy(buf + i * es, i == p->D - 1 ? c.on : off, (size_t)es);
+        for (uint64_t i = 0; i < 2 * p->D; ++i) put_elem(buf + i * es, i == p->D - 1 ? c.on : off, (unsigned)es);
         c.tmpl = buf;
     } else if (p->mode == OH_LONG_ROWS || p->mode == OH_LONG_ROWS_STREAM) {
-        for (uint64_t i = 0; i < PAT_BYTES; i += es) memcpy(buf + i, off, (size_t)es);
+        put_elem(buf, off, (unsigned)es); /* then doubled: es is a power of two dividing PAT_BYTES */
+        for (uint64_t len = es; len < PAT_BYTES; len *= 2) memcpy(buf + len, buf, (size_t)len);
         c.pat = buf;
     }
     run_ranges(op, p->nth, p->units, p->mode == OH_PLANES ? planes_range : rows_range, &c);
