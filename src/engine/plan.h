@@ -310,6 +310,45 @@ void zero_plan_init(zero_plan *z, const tensor_t *t);
 /* Zeroes the units [lo, hi): points of the nest, or chunks of a block larger than COPY_CHUNK. */
 void zero_plan_run(const zero_plan *z, unsigned char *dst, uint64_t lo, uint64_t hi);
 
+/* n bytes copied / zeroed, n usually small (a tiny tensor's run): up to 16 bytes as
+ * fixed-size moves the compiler inlines (two overlapping 8- or 4-byte moves),
+ * memcpy / memset above; a call costs more than a run of a few elements.  Scalar moves
+ * only: the PLAIN kernels' helper (simd_copy_small is the SIMD kernels'). */
+static inline void copy_bytes(unsigned char *d, const unsigned char *s, size_t n) {
+    if (n > 16) {
+        memcpy(d, s, n);
+    } else if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        memcpy(d, &a, 4);
+        memcpy(d + n - 4, &b, 4);
+    } else {
+        for (size_t i = 0; i < n; ++i) d[i] = s[i];
+    }
+}
+
+static inline void zero_bytes(unsigned char *d, size_t n) {
+    static const uint64_t zero = 0;
+    if (n > 16) {
+        memset(d, 0, n);
+    } else if (n >= 8) {
+        memcpy(d, &zero, 8);
+        memcpy(d + n - 8, &zero, 8);
+    } else if (n >= 4) {
+        memcpy(d, &zero, 4);
+        memcpy(d + n - 4, &zero, 4);
+    } else {
+        for (size_t i = 0; i < n; ++i) d[i] = 0;
+    }
+}
+
 /* 1 when a dimension of stride `outer` directly encloses one of `size`
  * elements at stride `inner` (outer == inner * size), without overflowing:
  * the test of every dimension merge (nest_collapse, the JOIN/SPLIT outer dims). */

@@ -41,12 +41,12 @@ static void fill_run(const diagonal_plan_t *p, unsigned char *dst, uint64_t n, u
     if (stride == es) {
         uint64_t bytes = n * es;
         if (p->fill_zero) {
-            memset(dst, 0, (size_t)bytes);
+            zero_bytes(dst, (size_t)bytes);
             return;
         }
         while (bytes) {
             const uint64_t k = bytes < PATTERN_BYTES ? bytes : PATTERN_BYTES;
-            memcpy(dst, p->pattern, (size_t)k);
+            copy_bytes(dst, p->pattern, (size_t)k);
             dst += k;
             bytes -= k;
         }
@@ -83,7 +83,7 @@ static void fill_run(const diagonal_plan_t *p, unsigned char *dst, uint64_t n, u
 static void zero_run(uint32_t es, unsigned char *dst, uint64_t n, uint64_t stride) {
     if (!n) return;
     if (stride == es) {
-        memset(dst, 0, (size_t)(n * es));
+        zero_bytes(dst, (size_t)(n * es));
         return;
     }
     for (uint64_t i = 0; i < n; ++i) memset(dst + i * stride, 0, es);
@@ -93,7 +93,7 @@ static void zero_run(uint32_t es, unsigned char *dst, uint64_t n, uint64_t strid
 static void copy_run(uint32_t es, unsigned char *dst, uint64_t os, const unsigned char *src, uint64_t is, uint64_t n) {
     if (!n) return;
     if (os == es && is == es) {
-        memcpy(dst, src, (size_t)(n * es));
+        copy_bytes(dst, src, (size_t)(n * es));
         return;
     }
     switch (es) {

@@ -24,6 +24,7 @@
  */
 #include "ops/kernels.h"
 #include "unfold.h"
+#include "engine/plan.h"
 
 #include <string.h>
 
@@ -46,34 +47,6 @@ typedef struct unfold_ctx {
     const unfold_plan *p;
     const exec_args *x;
 } unfold_ctx;
-
-/* n bytes, n small: fixed-size moves the compiler inlines (a call to memcpy or memset
- * costs more than a run of a few elements). */
-static inline void copy_bytes(unsigned char *d, const unsigned char *s, size_t n) {
-    if (n > 16) {
-        memcpy(d, s, n);
-    } else if (n >= 8) {
-        uint64_t a, b;
-        memcpy(&a, s, 8);
-        memcpy(&b, s + n - 8, 8);
-        memcpy(d, &a, 8);
-        memcpy(d + n - 8, &b, 8);
-    } else {
-        for (size_t i = 0; i < n; ++i) d[i] = s[i];
-    }
-}
-
-static inline void zero_bytes(unsigned char *d, size_t n) {
-    static const uint64_t zero = 0;
-    if (n > 16) {
-        memset(d, 0, n);
-    } else if (n >= 8) {
-        memcpy(d, &zero, 8);
-        memcpy(d + n - 8, &zero, 8);
-    } else {
-        for (size_t i = 0; i < n; ++i) d[i] = 0;
-    }
-}
 
 /* Rows [lo, hi) of the output: row u is (n, c, k[0..K)), u = (n * C + c) * prod(W) + k
  * row-major; the first one's coordinates by division, then an odometer. */
