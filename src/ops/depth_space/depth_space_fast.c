@@ -151,9 +151,15 @@ static const row_fn ds_rows[DS_MODES][4] = {
     {deinterleave_x1, deinterleave_x2, deinterleave_x4, deinterleave_x8},
 };
 
+/* Row modes with at most this many rows: their offsets in a table made at compile, so
+ * that a tiny execute walks no nest. */
+#define DS_TABLE_ROWS 16u
+
 typedef struct ds_plan {
     copy_plan copy; /* the whole permutation (the DS_COPY mode)                */
     int mode;
+    int table;      /* the row modes: 1 when roff holds every row's offsets    */
+    uint64_t roff[DS_TABLE_ROWS][2]; /* row r's destination and source offsets */
     row_fn row;     /* the row modes: one call per point of `outer`            */
     nest_t outer;   /* the copy's nest without its two innermost dimensions    */
     uint64_t n, q;  /* elements per row, lanes                                 */
@@ -175,6 +181,10 @@ static void depth_space_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t
     (void)part;
     if (DMLREF_SMALL || p->mode == DS_COPY) {
         copy_plan_run(&p->copy, dst, src, lo, hi);
+        return;
+    }
+    if (p->table) {
+        for (uint64_t r = lo; r < hi; ++r) p->row(dst + p->roff[r][0], src + p->roff[r][1], p->rs, p->n, p->q);
         return;
     }
     const nest_t *nt = &p->outer;
@@ -259,6 +269,18 @@ dmlref_status depth_space_plan(op_t *op, dmlref_error *err) {
             p->outer.points = 1;
             for (uint32_t d = 0; d < p->outer.m; ++d) p->outer.points *= p->outer.sizes[d];
             p->units = p->outer.points;
+            if (p->units <= DS_TABLE_ROWS) { /* the rows' offsets, in the walk's order */
+                const nest_t *on = &p->outer;
+                const uint64_t ds = on->st[0][on->m - 1], ss = on->st[1][on->m - 1];
+                uint64_t r = 0;
+                nest_it it;
+                for (int more = nest_rows_begin(on, &it, 0, p->units); more; more = nest_rows_next(on, &it))
+                    for (uint64_t k = 0; k < it.len; ++k, ++r) {
+                        p->roff[r][0] = it.off[0] + k * ds;
+                        p->roff[r][1] = it.off[1] + k * ss;
+                    }
+                p->table = 1;
+            }
         }
     }
     const uint32_t w = e == 1 ? 0 : e == 2 ? 1 : e == 4 ? 2 : 3;
