@@ -38,7 +38,8 @@ typedef struct fill_plan {
 #define STREAM(p, v) simde_mm_stream_si128((simde__m128i *)(void *)(p), (v))
 #endif
 
-/* n bytes (whole elements) of the pattern at d; stream: aligned streaming stores. */
+/* n bytes (whole elements) of the pattern at d; stream: aligned streaming stores.  es is 1, 2,
+ * 4 or 8: an offset modulo es is a mask. */
 static void pattern_row(unsigned char *d, uint64_t n, const unsigned char *pat, uint32_t es, int stream) {
     uint64_t i = 0;
 #if DMLREF_SIMD
@@ -46,19 +47,19 @@ static void pattern_row(unsigned char *d, uint64_t n, const unsigned char *pat, 
         if (stream && n >= 64) {
             const uint64_t head = (16 - ((uintptr_t)d & 15)) & 15;
             ST(d, LD(pat)); /* bytes [0, 16): [0, head) done, [head, 16) again below */
-            const simde__m128i v = LD(pat + head % es);
+            const simde__m128i v = LD(pat + (head & (es - 1)));
             for (i = head; i + 16 <= n; i += 16) STREAM(d + i, v);
         } else {
             const simde__m128i v = LD(pat);
             for (; i + 16 <= n; i += 16) ST(d + i, v);
         }
-        if (i < n) ST(d + n - 16, LD(pat + (n - 16) % es));
+        if (i < n) ST(d + n - 16, LD(pat + ((n - 16) & (es - 1))));
         return;
     }
 #else
-    (void)stream;
+    (void)stream, (void)es;
 #endif
-    for (; i < n; ++i) d[i] = pat[i % es];
+    for (; i < n; ++i) d[i] = pat[i & 31]; /* pat repeats the value (es | 32): pat[i % es] */
 }
 
 typedef struct fill_ctx {
