@@ -287,8 +287,7 @@ static void transpose_run(const copy_plan *cp, unsigned char *dst, const unsigne
         uint64_t o = u / cp->tiles_p / cp->tiles_q, od = cp->base[0], os = cp->base[1];
         for (uint32_t d = nt->m; d-- > 0;) { /* the point of the other dims */
             if (d == p || d == q) continue;
-            const uint64_t c = o % nt->sizes[d];
-            o /= nt->sizes[d];
+            const uint64_t c = coord_step(&o, nt->sizes[d]);
             od += c * nt->st[0][d];
             os += c * nt->st[1][d];
         }

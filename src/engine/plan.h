@@ -59,6 +59,19 @@ void nest_collapse(nest_t *nt, uint32_t k);
  * bytes (esize when nothing folds).  Keeps m >= 1. */
 uint64_t nest_fold(nest_t *nt, uint32_t k, uint64_t esize, const int *want);
 
+/* One coordinate of a row-major index q: q % size, leaving q / size in *q, with no division
+ * while q < size (a serial walk starts at 0, and a tiny tensor's indices are small): the
+ * step of every index-to-coordinates loop. */
+static inline uint64_t coord_step(uint64_t *q, uint64_t size) {
+    const uint64_t v = *q;
+    if (v < size) {
+        *q = 0;
+        return v;
+    }
+    *q = v / size;
+    return v % size;
+}
+
 /* Row-wise walk over the points [lo, hi) of a nest: each step is a segment of
  * the innermost dim starting at offsets off[] with len points. */
 typedef struct nest_it {
@@ -82,12 +95,7 @@ NEST_WALK_FN int nest_rows_begin(const nest_t *nt, nest_it *it, uint64_t lo, uin
     uint64_t p = lo;
     for (uint32_t t = 0; t < NEST_K; ++t) it->off[t] = 0;
     for (uint32_t d = nt->m; d-- > 0;) {
-        if (p == 0) { /* the outer coordinates are 0: no division (a serial walk starts at 0) */
-            it->c[d] = 0;
-            continue;
-        }
-        it->c[d] = p % nt->sizes[d];
-        p /= nt->sizes[d];
+        it->c[d] = coord_step(&p, nt->sizes[d]);
         for (uint32_t t = 0; t < NEST_K; ++t) it->off[t] += it->c[d] * nt->st[t][d];
     }
     it->left = hi > lo ? hi - lo : 0;
@@ -115,9 +123,8 @@ NEST_WALK_FN int nest_rows_next(const nest_t *nt, nest_it *it) {
 /* Byte offsets of point p (row-major over the nest). */
 NEST_WALK_FN void nest_offsets(const nest_t *nt, uint64_t p, uint64_t *off) {
     for (uint32_t t = 0; t < NEST_K; ++t) off[t] = 0;
-    for (uint32_t d = nt->m; d-- > 0 && p != 0;) { /* 0 once p is: no more divisions */
-        const uint64_t c = p % nt->sizes[d];
-        p /= nt->sizes[d];
+    for (uint32_t d = nt->m; d-- > 0 && p != 0;) { /* 0 once p is: the other coordinates are 0 */
+        const uint64_t c = coord_step(&p, nt->sizes[d]);
         for (uint32_t t = 0; t < NEST_K; ++t) off[t] += c * nt->st[t][d];
     }
 }

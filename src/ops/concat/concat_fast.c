@@ -84,8 +84,7 @@ static void concat_inner_range(const void *vc, uint64_t lo, uint64_t hi, uint32_
         /* the row of the last outer dim that holds o */
         uint64_t q = o, woff = 0;
         for (uint32_t d = om; d-- > 0;) {
-            coord[d] = q % p->osz[d];
-            q /= p->osz[d];
+            coord[d] = coord_step(&q, p->osz[d]);
             woff += coord[d] * p->wst[d];
         }
         const uint64_t run = p->osz[last] - coord[last] < hi - o ? p->osz[last] - coord[last] : hi - o;
@@ -138,8 +137,7 @@ static void concat_chunked_range(const void *vc, uint64_t lo, uint64_t hi, uint3
         const uint64_t len = pc->block - at < COPY_CHUNK ? pc->block - at : COPY_CHUNK;
         uint64_t q = o, woff = 0, poff = 0;
         for (uint32_t d = p->om; d-- > 0;) {
-            const uint64_t cd = q % p->osz[d];
-            q /= p->osz[d];
+            const uint64_t cd = coord_step(&q, p->osz[d]);
             woff += cd * p->wst[d];
             poff += cd * pc->ost[d];
         }

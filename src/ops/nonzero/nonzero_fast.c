@@ -131,12 +131,7 @@ static void nz_write_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t pa
     uint32_t co[MAX_DIMS];
     uint64_t cur = e0, q = e0;
     for (uint32_t d = D; d-- > 0;) {
-        if (q == 0) { /* the outer coordinates are 0: no division */
-            co[d] = 0;
-            continue;
-        }
-        co[d] = (uint32_t)(q % p->sizes[d]);
-        q /= p->sizes[d];
+        co[d] = (uint32_t)coord_step(&q, p->sizes[d]);
     }
     const uint32_t W = p->sizes[D - 1];
     for (uint64_t i = e0; i < e1; i += 64) { /* a 64-element block's mask: one loop exit per block */

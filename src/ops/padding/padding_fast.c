@@ -291,8 +291,7 @@ static void pad_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
     (void)part;
     uint64_t q = lo / chunks, ch = lo % chunks, ooff = 0;
     for (uint32_t d = rd; d-- > 0;) {
-        co[d] = q % p->d[d].out_n;
-        q /= p->d[d].out_n;
+        co[d] = coord_step(&q, p->d[d].out_n);
         ooff += co[d] * p->d[d].obs;
         src[d] = coord_src(p, &p->d[d], co[d]);
     }

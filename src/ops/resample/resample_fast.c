@@ -67,8 +67,7 @@ static void rs_row(const rs_plan *p, uint64_t r, uint64_t *c, uint64_t *so, uint
     uint64_t q = r;
     *so = *dof = 0;
     for (uint32_t d = p->n - 1; d-- > 0;) {
-        const uint64_t cd = q ? q % p->osz[d] : 0;
-        q = q ? q / p->osz[d] : 0;
+        const uint64_t cd = coord_step(&q, p->osz[d]);
         c[d] = cd;
         *so += p->tab[d][cd];
         *dof += cd * p->ost[d];

@@ -72,12 +72,7 @@ typedef struct scatter_ctx {
 static void outer_at(const scatter_plan *p, uint64_t o, uint64_t *c, uint64_t *off) {
     for (uint32_t t = 0; t < T_COUNT; ++t) off[t] = 0;
     for (uint32_t d = p->om; d-- > 0;) {
-        if (o == 0) { /* the outer coordinates are 0: no division */
-            c[d] = 0;
-            continue;
-        }
-        c[d] = o % p->osz[d];
-        o /= p->osz[d];
+        c[d] = coord_step(&o, p->osz[d]);
         for (uint32_t t = 0; t < T_COUNT; ++t) off[t] += c[d] * p->ost[t][d];
     }
 }

@@ -103,8 +103,7 @@ static void select_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part
         uint64_t q = u / W, off[SEL_K] = {0, 0, 0, 0};
         const uint64_t at = u % W, len = hi - u < W - at ? hi - u : W - at;
         for (uint32_t d = m - 1; d-- > 0;) {
-            const uint64_t cd = q % p->sizes[d];
-            q /= p->sizes[d];
+            const uint64_t cd = coord_step(&q, p->sizes[d]);
             for (uint32_t t = 0; t < SEL_K; ++t) off[t] += cd * p->st[t][d];
         }
         for (uint32_t t = 0; t < SEL_K; ++t) off[t] += at * p->st[t][m - 1];

@@ -58,8 +58,7 @@ static void up_rows_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t par
     for (uint64_t r = lo; r < hi; ++r) {
         uint64_t q = r, so = 0, dof = 0;
         for (uint32_t d = p->n - 1; d-- > 0;) {
-            const uint64_t cd = q % p->isz[d];
-            q /= p->isz[d];
+            const uint64_t cd = coord_step(&q, p->isz[d]);
             so += cd * p->ist[d];
             dof += (d == hd ? cd * p->height : cd) * p->ost[d];
         }
