@@ -950,7 +950,10 @@ DMLREF_API dmlref_status dmlref_compile_memory(const DMLREF_OPERATOR_DESC *desc,
  */
 DMLREF_API size_t dmlref_execute_memory(const dmlref_operator *op);
 
-/* compile + execute + release. */
+/* compile + execute + release.  With options->allocator NULL (malloc), the compiled
+ * operator is built in a 4 KiB arena on dmlref_run's own stack and only what does not
+ * fit comes from malloc: a tiny call makes no allocation (builds with SMALL=1 or
+ * DMLREF_NO_MALLOC have no arena).  With an allocator set, every request goes to it. */
 DMLREF_API dmlref_status dmlref_run(const DMLREF_OPERATOR_DESC *desc,
                                     DMLREF_FEATURE_LEVEL feature_level,
                                     const dmlref_options *options,
