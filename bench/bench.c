@@ -194,6 +194,65 @@ static void stream_fill(unsigned char *d, size_t n) {
     simd_stream_fence();
 }
 
+/* gather_rows' bound (docs/performance.md): the 65536 rows of 1 KiB of gather_rows, each from a
+ * random row of the 64 MiB source (uniform, a fixed xorshift), copied in order to the 64 MiB
+ * destination by a hand loop doing what gather.rows does per row: the row ROWS_AHEAD ahead
+ * prefetched, the row copied with streaming stores.  What the kernel adds is its index reads,
+ * its clamp and its nest walk. */
+#define ROWS_BYTES 1024u
+#define ROWS_COUNT ((size_t)64 << 10)
+#define ROWS_AHEAD 8u
+static uint32_t *rows_idx;
+
+static void rows_init(void) {
+    rows_idx = xmalloc(ROWS_COUNT * sizeof *rows_idx);
+    uint64_t s = 0x9E3779B97F4A7C15u;
+    for (size_t i = 0; i < ROWS_COUNT; ++i) {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        rows_idx[i] = (uint32_t)(s >> 48); /* [0, 65535] */
+    }
+}
+
+static void rows_copy(size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; ++i) {
+        if (i + ROWS_AHEAD < hi) {
+            const unsigned char *nx = mc_src + (size_t)rows_idx[i + ROWS_AHEAD] * ROWS_BYTES;
+            for (size_t b = 0; b < ROWS_BYTES; b += 64) {
+#if defined(__GNUC__)
+                __builtin_prefetch(nx + b, 0);
+#else
+                (void)nx;
+#endif
+            }
+        }
+        simd_copy_stream(mc_dst + i * ROWS_BYTES, mc_src + (size_t)rows_idx[i] * ROWS_BYTES, ROWS_BYTES);
+    }
+    simd_stream_fence();
+}
+
+static double time_rows(int all_threads, int min_reps) {
+    double t[256];
+    const int reps = repeat < min_reps ? min_reps : repeat > 256 ? 256 : repeat;
+    for (int i = -1; i < reps; ++i) {
+        const double t0 = now_ms();
+#ifdef _OPENMP
+        if (all_threads) {
+#pragma omp parallel
+            {
+                const size_t nt = (size_t)omp_get_num_threads(), id = (size_t)omp_get_thread_num();
+                rows_copy(ROWS_COUNT * id / nt, ROWS_COUNT * (id + 1) / nt);
+            }
+        } else
+#endif
+            rows_copy(0, ROWS_COUNT);
+        if (i >= 0) t[i] = now_ms() - t0;
+    }
+    (void)all_threads;
+    return median(t, reps);
+}
+
 /* The median ms of a 64 MiB memcpy (fill: a 64 MiB streaming fill of mc_dst, the ceiling of an
  * operator that only writes, such as FILL_VALUE_SEQUENCE), on one thread or one part per thread. */
 static double time_reference(int all_threads, int min_reps, int fill) {
@@ -391,7 +450,8 @@ static const char usage[] =
     "usage: bench [--repeat N] [--oracle] [--no-hugepages] [--pool P] [--workloads DIR] [FILTER]\n"
     "       bench --check [--pool P] [--workloads DIR] [FILTER]\n"
     "\n"
-    "Times the workloads of docs/performance.md (and a 64 MiB memcpy and streaming fill), each with 1 thread\n"
+    "Times the workloads of docs/performance.md (and a 64 MiB memcpy, a streaming fill and gather_rows'\n"
+    "bound, random 1 KiB rows copied by a hand loop), each with 1 thread\n"
     "and with all threads: median ms over N timed runs, GB/s, the memcpy limit measured\n"
     "just before the line (GB/s), the ratio to it, kernel.  Each workload is a case file,\n"
     "DIR/<name>.json, the names listed in DIR/workloads.txt.\n"
@@ -488,6 +548,13 @@ int main(int argc, char **argv) {
                MEMCPY_MOVED / 2 / ms1 * 1e-6 / best_gbs, "streaming stores");
         printf("%-24s %5d %9.3f %8.1f %8.1f %6.2f  %s\n", "fill_64MiB", all, msn, MEMCPY_MOVED / 2 / msn * 1e-6, best_gbs,
                MEMCPY_MOVED / 2 / msn * 1e-6 / best_gbs, "streaming stores, one part per thread");
+        /* gather_rows' bound: its bytes moved (64 MiB read, 64 MiB written), as its line counts them */
+        rows_init();
+        const double mr1 = time_rows(0, 30), mrn = time_rows(1, 30);
+        printf("%-24s %5d %9.3f %8.1f %8.1f %6.2f  %s\n", "rows_64MiB", 1, mr1, MEMCPY_MOVED / mr1 * 1e-6, best_gbs,
+               MEMCPY_MOVED / mr1 * 1e-6 / best_gbs, "random 1 KiB rows, prefetched 8 ahead, streamed");
+        printf("%-24s %5d %9.3f %8.1f %8.1f %6.2f  %s\n", "rows_64MiB", all, mrn, MEMCPY_MOVED / mrn * 1e-6, best_gbs,
+               MEMCPY_MOVED / mrn * 1e-6 / best_gbs, "random 1 KiB rows, one part per thread");
         fflush(stdout);
     }
 
