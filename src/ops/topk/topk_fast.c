@@ -172,10 +172,9 @@ TOPK_INLINE simde__m128 kth_of_16(simde__m128 a, simde__m128 b, simde__m128 c, s
  * (DECREASING) or not x > t (INCREASING), so a NaN is always in.  (The complement of an ordered
  * compare: SIMDe's portable simde_mm_cmpnlt_ps is cmpge, which is false for a NaN.) */
 TOPK_INLINE uint32_t screen16(const unsigned char *p, simde__m128 t, int dec) {
-    const simde__m128 x0 = simde_mm_loadu_ps((const float *)(const void *)p),
-                      x1 = simde_mm_loadu_ps((const float *)(const void *)(p + 16)),
-                      x2 = simde_mm_loadu_ps((const float *)(const void *)(p + 32)),
-                      x3 = simde_mm_loadu_ps((const float *)(const void *)(p + 48));
+    const float *q = (const float *)(const void *)p;
+    const simde__m128 x0 = simde_mm_loadu_ps(q), x1 = simde_mm_loadu_ps(q + 4), x2 = simde_mm_loadu_ps(q + 8),
+                      x3 = simde_mm_loadu_ps(q + 12);
     simde__m128 c0, c1, c2, c3;
     if (dec)
         c0 = simde_mm_cmplt_ps(x0, t), c1 = simde_mm_cmplt_ps(x1, t), c2 = simde_mm_cmplt_ps(x2, t),
@@ -257,6 +256,53 @@ TOPK_INLINE void rank_scatter(const simde__m128i *kv, const uint32_t *pos, uint3
  *     elements (overlapping), the bits of the positions already screened dropped.  The
  *     candidates (at least K: the K best are among them) in position order, at most CAND_MAX:
  *     ranked on the exact keys (rank_scatter); more: each through the list (list_insert32). */
+/* Takes the lowest set bit of w (none: pos[c] = the word's last position, c unchanged): no
+ * branch.  hi: the bit of the word's last position. */
+#define TOPK_TAKE()                                  \
+    do {                                             \
+        pos[c] = j + simd_ctz64(w | hi);             \
+        c += w != 0;                                 \
+        w &= w - 1;                                  \
+    } while (0)
+#define TOPK_TAKES 5u /* per word without branches: more in 3% of the words of topk_rows */
+
+/* 4 elements' bits by position, as a vector */
+TOPK_INLINE simde__m128i gather4(const unsigned char *in, const uint32_t *pos) {
+    int32_t v[4];
+    for (int i = 0; i < 4; ++i) memcpy(v + i, in + 4 * (uint64_t)pos[i], 4);
+    const simde__m128i a = simde_mm_unpacklo_epi32(simde_mm_cvtsi32_si128(v[0]), simde_mm_cvtsi32_si128(v[1]));
+    const simde__m128i b = simde_mm_unpacklo_epi32(simde_mm_cvtsi32_si128(v[2]), simde_mm_cvtsi32_si128(v[3]));
+    return simde_mm_unpacklo_epi64(a, b);
+}
+
+/* The keys of the candidates pos[4r .. 4r+3] (r < R), the slots from c on the sentinel's */
+TOPK_INLINE void cand_keys(const unsigned char *in, const uint32_t *pos, uint32_t c, simde__m128i *kv, const uint32_t R,
+                           int dec) {
+    const simde__m128i sent = simde_mm_set1_epi32(dec ? (int32_t)0xFF800000u : 0x7FC00000), cv = simde_mm_set1_epi32((int32_t)c);
+    for (uint32_t r = 0; r < R; ++r) {
+        const simde__m128i in_ = simde_mm_cmpgt_epi32(cv, simde_mm_set_epi32((int32_t)(4 * r + 3), (int32_t)(4 * r + 2),
+                                                                              (int32_t)(4 * r + 1), (int32_t)(4 * r)));
+        const simde__m128i b = gather4(in, pos + 4 * r);
+        kv[r] = keys4(simde_mm_or_si128(simde_mm_and_si128(in_, b), simde_mm_andnot_si128(in_, sent)), dec);
+    }
+    for (uint32_t r = R; r < 4; ++r) kv[r] = kv[0]; /* unused */
+}
+
+/* The sequence's K best with SIMD, n >= 16 (list_f32_seq): 0 (nothing written) when a lane's
+ * extreme is a NaN (a maxps that propagates NaNs: not x86's), else 1.
+ *  1. one element per lane of 16 interleaved lanes (element j in lane j % 16, up to the last
+ *     whole group of 16): the lane's float maximum (DECREASING; minimum, INCREASING): maxps(x, m)
+ *     keeps m when x is a NaN, so it is an element of the lane (under denormals-are-zero maybe
+ *     one read as a zero: the same under every compare below), or the start value -Inf (+Inf).
+ *  2. t: the K-th best of the 16 in the float order (kth_of_16).  Either t is a start value
+ *     (the screen below keeps every element), or K distinct elements are at least as good as t
+ *     under the compares; then so is the K-th best element of the sequence (the float order is
+ *     a coarsening of the key order, with NaNs at the top), and so are all better ones.
+ *  3. the screen: groups of 16 by not x < t (NaNs in), the last partial group as the last 16
+ *     elements (overlapping), the bits of the positions already screened dropped; 64 positions
+ *     a word, the set bits taken TOPK_TAKES at a time without branches, then one by one.  The
+ *     candidates (at least K: the K best are among them) in position order, at most CAND_MAX:
+ *     ranked on the exact keys (rank_scatter); more: each through the list (list_insert32). */
 TOPK_INLINE int bounded_seq(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix,
                             const int dec) {
     const uint32_t k = (uint32_t)p->k, n = (uint32_t)p->n, n16 = n & ~15u;
@@ -278,16 +324,13 @@ TOPK_INLINE int bounded_seq(const topk_plan_t *p, const unsigned char *in, unsig
     if (simde_mm_movemask_ps(un)) return 0;
     const simde__m128 t = kth_of_16(m0, m1, m2, m3, k, dec);
 
-    /* the candidates' positions and bits; the sentinels (the least key') past them */
-    uint32_t pos[CAND_MAX], bits[CAND_MAX];
-    const simde__m128i sent = simde_mm_set1_epi32(dec ? (int32_t)0xFF800000u : 0x7FC00000);
-    for (uint32_t i = 0; i < CAND_MAX; i += 4) {
-        simde_mm_storeu_si128((simde__m128i *)(void *)(bits + i), sent);
+    /* the candidates' positions (unset slots: position 0) */
+    uint32_t pos[CAND_MAX + TOPK_TAKES];
+    for (uint32_t i = 0; i < CAND_MAX; i += 4)
         simde_mm_storeu_si128((simde__m128i *)(void *)(pos + i), simde_mm_setzero_si128());
-    }
     uint32_t c = 0;
     for (uint32_t j = 0; j < n; j += 64) {
-        uint64_t w;
+        uint64_t w, hi = (uint64_t)1 << 63;
         if (j + 64 <= n16)
             w = (uint64_t)screen16(in + 4 * (uint64_t)j, t, dec) |
                 (uint64_t)screen16(in + 4 * (uint64_t)j + 64, t, dec) << 16 |
@@ -298,28 +341,41 @@ TOPK_INLINE int bounded_seq(const topk_plan_t *p, const unsigned char *in, unsig
             uint32_t g = j;
             for (; g < n16; g += 16) w |= (uint64_t)screen16(in + 4 * (uint64_t)g, t, dec) << (g - j);
             if (g < n) w |= (uint64_t)(screen16(in + 4 * ((uint64_t)n - 16), t, dec) >> (16 - (n - g))) << (g - j);
+            hi = (uint64_t)1 << (n - 1 - j); /* n - j <= 64 */
         }
+        TOPK_TAKE();
+        TOPK_TAKE();
+        TOPK_TAKE();
+        TOPK_TAKE();
+        TOPK_TAKE();
         while (w) {
-            if (c == CAND_MAX) goto many;
-            const uint32_t jj = j + simd_ctz64(w);
+            if (c == CAND_MAX + TOPK_TAKES) goto many;
+            pos[c++] = j + simd_ctz64(w);
             w &= w - 1;
-            pos[c] = jj;
-            memcpy(bits + c, in + 4 * (uint64_t)jj, 4);
-            ++c;
         }
+        if (c > CAND_MAX) goto many;
     }
     if (c < k) return 0; /* cannot happen (the K best pass the screen); never read an unset slot */
     {
         simde__m128i kv[4];
         uint32_t out[CAND_MAX] = {0};
-        for (uint32_t i = 0; i < 4; ++i)
-            kv[i] = keys4(simde_mm_loadu_si128((const simde__m128i *)(const void *)(bits + 4 * i)), dec);
-        if (c <= 12) rank_scatter(kv, pos, out, 3);
-        else rank_scatter(kv, pos, out, 4);
-        for (uint32_t r = 0; r < k; ++r) {
-            memcpy(val + r * p->val_st, in + 4 * (uint64_t)out[r], 4);
-            put_index(ix + r * p->ix_st, p->ix_dtype, out[r]);
+        if (c <= 12) {
+            cand_keys(in, pos, c, kv, 3, dec);
+            rank_scatter(kv, pos, out, 3);
+        } else {
+            cand_keys(in, pos, c, kv, 4, dec);
+            rank_scatter(kv, pos, out, 4);
         }
+        if (p->ix_dtype == DMLREF_TENSOR_DATA_TYPE_UINT32)
+            for (uint32_t r = 0; r < k; ++r) {
+                memcpy(val + r * p->val_st, in + 4 * (uint64_t)out[r], 4);
+                memcpy(ix + r * p->ix_st, out + r, 4);
+            }
+        else
+            for (uint32_t r = 0; r < k; ++r) {
+                memcpy(val + r * p->val_st, in + 4 * (uint64_t)out[r], 4);
+                put_index(ix + r * p->ix_st, p->ix_dtype, out[r]);
+            }
         return 1;
     }
 many: /* more candidates than CAND_MAX: every one (again from the start) through the list */
