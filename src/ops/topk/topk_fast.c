@@ -239,15 +239,19 @@ TOPK_INLINE void rank_scatter(const simde__m128i *kv, const uint32_t *pos, uint3
     simde_mm_storeu_si128((simde__m128i *)(void *)(rank + 4), acc[1]);
     simde_mm_storeu_si128((simde__m128i *)(void *)(rank + 8), acc[2]);
     if (R == 4) simde_mm_storeu_si128((simde__m128i *)(void *)(rank + 12), acc[3]);
-    for (uint32_t i = 0; i < 4 * R; ++i) out[rank[i]] = pos[i];
+#define TOPK_PUT4(i) out[rank[i]] = pos[i], out[rank[i + 1]] = pos[i + 1], out[rank[i + 2]] = pos[i + 2], out[rank[i + 3]] = pos[i + 3]
+    TOPK_PUT4(0);
+    TOPK_PUT4(4);
+    TOPK_PUT4(8);
+    if (R == 4) TOPK_PUT4(12);
+#undef TOPK_PUT4
 }
 
 /* The sequence's K best with SIMD, n >= 16 (list_f32_seq): 0 (nothing written) when a lane's
  * extreme is a NaN (a maxps that propagates NaNs: not x86's), else 1.
  *  1. one element per lane of 16 interleaved lanes (element j in lane j % 16, up to the last
- *     whole group of 16): the lane's float maximum (DECREASING; minimum, INCREASING): maxps(x, m)
- *     keeps m when x is a NaN, so it is an element of the lane (under denormals-are-zero maybe
- *     one read as a zero: the same under every compare below), or the start value -Inf (+Inf).
+ *     whole group of 16), mostly the lane's float maximum (DECREASING; minimum, INCREASING):
+ *     an element of the lane, or the start value -Inf (+Inf), never a NaN (lanes16).
  *  2. t: the K-th best of the 16 in the float order (kth_of_16).  Either t is a start value
  *     (the screen below keeps every element), or K distinct elements are at least as good as t
  *     under the compares; then so is the K-th best element of the sequence (the float order is
@@ -256,6 +260,49 @@ TOPK_INLINE void rank_scatter(const simde__m128i *kv, const uint32_t *pos, uint3
  *     elements (overlapping), the bits of the positions already screened dropped.  The
  *     candidates (at least K: the K best are among them) in position order, at most CAND_MAX:
  *     ranked on the exact keys (rank_scatter); more: each through the list (list_insert32). */
+/* Pass 1 of bounded_seq: the float extreme of each of 16 interleaved lanes (element j in lane
+ * j % 16, j < n16) into m[0..3].  in_order 0: maxps(x, m) (DECREASING; minps, INCREASING), which
+ * keeps m when x is a NaN: each lane an element of the lane (under denormals-are-zero maybe one
+ * read as a zero, the same under every compare below) or the start value -Inf (+Inf) if the
+ * lane holds only NaNs.  1 (the sequence 16-aligned): maxps(m, x), x read as the instruction's
+ * memory operand, which takes x when either is a NaN: each lane an element of the lane all the
+ * same (the first one taken whatever it is), but a NaN may stand for the lane, or a NaN taken
+ * may be dropped by the next maxps: the caller then asks again in order 0. */
+TOPK_INLINE void lanes16(const unsigned char *in, uint32_t n16, simde__m128 *m, const int dec, const int in_order) {
+    const simde__m128 start = simde_mm_set1_ps(dec ? -INFINITY : INFINITY);
+    simde__m128 m0 = start, m1 = start, m2 = start, m3 = start;
+    for (uint32_t j = 0; j < n16; j += 16) {
+        const float *q = (const float *)(const void *)(in + 4 * (uint64_t)j);
+        if (in_order) {
+            const simde__m128 x0 = simde_mm_load_ps(q), x1 = simde_mm_load_ps(q + 4), x2 = simde_mm_load_ps(q + 8),
+                              x3 = simde_mm_load_ps(q + 12);
+            if (dec) {
+                m0 = simde_mm_max_ps(m0, x0), m1 = simde_mm_max_ps(m1, x1);
+                m2 = simde_mm_max_ps(m2, x2), m3 = simde_mm_max_ps(m3, x3);
+            } else {
+                m0 = simde_mm_min_ps(m0, x0), m1 = simde_mm_min_ps(m1, x1);
+                m2 = simde_mm_min_ps(m2, x2), m3 = simde_mm_min_ps(m3, x3);
+            }
+        } else {
+            const simde__m128 x0 = simde_mm_loadu_ps(q), x1 = simde_mm_loadu_ps(q + 4), x2 = simde_mm_loadu_ps(q + 8),
+                              x3 = simde_mm_loadu_ps(q + 12);
+            if (dec) {
+                m0 = simde_mm_max_ps(x0, m0), m1 = simde_mm_max_ps(x1, m1);
+                m2 = simde_mm_max_ps(x2, m2), m3 = simde_mm_max_ps(x3, m3);
+            } else {
+                m0 = simde_mm_min_ps(x0, m0), m1 = simde_mm_min_ps(x1, m1);
+                m2 = simde_mm_min_ps(x2, m2), m3 = simde_mm_min_ps(x3, m3);
+            }
+        }
+    }
+    m[0] = m0, m[1] = m1, m[2] = m2, m[3] = m3;
+}
+
+/* 1 when a lane of m[0..3] is a NaN. */
+TOPK_INLINE int lanes_unordered(const simde__m128 *m) {
+    return simde_mm_movemask_ps(simde_mm_or_ps(simde_mm_cmpunord_ps(m[0], m[1]), simde_mm_cmpunord_ps(m[2], m[3]))) != 0;
+}
+
 /* Takes the lowest set bit of w (none: pos[c] = the word's last position, c unchanged): no
  * branch.  hi: the bit of the word's last position. */
 #define TOPK_TAKE()                                  \
@@ -291,9 +338,8 @@ TOPK_INLINE void cand_keys(const unsigned char *in, const uint32_t *pos, uint32_
 /* The sequence's K best with SIMD, n >= 16 (list_f32_seq): 0 (nothing written) when a lane's
  * extreme is a NaN (a maxps that propagates NaNs: not x86's), else 1.
  *  1. one element per lane of 16 interleaved lanes (element j in lane j % 16, up to the last
- *     whole group of 16): the lane's float maximum (DECREASING; minimum, INCREASING): maxps(x, m)
- *     keeps m when x is a NaN, so it is an element of the lane (under denormals-are-zero maybe
- *     one read as a zero: the same under every compare below), or the start value -Inf (+Inf).
+ *     whole group of 16), mostly the lane's float maximum (DECREASING; minimum, INCREASING):
+ *     an element of the lane, or the start value -Inf (+Inf), never a NaN (lanes16).
  *  2. t: the K-th best of the 16 in the float order (kth_of_16).  Either t is a start value
  *     (the screen below keeps every element), or K distinct elements are at least as good as t
  *     under the compares; then so is the K-th best element of the sequence (the float order is
@@ -306,22 +352,14 @@ TOPK_INLINE void cand_keys(const unsigned char *in, const uint32_t *pos, uint32_
 TOPK_INLINE int bounded_seq(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix,
                             const int dec) {
     const uint32_t k = (uint32_t)p->k, n = (uint32_t)p->n, n16 = n & ~15u;
-    const simde__m128 start = simde_mm_set1_ps(dec ? -INFINITY : INFINITY);
-    simde__m128 m0 = start, m1 = start, m2 = start, m3 = start;
-    for (uint32_t j = 0; j < n16; j += 16) {
-        const float *q = (const float *)(const void *)(in + 4 * (uint64_t)j);
-        const simde__m128 x0 = simde_mm_loadu_ps(q), x1 = simde_mm_loadu_ps(q + 4), x2 = simde_mm_loadu_ps(q + 8),
-                          x3 = simde_mm_loadu_ps(q + 12);
-        if (dec) {
-            m0 = simde_mm_max_ps(x0, m0), m1 = simde_mm_max_ps(x1, m1);
-            m2 = simde_mm_max_ps(x2, m2), m3 = simde_mm_max_ps(x3, m3);
-        } else {
-            m0 = simde_mm_min_ps(x0, m0), m1 = simde_mm_min_ps(x1, m1);
-            m2 = simde_mm_min_ps(x2, m2), m3 = simde_mm_min_ps(x3, m3);
-        }
-    }
-    const simde__m128 un = simde_mm_or_ps(simde_mm_cmpunord_ps(m0, m1), simde_mm_cmpunord_ps(m2, m3));
-    if (simde_mm_movemask_ps(un)) return 0;
+    simde__m128 m[4];
+    if (((uintptr_t)in & 15) == 0) {
+        lanes16(in, n16, m, dec, 1);
+        if (lanes_unordered(m)) lanes16(in, n16, m, dec, 0);
+    } else
+        lanes16(in, n16, m, dec, 0);
+    if (lanes_unordered(m)) return 0;
+    simde__m128 m0 = m[0], m1 = m[1], m2 = m[2], m3 = m[3];
     const simde__m128 t = kth_of_16(m0, m1, m2, m3, k, dec);
 
     /* the candidates' positions (unset slots: position 0) */
@@ -366,15 +404,23 @@ TOPK_INLINE int bounded_seq(const topk_plan_t *p, const unsigned char *in, unsig
             cand_keys(in, pos, c, kv, 4, dec);
             rank_scatter(kv, pos, out, 4);
         }
+        const uint64_t val_st = p->val_st, ix_st = p->ix_st;
+        uint32_t r = 0;
+        if (p->ix_dtype == DMLREF_TENSOR_DATA_TYPE_UINT32 && val_st == 4 && ix_st == 4) /* packed rows: 4 at a time */
+            for (; r + 4 <= k; r += 4, val += 16, ix += 16) {
+                simde_mm_storeu_si128((simde__m128i *)(void *)val, gather4(in, out + r));
+                simde_mm_storeu_si128((simde__m128i *)(void *)ix, simde_mm_loadu_si128((const simde__m128i *)(const void *)(out + r)));
+            }
         if (p->ix_dtype == DMLREF_TENSOR_DATA_TYPE_UINT32)
-            for (uint32_t r = 0; r < k; ++r) {
-                memcpy(val + r * p->val_st, in + 4 * (uint64_t)out[r], 4);
-                memcpy(ix + r * p->ix_st, out + r, 4);
+            for (; r < k; ++r, val += val_st, ix += ix_st) {
+                memcpy(val, in + 4 * (uint64_t)out[r], 4);
+                memcpy(ix, out + r, 4);
             }
         else
-            for (uint32_t r = 0; r < k; ++r) {
-                memcpy(val + r * p->val_st, in + 4 * (uint64_t)out[r], 4);
-                put_index(ix + r * p->ix_st, p->ix_dtype, out[r]);
+            for (; r < k; ++r, val += val_st, ix += ix_st) {
+                const uint64_t j = out[r];
+                memcpy(val, in + 4 * j, 4);
+                memcpy(ix, &j, 8);
             }
         return 1;
     }
