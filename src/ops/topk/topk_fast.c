@@ -247,8 +247,10 @@ TOPK_INLINE void rank_scatter(const simde__m128i *kv, const uint32_t *pos, uint3
 #undef TOPK_PUT4
 }
 
-/* The sequence's K best with SIMD, n >= 16 (list_f32_seq): 0 (nothing written) when a lane's
- * extreme is a NaN (a maxps that propagates NaNs: not x86's), else 1.
+/* The sequence's K best with SIMD, n >= 16, in two steps: bound_prepare (1 and 2 below: 0 when a
+ * lane's extreme is a NaN, a maxps that propagates NaNs: not x86's), then bound_finish (3: 0,
+ * nothing written, if it cannot happen); the caller runs the next sequence's bound_prepare
+ * before this one's bound_finish, two independent dependency chains.
  *  1. one element per lane of 16 interleaved lanes (element j in lane j % 16, up to the last
  *     whole group of 16), mostly the lane's float maximum (DECREASING; minimum, INCREASING):
  *     an element of the lane, or the start value -Inf (+Inf), never a NaN (lanes16).
@@ -335,8 +337,10 @@ TOPK_INLINE void cand_keys(const unsigned char *in, const uint32_t *pos, uint32_
     for (uint32_t r = R; r < 4; ++r) kv[r] = kv[0]; /* unused */
 }
 
-/* The sequence's K best with SIMD, n >= 16 (list_f32_seq): 0 (nothing written) when a lane's
- * extreme is a NaN (a maxps that propagates NaNs: not x86's), else 1.
+/* The sequence's K best with SIMD, n >= 16, in two steps: bound_prepare (1 and 2 below: 0 when a
+ * lane's extreme is a NaN, a maxps that propagates NaNs: not x86's), then bound_finish (3: 0,
+ * nothing written, if it cannot happen); the caller runs the next sequence's bound_prepare
+ * before this one's bound_finish, two independent dependency chains.
  *  1. one element per lane of 16 interleaved lanes (element j in lane j % 16, up to the last
  *     whole group of 16), mostly the lane's float maximum (DECREASING; minimum, INCREASING):
  *     an element of the lane, or the start value -Inf (+Inf), never a NaN (lanes16).
@@ -349,9 +353,8 @@ TOPK_INLINE void cand_keys(const unsigned char *in, const uint32_t *pos, uint32_
  *     a word, the set bits taken TOPK_TAKES at a time without branches, then one by one.  The
  *     candidates (at least K: the K best are among them) in position order, at most CAND_MAX:
  *     ranked on the exact keys (rank_scatter); more: each through the list (list_insert32). */
-TOPK_INLINE int bounded_seq(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix,
-                            const int dec) {
-    const uint32_t k = (uint32_t)p->k, n = (uint32_t)p->n, n16 = n & ~15u;
+TOPK_INLINE int bound_prepare(const topk_plan_t *p, const unsigned char *in, simde__m128 *t, const int dec) {
+    const uint32_t n16 = (uint32_t)p->n & ~15u;
     simde__m128 m[4];
     if (((uintptr_t)in & 15) == 0) {
         lanes16(in, n16, m, dec, 1);
@@ -359,9 +362,14 @@ TOPK_INLINE int bounded_seq(const topk_plan_t *p, const unsigned char *in, unsig
     } else
         lanes16(in, n16, m, dec, 0);
     if (lanes_unordered(m)) return 0;
-    simde__m128 m0 = m[0], m1 = m[1], m2 = m[2], m3 = m[3];
-    const simde__m128 t = kth_of_16(m0, m1, m2, m3, k, dec);
+    *t = kth_of_16(m[0], m[1], m[2], m[3], (uint32_t)p->k, dec);
+    return 1;
+}
 
+/* Steps 3 on (above) with the bound t of bound_prepare. */
+TOPK_INLINE int bound_finish(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix,
+                             const simde__m128 t, const int dec) {
+    const uint32_t k = (uint32_t)p->k, n = (uint32_t)p->n, n16 = n & ~15u;
     /* the candidates' positions (unset slots: position 0) */
     uint32_t pos[CAND_MAX + TOPK_TAKES];
     for (uint32_t i = 0; i < CAND_MAX; i += 4)
@@ -451,18 +459,15 @@ many: /* more candidates than CAND_MAX: every one (again from the start) through
 }
 #endif
 
-/* The sequence's K best (key, position): with SIMD and n >= 16 bounded_seq, else (or when it
- * declines) a running list of the K best, each element entering only when it beats the list's
- * last (a later position never wins a tie). */
+/* The sequence's K best (key, position) in a running list of the K best, each element entering
+ * only when it beats the list's last (a later position never wins a tie): sequences shorter
+ * than 16, no SIMD, or the bounded selection declining. */
 static void list_f32_seq(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix) {
     int32_t key[LIST_MAX];
     uint32_t pos[LIST_MAX];
     const uint32_t k = (uint32_t)p->k, n = (uint32_t)p->n;
     const int32_t sign = p->decreasing ? 1 : -1; /* key' = sign * key: no overflow (|key| <= 0x7F800001) */
     uint32_t cnt = 0;
-#if DMLREF_SIMD
-    if (n >= 16 && (p->decreasing ? bounded_seq(p, in, val, ix, 1) : bounded_seq(p, in, val, ix, 0))) return;
-#endif
     for (uint32_t j = 0; j < n; ++j) {
         uint32_t b;
         memcpy(&b, in + 4 * (uint64_t)j, 4);
@@ -535,8 +540,42 @@ static inline void run_seqs(const topk_ctx *c, uint64_t lo, uint64_t hi, seq_fn 
     } while (nest_rows_next(nt, &it));
 }
 
+#if DMLREF_SIMD
+/* Runs of sequences n >= 16 apart by s1, s0, s2: each sequence's bound prepared before the
+ * previous one is finished (a pipeline of two). */
+TOPK_INLINE void bounded_run(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix,
+                             uint64_t len, uint64_t s1, uint64_t s0, uint64_t s2, const int dec) {
+    simde__m128 t = simde_mm_setzero_ps(), t_next = t;
+    int ok = bound_prepare(p, in, &t, dec);
+    for (uint64_t i = 0; i < len; ++i, in += s1, val += s0, ix += s2) {
+        const int ok_next = i + 1 < len ? bound_prepare(p, in + s1, &t_next, dec) : 0;
+        if (!ok || !bound_finish(p, in, val, ix, t, dec)) list_f32_seq(p, in, val, ix);
+        ok = ok_next, t = t_next;
+    }
+}
+#endif
+
 static void list_f32_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
     (void)part;
+#if DMLREF_SIMD
+    const topk_ctx *c = vc;
+    const topk_plan_t *p = c->p;
+    if (p->n >= 16) {
+        const nest_t *nt = &p->nest;
+        const unsigned char *in = IN_DATA(c->x, 0);
+        unsigned char *val = OUT_DATA(c->x, 0), *ix = OUT_DATA(c->x, 1);
+        const uint64_t s0 = nt->st[0][nt->m - 1], s1 = nt->st[1][nt->m - 1], s2 = nt->st[2][nt->m - 1];
+        nest_it it;
+        if (!nest_rows_begin(nt, &it, lo, hi)) return;
+        do {
+            if (p->decreasing)
+                bounded_run(p, in + it.off[1], val + it.off[0], ix + it.off[2], it.len, s1, s0, s2, 1);
+            else
+                bounded_run(p, in + it.off[1], val + it.off[0], ix + it.off[2], it.len, s1, s0, s2, 0);
+        } while (nest_rows_next(nt, &it));
+        return;
+    }
+#endif
     run_seqs(vc, lo, hi, list_f32_seq);
 }
 static void list_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
