@@ -415,9 +415,14 @@ TOPK_INLINE int bound_finish(const topk_plan_t *p, const unsigned char *in, unsi
         const uint64_t val_st = p->val_st, ix_st = p->ix_st;
         uint32_t r = 0;
         if (p->ix_dtype == DMLREF_TENSOR_DATA_TYPE_UINT32 && val_st == 4 && ix_st == 4) /* packed rows: 4 at a time */
-            for (; r + 4 <= k; r += 4, val += 16, ix += 16) {
+            for (; r + 4 <= k; r += 4, val += 16, ix += 16) { /* out[] read 4 bytes at a time: a 16-byte
+                                                                 * load of 4-byte stores waits for them */
                 simde_mm_storeu_si128((simde__m128i *)(void *)val, gather4(in, out + r));
-                simde_mm_storeu_si128((simde__m128i *)(void *)ix, simde_mm_loadu_si128((const simde__m128i *)(const void *)(out + r)));
+                const simde__m128i a = simde_mm_unpacklo_epi32(simde_mm_cvtsi32_si128((int32_t)out[r]),
+                                                               simde_mm_cvtsi32_si128((int32_t)out[r + 1]));
+                const simde__m128i b = simde_mm_unpacklo_epi32(simde_mm_cvtsi32_si128((int32_t)out[r + 2]),
+                                                               simde_mm_cvtsi32_si128((int32_t)out[r + 3]));
+                simde_mm_storeu_si128((simde__m128i *)(void *)ix, simde_mm_unpacklo_epi64(a, b));
             }
         if (p->ix_dtype == DMLREF_TENSOR_DATA_TYPE_UINT32)
             for (; r < k; ++r, val += val_st, ix += ix_st) {
