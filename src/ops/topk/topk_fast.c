@@ -168,10 +168,10 @@ TOPK_INLINE simde__m128 kth_of_16(simde__m128 a, simde__m128 b, simde__m128 c, s
     return simde_mm_castsi128_ps(simde_mm_set1_epi32((int32_t)tb));
 }
 
-/* The 16-bit mask of the elements at p[0..15] that may be as good as threshold t: not x < t
+/* The elements at p[0..15] that may be as good as threshold t, as bytes (0xFF: in): not x < t
  * (DECREASING) or not x > t (INCREASING), so a NaN is always in.  (The complement of an ordered
  * compare: SIMDe's portable simde_mm_cmpnlt_ps is cmpge, which is false for a NaN.) */
-TOPK_INLINE uint32_t screen16(const unsigned char *p, simde__m128 t, int dec) {
+TOPK_INLINE simde__m128i keep16(const unsigned char *p, simde__m128 t, int dec) {
     const float *q = (const float *)(const void *)p;
     const simde__m128 x0 = simde_mm_loadu_ps(q), x1 = simde_mm_loadu_ps(q + 4), x2 = simde_mm_loadu_ps(q + 8),
                       x3 = simde_mm_loadu_ps(q + 12);
@@ -184,7 +184,12 @@ TOPK_INLINE uint32_t screen16(const unsigned char *p, simde__m128 t, int dec) {
         c3 = simde_mm_cmpgt_ps(x3, t);
     const simde__m128i a = simde_mm_packs_epi32(simde_mm_castps_si128(c0), simde_mm_castps_si128(c1)),
                        b = simde_mm_packs_epi32(simde_mm_castps_si128(c2), simde_mm_castps_si128(c3));
-    return (uint32_t)simde_mm_movemask_epi8(simde_mm_packs_epi16(a, b)) ^ 0xFFFFu;
+    return simde_mm_xor_si128(simde_mm_packs_epi16(a, b), simde_mm_set1_epi8(-1));
+}
+
+/* The 16-bit mask of keep16. */
+TOPK_INLINE uint32_t screen16(const unsigned char *p, simde__m128 t, int dec) {
+    return (uint32_t)simde_mm_movemask_epi8(keep16(p, t, dec));
 }
 
 /* The order keys key' of 4 elements' bits (f32_key, negated for INCREASING), as vectors. */
@@ -305,12 +310,11 @@ TOPK_INLINE int lanes_unordered(const simde__m128 *m) {
     return simde_mm_movemask_ps(simde_mm_or_ps(simde_mm_cmpunord_ps(m[0], m[1]), simde_mm_cmpunord_ps(m[2], m[3]))) != 0;
 }
 
-/* Takes the lowest set bit of w (none: pos[c] = the word's last position, c unchanged): no
- * branch.  hi: the bit of the word's last position. */
-#define TOPK_TAKE()                                  \
+/* Takes the lowest set bit of w into pos[c + i] (none: the word's last position, hi its bit):
+ * no branch; the word's count of set bits comes separately. */
+#define TOPK_TAKE(i)                                 \
     do {                                             \
-        pos[c] = j + simd_ctz64(w | hi);             \
-        c += w != 0;                                 \
+        pos[c + i] = j + simd_ctz64(w | hi);         \
         w &= w - 1;                                  \
     } while (0)
 #define TOPK_TAKES 5u /* per word without branches: more in 3% of the words of topk_rows */
@@ -377,29 +381,36 @@ TOPK_INLINE int bound_finish(const topk_plan_t *p, const unsigned char *in, unsi
     uint32_t c = 0;
     for (uint32_t j = 0; j < n; j += 64) {
         uint64_t w, hi = (uint64_t)1 << 63;
-        if (j + 64 <= n16)
-            w = (uint64_t)screen16(in + 4 * (uint64_t)j, t, dec) |
-                (uint64_t)screen16(in + 4 * (uint64_t)j + 64, t, dec) << 16 |
-                (uint64_t)screen16(in + 4 * (uint64_t)j + 128, t, dec) << 32 |
-                (uint64_t)screen16(in + 4 * (uint64_t)j + 192, t, dec) << 48;
-        else { /* the last groups, then the partial one */
+        uint32_t cnt;
+        if (j + 64 <= n16) { /* the mask, and its count from the keep bytes (sad: a sum of bytes) */
+            const unsigned char *q = in + 4 * (uint64_t)j;
+            const simde__m128i k0 = keep16(q, t, dec), k1 = keep16(q + 64, t, dec), k2 = keep16(q + 128, t, dec),
+                               k3 = keep16(q + 192, t, dec);
+            w = (uint64_t)(uint32_t)simde_mm_movemask_epi8(k0) | (uint64_t)(uint32_t)simde_mm_movemask_epi8(k1) << 16 |
+                (uint64_t)(uint32_t)simde_mm_movemask_epi8(k2) << 32 | (uint64_t)(uint32_t)simde_mm_movemask_epi8(k3) << 48;
+            const simde__m128i z = simde_mm_setzero_si128(),
+                               ones = simde_mm_sub_epi8(simde_mm_sub_epi8(simde_mm_sub_epi8(simde_mm_sub_epi8(z, k0), k1), k2), k3),
+                               sad = simde_mm_sad_epu8(ones, z);
+            cnt = (uint32_t)simde_mm_cvtsi128_si32(simde_mm_add_epi64(sad, simde_mm_unpackhi_epi64(sad, sad)));
+        } else { /* the last groups, then the partial one */
             w = 0;
             uint32_t g = j;
             for (; g < n16; g += 16) w |= (uint64_t)screen16(in + 4 * (uint64_t)g, t, dec) << (g - j);
             if (g < n) w |= (uint64_t)(screen16(in + 4 * ((uint64_t)n - 16), t, dec) >> (16 - (n - g))) << (g - j);
             hi = (uint64_t)1 << (n - 1 - j); /* n - j <= 64 */
+            cnt = simd_popcount32((uint32_t)w) + simd_popcount32((uint32_t)(w >> 32));
         }
-        TOPK_TAKE();
-        TOPK_TAKE();
-        TOPK_TAKE();
-        TOPK_TAKE();
-        TOPK_TAKE();
-        while (w) {
-            if (c == CAND_MAX + TOPK_TAKES) goto many;
-            pos[c++] = j + simd_ctz64(w);
+        if (c + cnt > CAND_MAX) goto many;
+        TOPK_TAKE(0);
+        TOPK_TAKE(1);
+        TOPK_TAKE(2);
+        TOPK_TAKE(3);
+        TOPK_TAKE(4);
+        for (uint32_t i = TOPK_TAKES; w; ++i) { /* more than TOPK_TAKES (c + cnt <= CAND_MAX: room) */
+            pos[c + i] = j + simd_ctz64(w);
             w &= w - 1;
         }
-        if (c > CAND_MAX) goto many;
+        c += cnt;
     }
     if (c < k) return 0; /* cannot happen (the K best pass the screen); never read an unset slot */
     {
