@@ -168,10 +168,10 @@ TOPK_INLINE simde__m128 kth_of_16(simde__m128 a, simde__m128 b, simde__m128 c, s
     return simde_mm_castsi128_ps(simde_mm_set1_epi32((int32_t)tb));
 }
 
-/* The elements at p[0..15] that may be as good as threshold t, as bytes (0xFF: in): not x < t
- * (DECREASING) or not x > t (INCREASING), so a NaN is always in.  (The complement of an ordered
- * compare: SIMDe's portable simde_mm_cmpnlt_ps is cmpge, which is false for a NaN.) */
-TOPK_INLINE simde__m128i keep16(const unsigned char *p, simde__m128 t, int dec) {
+/* The elements at p[0..15] that cannot be as good as threshold t, as bytes (0xFF: out): x < t
+ * (DECREASING) or x > t (INCREASING), ordered compares, so a NaN is never out.  (The screen keeps
+ * the complement: SIMDe's portable simde_mm_cmpnlt_ps is cmpge, which is false for a NaN.) */
+TOPK_INLINE simde__m128i out16(const unsigned char *p, simde__m128 t, int dec) {
     const float *q = (const float *)(const void *)p;
     const simde__m128 x0 = simde_mm_loadu_ps(q), x1 = simde_mm_loadu_ps(q + 4), x2 = simde_mm_loadu_ps(q + 8),
                       x3 = simde_mm_loadu_ps(q + 12);
@@ -184,12 +184,12 @@ TOPK_INLINE simde__m128i keep16(const unsigned char *p, simde__m128 t, int dec) 
         c3 = simde_mm_cmpgt_ps(x3, t);
     const simde__m128i a = simde_mm_packs_epi32(simde_mm_castps_si128(c0), simde_mm_castps_si128(c1)),
                        b = simde_mm_packs_epi32(simde_mm_castps_si128(c2), simde_mm_castps_si128(c3));
-    return simde_mm_xor_si128(simde_mm_packs_epi16(a, b), simde_mm_set1_epi8(-1));
+    return simde_mm_packs_epi16(a, b);
 }
 
-/* The 16-bit mask of keep16. */
+/* The 16-bit mask of the elements at p[0..15] that may be as good as t: out16's complement. */
 TOPK_INLINE uint32_t screen16(const unsigned char *p, simde__m128 t, int dec) {
-    return (uint32_t)simde_mm_movemask_epi8(keep16(p, t, dec));
+    return (uint32_t)simde_mm_movemask_epi8(out16(p, t, dec)) ^ 0xFFFFu;
 }
 
 /* The order keys key' of 4 elements' bits (f32_key, negated for INCREASING), as vectors. */
@@ -382,16 +382,16 @@ TOPK_INLINE int bound_finish(const topk_plan_t *p, const unsigned char *in, unsi
     for (uint32_t j = 0; j < n; j += 64) {
         uint64_t w, hi = (uint64_t)1 << 63;
         uint32_t cnt;
-        if (j + 64 <= n16) { /* the mask, and its count from the keep bytes (sad: a sum of bytes) */
+        if (j + 64 <= n16) { /* the mask, and its count: 64 less the out bytes' count (sad: a sum of bytes) */
             const unsigned char *q = in + 4 * (uint64_t)j;
-            const simde__m128i k0 = keep16(q, t, dec), k1 = keep16(q + 64, t, dec), k2 = keep16(q + 128, t, dec),
-                               k3 = keep16(q + 192, t, dec);
-            w = (uint64_t)(uint32_t)simde_mm_movemask_epi8(k0) | (uint64_t)(uint32_t)simde_mm_movemask_epi8(k1) << 16 |
-                (uint64_t)(uint32_t)simde_mm_movemask_epi8(k2) << 32 | (uint64_t)(uint32_t)simde_mm_movemask_epi8(k3) << 48;
+            const simde__m128i o0 = out16(q, t, dec), o1 = out16(q + 64, t, dec), o2 = out16(q + 128, t, dec),
+                               o3 = out16(q + 192, t, dec);
+            w = ~((uint64_t)(uint32_t)simde_mm_movemask_epi8(o0) | (uint64_t)(uint32_t)simde_mm_movemask_epi8(o1) << 16 |
+                  (uint64_t)(uint32_t)simde_mm_movemask_epi8(o2) << 32 | (uint64_t)(uint32_t)simde_mm_movemask_epi8(o3) << 48);
             const simde__m128i z = simde_mm_setzero_si128(),
-                               ones = simde_mm_sub_epi8(simde_mm_sub_epi8(simde_mm_sub_epi8(simde_mm_sub_epi8(z, k0), k1), k2), k3),
-                               sad = simde_mm_sad_epu8(ones, z);
-            cnt = (uint32_t)simde_mm_cvtsi128_si32(simde_mm_add_epi64(sad, simde_mm_unpackhi_epi64(sad, sad)));
+                               outs = simde_mm_sub_epi8(simde_mm_sub_epi8(simde_mm_sub_epi8(simde_mm_sub_epi8(z, o0), o1), o2), o3),
+                               sad = simde_mm_sad_epu8(outs, z);
+            cnt = 64 - (uint32_t)simde_mm_cvtsi128_si32(simde_mm_add_epi64(sad, simde_mm_unpackhi_epi64(sad, sad)));
         } else { /* the last groups, then the partial one */
             w = 0;
             uint32_t g = j;
