@@ -448,14 +448,17 @@ TOPK_INLINE int bound_finish(const topk_plan_t *p, const unsigned char *in, unsi
             }
         return 1;
     }
-many: /* more candidates than CAND_MAX: every one (again from the start) through the list */
+many: /* more candidates than CAND_MAX: every one (again from the start) through the list, the
+       * screen's threshold raised to the list's last element once the list is full (the elements
+       * that can still enter are at least as good) */
     {
         int32_t key[LIST_MAX];
         uint32_t lpos[LIST_MAX], cnt = 0;
         const int32_t sign = dec ? 1 : -1;
+        simde__m128 tm = t;
         for (uint32_t j = 0; j < n; j += 16) {
-            uint32_t w = j + 16 <= n ? screen16(in + 4 * (uint64_t)j, t, dec)
-                                     : screen16(in + 4 * ((uint64_t)n - 16), t, dec) >> (16 - (n - j));
+            uint32_t w = j + 16 <= n ? screen16(in + 4 * (uint64_t)j, tm, dec)
+                                     : screen16(in + 4 * ((uint64_t)n - 16), tm, dec) >> (16 - (n - j));
             while (w) {
                 const uint32_t jj = j + simd_ctz32(w);
                 w &= w - 1;
@@ -463,6 +466,11 @@ many: /* more candidates than CAND_MAX: every one (again from the start) through
                 memcpy(&bl, in + 4 * (uint64_t)jj, 4);
                 const int32_t kl = sign * f32_key(bl);
                 if (cnt < k || kl > key[k - 1]) cnt = list_insert32(key, lpos, cnt, k, kl, jj);
+            }
+            if (cnt == k) {
+                uint32_t tb;
+                memcpy(&tb, in + 4 * (uint64_t)lpos[k - 1], 4);
+                tm = simde_mm_castsi128_ps(simde_mm_set1_epi32((int32_t)tb));
             }
         }
         if (cnt < k) return 0; /* cannot happen, as above */
