@@ -5,13 +5,15 @@
  * threads (run_ranges), each written by one part.
  *
  *   top_k.list_f32  FLOAT32, the sequence contiguous in the input, K <= 16: from 16 elements on
- *                   (bounded_seq), a first pass takes 16 lanes' float extremes, a sorting
- *                   network their K-th best t (a bound: the K best are at least as good as t),
- *                   a second screens every element against t with ordered float compares, and
- *                   the few that pass (about 10 a row of 256 at K = 8) are ranked on the exact
- *                   32-bit keys below by counting in vectors (no branches), or, more than 16,
- *                   go through a running list of the K best (key, position) on the stack.
- *                   Shorter rows: every element through that list.  The row is never sorted.
+ *                   (bound_prepare, bound_finish), a first pass takes 16 lanes' float extremes,
+ *                   a sorting network their K-th best t (a bound: the K best are at least as
+ *                   good as t), a second screens every element against t with ordered float
+ *                   compares, and the few that pass (about 10 a row of 256 at K = 8) are taken
+ *                   and ranked on the exact 32-bit keys below by counting in vectors (no data-
+ *                   dependent branch), or, more than 16, go through a running list of the K
+ *                   best (key, position) on the stack.  Shorter rows: every element through that
+ *                   list.  The row is never sorted.  A row's bound is prepared before the
+ *                   previous row is finished (bounded_run).
  *   top_k.list      any other type or layout, K <= 16: the same list on the 64-bit
  *                   keys of scalar_order_key, element by element.
  *   top_k.heap      K > 16: the oracle's selection (a heap of K positions in the
@@ -27,7 +29,7 @@
  * one, so -0 and +0 are both 0.  The same order as scalar_order_key on FLOAT32 (tested),
  * on the bits only.  The float compares of the bound and the screen only choose which elements
  * reach the keys, and keep every one of the K best under a denormals-are-zero mode too
- * (bounded_seq), so a caller's MXCSR changes nothing.
+ * (bound_prepare), so a caller's MXCSR changes nothing.
  */
 #include <math.h>
 
@@ -98,7 +100,7 @@ static inline uint32_t list_insert32(int32_t *key, uint32_t *pos, uint32_t cnt, 
 
 /* The better / worse of two vectors lane by lane in the direction's float order: max / min
  * (DECREASING), min / max (INCREASING).  Both return one of their operands (the second when
- * they compare equal); NaNs never reach them (bounded_seq checks). */
+ * they compare equal); NaNs never reach them (bound_prepare checks). */
 TOPK_INLINE simde__m128 vbest(simde__m128 a, simde__m128 b, int dec) {
     return dec ? simde_mm_max_ps(a, b) : simde_mm_min_ps(a, b);
 }
@@ -252,22 +254,7 @@ TOPK_INLINE void rank_scatter(const simde__m128i *kv, const uint32_t *pos, uint3
 #undef TOPK_PUT4
 }
 
-/* The sequence's K best with SIMD, n >= 16, in two steps: bound_prepare (1 and 2 below: 0 when a
- * lane's extreme is a NaN, a maxps that propagates NaNs: not x86's), then bound_finish (3: 0,
- * nothing written, if it cannot happen); the caller runs the next sequence's bound_prepare
- * before this one's bound_finish, two independent dependency chains.
- *  1. one element per lane of 16 interleaved lanes (element j in lane j % 16, up to the last
- *     whole group of 16), mostly the lane's float maximum (DECREASING; minimum, INCREASING):
- *     an element of the lane, or the start value -Inf (+Inf), never a NaN (lanes16).
- *  2. t: the K-th best of the 16 in the float order (kth_of_16).  Either t is a start value
- *     (the screen below keeps every element), or K distinct elements are at least as good as t
- *     under the compares; then so is the K-th best element of the sequence (the float order is
- *     a coarsening of the key order, with NaNs at the top), and so are all better ones.
- *  3. the screen: groups of 16 by not x < t (NaNs in), the last partial group as the last 16
- *     elements (overlapping), the bits of the positions already screened dropped.  The
- *     candidates (at least K: the K best are among them) in position order, at most CAND_MAX:
- *     ranked on the exact keys (rank_scatter); more: each through the list (list_insert32). */
-/* Pass 1 of bounded_seq: the float extreme of each of 16 interleaved lanes (element j in lane
+/* Pass 1 of bound_prepare: the float extreme of each of 16 interleaved lanes (element j in lane
  * j % 16, j < n16) into m[0..3].  in_order 0: maxps(x, m) (DECREASING; minps, INCREASING), which
  * keeps m when x is a NaN: each lane an element of the lane (under denormals-are-zero maybe one
  * read as a zero, the same under every compare below) or the start value -Inf (+Inf) if the
@@ -354,9 +341,10 @@ TOPK_INLINE void cand_keys(const unsigned char *in, const uint32_t *pos, uint32_
  *     a coarsening of the key order, with NaNs at the top), and so are all better ones.
  *  3. the screen: groups of 16 by not x < t (NaNs in), the last partial group as the last 16
  *     elements (overlapping), the bits of the positions already screened dropped; 64 positions
- *     a word, the set bits taken TOPK_TAKES at a time without branches, then one by one.  The
- *     candidates (at least K: the K best are among them) in position order, at most CAND_MAX:
- *     ranked on the exact keys (rank_scatter); more: each through the list (list_insert32). */
+ *     a word, its count of set bits from a sum of bytes, the bits taken TOPK_TAKES at a time
+ *     without branches, then one by one.  The candidates (at least K: the K best are among
+ *     them) in position order, at most CAND_MAX: ranked on the exact keys (rank_scatter); more:
+ *     each through the list (list_insert32), the threshold then raised to the list's last. */
 TOPK_INLINE int bound_prepare(const topk_plan_t *p, const unsigned char *in, simde__m128 *t, const int dec) {
     const uint32_t n16 = (uint32_t)p->n & ~15u;
     simde__m128 m[4];
