@@ -577,6 +577,54 @@ TEST(top_k_fast_path_matches_oracle) {
     CHECK_KERNELS_REACHED(&seen, "top_k.", NULL);
 }
 
+/* top_k.list_f32's bounded selection (rows of 16 elements and more) against the reference on
+ * long packed FLOAT32 rows: K 1..16, lengths 16..600 (partial last groups), both directions, and
+ * values distinct (the candidates ranked: 8..12 and 13..16 of them), with ties copied from
+ * earlier positions (ties among the candidates), from a palette of 1 to 3 (more candidates than
+ * ranked: the list), with NaNs of several payloads, +-0 and +-Inf sprinkled, or sorted either
+ * way. */
+TEST(top_k_list_f32_bounded) {
+    const uint64_t base_seed = test_seed(20261128);
+    int failed = 0;
+    for (int iter = 0; iter < 300 && failed < 5; ++iter) {
+        if (!test_case((uint64_t)iter)) continue;
+        uint64_t r = (uint64_t)test_case_seed(base_seed, (uint64_t)iter);
+        const uint32_t rows = 1 + (uint32_t)(rnd(&r) % 5);
+        const uint32_t len = 16 + (uint32_t)(rnd(&r) % (iter % 2 ? 40 : 585));
+        const uint32_t k = 1 + (uint32_t)(rnd(&r) % 16), mode = (uint32_t)(rnd(&r) % 5);
+        const int dir = (int)(rnd(&r) % 3) - 1;
+        const DMLREF_TENSOR_DATA_TYPE it = rnd(&r) % 2 ? U32 : U64;
+        uint32_t *in = malloc((size_t)rows * len * 4);
+        if (!in) abort();
+        uint32_t palette[3];
+        for (uint32_t i = 0; i < 3; ++i) palette[i] = (uint32_t)special(&r, F32);
+        const uint32_t np = 1 + (uint32_t)(rnd(&r) % 3);
+        for (uint32_t q = 0; q < rows; ++q)
+            for (uint32_t j = 0; j < len; ++j) {
+                uint32_t *x = in + (size_t)q * len + j;
+                *x = (uint32_t)(rnd(&r) & 0x807FFFFFu) | (uint32_t)(100 + rnd(&r) % 50) << 23; /* finite, nonzero */
+                if (mode == 1) *x = palette[rnd(&r) % np];
+                else if (mode == 2 && j > 0 && rnd(&r) % 6 == 0) *x = x[-1 - (int64_t)(rnd(&r) % j)];
+                else if (mode == 3 && rnd(&r) % 12 == 0) *x = (uint32_t)special(&r, F32);
+                else if (mode == 4) *x = 0x3F800000u + (q % 2 ? j : len - j) / (1 + (uint32_t)(rnd(&r) % 2));
+            }
+        kfix f;
+        kfix_init(&f, dir, F32, it, KD(rows, len), 1, k, NULL, NULL, NULL);
+        const size_t vb = (size_t)f.val.buf.TotalTensorSizeInBytes, xb = (size_t)f.ix.buf.TotalTensorSizeInBytes;
+        unsigned char *wv = malloc(vb), *wi = malloc(xb);
+        if (!wv || !wi) abort();
+        reference(&f, 2, 1, k, dir != 0, (const unsigned char *)in, wv, wi);
+        const int before = test_failures();
+        run_all(&f, in, wv, wi, NULL);
+        if (test_failures() != before) {
+            ++failed;
+            fprintf(stderr, "  case %d: %u rows of %u, K %u, mode %u, dir %d\n", iter, rows, len, k, mode, dir);
+        }
+        free(in), free(wv), free(wi);
+    }
+    test_cases_end();
+}
+
 /* list_f32's 32-bit key agrees with scalar_order_key on FLOAT32 patterns, one pair at a time
  * through a 2-element sequence (every special and neighbours). */
 TEST(top_k_f32_key_agrees) {

@@ -4,12 +4,16 @@
  * rows, K = 1 and K = the axis size) with 1 and 2 threads.  Sequences are split across
  * threads (run_ranges), each written by one part.
  *
- *   top_k.list_f32  FLOAT32, the sequence contiguous in the input, K <= 16: a running list of
- *                   the K best (key, position), best first, on the stack, on a 32-bit order key
- *                   (below); from 32 elements on, a first pass bounds the K-th best key from
- *                   below and a second screens 16 elements at a time against that bound with
- *                   ordered float compares, inserting only the few that pass
- *                   (list_f32_seq).  The row is never sorted.
+ *   top_k.list_f32  FLOAT32, the sequence contiguous in the input, K <= 16: from 16 elements on
+ *                   (bound_prepare, bound_finish), a first pass takes 16 lanes' float extremes,
+ *                   a sorting network their K-th best t (a bound: the K best are at least as
+ *                   good as t), a second screens every element against t with ordered float
+ *                   compares, and the few that pass (about 10 a row of 256 at K = 8) are taken
+ *                   and ranked on the exact 32-bit keys below by counting in vectors (no data-
+ *                   dependent branch), or, more than 16, go through a running list of the K
+ *                   best (key, position) on the stack.  Shorter rows: every element through that
+ *                   list.  The row is never sorted.  A row's bound is prepared before the
+ *                   previous row is finished (bounded_run).
  *   top_k.list      any other type or layout, K <= 16: the same list on the 64-bit
  *                   keys of scalar_order_key, element by element.
  *   top_k.heap      K > 16: the oracle's selection (a heap of K positions in the
@@ -23,7 +27,9 @@
  * FLOAT32's 32-bit key (signed): m = bits & 0x7FFFFFFF; a NaN (m > 0x7F800000) is
  * 0x7F800001, above +Inf's 0x7F800000; otherwise m for a positive sign, -m for a negative
  * one, so -0 and +0 are both 0.  The same order as scalar_order_key on FLOAT32 (tested),
- * on the bits only: no float compare, so a caller's denormals-are-zero mode changes nothing.
+ * on the bits only.  The float compares of the bound and the screen only choose which elements
+ * reach the keys, and keep every one of the K best under a denormals-are-zero mode too
+ * (bound_prepare), so a caller's MXCSR changes nothing.
  */
 #include <math.h>
 
@@ -88,63 +94,192 @@ static inline uint32_t list_insert32(int32_t *key, uint32_t *pos, uint32_t cnt, 
 }
 
 #if DMLREF_SIMD
-/* The 16-bit mask of the elements at p[0..15] that may beat threshold element t: not x < t
- * (DECREASING) or not x > t (INCREASING), so a NaN on either side is always in.  (Written as
- * the complement of an ordered compare: SIMDe's portable simde_mm_cmpnlt_ps is cmpge, which
- * is false for a NaN.) */
-TOPK_INLINE uint32_t screen16(const unsigned char *p, simde__m128 t, int decreasing) {
-    const simde__m128 x0 = simde_mm_loadu_ps((const float *)(const void *)p),
-                      x1 = simde_mm_loadu_ps((const float *)(const void *)(p + 16)),
-                      x2 = simde_mm_loadu_ps((const float *)(const void *)(p + 32)),
-                      x3 = simde_mm_loadu_ps((const float *)(const void *)(p + 48));
-    uint32_t out;
-    if (decreasing)
-        out = (uint32_t)simde_mm_movemask_ps(simde_mm_cmplt_ps(x0, t)) |
-              (uint32_t)simde_mm_movemask_ps(simde_mm_cmplt_ps(x1, t)) << 4 |
-              (uint32_t)simde_mm_movemask_ps(simde_mm_cmplt_ps(x2, t)) << 8 |
-              (uint32_t)simde_mm_movemask_ps(simde_mm_cmplt_ps(x3, t)) << 12;
-    else
-        out = (uint32_t)simde_mm_movemask_ps(simde_mm_cmpgt_ps(x0, t)) |
-              (uint32_t)simde_mm_movemask_ps(simde_mm_cmpgt_ps(x1, t)) << 4 |
-              (uint32_t)simde_mm_movemask_ps(simde_mm_cmpgt_ps(x2, t)) << 8 |
-              (uint32_t)simde_mm_movemask_ps(simde_mm_cmpgt_ps(x3, t)) << 12;
-    return out ^ 0xFFFFu;
+/* ---- the bounded selection (list_f32_seq, n >= 16) ---------------------------------------- */
+
+#define CAND_MAX 16u /* candidates ranked at once; more: the list */
+
+/* The better / worse of two vectors lane by lane in the direction's float order: max / min
+ * (DECREASING), min / max (INCREASING).  Both return one of their operands (the second when
+ * they compare equal); NaNs never reach them (bound_prepare checks). */
+TOPK_INLINE simde__m128 vbest(simde__m128 a, simde__m128 b, int dec) {
+    return dec ? simde_mm_max_ps(a, b) : simde_mm_min_ps(a, b);
+}
+TOPK_INLINE simde__m128 vworst(simde__m128 a, simde__m128 b, int dec) {
+    return dec ? simde_mm_min_ps(a, b) : simde_mm_max_ps(a, b);
+}
+#define TOPK_CE(x, y)                               \
+    do {                                            \
+        const simde__m128 b_ = vbest(x, y, dec);    \
+        y = vworst(x, y, dec);                      \
+        x = b_;                                     \
+    } while (0)
+
+/* A bitonic sequence of 4 lanes sorted, best first. */
+TOPK_INLINE simde__m128 bitonic4(simde__m128 v, int dec) {
+    simde__m128 s = simde_mm_shuffle_ps(v, v, SIMDE_MM_SHUFFLE(1, 0, 3, 2)); /* v2 v3 v0 v1 */
+    simde__m128 b = vbest(v, s, dec), w = vworst(v, s, dec);
+    v = simde_mm_shuffle_ps(b, w, SIMDE_MM_SHUFFLE(3, 2, 1, 0));             /* b0 b1 w2 w3 */
+    s = simde_mm_shuffle_ps(v, v, SIMDE_MM_SHUFFLE(2, 3, 0, 1));             /* v1 v0 v3 v2 */
+    b = vbest(v, s, dec), w = vworst(v, s, dec);
+    v = simde_mm_shuffle_ps(b, w, SIMDE_MM_SHUFFLE(2, 0, 2, 0));             /* b0 b2 w0 w2 */
+    return simde_mm_shuffle_ps(v, v, SIMDE_MM_SHUFFLE(3, 1, 2, 0));          /* b0 w0 b2 w2 */
 }
 
-#endif
+/* Two sorted vectors (best first) merged: *x the best 4, *y the next 4, sorted. */
+TOPK_INLINE void merge44(simde__m128 *x, simde__m128 *y, int dec) {
+    const simde__m128 r = simde_mm_shuffle_ps(*y, *y, SIMDE_MM_SHUFFLE(0, 1, 2, 3));
+    const simde__m128 b = vbest(*x, r, dec), w = vworst(*x, r, dec);
+    *x = bitonic4(b, dec);
+    *y = bitonic4(w, dec);
+}
 
-/* The sequence's K best (key, position) into the list; each element enters only when it beats
- * the list's last (a later position never wins a tie).  With SIMD and n >= 32, two passes:
- *  1. one element per lane of 16 interleaved lanes (element j in lane j % 16, up to the last
- *     whole group of 16): the lane's float maximum (DECREASING; minimum, INCREASING), which is
- *     one of the lane's elements whatever maxps does with NaNs or a denormals-are-zero mode
- *     (or the start value +-Inf, which only lowers the bound below); for K <= 8, the better of
- *     lanes l and l + 8, 8 picks.  The K-th best of the picks by the exact key is a bound L: K
- *     distinct elements are at least as good, so every element of the K best has key >= key(L).
- *  2. groups of 16 screened by float compares against a threshold element t (first L, then the
- *     list's last once the list is full): not x < t (so x >= t, or unordered) keeps every element whose key
- *     is >= key(t) (+-0 compare equal; a subnormal under denormals-are-zero compares as a zero
- *     of either sign, which only keeps more), and the few kept go through the exact keys and
- *     the list, in position order: the same list as inserting every element. */
-static void list_f32_seq(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix) {
-    int32_t key[LIST_MAX];
-    uint32_t pos[LIST_MAX];
-    const uint32_t k = (uint32_t)p->k, n = (uint32_t)p->n;
-    const int32_t sign = p->decreasing ? 1 : -1; /* key' = sign * key: no overflow (|key| <= 0x7F800001) */
-    uint32_t cnt = 0, j = 0;
-#if DMLREF_SIMD
-    if (n >= 32) {
-        const int dec = p->decreasing != 0;
-        const uint32_t n16 = n & ~15u;
-        /* pass 1: a float extreme per lane */
-        const simde__m128 start = simde_mm_set1_ps(dec ? -INFINITY : INFINITY);
-        simde__m128 m0 = start, m1 = start, m2 = start, m3 = start;
-        for (j = 0; j < n16; j += 16) {
-            const unsigned char *q = in + 4 * (uint64_t)j;
-            const simde__m128 x0 = simde_mm_loadu_ps((const float *)(const void *)q),
-                              x1 = simde_mm_loadu_ps((const float *)(const void *)(q + 16)),
-                              x2 = simde_mm_loadu_ps((const float *)(const void *)(q + 32)),
-                              x3 = simde_mm_loadu_ps((const float *)(const void *)(q + 48));
+/* The K-th best of the 16 lanes of a, b, c, d in the float order (1 <= K <= 16), in every lane.
+ * A sorting network: the four columns, a transpose, two merges of 4 + 4; for K = 8 the worst of
+ * the best 8 of the two 8-lists (the half-cleaner of their bitonic merge), else a full merge. */
+TOPK_INLINE simde__m128 kth_of_16(simde__m128 a, simde__m128 b, simde__m128 c, simde__m128 d, uint32_t k, int dec) {
+    TOPK_CE(a, b);
+    TOPK_CE(c, d);
+    TOPK_CE(a, c);
+    TOPK_CE(b, d);
+    TOPK_CE(b, c);
+    const simde__m128 t0 = simde_mm_unpacklo_ps(a, b), t1 = simde_mm_unpacklo_ps(c, d),
+                      t2 = simde_mm_unpackhi_ps(a, b), t3 = simde_mm_unpackhi_ps(c, d);
+    simde__m128 x0 = simde_mm_movelh_ps(t0, t1), x1 = simde_mm_movehl_ps(t1, t0), /* lanes 0, 1 */
+                y0 = simde_mm_movelh_ps(t2, t3), y1 = simde_mm_movehl_ps(t3, t2); /* lanes 2, 3 */
+    merge44(&x0, &x1, dec);
+    merge44(&y0, &y1, dec);
+    /* the half-cleaner of x0 x1 | reversed y: l0 l1 the best 8 (bitonic), h0 h1 the rest */
+    const simde__m128 ry1 = simde_mm_shuffle_ps(y1, y1, SIMDE_MM_SHUFFLE(0, 1, 2, 3)),
+                      ry0 = simde_mm_shuffle_ps(y0, y0, SIMDE_MM_SHUFFLE(0, 1, 2, 3));
+    simde__m128 l0 = vbest(x0, ry1, dec), l1 = vbest(x1, ry0, dec);
+    if (k == 8) { /* the worst of the best 8 */
+        simde__m128 v = vworst(l0, l1, dec);
+        v = vworst(v, simde_mm_shuffle_ps(v, v, SIMDE_MM_SHUFFLE(1, 0, 3, 2)), dec);
+        return vworst(v, simde_mm_shuffle_ps(v, v, SIMDE_MM_SHUFFLE(2, 3, 0, 1)), dec);
+    }
+    simde__m128 h0 = vworst(x0, ry1, dec), h1 = vworst(x1, ry0, dec);
+    TOPK_CE(l0, l1);
+    TOPK_CE(h0, h1);
+    float s[16];
+    simde_mm_storeu_ps(s, bitonic4(l0, dec));
+    simde_mm_storeu_ps(s + 4, bitonic4(l1, dec));
+    simde_mm_storeu_ps(s + 8, bitonic4(h0, dec));
+    simde_mm_storeu_ps(s + 12, bitonic4(h1, dec));
+    uint32_t tb;
+    memcpy(&tb, s + (k - 1), 4);
+    return simde_mm_castsi128_ps(simde_mm_set1_epi32((int32_t)tb));
+}
+
+/* The elements at p[0..15] that cannot be as good as threshold t, as bytes (0xFF: out): x < t
+ * (DECREASING) or x > t (INCREASING), ordered compares, so a NaN is never out.  (The screen keeps
+ * the complement: SIMDe's portable simde_mm_cmpnlt_ps is cmpge, which is false for a NaN.) */
+TOPK_INLINE simde__m128i out16(const unsigned char *p, simde__m128 t, int dec) {
+    const float *q = (const float *)(const void *)p;
+    const simde__m128 x0 = simde_mm_loadu_ps(q), x1 = simde_mm_loadu_ps(q + 4), x2 = simde_mm_loadu_ps(q + 8),
+                      x3 = simde_mm_loadu_ps(q + 12);
+    simde__m128 c0, c1, c2, c3;
+    if (dec)
+        c0 = simde_mm_cmplt_ps(x0, t), c1 = simde_mm_cmplt_ps(x1, t), c2 = simde_mm_cmplt_ps(x2, t),
+        c3 = simde_mm_cmplt_ps(x3, t);
+    else
+        c0 = simde_mm_cmpgt_ps(x0, t), c1 = simde_mm_cmpgt_ps(x1, t), c2 = simde_mm_cmpgt_ps(x2, t),
+        c3 = simde_mm_cmpgt_ps(x3, t);
+    const simde__m128i a = simde_mm_packs_epi32(simde_mm_castps_si128(c0), simde_mm_castps_si128(c1)),
+                       b = simde_mm_packs_epi32(simde_mm_castps_si128(c2), simde_mm_castps_si128(c3));
+    return simde_mm_packs_epi16(a, b);
+}
+
+/* The 16-bit mask of the elements at p[0..15] that may be as good as t: out16's complement. */
+TOPK_INLINE uint32_t screen16(const unsigned char *p, simde__m128 t, int dec) {
+    return (uint32_t)simde_mm_movemask_epi8(out16(p, t, dec)) ^ 0xFFFFu;
+}
+
+/* The order keys key' of 4 elements' bits (f32_key, negated for INCREASING), as vectors. */
+TOPK_INLINE simde__m128i keys4(simde__m128i b, int dec) {
+    const simde__m128i m0 = simde_mm_and_si128(b, simde_mm_set1_epi32(0x7FFFFFFF));
+    const simde__m128i nan = simde_mm_cmpgt_epi32(m0, simde_mm_set1_epi32(0x7F800000));
+    const simde__m128i m = simde_mm_or_si128(simde_mm_andnot_si128(nan, m0),
+                                             simde_mm_and_si128(nan, simde_mm_set1_epi32(0x7F800001)));
+    const simde__m128i s = simde_mm_andnot_si128(nan, simde_mm_srai_epi32(b, 31)); /* -1: negative, not NaN */
+    const simde__m128i x = simde_mm_xor_si128(m, s);
+    return dec ? simde_mm_sub_epi32(x, s) : simde_mm_sub_epi32(s, x);
+}
+
+/* Rank counting of R * 4 candidates (keys k[], positions in order): rank_i = the number of j
+ * that come before i (key_j > key_i, or key_j == key_i and j < i: key_j > key_i - 1).  The
+ * sentinels past the candidates (the least key) rank after them, in place: the ranks are a
+ * permutation of 0 .. 4R-1, and out[rank_i] = pos_i puts the candidates in order. */
+#define TOPK_RANK_R(s, q, r)                                                                           \
+    acc[r] = simde_mm_sub_epi32(                                                                       \
+        acc[r], simde_mm_cmpgt_epi32(bj, r < s ? kv[r] : r > s ? km[r] : simde_mm_add_epi32(kv[r], after[q])))
+#define TOPK_RANK_J(s, q)                                                                              \
+    do {                                                                                               \
+        const simde__m128i bj = simde_mm_shuffle_epi32(kv[s], SIMDE_MM_SHUFFLE(q, q, q, q));          \
+        TOPK_RANK_R(s, q, 0);                                                                          \
+        TOPK_RANK_R(s, q, 1);                                                                          \
+        TOPK_RANK_R(s, q, 2);                                                                          \
+        if (R == 4) TOPK_RANK_R(s, q, 3);                                                              \
+    } while (0)
+#define TOPK_RANK_S(s)                                                                                 \
+    do {                                                                                               \
+        TOPK_RANK_J(s, 0);                                                                             \
+        TOPK_RANK_J(s, 1);                                                                             \
+        TOPK_RANK_J(s, 2);                                                                             \
+        TOPK_RANK_J(s, 3);                                                                             \
+    } while (0)
+
+/* R = 3 or 4 vectors of keys kv (R * 4 candidates, sentinels included) */
+TOPK_INLINE void rank_scatter(const simde__m128i *kv, const uint32_t *pos, uint32_t *out, const uint32_t R) {
+    const simde__m128i one = simde_mm_set1_epi32(1);
+    const simde__m128i after[4] = {simde_mm_set_epi32(-1, -1, -1, 0), simde_mm_set_epi32(-1, -1, 0, 0),
+                                   simde_mm_set_epi32(-1, 0, 0, 0), simde_mm_setzero_si128()};
+    const simde__m128i km[4] = {simde_mm_sub_epi32(kv[0], one), simde_mm_sub_epi32(kv[1], one),
+                                simde_mm_sub_epi32(kv[2], one), simde_mm_sub_epi32(kv[3], one)};
+    simde__m128i acc[4] = {simde_mm_setzero_si128(), simde_mm_setzero_si128(), simde_mm_setzero_si128(),
+                           simde_mm_setzero_si128()};
+    TOPK_RANK_S(0);
+    TOPK_RANK_S(1);
+    TOPK_RANK_S(2);
+    if (R == 4) TOPK_RANK_S(3);
+    uint32_t rank[CAND_MAX];
+    simde_mm_storeu_si128((simde__m128i *)(void *)rank, acc[0]);
+    simde_mm_storeu_si128((simde__m128i *)(void *)(rank + 4), acc[1]);
+    simde_mm_storeu_si128((simde__m128i *)(void *)(rank + 8), acc[2]);
+    if (R == 4) simde_mm_storeu_si128((simde__m128i *)(void *)(rank + 12), acc[3]);
+#define TOPK_PUT4(i) out[rank[i]] = pos[i], out[rank[i + 1]] = pos[i + 1], out[rank[i + 2]] = pos[i + 2], out[rank[i + 3]] = pos[i + 3]
+    TOPK_PUT4(0);
+    TOPK_PUT4(4);
+    TOPK_PUT4(8);
+    if (R == 4) TOPK_PUT4(12);
+#undef TOPK_PUT4
+}
+
+/* Pass 1 of bound_prepare: the float extreme of each of 16 interleaved lanes (element j in lane
+ * j % 16, j < n16) into m[0..3].  in_order 0: maxps(x, m) (DECREASING; minps, INCREASING), which
+ * keeps m when x is a NaN: each lane an element of the lane (under denormals-are-zero maybe one
+ * read as a zero, the same under every compare below) or the start value -Inf (+Inf) if the
+ * lane holds only NaNs.  1 (the sequence 16-aligned): maxps(m, x), x read as the instruction's
+ * memory operand, which takes x when either is a NaN: each lane an element of the lane all the
+ * same (the first one taken whatever it is), but a NaN may stand for the lane, or a NaN taken
+ * may be dropped by the next maxps: the caller then asks again in order 0. */
+TOPK_INLINE void lanes16(const unsigned char *in, uint32_t n16, simde__m128 *m, const int dec, const int in_order) {
+    const simde__m128 start = simde_mm_set1_ps(dec ? -INFINITY : INFINITY);
+    simde__m128 m0 = start, m1 = start, m2 = start, m3 = start;
+    for (uint32_t j = 0; j < n16; j += 16) {
+        const float *q = (const float *)(const void *)(in + 4 * (uint64_t)j);
+        if (in_order) {
+            const simde__m128 x0 = simde_mm_load_ps(q), x1 = simde_mm_load_ps(q + 4), x2 = simde_mm_load_ps(q + 8),
+                              x3 = simde_mm_load_ps(q + 12);
+            if (dec) {
+                m0 = simde_mm_max_ps(m0, x0), m1 = simde_mm_max_ps(m1, x1);
+                m2 = simde_mm_max_ps(m2, x2), m3 = simde_mm_max_ps(m3, x3);
+            } else {
+                m0 = simde_mm_min_ps(m0, x0), m1 = simde_mm_min_ps(m1, x1);
+                m2 = simde_mm_min_ps(m2, x2), m3 = simde_mm_min_ps(m3, x3);
+            }
+        } else {
+            const simde__m128 x0 = simde_mm_loadu_ps(q), x1 = simde_mm_loadu_ps(q + 4), x2 = simde_mm_loadu_ps(q + 8),
+                              x3 = simde_mm_loadu_ps(q + 12);
             if (dec) {
                 m0 = simde_mm_max_ps(x0, m0), m1 = simde_mm_max_ps(x1, m1);
                 m2 = simde_mm_max_ps(x2, m2), m3 = simde_mm_max_ps(x3, m3);
@@ -153,76 +288,204 @@ static void list_f32_seq(const topk_plan_t *p, const unsigned char *in, unsigned
                 m2 = simde_mm_min_ps(x2, m2), m3 = simde_mm_min_ps(x3, m3);
             }
         }
-        float lanef[16];
-        uint32_t lane[16];
-        simde_mm_storeu_ps(lanef, m0);
-        simde_mm_storeu_ps(lanef + 4, m1);
-        simde_mm_storeu_ps(lanef + 8, m2);
-        simde_mm_storeu_ps(lanef + 12, m3);
-        memcpy(lane, lanef, sizeof lane);
-        /* INCREASING: +Inf may be the start value of a lane of NaNs only, which are worse than
-         * +Inf there: count it as a NaN (no better than any element of the lane) */
-        for (uint32_t l = 0; l < 16; ++l)
-            if (!dec && lane[l] == 0x7F800000u) lane[l] = 0x7FC00000u;
-        /* K <= 8: 8 picks, the better of lanes l and l + 8 (fewer to rank, at the cost of a
-         * lower bound); the K-th best of them: for K = 8 their least, else a list of K */
-        const uint32_t np = k <= 8 ? 8 : 16;
-        if (np == 8)
-            for (uint32_t l = 0; l < 8; ++l)
-                if (sign * f32_key(lane[l + 8]) > sign * f32_key(lane[l])) lane[l] = lane[l + 8];
-        int32_t floor_key;
-        uint32_t tb;
-        if (k == np) {
-            floor_key = INT32_MAX, tb = 0;
-            for (uint32_t l = 0; l < np; ++l) {
-                const int32_t kl = sign * f32_key(lane[l]);
-                if (kl < floor_key) floor_key = kl, tb = lane[l];
-            }
-        } else {
-            int32_t lk[LIST_MAX];
-            uint32_t lb[LIST_MAX], lc = 0;
-            for (uint32_t l = 0; l < np; ++l) {
-                const int32_t kl = sign * f32_key(lane[l]);
-                if (lc < k || kl > lk[k - 1]) lc = list_insert32(lk, lb, lc, k, kl, lane[l]);
-            }
-            floor_key = lk[k - 1]; /* k <= np = lc */
-            tb = lb[k - 1];
-        }
-        simde__m128 t = simde_mm_castsi128_ps(simde_mm_set1_epi32((int32_t)tb));
-        /* pass 2 */
-        for (j = 0; j < n16; j += 16) {
-            uint32_t mask = screen16(in + 4 * (uint64_t)j, t, dec);
-            if (!mask) continue;
-            do {
-                const uint32_t l = simd_ctz32(mask);
-                mask &= mask - 1;
-                uint32_t bl;
-                memcpy(&bl, in + 4 * ((uint64_t)j + l), 4);
-                const int32_t kl = sign * f32_key(bl);
-                if (kl >= floor_key && (cnt < k || kl > key[k - 1])) cnt = list_insert32(key, pos, cnt, k, kl, j + l);
-            } while (mask);
-            if (cnt == k && key[k - 1] >= floor_key) {
-                floor_key = key[k - 1]; /* the list's last is an element: screen against it */
-                memcpy(&tb, in + 4 * (uint64_t)pos[k - 1], 4);
-                t = simde_mm_castsi128_ps(simde_mm_set1_epi32((int32_t)tb));
-            }
-        }
-        for (; j < n; ++j) {
-            uint32_t b;
-            memcpy(&b, in + 4 * (uint64_t)j, 4);
-            const int32_t kj = sign * f32_key(b);
-            if (kj >= floor_key && (cnt < k || kj > key[k - 1])) cnt = list_insert32(key, pos, cnt, k, kj, j);
-        }
-        if (cnt < k) cnt = 0, j = 0; /* cannot happen (K elements reach the bound); never read an unset list */
     }
-#endif
-    if (j == 0) /* no SIMD pass: every element through the list */
-        for (; j < n; ++j) {
-            uint32_t b;
-            memcpy(&b, in + 4 * (uint64_t)j, 4);
-            const int32_t kj = sign * f32_key(b);
-            if (cnt < k || kj > key[k - 1]) cnt = list_insert32(key, pos, cnt, k, kj, j);
+    m[0] = m0, m[1] = m1, m[2] = m2, m[3] = m3;
+}
+
+/* 1 when a lane of m[0..3] is a NaN. */
+TOPK_INLINE int lanes_unordered(const simde__m128 *m) {
+    return simde_mm_movemask_ps(simde_mm_or_ps(simde_mm_cmpunord_ps(m[0], m[1]), simde_mm_cmpunord_ps(m[2], m[3]))) != 0;
+}
+
+/* Takes the lowest set bit of w into pos[c + i] (none: the word's last position, hi its bit):
+ * no branch; the word's count of set bits comes separately. */
+#define TOPK_TAKE(i)                                 \
+    do {                                             \
+        pos[c + i] = j + simd_ctz64(w | hi);         \
+        w &= w - 1;                                  \
+    } while (0)
+#define TOPK_TAKES 5u /* per word without branches: more in 3% of the words of topk_rows */
+
+/* 4 elements' bits by position, as a vector */
+TOPK_INLINE simde__m128i gather4(const unsigned char *in, const uint32_t *pos) {
+    int32_t v[4];
+    for (int i = 0; i < 4; ++i) memcpy(v + i, in + 4 * (uint64_t)pos[i], 4);
+    const simde__m128i a = simde_mm_unpacklo_epi32(simde_mm_cvtsi32_si128(v[0]), simde_mm_cvtsi32_si128(v[1]));
+    const simde__m128i b = simde_mm_unpacklo_epi32(simde_mm_cvtsi32_si128(v[2]), simde_mm_cvtsi32_si128(v[3]));
+    return simde_mm_unpacklo_epi64(a, b);
+}
+
+/* The keys of the candidates pos[4r .. 4r+3] (r < R), the slots from c on the sentinel's */
+TOPK_INLINE void cand_keys(const unsigned char *in, const uint32_t *pos, uint32_t c, simde__m128i *kv, const uint32_t R,
+                           int dec) {
+    const simde__m128i sent = simde_mm_set1_epi32(dec ? (int32_t)0xFF800000u : 0x7FC00000), cv = simde_mm_set1_epi32((int32_t)c);
+    for (uint32_t r = 0; r < R; ++r) {
+        const simde__m128i in_ = simde_mm_cmpgt_epi32(cv, simde_mm_set_epi32((int32_t)(4 * r + 3), (int32_t)(4 * r + 2),
+                                                                              (int32_t)(4 * r + 1), (int32_t)(4 * r)));
+        const simde__m128i b = gather4(in, pos + 4 * r);
+        kv[r] = keys4(simde_mm_or_si128(simde_mm_and_si128(in_, b), simde_mm_andnot_si128(in_, sent)), dec);
+    }
+    for (uint32_t r = R; r < 4; ++r) kv[r] = kv[0]; /* unused */
+}
+
+/* The sequence's K best with SIMD, n >= 16, in two steps: bound_prepare (1 and 2 below: 0 when a
+ * lane's extreme is a NaN, a maxps that propagates NaNs: not x86's), then bound_finish (3: 0,
+ * nothing written, if it cannot happen); the caller runs the next sequence's bound_prepare
+ * before this one's bound_finish, two independent dependency chains.
+ *  1. one element per lane of 16 interleaved lanes (element j in lane j % 16, up to the last
+ *     whole group of 16), mostly the lane's float maximum (DECREASING; minimum, INCREASING):
+ *     an element of the lane, or the start value -Inf (+Inf), never a NaN (lanes16).
+ *  2. t: the K-th best of the 16 in the float order (kth_of_16).  Either t is a start value
+ *     (the screen below keeps every element), or K distinct elements are at least as good as t
+ *     under the compares; then so is the K-th best element of the sequence (the float order is
+ *     a coarsening of the key order, with NaNs at the top), and so are all better ones.
+ *  3. the screen: groups of 16 by not x < t (NaNs in), the last partial group as the last 16
+ *     elements (overlapping), the bits of the positions already screened dropped; 64 positions
+ *     a word, its count of set bits from a sum of bytes, the bits taken TOPK_TAKES at a time
+ *     without branches, then one by one.  The candidates (at least K: the K best are among
+ *     them) in position order, at most CAND_MAX: ranked on the exact keys (rank_scatter); more:
+ *     each through the list (list_insert32), the threshold then raised to the list's last. */
+TOPK_INLINE int bound_prepare(const topk_plan_t *p, const unsigned char *in, simde__m128 *t, const int dec) {
+    const uint32_t n16 = (uint32_t)p->n & ~15u;
+    simde__m128 m[4];
+    if (((uintptr_t)in & 15) == 0) {
+        lanes16(in, n16, m, dec, 1);
+        if (lanes_unordered(m)) lanes16(in, n16, m, dec, 0);
+    } else
+        lanes16(in, n16, m, dec, 0);
+    if (lanes_unordered(m)) return 0;
+    *t = kth_of_16(m[0], m[1], m[2], m[3], (uint32_t)p->k, dec);
+    return 1;
+}
+
+/* Steps 3 on (above) with the bound t of bound_prepare. */
+TOPK_INLINE int bound_finish(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix,
+                             const simde__m128 t, const int dec) {
+    const uint32_t k = (uint32_t)p->k, n = (uint32_t)p->n, n16 = n & ~15u;
+    /* the candidates' positions (unset slots: position 0) */
+    uint32_t pos[CAND_MAX + TOPK_TAKES];
+    for (uint32_t i = 0; i < CAND_MAX; i += 4)
+        simde_mm_storeu_si128((simde__m128i *)(void *)(pos + i), simde_mm_setzero_si128());
+    uint32_t c = 0;
+    for (uint32_t j = 0; j < n; j += 64) {
+        uint64_t w, hi = (uint64_t)1 << 63;
+        uint32_t cnt;
+        if (j + 64 <= n16) { /* the mask, and its count: 64 less the out bytes' count (sad: a sum of bytes) */
+            const unsigned char *q = in + 4 * (uint64_t)j;
+            const simde__m128i o0 = out16(q, t, dec), o1 = out16(q + 64, t, dec), o2 = out16(q + 128, t, dec),
+                               o3 = out16(q + 192, t, dec);
+            w = ~((uint64_t)(uint32_t)simde_mm_movemask_epi8(o0) | (uint64_t)(uint32_t)simde_mm_movemask_epi8(o1) << 16 |
+                  (uint64_t)(uint32_t)simde_mm_movemask_epi8(o2) << 32 | (uint64_t)(uint32_t)simde_mm_movemask_epi8(o3) << 48);
+            const simde__m128i z = simde_mm_setzero_si128(),
+                               outs = simde_mm_sub_epi8(simde_mm_sub_epi8(simde_mm_sub_epi8(simde_mm_sub_epi8(z, o0), o1), o2), o3),
+                               sad = simde_mm_sad_epu8(outs, z);
+            cnt = 64 - (uint32_t)simde_mm_cvtsi128_si32(simde_mm_add_epi64(sad, simde_mm_unpackhi_epi64(sad, sad)));
+        } else { /* the last groups, then the partial one */
+            w = 0;
+            uint32_t g = j;
+            for (; g < n16; g += 16) w |= (uint64_t)screen16(in + 4 * (uint64_t)g, t, dec) << (g - j);
+            if (g < n) w |= (uint64_t)(screen16(in + 4 * ((uint64_t)n - 16), t, dec) >> (16 - (n - g))) << (g - j);
+            hi = (uint64_t)1 << (n - 1 - j); /* n - j <= 64 */
+            cnt = simd_popcount32((uint32_t)w) + simd_popcount32((uint32_t)(w >> 32));
         }
+        if (c + cnt > CAND_MAX) goto many;
+        TOPK_TAKE(0);
+        TOPK_TAKE(1);
+        TOPK_TAKE(2);
+        TOPK_TAKE(3);
+        TOPK_TAKE(4);
+        for (uint32_t i = TOPK_TAKES; w; ++i) { /* more than TOPK_TAKES (c + cnt <= CAND_MAX: room) */
+            pos[c + i] = j + simd_ctz64(w);
+            w &= w - 1;
+        }
+        c += cnt;
+    }
+    if (c < k) return 0; /* cannot happen (the K best pass the screen); never read an unset slot */
+    {
+        simde__m128i kv[4];
+        uint32_t out[CAND_MAX] = {0};
+        if (c <= 12) {
+            cand_keys(in, pos, c, kv, 3, dec);
+            rank_scatter(kv, pos, out, 3);
+        } else {
+            cand_keys(in, pos, c, kv, 4, dec);
+            rank_scatter(kv, pos, out, 4);
+        }
+        const uint64_t val_st = p->val_st, ix_st = p->ix_st;
+        uint32_t r = 0;
+        if (p->ix_dtype == DMLREF_TENSOR_DATA_TYPE_UINT32 && val_st == 4 && ix_st == 4) /* packed rows: 4 at a time */
+            for (; r + 4 <= k; r += 4, val += 16, ix += 16) { /* out[] read 4 bytes at a time: a 16-byte
+                                                                 * load of 4-byte stores waits for them */
+                simde_mm_storeu_si128((simde__m128i *)(void *)val, gather4(in, out + r));
+                const simde__m128i a = simde_mm_unpacklo_epi32(simde_mm_cvtsi32_si128((int32_t)out[r]),
+                                                               simde_mm_cvtsi32_si128((int32_t)out[r + 1]));
+                const simde__m128i b = simde_mm_unpacklo_epi32(simde_mm_cvtsi32_si128((int32_t)out[r + 2]),
+                                                               simde_mm_cvtsi32_si128((int32_t)out[r + 3]));
+                simde_mm_storeu_si128((simde__m128i *)(void *)ix, simde_mm_unpacklo_epi64(a, b));
+            }
+        if (p->ix_dtype == DMLREF_TENSOR_DATA_TYPE_UINT32)
+            for (; r < k; ++r, val += val_st, ix += ix_st) {
+                memcpy(val, in + 4 * (uint64_t)out[r], 4);
+                memcpy(ix, out + r, 4);
+            }
+        else
+            for (; r < k; ++r, val += val_st, ix += ix_st) {
+                const uint64_t j = out[r];
+                memcpy(val, in + 4 * j, 4);
+                memcpy(ix, &j, 8);
+            }
+        return 1;
+    }
+many: /* more candidates than CAND_MAX: every one (again from the start) through the list, the
+       * screen's threshold raised to the list's last element once the list is full (the elements
+       * that can still enter are at least as good) */
+    {
+        int32_t key[LIST_MAX];
+        uint32_t lpos[LIST_MAX], cnt = 0;
+        const int32_t sign = dec ? 1 : -1;
+        simde__m128 tm = t;
+        for (uint32_t j = 0; j < n; j += 16) {
+            uint32_t w = j + 16 <= n ? screen16(in + 4 * (uint64_t)j, tm, dec)
+                                     : screen16(in + 4 * ((uint64_t)n - 16), tm, dec) >> (16 - (n - j));
+            while (w) {
+                const uint32_t jj = j + simd_ctz32(w);
+                w &= w - 1;
+                uint32_t bl;
+                memcpy(&bl, in + 4 * (uint64_t)jj, 4);
+                const int32_t kl = sign * f32_key(bl);
+                if (cnt < k || kl > key[k - 1]) cnt = list_insert32(key, lpos, cnt, k, kl, jj);
+            }
+            if (cnt == k) {
+                uint32_t tb;
+                memcpy(&tb, in + 4 * (uint64_t)lpos[k - 1], 4);
+                tm = simde_mm_castsi128_ps(simde_mm_set1_epi32((int32_t)tb));
+            }
+        }
+        if (cnt < k) return 0; /* cannot happen, as above */
+        for (uint32_t r = 0; r < k; ++r) {
+            memcpy(val + r * p->val_st, in + 4 * (uint64_t)lpos[r], 4);
+            put_index(ix + r * p->ix_st, p->ix_dtype, lpos[r]);
+        }
+        return 1;
+    }
+}
+#endif
+
+/* The sequence's K best (key, position) in a running list of the K best, each element entering
+ * only when it beats the list's last (a later position never wins a tie): sequences shorter
+ * than 16, no SIMD, or the bounded selection declining. */
+static void list_f32_seq(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix) {
+    int32_t key[LIST_MAX];
+    uint32_t pos[LIST_MAX];
+    const uint32_t k = (uint32_t)p->k, n = (uint32_t)p->n;
+    const int32_t sign = p->decreasing ? 1 : -1; /* key' = sign * key: no overflow (|key| <= 0x7F800001) */
+    uint32_t cnt = 0;
+    for (uint32_t j = 0; j < n; ++j) {
+        uint32_t b;
+        memcpy(&b, in + 4 * (uint64_t)j, 4);
+        const int32_t kj = sign * f32_key(b);
+        if (cnt < k || kj > key[k - 1]) cnt = list_insert32(key, pos, cnt, k, kj, j);
+    }
     for (uint32_t r = 0; r < k; ++r) {
         memcpy(val + r * p->val_st, in + 4 * (uint64_t)pos[r], 4);
         put_index(ix + r * p->ix_st, p->ix_dtype, pos[r]);
@@ -289,8 +552,42 @@ static inline void run_seqs(const topk_ctx *c, uint64_t lo, uint64_t hi, seq_fn 
     } while (nest_rows_next(nt, &it));
 }
 
+#if DMLREF_SIMD
+/* Runs of sequences n >= 16 apart by s1, s0, s2: each sequence's bound prepared before the
+ * previous one is finished (a pipeline of two). */
+TOPK_INLINE void bounded_run(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix,
+                             uint64_t len, uint64_t s1, uint64_t s0, uint64_t s2, const int dec) {
+    simde__m128 t = simde_mm_setzero_ps(), t_next = t;
+    int ok = bound_prepare(p, in, &t, dec);
+    for (uint64_t i = 0; i < len; ++i, in += s1, val += s0, ix += s2) {
+        const int ok_next = i + 1 < len ? bound_prepare(p, in + s1, &t_next, dec) : 0;
+        if (!ok || !bound_finish(p, in, val, ix, t, dec)) list_f32_seq(p, in, val, ix);
+        ok = ok_next, t = t_next;
+    }
+}
+#endif
+
 static void list_f32_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
     (void)part;
+#if DMLREF_SIMD
+    const topk_ctx *c = vc;
+    const topk_plan_t *p = c->p;
+    if (p->n >= 16) {
+        const nest_t *nt = &p->nest;
+        const unsigned char *in = IN_DATA(c->x, 0);
+        unsigned char *val = OUT_DATA(c->x, 0), *ix = OUT_DATA(c->x, 1);
+        const uint64_t s0 = nt->st[0][nt->m - 1], s1 = nt->st[1][nt->m - 1], s2 = nt->st[2][nt->m - 1];
+        nest_it it;
+        if (!nest_rows_begin(nt, &it, lo, hi)) return;
+        do {
+            if (p->decreasing)
+                bounded_run(p, in + it.off[1], val + it.off[0], ix + it.off[2], it.len, s1, s0, s2, 1);
+            else
+                bounded_run(p, in + it.off[1], val + it.off[0], ix + it.off[2], it.len, s1, s0, s2, 0);
+        } while (nest_rows_next(nt, &it));
+        return;
+    }
+#endif
     run_seqs(vc, lo, hi, list_f32_seq);
 }
 static void list_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
