@@ -27,24 +27,31 @@ int support_lookup(const op_class *cls, uint32_t fl, support_t *s) {
     return found;
 }
 
-dmlref_status check_same_dims(const char *op, const char *rule, const char *name, const tensor_t *t,
-                              const char *ref_name, const tensor_t *ref, dmlref_error *err) {
+dmlref_status(check_same_dims)(MSG_ONLY(const char *op) const char *rule, const char *name, const tensor_t *t,
+                               MSG_ONLY(const char *ref_name) const tensor_t *ref, dmlref_error *err) {
+    MSG_LOCAL(const char *op);
+    MSG_LOCAL(const char *ref_name);
     if (t->n == ref->n) return DMLREF_OK;
     return set_rule_error(err, DMLREF_ERROR_DIMENSION_COUNT, rule, name, "DimensionCount",
                      "%s: %s.DimensionCount (%" PRIu32 ") must equal %s.DimensionCount (%" PRIu32 ")",
                      op, name, t->n, ref_name, ref->n);
 }
 
-dmlref_status check_same_type(const char *op, const char *rule, const char *name, const tensor_t *t,
-                              const char *ref_name, const tensor_t *ref, dmlref_error *err) {
+dmlref_status(check_same_type)(MSG_ONLY(const char *op) const char *rule, const char *name, const tensor_t *t,
+                               MSG_ONLY(const char *ref_name) const tensor_t *ref, dmlref_error *err) {
+    MSG_LOCAL(const char *op);
+    MSG_LOCAL(const char *ref_name);
     if (t->dtype == ref->dtype) return DMLREF_OK;
     return set_rule_error(err, DMLREF_ERROR_DATA_TYPE, rule, name, "DataType", "%s: %s.DataType (%s) must equal %s.DataType (%s)",
                      op, name, dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)t->dtype), ref_name,
                      dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)ref->dtype));
 }
 
-dmlref_status check_sizes_but_axis(const char *op, const char *rule, const char *name, const tensor_t *t,
-                                   const char *ref_name, const tensor_t *ref, uint32_t axis, dmlref_error *err) {
+dmlref_status(check_sizes_but_axis)(MSG_ONLY(const char *op) const char *rule, const char *name, const tensor_t *t,
+                                    MSG_ONLY(const char *ref_name) const tensor_t *ref, uint32_t axis,
+                                    dmlref_error *err) {
+    MSG_LOCAL(const char *op);
+    MSG_LOCAL(const char *ref_name);
     for (uint32_t d = 0; d < ref->n; ++d)
         if (d != axis && t->sizes[d] != ref->sizes[d])
             return set_rule_error(err, DMLREF_ERROR_SIZES, rule, name, "Sizes",
@@ -54,8 +61,9 @@ dmlref_status check_sizes_but_axis(const char *op, const char *rule, const char 
     return DMLREF_OK;
 }
 
-dmlref_status check_value_type(const char *op, const char *rule, const char *field, uint32_t value_type,
-                               const tensor_t *out, dmlref_error *err) {
+dmlref_status(check_value_type)(MSG_ONLY(const char *op) const char *rule, const char *field, uint32_t value_type,
+                                const tensor_t *out, dmlref_error *err) {
+    MSG_LOCAL(const char *op);
     if (value_type == out->dtype) return DMLREF_OK;
     const char *vn = DMLREF_MESSAGES ? dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)value_type) : NULL;
 #if DMLREF_MESSAGES /* else vn is named in no message */
@@ -81,8 +89,11 @@ static void type_list(char *buf, size_t cap, uint32_t mask) {
 }
 #endif
 
-dmlref_status check_support(const char *op, const char *dims_rule, const char *type_rule, const char *name,
-                            const tensor_t *t, const support_t *s, int is_index, uint32_t fl, dmlref_error *err) {
+dmlref_status(check_support)(MSG_ONLY(const char *op) const char *dims_rule, const char *type_rule,
+                             const char *name, const tensor_t *t, const support_t *s, int is_index,
+                             MSG_ONLY(uint32_t fl) dmlref_error *err) {
+    MSG_LOCAL(const char *op);
+    MSG_LOCAL(uint32_t fl);
     const char *level; /* named only in a message: looked up off the hot path */
     if (!is_index && (t->n < s->min_dims || t->n > s->max_dims)) {
         level = DMLREF_MESSAGES ? dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)fl) : NULL;
@@ -105,8 +116,10 @@ dmlref_status check_support(const char *op, const char *dims_rule, const char *t
     return DMLREF_OK;
 }
 
-dmlref_status check_same_sizes(const char *op, const char *rule, const char *name, const tensor_t *t,
-                               const char *ref_name, const uint32_t *want, dmlref_error *err) {
+dmlref_status(check_same_sizes)(MSG_ONLY(const char *op) const char *rule, const char *name, const tensor_t *t,
+                                MSG_ONLY(const char *ref_name) const uint32_t *want, dmlref_error *err) {
+    MSG_LOCAL(const char *op);
+    MSG_LOCAL(const char *ref_name);
     for (uint32_t d = 0; d < t->n; ++d)
         if (t->sizes[d] != want[d]) {
             char a[128], b[128];
