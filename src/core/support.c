@@ -130,3 +130,46 @@ dmlref_status(check_same_sizes)(MSG_ONLY(const char *op) const char *rule, const
         }
     return DMLREF_OK;
 }
+
+static const DMLREF_TENSOR_DESC *slot_desc(const void *desc, const dmlref_tensor_slot *sl) {
+    const DMLREF_TENSOR_DESC *td;
+    memcpy(&td, (const unsigned char *)desc + sl->offset, sizeof td);
+    return td;
+}
+
+/* Slot i's tensor when no slot is left out and the inputs come first (compile_slots' r). */
+static const tensor_t *slot_tensor(const op_t *op, uint32_t i) {
+    return i < op->n_inputs ? &op->inputs[i] : &op->outputs[i - op->n_inputs];
+}
+
+dmlref_status compile_slots(op_t *op, const void *desc, const slot_rules *r, support_t *s, dmlref_error *err) {
+    const dmlref_schema *sc = op->cls->schema;
+    const dmlref_tensor_slot *sl = sc->slots;
+    const uint32_t n = sc->n_slots;
+    uint32_t count[2] = {0, 0}; /* inputs, outputs */
+    for (uint32_t i = 0; i < n; ++i)
+        if (!sl[i].is_optional || slot_desc(desc, &sl[i])) ++count[sl[i].is_output];
+    TRY(op_alloc_tensors(op, count[0], count[1], err));
+    support_lookup(op->cls, op->feature_level, s);
+    count[0] = count[1] = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        const DMLREF_TENSOR_DESC *td = slot_desc(desc, &sl[i]);
+        const int o = sl[i].is_output;
+        if (sl[i].is_optional && !td) continue;
+        TRY(tensor_check(op->name, sl[i].name, td, o ? op : NULL, o ? &op->outputs[count[1]++] : &op->inputs[count[0]++],
+                         err));
+    }
+    if (!r) return DMLREF_OK;
+    const tensor_t *data = slot_tensor(op, r->data);
+    for (uint32_t i = 1; i < n; ++i)
+        TRY(check_same_dims(op->name, r->dims_rule, sl[i].name, slot_tensor(op, i), sl[0].name, slot_tensor(op, 0), err));
+    TRY(check_support(op->name, r->dims_rule, r->type_rule, sl[r->data].name, data, s, 0, op->feature_level, err));
+    for (uint32_t i = 0; i < n; ++i)
+        if (i != r->data && !sl[i].is_index)
+            TRY(check_same_type(op->name, r->type_rule, sl[i].name, slot_tensor(op, i), sl[r->data].name, data, err));
+    for (uint32_t i = 0; r->index_types && i < n; ++i)
+        if (sl[i].is_index)
+            TRY(check_support(op->name, r->dims_rule, r->type_rule, sl[i].name, slot_tensor(op, i), s, 1,
+                              op->feature_level, err));
+    return DMLREF_OK;
+}

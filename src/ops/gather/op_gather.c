@@ -111,19 +111,12 @@ static dmlref_status gather_shape(const tensor_t *in, const tensor_t *ix, uint32
 
 static dmlref_status gather_compile(op_t *op, const void *desc, dmlref_error *err) {
     const DMLREF_GATHER_OPERATOR_DESC *g = desc;
-    TRY(op_alloc_tensors(op, 2, 1, err));
-    tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
+    static const slot_rules rules = {"G1", "G2", 0, 1};
     support_t s;
-    support_lookup(op->cls, op->feature_level, &s);
-
-    TRY(tensor_check(OP, "InputTensor", g->InputTensor, NULL, in, err));                    /* G10 */
-    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, NULL, ix, err));
-    TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, op, out, err));
-    TRY(check_same_dims(OP, "G1", "IndicesTensor", ix, "InputTensor", in, err));               /* G1  */
-    TRY(check_same_dims(OP, "G1", "OutputTensor", out, "InputTensor", in, err));
-    TRY(check_support(OP, "G1", "G2", "InputTensor", in, &s, 0, op->feature_level, err));            /* G2  */
-    TRY(check_same_type(OP, "G2", "OutputTensor", out, "InputTensor", in, err));
-    TRY(check_support(OP, "G1", "G2", "IndicesTensor", ix, &s, 1, op->feature_level, err));
+    /* G10: the tensor rules; G1: Indices and Output have Input's DimensionCount, allowed at the
+     * level; G2: Input's DataType allowed, Output's equal, Indices' an index type */
+    TRY(compile_slots(op, desc, &rules, &s, err));
+    const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
 
     const uint32_t a = g->Axis, k = g->IndexDimensions;
     uint32_t want[MAX_DIMS];                                                              /* G6  */

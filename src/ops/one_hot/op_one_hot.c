@@ -80,19 +80,12 @@ static dmlref_status one_hot_values_rule(const tensor_t *va, dmlref_error *err) 
 
 static dmlref_status one_hot_compile(op_t *op, const void *desc, dmlref_error *err) {
     const DMLREF_ONE_HOT_OPERATOR_DESC *g = desc;
-    TRY(op_alloc_tensors(op, 2, 1, err));
-    tensor_t *ix = &op->inputs[0], *va = &op->inputs[1], *out = &op->outputs[0];
+    static const slot_rules rules = {"OH1", "OH2", 1, 1};
     support_t s;
-    support_lookup(op->cls, op->feature_level, &s);
-
-    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, NULL, ix, err));
-    TRY(tensor_check(OP, "ValuesTensor", g->ValuesTensor, NULL, va, err));
-    TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, op, out, err));
-    TRY(check_same_dims(OP, "OH1", "ValuesTensor", va, "IndicesTensor", ix, err));             /* OH1 */
-    TRY(check_same_dims(OP, "OH1", "OutputTensor", out, "IndicesTensor", ix, err));
-    TRY(check_support(OP, "OH1", "OH2", "ValuesTensor", va, &s, 0, op->feature_level, err));   /* OH1, OH2 */
-    TRY(check_same_type(OP, "OH2", "OutputTensor", out, "ValuesTensor", va, err));             /* OH2 */
-    TRY(check_support(OP, "OH1", "OH2", "IndicesTensor", ix, &s, 1, op->feature_level, err));
+    /* the tensor rules; OH1: Values and Output have Indices' DimensionCount, Values' allowed at
+     * the level; OH2: Values' DataType allowed, Output's equal, Indices' an index type */
+    TRY(compile_slots(op, desc, &rules, &s, err));
+    const tensor_t *ix = &op->inputs[0], *va = &op->inputs[1], *out = &op->outputs[0];
 
     const uint32_t n = ix->n, a = g->Axis;
     if (a >= n)                                                                                /* OH3 */

@@ -118,18 +118,13 @@ static dmlref_status padding_shape(const char *name, const tensor_t *in, const p
     return DMLREF_OK;
 }
 
-dmlref_status padding_compile_tensors(op_t *op, const char *name, const padding_fields *f, dmlref_error *err) {
-    TRY(op_alloc_tensors(op, 1, 1, err));
-    tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
+dmlref_status padding_compile_tensors(op_t *op, const char *name, const void *desc, const padding_fields *f,
+                                      dmlref_error *err) {
+    static const slot_rules rules = {"PD1", "PD2", 0, 0};
     support_t s;
-    support_lookup(op->cls, op->feature_level, &s);
-
-    TRY(tensor_check(name, "InputTensor", f->in, NULL, in, err));
-    TRY(tensor_check(name, "OutputTensor", f->out, op, out, err));
-    TRY(check_same_dims(name, "PD1", "OutputTensor", out, "InputTensor", in, err));            /* PD1 */
-    TRY(check_support(name, "PD1", "PD2", "InputTensor", in, &s, 0, op->feature_level, err));  /* PD1, PD2 */
-    TRY(check_same_type(name, "PD2", "OutputTensor", out, "InputTensor", in, err));            /* PD2 */
-
+    /* the tensor rules; PD1: Output has Input's DimensionCount, allowed at the level; PD2:
+     * Input's DataType allowed, Output's equal */
+    TRY(compile_slots(op, desc, &rules, &s, err));
     return padding_check_mode(name, op->feature_level, f->mode, err); /* PD4 */
 }
 
