@@ -170,6 +170,11 @@ typedef struct slot_rules {
  * docs/baremetal.md); the calls, names and messages are those the hooks made themselves.
  */
 dmlref_status compile_slots(op_t *op, const void *desc, const slot_rules *r, support_t *s, dmlref_error *err);
+/* compile_slots' checks for an output_sizes hook (op: no tensors), the output slots left out
+ * (their tensor rules, and steps 3 and 5 for them): the input slots' tensors into ins[], in slot
+ * order (r->data an input slot).  GATHER's output_sizes hook checks its inputs so. */
+dmlref_status check_input_slots(const op_t *op, const void *desc, const slot_rules *r, tensor_t *ins,
+                                dmlref_error *err);
 
 /* The class of a built operator, or NULL. */
 const op_class *registry_find(DMLREF_OPERATOR_TYPE type);

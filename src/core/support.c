@@ -137,39 +137,52 @@ static const DMLREF_TENSOR_DESC *slot_desc(const void *desc, const dmlref_tensor
     return td;
 }
 
-/* Slot i's tensor when no slot is left out and the inputs come first (compile_slots' r). */
-static const tensor_t *slot_tensor(const op_t *op, uint32_t i) {
-    return i < op->n_inputs ? &op->inputs[i] : &op->outputs[i - op->n_inputs];
-}
-
-dmlref_status compile_slots(op_t *op, const void *desc, const slot_rules *r, support_t *s, dmlref_error *err) {
-    const dmlref_schema *sc = op->cls->schema;
-    const dmlref_tensor_slot *sl = sc->slots;
-    const uint32_t n = sc->n_slots;
-    uint32_t count[2] = {0, 0}; /* inputs, outputs */
-    for (uint32_t i = 0; i < n; ++i)
-        if (!sl[i].is_optional || slot_desc(desc, &sl[i])) ++count[sl[i].is_output];
-    TRY(op_alloc_tensors(op, count[0], count[1], err));
+/* Steps 2-6 of compile_slots (registry.h) into ins[] and outs[] in slot order; outs NULL:
+ * the output slots are left out (check_input_slots). */
+static dmlref_status check_slots(const op_t *op, const void *desc, const slot_rules *r, support_t *s, tensor_t *ins,
+                                 tensor_t *outs, dmlref_error *err) {
+    const dmlref_tensor_slot *sl = op->cls->schema->slots;
+    const uint32_t n = op->cls->schema->n_slots;
+    uint32_t k[2] = {0, 0}; /* inputs, outputs */
     support_lookup(op->cls, op->feature_level, s);
-    count[0] = count[1] = 0;
     for (uint32_t i = 0; i < n; ++i) {
         const DMLREF_TENSOR_DESC *td = slot_desc(desc, &sl[i]);
         const int o = sl[i].is_output;
-        if (sl[i].is_optional && !td) continue;
-        TRY(tensor_check(op->name, sl[i].name, td, o ? op : NULL, o ? &op->outputs[count[1]++] : &op->inputs[count[0]++],
-                         err));
+        if ((o && !outs) || (sl[i].is_optional && !td)) continue;
+        TRY(tensor_check(op->name, sl[i].name, td, o ? op : NULL, o ? &outs[k[1]++] : &ins[k[0]++], err));
     }
     if (!r) return DMLREF_OK;
-    const tensor_t *data = slot_tensor(op, r->data);
-    for (uint32_t i = 1; i < n; ++i)
-        TRY(check_same_dims(op->name, r->dims_rule, sl[i].name, slot_tensor(op, i), sl[0].name, slot_tensor(op, 0), err));
-    TRY(check_support(op->name, r->dims_rule, r->type_rule, sl[r->data].name, data, s, 0, op->feature_level, err));
-    for (uint32_t i = 0; i < n; ++i)
-        if (i != r->data && !sl[i].is_index)
-            TRY(check_same_type(op->name, r->type_rule, sl[i].name, slot_tensor(op, i), sl[r->data].name, data, err));
-    for (uint32_t i = 0; r->index_types && i < n; ++i)
-        if (sl[i].is_index)
-            TRY(check_support(op->name, r->dims_rule, r->type_rule, sl[i].name, slot_tensor(op, i), s, 1,
-                              op->feature_level, err));
+    /* with r no slot is optional and the inputs come first: slot i's tensor is ins[i] or
+     * outs[i - k[0]]; steps 3-6 as passes over the slots (one call site per check: code size) */
+    const uint32_t dt = r->data;
+    const tensor_t *data = sl[dt].is_output ? outs + (dt - k[0]) : ins + dt; /* an input when outs is NULL */
+    for (uint32_t pass = 3; pass <= 6; ++pass)
+        for (uint32_t i = 0; i < n; ++i) {
+            const int index = sl[i].is_index;
+            if (sl[i].is_output && !outs) continue;
+            const tensor_t *t = sl[i].is_output ? outs + (i - k[0]) : ins + i;
+            if (pass == 3 && i > 0)
+                TRY(check_same_dims(op->name, r->dims_rule, sl[i].name, t, sl[0].name, ins, err));
+            if (pass == 5 && i != dt && !index)
+                TRY(check_same_type(op->name, r->type_rule, sl[i].name, t, sl[dt].name, data, err));
+            if ((pass == 4 && i == dt) || (pass == 6 && r->index_types && index))
+                TRY(check_support(op->name, r->dims_rule, r->type_rule, sl[i].name, t, s, pass == 6,
+                                  op->feature_level, err));
+        }
     return DMLREF_OK;
+}
+
+dmlref_status compile_slots(op_t *op, const void *desc, const slot_rules *r, support_t *s, dmlref_error *err) {
+    const dmlref_tensor_slot *sl = op->cls->schema->slots;
+    uint32_t count[2] = {0, 0}; /* inputs, outputs */
+    for (uint32_t i = 0; i < op->cls->schema->n_slots; ++i)
+        if (!sl[i].is_optional || slot_desc(desc, &sl[i])) ++count[sl[i].is_output];
+    TRY(op_alloc_tensors(op, count[0], count[1], err));
+    return check_slots(op, desc, r, s, op->inputs, op->outputs, err);
+}
+
+dmlref_status check_input_slots(const op_t *op, const void *desc, const slot_rules *r, tensor_t *ins,
+                                dmlref_error *err) {
+    support_t s;
+    return check_slots(op, desc, r, &s, ins, NULL, err);
 }

@@ -25,9 +25,9 @@ typedef struct gather_nd_desc {
 dmlref_status gather_nd_compile(op_t *op, const void *desc, const gather_nd_desc *d, dmlref_error *err);
 
 /* The output's DimensionCount and Sizes (the class's output_sizes hook): the inputs'
- * rules and GN3-GN8, as compile checks them; d->output is not read. */
-dmlref_status gather_nd_output_sizes(const op_t *op, const gather_nd_desc *d, uint32_t *n, uint32_t *sizes,
-                                     dmlref_error *err);
+ * rules and GN3-GN8, as compile checks them; the output's desc is not read. */
+dmlref_status gather_nd_output_sizes(const op_t *op, const void *desc, const gather_nd_desc *d, uint32_t *n,
+                                     uint32_t *sizes, dmlref_error *err);
 
 /* The fast path (plan_gather_nd of gather_fast.c with the compiled parameters). */
 dmlref_status gather_nd_plan(op_t *op, dmlref_error *err);
