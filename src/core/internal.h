@@ -109,6 +109,22 @@ int dmlref_message_args_(const char *fmt, ...) DMLREF_PRINTF(1, 2);
     ((void)sizeof(dmlref_message_args_(__VA_ARGS__)), set_rule_code((err), (code), (rule), (field), (sub)))
 #endif
 
+/* MSG_ONLY(parameter declaration): a parameter that only messages name (the operator's
+ * name, a reference tensor's name, the feature level), which a MESSAGES=0 build does not
+ * pass: tensor_check and the check_* functions below.  There a macro of the function's
+ * name takes the same arguments as with messages and drops those (inside sizeof: not
+ * evaluated), so that no call site differs, and none pays for loading them (about 180
+ * calls in a 22-operator image).  The functions are declared and defined with their
+ * names in parentheses, which the macros do not expand; in their bodies MSG_LOCAL gives
+ * a dropped parameter's name to the messages' type check (internal.h's set_rule_error). */
+#if DMLREF_MESSAGES
+#define MSG_ONLY(...) __VA_ARGS__,
+#define MSG_LOCAL(decl) ((void)0)
+#else
+#define MSG_ONLY(...)
+#define MSG_LOCAL(decl) decl = 0; (void)0
+#endif
+
 /* "base[k]" (or "base" when k is FIELD_NO_INDEX) into buf, cap >= 1 bytes, truncated
  * as snprintf truncates: a field name built without snprintf (error.c), so that
  * a MESSAGES=0 build links no formatter. */
@@ -130,9 +146,12 @@ int data_type_known(uint32_t dt);
  * whose allocator the overlap check uses.  For outputs, OWNED_BY_DML and
  * elements that share memory are rejected.
  */
-dmlref_status tensor_check(const char *op, const char *name,
-                           const DMLREF_TENSOR_DESC *td, const struct dmlref_operator *output_of,
-                           tensor_t *t, dmlref_error *err);
+dmlref_status(tensor_check)(MSG_ONLY(const char *op) const char *name, const DMLREF_TENSOR_DESC *td,
+                            const struct dmlref_operator *output_of, tensor_t *t, dmlref_error *err);
+#if !DMLREF_MESSAGES
+#define tensor_check(op, name, td, output_of, t, err) \
+    ((void)sizeof(op), (tensor_check)((name), (td), (output_of), (t), (err)))
+#endif
 
 /* Printable list of sizes ("{1,3,2}") into buf. */
 const char *sizes_str(char *buf, size_t cap, const uint32_t *sizes, uint32_t n);
@@ -158,22 +177,39 @@ typedef struct support {
 /* 1 for a known DMLREF_FEATURE_LEVEL value. */
 int feature_level_known(uint32_t fl);
 
-/* Common per-operator checks; return DMLREF_OK or the error. */
-dmlref_status check_same_dims(const char *op, const char *rule, const char *name, const tensor_t *t,
-                              const char *ref_name, const tensor_t *ref, dmlref_error *err);
-dmlref_status check_same_type(const char *op, const char *rule, const char *name, const tensor_t *t,
-                              const char *ref_name, const tensor_t *ref, dmlref_error *err);
-dmlref_status check_support(const char *op, const char *dims_rule, const char *type_rule, const char *name,
-                            const tensor_t *t, const support_t *s, int is_index, uint32_t fl, dmlref_error *err);
+/* Common per-operator checks; return DMLREF_OK or the error.  (MSG_ONLY: above.) */
+dmlref_status(check_same_dims)(MSG_ONLY(const char *op) const char *rule, const char *name, const tensor_t *t,
+                               MSG_ONLY(const char *ref_name) const tensor_t *ref, dmlref_error *err);
+dmlref_status(check_same_type)(MSG_ONLY(const char *op) const char *rule, const char *name, const tensor_t *t,
+                               MSG_ONLY(const char *ref_name) const tensor_t *ref, dmlref_error *err);
+dmlref_status(check_support)(MSG_ONLY(const char *op) const char *dims_rule, const char *type_rule,
+                             const char *name, const tensor_t *t, const support_t *s, int is_index,
+                             MSG_ONLY(uint32_t fl) dmlref_error *err);
 /* t's Sizes equal ref's in every dimension but axis (t has ref's DimensionCount). */
-dmlref_status check_sizes_but_axis(const char *op, const char *rule, const char *name, const tensor_t *t,
-                                   const char *ref_name, const tensor_t *ref, uint32_t axis, dmlref_error *err);
+dmlref_status(check_sizes_but_axis)(MSG_ONLY(const char *op) const char *rule, const char *name, const tensor_t *t,
+                                    MSG_ONLY(const char *ref_name) const tensor_t *ref, uint32_t axis,
+                                    dmlref_error *err);
 /* A DML_SCALAR_UNION's data type field (PADDING1's PaddingValueDataType, DIAGONAL_MATRIX1's
  * ValueDataType) equals the output's DataType; the message names an unknown type by number. */
-dmlref_status check_value_type(const char *op, const char *rule, const char *field, uint32_t value_type,
-                               const tensor_t *out, dmlref_error *err);
-dmlref_status check_same_sizes(const char *op, const char *rule, const char *name, const tensor_t *t,
-                               const char *ref_name, const uint32_t *want, dmlref_error *err);
+dmlref_status(check_value_type)(MSG_ONLY(const char *op) const char *rule, const char *field, uint32_t value_type,
+                                const tensor_t *out, dmlref_error *err);
+dmlref_status(check_same_sizes)(MSG_ONLY(const char *op) const char *rule, const char *name, const tensor_t *t,
+                                MSG_ONLY(const char *ref_name) const uint32_t *want, dmlref_error *err);
+#if !DMLREF_MESSAGES
+#define check_same_dims(op, rule, name, t, ref_name, ref, err) \
+    ((void)sizeof(op), (void)sizeof(ref_name), (check_same_dims)((rule), (name), (t), (ref), (err)))
+#define check_same_type(op, rule, name, t, ref_name, ref, err) \
+    ((void)sizeof(op), (void)sizeof(ref_name), (check_same_type)((rule), (name), (t), (ref), (err)))
+#define check_support(op, dims_rule, type_rule, name, t, s, is_index, fl, err)                     \
+    ((void)sizeof(op), (void)sizeof(fl),                                                          \
+     (check_support)((dims_rule), (type_rule), (name), (t), (s), (is_index), (err)))
+#define check_sizes_but_axis(op, rule, name, t, ref_name, ref, axis, err) \
+    ((void)sizeof(op), (void)sizeof(ref_name), (check_sizes_but_axis)((rule), (name), (t), (ref), (axis), (err)))
+#define check_value_type(op, rule, field, value_type, out, err) \
+    ((void)sizeof(op), (check_value_type)((rule), (field), (value_type), (out), (err)))
+#define check_same_sizes(op, rule, name, t, ref_name, want, err) \
+    ((void)sizeof(op), (void)sizeof(ref_name), (check_same_sizes)((rule), (name), (t), (want), (err)))
+#endif
 
 /* ---- indices (index.c) --------------------------------------------------- */
 

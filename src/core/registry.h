@@ -145,6 +145,37 @@ dmlref_status shape_given(const op_t *op, const char *name, const DMLREF_TENSOR_
 dmlref_status shape_fit(const op_t *op, const char *rule, const char *name, uint32_t n, const uint64_t *want,
                         uint32_t *out, dmlref_error *err);
 
+/* ---- the start of a compile hook (support.c) ------------------------------ */
+
+/* The shared rules compile_slots checks after the tensor rules (NULL: none). */
+typedef struct slot_rules {
+    const char *dims_rule, *type_rule;
+    uint8_t data;        /* the slot whose support row and DataType the others follow */
+    uint8_t index_types; /* 1: then each index slot's data type at the level (check_support, is_index) */
+} slot_rules;
+
+/*
+ * What most compile hooks start with, in this order (each step's first error is returned):
+ *  1. op_alloc_tensors for the class's schema slots (op->inputs and op->outputs in slot order;
+ *     an optional slot that desc leaves NULL has no tensor; no array slots) and the feature
+ *     level's support row into *s;
+ *  2. tensor_check of each slot in slot order, under its slot name (an output with its
+ *     overlap rule);
+ *  with r (the schema then has no optional slot, and lists its inputs first):
+ *  3. check_same_dims(dims_rule) of every other slot against slot 0;
+ *  4. check_support(dims_rule, type_rule) of slot r->data;
+ *  5. check_same_type(type_rule) of every other slot that holds no indices against slot r->data;
+ *  6. with r->index_types, check_support(dims_rule, type_rule, is_index) of each index slot.
+ * One table-driven sequence instead of a call per tensor and rule in every hook (code size,
+ * docs/baremetal.md); the calls, names and messages are those the hooks made themselves.
+ */
+dmlref_status compile_slots(op_t *op, const void *desc, const slot_rules *r, support_t *s, dmlref_error *err);
+/* compile_slots' checks for an output_sizes hook (op: no tensors), the output slots left out
+ * (their tensor rules, and steps 3 and 5 for them): the input slots' tensors into ins[], in slot
+ * order (r->data an input slot).  GATHER's output_sizes hook checks its inputs so. */
+dmlref_status check_input_slots(const op_t *op, const void *desc, const slot_rules *r, tensor_t *ins,
+                                dmlref_error *err);
+
 /* The class of a built operator, or NULL. */
 const op_class *registry_find(DMLREF_OPERATOR_TYPE type);
 /* 1 when dmlref knows the operator but this build left it out (make OPS=...). */

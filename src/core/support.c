@@ -26,24 +26,31 @@ int support_lookup(const op_class *cls, uint32_t fl, support_t *s) {
     return 0;
 }
 
-dmlref_status check_same_dims(const char *op, const char *rule, const char *name, const tensor_t *t,
-                              const char *ref_name, const tensor_t *ref, dmlref_error *err) {
+dmlref_status(check_same_dims)(MSG_ONLY(const char *op) const char *rule, const char *name, const tensor_t *t,
+                               MSG_ONLY(const char *ref_name) const tensor_t *ref, dmlref_error *err) {
+    MSG_LOCAL(const char *op);
+    MSG_LOCAL(const char *ref_name);
     if (t->n == ref->n) return DMLREF_OK;
     return set_rule_error(err, DMLREF_ERROR_DIMENSION_COUNT, rule, name, "DimensionCount",
                      "%s: %s.DimensionCount (%" PRIu32 ") must equal %s.DimensionCount (%" PRIu32 ")",
                      op, name, t->n, ref_name, ref->n);
 }
 
-dmlref_status check_same_type(const char *op, const char *rule, const char *name, const tensor_t *t,
-                              const char *ref_name, const tensor_t *ref, dmlref_error *err) {
+dmlref_status(check_same_type)(MSG_ONLY(const char *op) const char *rule, const char *name, const tensor_t *t,
+                               MSG_ONLY(const char *ref_name) const tensor_t *ref, dmlref_error *err) {
+    MSG_LOCAL(const char *op);
+    MSG_LOCAL(const char *ref_name);
     if (t->dtype == ref->dtype) return DMLREF_OK;
     return set_rule_error(err, DMLREF_ERROR_DATA_TYPE, rule, name, "DataType", "%s: %s.DataType (%s) must equal %s.DataType (%s)",
                      op, name, dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)t->dtype), ref_name,
                      dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)ref->dtype));
 }
 
-dmlref_status check_sizes_but_axis(const char *op, const char *rule, const char *name, const tensor_t *t,
-                                   const char *ref_name, const tensor_t *ref, uint32_t axis, dmlref_error *err) {
+dmlref_status(check_sizes_but_axis)(MSG_ONLY(const char *op) const char *rule, const char *name, const tensor_t *t,
+                                    MSG_ONLY(const char *ref_name) const tensor_t *ref, uint32_t axis,
+                                    dmlref_error *err) {
+    MSG_LOCAL(const char *op);
+    MSG_LOCAL(const char *ref_name);
     for (uint32_t d = 0; d < ref->n; ++d)
         if (d != axis && t->sizes[d] != ref->sizes[d])
             return set_rule_error(err, DMLREF_ERROR_SIZES, rule, name, "Sizes",
@@ -53,8 +60,9 @@ dmlref_status check_sizes_but_axis(const char *op, const char *rule, const char 
     return DMLREF_OK;
 }
 
-dmlref_status check_value_type(const char *op, const char *rule, const char *field, uint32_t value_type,
-                               const tensor_t *out, dmlref_error *err) {
+dmlref_status(check_value_type)(MSG_ONLY(const char *op) const char *rule, const char *field, uint32_t value_type,
+                                const tensor_t *out, dmlref_error *err) {
+    MSG_LOCAL(const char *op);
     if (value_type == out->dtype) return DMLREF_OK;
     const char *vn = DMLREF_MESSAGES ? dmlref_data_type_name((DMLREF_TENSOR_DATA_TYPE)value_type) : NULL;
 #if DMLREF_MESSAGES /* else vn is named in no message */
@@ -80,8 +88,11 @@ static void type_list(char *buf, size_t cap, uint32_t mask) {
 }
 #endif
 
-dmlref_status check_support(const char *op, const char *dims_rule, const char *type_rule, const char *name,
-                            const tensor_t *t, const support_t *s, int is_index, uint32_t fl, dmlref_error *err) {
+dmlref_status(check_support)(MSG_ONLY(const char *op) const char *dims_rule, const char *type_rule,
+                             const char *name, const tensor_t *t, const support_t *s, int is_index,
+                             MSG_ONLY(uint32_t fl) dmlref_error *err) {
+    MSG_LOCAL(const char *op);
+    MSG_LOCAL(uint32_t fl);
     const char *level; /* named only in a message: looked up off the hot path */
     if (!is_index && (t->n < s->min_dims || t->n > s->max_dims)) {
         level = DMLREF_MESSAGES ? dmlref_feature_level_name((DMLREF_FEATURE_LEVEL)fl) : NULL;
@@ -104,8 +115,10 @@ dmlref_status check_support(const char *op, const char *dims_rule, const char *t
     return DMLREF_OK;
 }
 
-dmlref_status check_same_sizes(const char *op, const char *rule, const char *name, const tensor_t *t,
-                               const char *ref_name, const uint32_t *want, dmlref_error *err) {
+dmlref_status(check_same_sizes)(MSG_ONLY(const char *op) const char *rule, const char *name, const tensor_t *t,
+                                MSG_ONLY(const char *ref_name) const uint32_t *want, dmlref_error *err) {
+    MSG_LOCAL(const char *op);
+    MSG_LOCAL(const char *ref_name);
     for (uint32_t d = 0; d < t->n; ++d)
         if (t->sizes[d] != want[d]) {
             char a[128], b[128];
@@ -115,4 +128,60 @@ dmlref_status check_same_sizes(const char *op, const char *rule, const char *nam
                              sizes_str(b, sizeof b, want, t->n), d);
         }
     return DMLREF_OK;
+}
+
+static const DMLREF_TENSOR_DESC *slot_desc(const void *desc, const dmlref_tensor_slot *sl) {
+    const DMLREF_TENSOR_DESC *td;
+    memcpy(&td, (const unsigned char *)desc + sl->offset, sizeof td);
+    return td;
+}
+
+/* Steps 2-6 of compile_slots (registry.h) into ins[] and outs[] in slot order; outs NULL:
+ * the output slots are left out (check_input_slots). */
+static dmlref_status check_slots(const op_t *op, const void *desc, const slot_rules *r, support_t *s, tensor_t *ins,
+                                 tensor_t *outs, dmlref_error *err) {
+    const dmlref_tensor_slot *sl = op->cls->schema->slots;
+    const uint32_t n = op->cls->schema->n_slots;
+    uint32_t k[2] = {0, 0}; /* inputs, outputs */
+    support_lookup(op->cls, op->feature_level, s);
+    for (uint32_t i = 0; i < n; ++i) {
+        const DMLREF_TENSOR_DESC *td = slot_desc(desc, &sl[i]);
+        const int o = sl[i].is_output;
+        if ((o && !outs) || (sl[i].is_optional && !td)) continue;
+        TRY(tensor_check(op->name, sl[i].name, td, o ? op : NULL, o ? &outs[k[1]++] : &ins[k[0]++], err));
+    }
+    if (!r) return DMLREF_OK;
+    /* with r no slot is optional and the inputs come first: slot i's tensor is ins[i] or
+     * outs[i - k[0]]; steps 3-6 as passes over the slots (one call site per check: code size) */
+    const uint32_t dt = r->data;
+    const tensor_t *data = sl[dt].is_output ? outs + (dt - k[0]) : ins + dt; /* an input when outs is NULL */
+    for (uint32_t pass = 3; pass <= 6; ++pass)
+        for (uint32_t i = 0; i < n; ++i) {
+            const int index = sl[i].is_index;
+            if (sl[i].is_output && !outs) continue;
+            const tensor_t *t = sl[i].is_output ? outs + (i - k[0]) : ins + i;
+            if (pass == 3 && i > 0)
+                TRY(check_same_dims(op->name, r->dims_rule, sl[i].name, t, sl[0].name, ins, err));
+            if (pass == 5 && i != dt && !index)
+                TRY(check_same_type(op->name, r->type_rule, sl[i].name, t, sl[dt].name, data, err));
+            if ((pass == 4 && i == dt) || (pass == 6 && r->index_types && index))
+                TRY(check_support(op->name, r->dims_rule, r->type_rule, sl[i].name, t, s, pass == 6,
+                                  op->feature_level, err));
+        }
+    return DMLREF_OK;
+}
+
+dmlref_status compile_slots(op_t *op, const void *desc, const slot_rules *r, support_t *s, dmlref_error *err) {
+    const dmlref_tensor_slot *sl = op->cls->schema->slots;
+    uint32_t count[2] = {0, 0}; /* inputs, outputs */
+    for (uint32_t i = 0; i < op->cls->schema->n_slots; ++i)
+        if (!sl[i].is_optional || slot_desc(desc, &sl[i])) ++count[sl[i].is_output];
+    TRY(op_alloc_tensors(op, count[0], count[1], err));
+    return check_slots(op, desc, r, s, op->inputs, op->outputs, err);
+}
+
+dmlref_status check_input_slots(const op_t *op, const void *desc, const slot_rules *r, tensor_t *ins,
+                                dmlref_error *err) {
+    support_t s;
+    return check_slots(op, desc, r, &s, ins, NULL, err);
 }

@@ -99,8 +99,9 @@ const char *coord_str(char *buf, size_t cap, const uint32_t *coord, uint32_t n) 
 #define NOINLINE
 #endif
 
-static NOINLINE dmlref_status overlap_error(const char *op, const char *name, const tensor_t *t,
+static NOINLINE dmlref_status overlap_error(MSG_ONLY(const char *op) const char *name, const tensor_t *t,
                                    const uint32_t *coord, uint64_t off, dmlref_error *err) {
+    MSG_LOCAL(const char *op);
     char buf[128];
     return set_rule_error(err, DMLREF_ERROR_OUTPUT_OVERLAP, "T15", name, "Strides",
                      "%s: %s.Strides make the element at %s share element offset %" PRIu64 " with an earlier element",
@@ -120,8 +121,9 @@ static int cmp_off_pos(const void *pa, const void *pb) {
 /* The exact check for spans too large for a bitmap: sort (offset, position)
  * pairs of the first `count` elements in row-major order; report the earliest
  * element whose offset an earlier one has. */
-static NOINLINE dmlref_status overlap_by_sorting(const dmlref_allocator *al, const char *op, const char *name,
+static NOINLINE dmlref_status overlap_by_sorting(const dmlref_allocator *al, MSG_ONLY(const char *op) const char *name,
                                                  const tensor_t *t, uint64_t count, dmlref_error *err) {
+    MSG_LOCAL(const char *op);
     off_pos *v = mem_array(al, count, sizeof *v);
     if (!v) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
     const uint64_t *bs[1] = {t->bstrides};
@@ -144,15 +146,16 @@ static NOINLINE dmlref_status overlap_by_sorting(const dmlref_allocator *al, con
         coord[d] = (uint32_t)(first % t->sizes[d]);
         first /= t->sizes[d];
     }
-    return overlap_error(op, name, t, coord, off, err);
+    return overlap_error(MSG_ONLY(op) name, t, coord, off, err);
 }
 
 /* Interleaved layouts beyond both the bitmap and the sort: overlap.c's exact
  * search.  When it runs out of budget after finding some colliding element at
  * row-major position P, the earliest one is among the first P + 1 elements: sort
  * those when they are few enough. */
-static dmlref_status overlap_by_search(const dmlref_allocator *al, const char *op, const char *name,
+static dmlref_status overlap_by_search(const dmlref_allocator *al, MSG_ONLY(const char *op) const char *name,
                                        const tensor_t *t, uint64_t span, dmlref_error *err) {
+    MSG_LOCAL(const char *op);
     uint32_t first[MAX_DIMS];
     int have_any = 0;
     const overlap_verdict v = overlap_search(t, first, &have_any);
@@ -160,12 +163,12 @@ static dmlref_status overlap_by_search(const dmlref_allocator *al, const char *o
     if (v == OVERLAP_FOUND) {
         uint64_t off = 0;
         for (uint32_t d = 0; d < t->n; ++d) off += (uint64_t)first[d] * t->strides[d]; /* <= last */
-        return overlap_error(op, name, t, first, off, err);
+        return overlap_error(MSG_ONLY(op) name, t, first, off, err);
     }
     if (have_any) {
         uint64_t pos = 0;
         for (uint32_t d = 0; d < t->n; ++d) pos = pos * t->sizes[d] + first[d]; /* < elements */
-        if (pos < OVERLAP_SORT_MAX_ELEMENTS) return overlap_by_sorting(al, op, name, t, pos + 1, err);
+        if (pos < OVERLAP_SORT_MAX_ELEMENTS) return overlap_by_sorting(al, MSG_ONLY(op) name, t, pos + 1, err);
     }
     return set_rule_error(err, DMLREF_ERROR_CANNOT_VERIFY, "T15", name, "Strides",
                      "%s: %s.Strides interleave dimensions over a span of %" PRIu64
@@ -175,8 +178,9 @@ static dmlref_status overlap_by_search(const dmlref_allocator *al, const char *o
 }
 
 /* Spans of at most OVERLAP_BITMAP_MAX_SPAN elements: one bit per element offset. */
-static NOINLINE dmlref_status overlap_by_bitmap(const dmlref_allocator *al, const char *op, const char *name,
+static NOINLINE dmlref_status overlap_by_bitmap(const dmlref_allocator *al, MSG_ONLY(const char *op) const char *name,
                                                 const tensor_t *t, uint64_t span, dmlref_error *err) {
+    MSG_LOCAL(const char *op);
     unsigned char *seen = mem_zalloc(al, (size_t)(span / 8 + 1));
     if (!seen) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
     /* The outer dims with the iterator, the innermost one as a tight loop.
@@ -194,7 +198,7 @@ static NOINLINE dmlref_status overlap_by_bitmap(const dmlref_allocator *al, cons
             const uint64_t e = it.offset[0] / t->esize + i * istride; /* in elements */
             if (seen[e / 8] & (1u << (e % 8))) {
                 it.coord[last] = (uint32_t)i; /* not one of the iterator's dimensions */
-                st = overlap_error(op, name, t, it.coord, e, err);
+                st = overlap_error(MSG_ONLY(op) name, t, it.coord, e, err);
                 break;
             }
             seen[e / 8] |= (unsigned char)(1u << (e % 8));
@@ -204,8 +208,9 @@ static NOINLINE dmlref_status overlap_by_bitmap(const dmlref_allocator *al, cons
     return st;
 }
 
-static dmlref_status check_no_overlap(const dmlref_allocator *al, const char *op, const char *name,
+static dmlref_status check_no_overlap(const dmlref_allocator *al, MSG_ONLY(const char *op) const char *name,
                                       const tensor_t *t, dmlref_error *err) {
+    MSG_LOCAL(const char *op);
     uint32_t idx[MAX_DIMS], m = 0;
     for (uint32_t d = 0; d < t->n; ++d) {
         if (t->sizes[d] <= 1) continue;
@@ -231,13 +236,14 @@ static dmlref_status check_no_overlap(const dmlref_allocator *al, const char *op
 
     const uint64_t span = t->span_bytes / t->esize;
     if (span > OVERLAP_BITMAP_MAX_SPAN && t->elements <= OVERLAP_SORT_MAX_ELEMENTS)
-        return overlap_by_sorting(al, op, name, t, t->elements, err);
-    if (span > OVERLAP_BITMAP_MAX_SPAN) return overlap_by_search(al, op, name, t, span, err);
-    return overlap_by_bitmap(al, op, name, t, span, err);
+        return overlap_by_sorting(al, MSG_ONLY(op) name, t, t->elements, err);
+    if (span > OVERLAP_BITMAP_MAX_SPAN) return overlap_by_search(al, MSG_ONLY(op) name, t, span, err);
+    return overlap_by_bitmap(al, MSG_ONLY(op) name, t, span, err);
 }
 
-dmlref_status tensor_check(const char *op, const char *name, const DMLREF_TENSOR_DESC *td,
+dmlref_status(tensor_check)(MSG_ONLY(const char *op) const char *name, const DMLREF_TENSOR_DESC *td,
                            const dmlref_operator *output_of, tensor_t *t, dmlref_error *err) {
+    MSG_LOCAL(const char *op);
     const int is_output = output_of != NULL;
     memset(t, 0, sizeof *t);
     if (!td) return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "T1", name, NULL, "%s: %s is NULL", op, name);
@@ -336,6 +342,6 @@ dmlref_status tensor_check(const char *op, const char *name, const DMLREF_TENSOR
     t->align = align;
 
     /* T15: packed (no Strides) is disjoint by construction */
-    if (is_output && bd->Strides) return check_no_overlap(&output_of->alloc, op, name, t, err);
+    if (is_output && bd->Strides) return check_no_overlap(&output_of->alloc, MSG_ONLY(op) name, t, err);
     return DMLREF_OK;
 }

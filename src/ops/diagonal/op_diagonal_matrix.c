@@ -24,13 +24,10 @@
 
 static dmlref_status diagonal_matrix_compile(op_t *op, const void *desc, dmlref_error *err) {
     const DMLREF_DIAGONAL_MATRIX_OPERATOR_DESC *d = desc;
-    TRY(op_alloc_tensors(op, 0, 1, err));
-    tensor_t *out = &op->outputs[0];
-    support_t s;
-    support_lookup(op->cls, op->feature_level, &s); /* DM3: compile_impl found the level's row */
-
-    TRY(tensor_check(OP, "OutputTensor", d->OutputTensor, op, out, err));
-    TRY(check_support(OP, "DM1", "DM2", "OutputTensor", out, &s, 0, op->feature_level, err)); /* DM1, DM2 */
+    static const slot_rules rules = {"DM1", "DM2", 0, 0};
+    support_t s; /* DM3: compile_impl found the level's row */
+    TRY(compile_slots(op, desc, &rules, &s, err)); /* the tensor rules; DM1, DM2: Output's support */
+    const tensor_t *out = &op->outputs[0];
 
     unsigned char fill[8] = {0};
     scalar_from_float((DMLREF_TENSOR_DATA_TYPE)out->dtype, d->Value, fill); /* DM4 */

@@ -25,14 +25,9 @@
 
 static dmlref_status diagonal_matrix1_compile(op_t *op, const void *desc, dmlref_error *err) {
     const DMLREF_DIAGONAL_MATRIX1_OPERATOR_DESC *d = desc;
-    const int has_input = d->InputTensor != NULL;
-    TRY(op_alloc_tensors(op, has_input ? 1u : 0u, 1, err));
-    tensor_t *out = &op->outputs[0], *in = has_input ? &op->inputs[0] : NULL;
-    support_t s;
-    support_lookup(op->cls, op->feature_level, &s); /* DG6: compile_impl found the level's row */
-
-    if (in) TRY(tensor_check(OP, "InputTensor", d->InputTensor, NULL, in, err));
-    TRY(tensor_check(OP, "OutputTensor", d->OutputTensor, op, out, err));
+    support_t s; /* DG6: compile_impl found the level's row */
+    TRY(compile_slots(op, desc, NULL, &s, err)); /* the tensor rules (InputTensor when given) */
+    const tensor_t *out = &op->outputs[0], *in = d->InputTensor ? &op->inputs[0] : NULL;
     TRY(check_support(OP, "DG1", "DG2", "OutputTensor", out, &s, 0, op->feature_level, err)); /* DG1, DG2 */
     if (in) {
         TRY(check_same_type(OP, "DG3", "InputTensor", in, "OutputTensor", out, err));      /* DG3 */

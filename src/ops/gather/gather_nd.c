@@ -125,21 +125,17 @@ static dmlref_status gather_nd_shape(const char *OP, const gather_nd_desc *gd, c
     return DMLREF_OK;
 }
 
-dmlref_status gather_nd_compile(op_t *op, const gather_nd_desc *gd, dmlref_error *err) {
-    const char *OP = op->name;
-    TRY(op_alloc_tensors(op, 2, 1, err));
-    tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
-    support_t s;
-    support_lookup(op->cls, op->feature_level, &s);
+/* GN1: Indices and Output have Input's DimensionCount, allowed at the level; GN2: Input's DataType
+ * allowed, Output's equal, Indices' an index type (compile_slots, check_input_slots) */
+static const slot_rules rules = {"GN1", "GN2", 0, 1};
 
-    TRY(tensor_check(OP, "InputTensor", gd->input, NULL, in, err));
-    TRY(tensor_check(OP, "IndicesTensor", gd->indices, NULL, ix, err));
-    TRY(tensor_check(OP, "OutputTensor", gd->output, op, out, err));
-    TRY(check_same_dims(OP, "GN1", "IndicesTensor", ix, "InputTensor", in, err));             /* GN1 */
-    TRY(check_same_dims(OP, "GN1", "OutputTensor", out, "InputTensor", in, err));
-    TRY(check_support(OP, "GN1", "GN2", "InputTensor", in, &s, 0, op->feature_level, err));    /* GN2 */
-    TRY(check_same_type(OP, "GN2", "OutputTensor", out, "InputTensor", in, err));
-    TRY(check_support(OP, "GN1", "GN2", "IndicesTensor", ix, &s, 1, op->feature_level, err));
+dmlref_status gather_nd_compile(op_t *op, const void *desc, const gather_nd_desc *gd, dmlref_error *err) {
+    const char *OP = op->name;
+    support_t s;
+    /* the tensor rules; GN1: Indices and Output have Input's DimensionCount, allowed at the
+     * level; GN2: Input's DataType allowed, Output's equal, Indices' an index type */
+    TRY(compile_slots(op, desc, &rules, &s, err));
+    const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
 
     uint32_t want[MAX_DIMS];
     TRY(gather_nd_shape(OP, gd, in, ix, want, err)); /* GN3-GN8 */
@@ -161,18 +157,11 @@ dmlref_status gather_nd_plan(op_t *op, dmlref_error *err) {
 #endif
 }
 
-dmlref_status gather_nd_output_sizes(const op_t *op, const gather_nd_desc *gd, uint32_t *n, uint32_t *sizes,
-                                     dmlref_error *err) {
-    const char *OP = op->name;
-    tensor_t in, ix;
-    support_t s;
-    support_lookup(op->cls, op->feature_level, &s);
-    TRY(tensor_check(OP, "InputTensor", gd->input, NULL, &in, err));
-    TRY(tensor_check(OP, "IndicesTensor", gd->indices, NULL, &ix, err));
-    TRY(check_same_dims(OP, "GN1", "IndicesTensor", &ix, "InputTensor", &in, err));           /* GN1 */
-    TRY(check_support(OP, "GN1", "GN2", "InputTensor", &in, &s, 0, op->feature_level, err));  /* GN2 */
-    TRY(check_support(OP, "GN1", "GN2", "IndicesTensor", &ix, &s, 1, op->feature_level, err));
-    TRY(gather_nd_shape(OP, gd, &in, &ix, sizes, err));
-    *n = in.n;
+dmlref_status gather_nd_output_sizes(const op_t *op, const void *desc, const gather_nd_desc *gd, uint32_t *n,
+                                     uint32_t *sizes, dmlref_error *err) {
+    tensor_t t[2]; /* Input, Indices */
+    TRY(check_input_slots(op, desc, &rules, t, err)); /* GN1, GN2 as compile checks the inputs */
+    TRY(gather_nd_shape(op->name, gd, &t[0], &t[1], sizes, err));
+    *n = t[0].n;
     return DMLREF_OK;
 }

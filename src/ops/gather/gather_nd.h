@@ -20,13 +20,14 @@ typedef struct gather_nd_desc {
 } gather_nd_desc;
 
 /* Every rule of P1.2 at op->feature_level; fills op (tensors, parameters,
- * oracle, the checking pre-pass). */
-dmlref_status gather_nd_compile(op_t *op, const gather_nd_desc *d, dmlref_error *err);
+ * oracle, the checking pre-pass).  desc: the operator's desc (d's tensors are its
+ * InputTensor, IndicesTensor and OutputTensor: the class's slots). */
+dmlref_status gather_nd_compile(op_t *op, const void *desc, const gather_nd_desc *d, dmlref_error *err);
 
 /* The output's DimensionCount and Sizes (the class's output_sizes hook): the inputs'
- * rules and GN3-GN8, as compile checks them; d->output is not read. */
-dmlref_status gather_nd_output_sizes(const op_t *op, const gather_nd_desc *d, uint32_t *n, uint32_t *sizes,
-                                     dmlref_error *err);
+ * rules and GN3-GN8, as compile checks them; the output's desc is not read. */
+dmlref_status gather_nd_output_sizes(const op_t *op, const void *desc, const gather_nd_desc *d, uint32_t *n,
+                                     uint32_t *sizes, dmlref_error *err);
 
 /* The fast path (plan_gather_nd of gather_fast.c with the compiled parameters). */
 dmlref_status gather_nd_plan(op_t *op, dmlref_error *err);

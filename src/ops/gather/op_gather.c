@@ -109,21 +109,17 @@ static dmlref_status gather_shape(const tensor_t *in, const tensor_t *ix, uint32
     return DMLREF_OK;
 }
 
+/* G1: Indices and Output have Input's DimensionCount, allowed at the level; G2: Input's DataType
+ * allowed, Output's equal, Indices' an index type (compile_slots, check_input_slots) */
+static const slot_rules rules = {"G1", "G2", 0, 1};
+
 static dmlref_status gather_compile(op_t *op, const void *desc, dmlref_error *err) {
     const DMLREF_GATHER_OPERATOR_DESC *g = desc;
-    TRY(op_alloc_tensors(op, 2, 1, err));
-    tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
     support_t s;
-    support_lookup(op->cls, op->feature_level, &s);
-
-    TRY(tensor_check(OP, "InputTensor", g->InputTensor, NULL, in, err));                    /* G10 */
-    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, NULL, ix, err));
-    TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, op, out, err));
-    TRY(check_same_dims(OP, "G1", "IndicesTensor", ix, "InputTensor", in, err));               /* G1  */
-    TRY(check_same_dims(OP, "G1", "OutputTensor", out, "InputTensor", in, err));
-    TRY(check_support(OP, "G1", "G2", "InputTensor", in, &s, 0, op->feature_level, err));            /* G2  */
-    TRY(check_same_type(OP, "G2", "OutputTensor", out, "InputTensor", in, err));
-    TRY(check_support(OP, "G1", "G2", "IndicesTensor", ix, &s, 1, op->feature_level, err));
+    /* G10: the tensor rules; G1: Indices and Output have Input's DimensionCount, allowed at the
+     * level; G2: Input's DataType allowed, Output's equal, Indices' an index type */
+    TRY(compile_slots(op, desc, &rules, &s, err));
+    const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
 
     const uint32_t a = g->Axis, k = g->IndexDimensions;
     uint32_t want[MAX_DIMS];                                                              /* G6  */
@@ -144,17 +140,11 @@ static dmlref_status gather_plan(op_t *op, dmlref_error *err) {
 static dmlref_status gather_output_sizes_hook(const op_t *op, const void *desc, uint32_t output, uint32_t *n,
                                               uint32_t *sizes, dmlref_error *err) {
     const DMLREF_GATHER_OPERATOR_DESC *g = desc;
-    tensor_t in, ix;
-    support_t s;
-    support_lookup(op->cls, op->feature_level, &s);
+    tensor_t t[2]; /* Input, Indices */
     (void)output;
-    TRY(tensor_check(OP, "InputTensor", g->InputTensor, NULL, &in, err));                   /* G10 */
-    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, NULL, &ix, err));
-    TRY(check_same_dims(OP, "G1", "IndicesTensor", &ix, "InputTensor", &in, err));            /* G1  */
-    TRY(check_support(OP, "G1", "G2", "InputTensor", &in, &s, 0, op->feature_level, err));         /* G2  */
-    TRY(check_support(OP, "G1", "G2", "IndicesTensor", &ix, &s, 1, op->feature_level, err));
-    TRY(gather_shape(&in, &ix, g->Axis, g->IndexDimensions, sizes, err));
-    *n = in.n;
+    TRY(check_input_slots(op, desc, &rules, t, err)); /* G10, G1, G2 as compile checks the inputs */
+    TRY(gather_shape(&t[0], &t[1], g->Axis, g->IndexDimensions, sizes, err));
+    *n = t[0].n;
     return DMLREF_OK;
 }
 

@@ -49,21 +49,17 @@ static dmlref_status gather_elements_shape(const tensor_t *in, const tensor_t *i
     return DMLREF_OK;
 }
 
+/* E1: Indices and Output have Input's DimensionCount, allowed at the level; E2: Input's DataType
+ * allowed, Output's equal, Indices' an index type (compile_slots, check_input_slots) */
+static const slot_rules rules = {"E1", "E2", 0, 1};
+
 static dmlref_status gather_elements_compile(op_t *op, const void *desc, dmlref_error *err) {
     const DMLREF_GATHER_ELEMENTS_OPERATOR_DESC *g = desc;
-    TRY(op_alloc_tensors(op, 2, 1, err));
-    tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
     support_t s;
-    support_lookup(op->cls, op->feature_level, &s);
-
-    TRY(tensor_check(OP, "InputTensor", g->InputTensor, NULL, in, err));
-    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, NULL, ix, err));
-    TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, op, out, err));
-    TRY(check_same_dims(OP, "E1", "IndicesTensor", ix, "InputTensor", in, err));               /* E1 */
-    TRY(check_same_dims(OP, "E1", "OutputTensor", out, "InputTensor", in, err));
-    TRY(check_support(OP, "E1", "E2", "InputTensor", in, &s, 0, op->feature_level, err));            /* E2 */
-    TRY(check_same_type(OP, "E2", "OutputTensor", out, "InputTensor", in, err));
-    TRY(check_support(OP, "E1", "E2", "IndicesTensor", ix, &s, 1, op->feature_level, err));
+    /* the tensor rules; E1: Indices and Output have Input's DimensionCount, allowed at the level;
+     * E2: Input's DataType allowed, Output's equal, Indices' an index type */
+    TRY(compile_slots(op, desc, &rules, &s, err));
+    const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
 
     const uint32_t a = g->Axis;
     TRY(gather_elements_shape(in, ix, a, err)); /* E3, E4 */
@@ -82,18 +78,13 @@ static dmlref_status gather_elements_plan(op_t *op, dmlref_error *err) {
 static dmlref_status gather_elements_output_sizes(const op_t *op, const void *desc, uint32_t output, uint32_t *n,
                                                    uint32_t *sizes, dmlref_error *err) {
     const DMLREF_GATHER_ELEMENTS_OPERATOR_DESC *g = desc;
-    tensor_t in, ix;
-    support_t s;
-    support_lookup(op->cls, op->feature_level, &s);
+    tensor_t t[2]; /* Input, Indices */
+    const tensor_t *ix = &t[1];
     (void)output;
-    TRY(tensor_check(OP, "InputTensor", g->InputTensor, NULL, &in, err));
-    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, NULL, &ix, err));
-    TRY(check_same_dims(OP, "E1", "IndicesTensor", &ix, "InputTensor", &in, err));            /* E1 */
-    TRY(check_support(OP, "E1", "E2", "InputTensor", &in, &s, 0, op->feature_level, err));         /* E2 */
-    TRY(check_support(OP, "E1", "E2", "IndicesTensor", &ix, &s, 1, op->feature_level, err));
-    TRY(gather_elements_shape(&in, &ix, g->Axis, err));
-    *n = ix.n;                                                                            /* E5 */
-    for (uint32_t d = 0; d < ix.n; ++d) sizes[d] = ix.sizes[d];
+    TRY(check_input_slots(op, desc, &rules, t, err)); /* E1, E2 as compile checks the inputs */
+    TRY(gather_elements_shape(&t[0], ix, g->Axis, err));
+    *n = ix->n;                                                                           /* E5 */
+    for (uint32_t d = 0; d < ix->n; ++d) sizes[d] = ix->sizes[d];
     return DMLREF_OK;
 }
 

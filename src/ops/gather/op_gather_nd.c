@@ -11,7 +11,7 @@ static dmlref_status gather_nd_class_compile(op_t *op, const void *desc, dmlref_
     const DMLREF_GATHER_ND_OPERATOR_DESC *g = desc;
     const gather_nd_desc d = {g->InputTensor, g->IndicesTensor, g->OutputTensor,
                               g->InputDimensionCount, g->IndicesDimensionCount, 0, 0};
-    return gather_nd_compile(op, &d, err);
+    return gather_nd_compile(op, desc, &d, err);
 }
 
 static dmlref_status gather_nd_class_output_sizes(const op_t *op, const void *desc, uint32_t output, uint32_t *n,
@@ -20,7 +20,7 @@ static dmlref_status gather_nd_class_output_sizes(const op_t *op, const void *de
     const gather_nd_desc d = {g->InputTensor, g->IndicesTensor, g->OutputTensor, g->InputDimensionCount,
                               g->IndicesDimensionCount, 0, 0};
     (void)output;
-    return gather_nd_output_sizes(op, &d, n, sizes, err);
+    return gather_nd_output_sizes(op, desc, &d, n, sizes, err);
 }
 
 #define D DMLREF_GATHER_ND_OPERATOR_DESC

@@ -96,13 +96,9 @@ static dmlref_status identity_oracle(const op_t *op, const exec_args *x, dmlref_
 
 static dmlref_status identity_compile(op_t *op, const void *desc, dmlref_error *err) {
     const DMLREF_ELEMENT_WISE_IDENTITY_OPERATOR_DESC *d = desc;
-    TRY(op_alloc_tensors(op, 1, 1, err));
-    tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
     support_t s;
-    support_lookup(op->cls, op->feature_level, &s);
-
-    TRY(tensor_check(OP, "InputTensor", d->InputTensor, NULL, in, err));                  /* ID3 */
-    TRY(tensor_check(OP, "OutputTensor", d->OutputTensor, op, out, err));
+    TRY(compile_slots(op, desc, NULL, &s, err)); /* ID3: the tensor rules */
+    const tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
     TRY(check_same_dims(OP, "ID1", "OutputTensor", out, "InputTensor", in, err));             /* ID1 */
     TRY(check_support(OP, "ID2", "ID2", "InputTensor", in, &s, 0, op->feature_level, err));          /* ID2 */
     TRY(check_same_type(OP, "ID1", "OutputTensor", out, "InputTensor", in, err));             /* ID1 */

@@ -78,21 +78,17 @@ static dmlref_status one_hot_values_rule(const tensor_t *va, dmlref_error *err) 
     return DMLREF_OK;
 }
 
+/* OH1: Values and Output have Indices' DimensionCount, Values' allowed at the level; OH2: Values'
+ * DataType allowed, Output's equal, Indices' an index type (compile_slots, check_input_slots) */
+static const slot_rules rules = {"OH1", "OH2", 1, 1};
+
 static dmlref_status one_hot_compile(op_t *op, const void *desc, dmlref_error *err) {
     const DMLREF_ONE_HOT_OPERATOR_DESC *g = desc;
-    TRY(op_alloc_tensors(op, 2, 1, err));
-    tensor_t *ix = &op->inputs[0], *va = &op->inputs[1], *out = &op->outputs[0];
     support_t s;
-    support_lookup(op->cls, op->feature_level, &s);
-
-    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, NULL, ix, err));
-    TRY(tensor_check(OP, "ValuesTensor", g->ValuesTensor, NULL, va, err));
-    TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, op, out, err));
-    TRY(check_same_dims(OP, "OH1", "ValuesTensor", va, "IndicesTensor", ix, err));             /* OH1 */
-    TRY(check_same_dims(OP, "OH1", "OutputTensor", out, "IndicesTensor", ix, err));
-    TRY(check_support(OP, "OH1", "OH2", "ValuesTensor", va, &s, 0, op->feature_level, err));   /* OH1, OH2 */
-    TRY(check_same_type(OP, "OH2", "OutputTensor", out, "ValuesTensor", va, err));             /* OH2 */
-    TRY(check_support(OP, "OH1", "OH2", "IndicesTensor", ix, &s, 1, op->feature_level, err));
+    /* the tensor rules; OH1: Values and Output have Indices' DimensionCount, Values' allowed at
+     * the level; OH2: Values' DataType allowed, Output's equal, Indices' an index type */
+    TRY(compile_slots(op, desc, &rules, &s, err));
+    const tensor_t *ix = &op->inputs[0], *va = &op->inputs[1], *out = &op->outputs[0];
 
     const uint32_t n = ix->n, a = g->Axis;
     if (a >= n)                                                                                /* OH3 */
@@ -128,34 +124,29 @@ static dmlref_status one_hot_plan_hook(op_t *op, dmlref_error *err) {
 static dmlref_status one_hot_output_sizes(const op_t *op, const void *desc, uint32_t output, uint32_t *n,
                                           uint32_t *sizes, dmlref_error *err) {
     const DMLREF_ONE_HOT_OPERATOR_DESC *g = desc;
-    tensor_t ix, va;
+    tensor_t t[2]; /* Indices, Values */
+    const tensor_t *ix = &t[0], *va = &t[1];
     uint32_t gn = 0, given[MAX_DIMS];
-    support_t s;
-    support_lookup(op->cls, op->feature_level, &s);
     (void)output;
-    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, NULL, &ix, err));
-    TRY(tensor_check(OP, "ValuesTensor", g->ValuesTensor, NULL, &va, err));
-    TRY(check_same_dims(OP, "OH1", "ValuesTensor", &va, "IndicesTensor", &ix, err));           /* OH1 */
-    TRY(check_support(OP, "OH1", "OH2", "ValuesTensor", &va, &s, 0, op->feature_level, err)); /* OH1, OH2 */
-    TRY(check_support(OP, "OH1", "OH2", "IndicesTensor", &ix, &s, 1, op->feature_level, err));
+    TRY(check_input_slots(op, desc, &rules, t, err)); /* OH1, OH2 as compile checks the inputs */
     const uint32_t a = g->Axis;
-    if (a >= ix.n)                                                                             /* OH3 */
+    if (a >= ix->n)                                                                             /* OH3 */
         return set_rule_error(err, DMLREF_ERROR_PARAMETER, "OH3", "Axis", NULL,
                               OP ": Axis (%" PRIu32 ") must be in [0, IndicesTensor.DimensionCount) = [0, %" PRIu32 ")",
-                              a, ix.n);
-    if (ix.sizes[a] != 1)                                                                      /* OH4 */
+                              a, ix->n);
+    if (ix->sizes[a] != 1)                                                                      /* OH4 */
         return set_rule_error(err, DMLREF_ERROR_SIZES, "OH4", "IndicesTensor", "Sizes",
                               OP ": IndicesTensor.Sizes[%" PRIu32 "] (%" PRIu32 ") must be 1: Axis (%" PRIu32
                               ") is where OutputTensor.Sizes[%" PRIu32 "] holds the depth",
-                              a, ix.sizes[a], a, a);
-    TRY(one_hot_values_rule(&va, err));                                                        /* OH5 */
+                              a, ix->sizes[a], a, a);
+    TRY(one_hot_values_rule(va, err));                                                        /* OH5 */
     TRY(shape_given(op, "OutputTensor", g->OutputTensor, "the depth along Axis", &gn, given, err));
-    if (gn != ix.n)                                                                            /* OH1 */
+    if (gn != ix->n)                                                                            /* OH1 */
         return set_rule_error(err, DMLREF_ERROR_DIMENSION_COUNT, "OH1", "OutputTensor", "DimensionCount",
                               OP ": OutputTensor.DimensionCount (%" PRIu32 ") must equal IndicesTensor.DimensionCount (%" PRIu32 ")",
-                              gn, ix.n);
-    *n = ix.n;
-    for (uint32_t d = 0; d < ix.n; ++d) sizes[d] = ix.sizes[d];
+                              gn, ix->n);
+    *n = ix->n;
+    for (uint32_t d = 0; d < ix->n; ++d) sizes[d] = ix->sizes[d];
     sizes[a] = given[a];
     return DMLREF_OK;
 }

@@ -16,7 +16,7 @@ static dmlref_status padding_compile(op_t *op, const void *desc, dmlref_error *e
     const DMLREF_PADDING_OPERATOR_DESC *d = desc;
     const padding_fields f = {d->InputTensor, d->OutputTensor, (uint32_t)d->PaddingMode, d->DimensionCount,
                               d->StartPadding, d->EndPadding};
-    TRY(padding_compile_tensors(op, OP, &f, err)); /* tensor rules, PD1, PD2, PD4 */
+    TRY(padding_compile_tensors(op, OP, desc, &f, err)); /* tensor rules, PD1, PD2, PD4 */
     TRY(padding_compile_pads(op, OP, &f, err));    /* PD1, PD3 */
     scalar_from_float((DMLREF_TENSOR_DATA_TYPE)op->outputs[0].dtype, d->PaddingValue,
                       OP_PARAMS(op, padding_params)->fill);

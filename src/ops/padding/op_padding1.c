@@ -16,7 +16,7 @@ static dmlref_status padding1_compile(op_t *op, const void *desc, dmlref_error *
     const DMLREF_PADDING1_OPERATOR_DESC *d = desc;
     const padding_fields f = {d->InputTensor, d->OutputTensor, (uint32_t)d->PaddingMode, d->DimensionCount,
                               d->StartPadding, d->EndPadding};
-    TRY(padding_compile_tensors(op, OP, &f, err)); /* tensor rules, PD1, PD2, PD4 */
+    TRY(padding_compile_tensors(op, OP, desc, &f, err)); /* tensor rules, PD1, PD2, PD4 */
     TRY(check_value_type(OP, "PD5", "PaddingValueDataType", (uint32_t)d->PaddingValueDataType, &op->outputs[0],
                          err)); /* PD5 */
     TRY(padding_compile_pads(op, OP, &f, err)); /* PD1, PD3 */

@@ -23,29 +23,34 @@ static const char *const mode_names[] = {"CONSTANT", "EDGE", "REFLECTION", "SYMM
 #define mode_names ((const char *const *)NULL)
 #endif
 
-/* i mod p in [0, p) for any sign of i (p > 0). */
+/* i mod p in [0, p) for i in (-2^32, 2^32) (padding.h) and 0 < p < 2^34, with 32-bit
+ * division only: |i| < 2^32, and it is divided only when p <= |i|, so that both fit
+ * 32 bits; when p > |i| the remainder of |i| is |i| itself.  (A 32-bit target then
+ * links no signed 64-bit division: __aeabi_ldivmod, 160 bytes on a Cortex-M.) */
 static int64_t mod_nonneg(int64_t i, int64_t p) {
-    const int64_t m = i % p;
-    return m < 0 ? m + p : m;
+    const uint64_t a = i < 0 ? (uint64_t)0 - (uint64_t)i : (uint64_t)i, up = (uint64_t)p;
+    const uint64_t r = a < up ? a : (uint32_t)a % (uint32_t)up;
+    return (int64_t)(i < 0 && r != 0 ? up - r : r);
 }
 
 int64_t padding_source_index(uint32_t mode, int64_t i, uint32_t n) {
     const int64_t nn = n;
+    int64_t p; /* the mode's period */
     if (i >= 0 && i < nn) return i;
     switch (mode) {
     case DMLREF_PADDING_MODE_EDGE: return i < 0 ? 0 : nn - 1;
-    case DMLREF_PADDING_MODE_REFLECTION: { /* the edge element is not repeated */
+    case DMLREF_PADDING_MODE_REFLECTION: /* the edge element is not repeated */
         if (nn == 1) return 0;
-        const int64_t p = 2 * (nn - 1), m = mod_nonneg(i, p);
-        return m < nn ? m : p - m;
-    }
-    case DMLREF_PADDING_MODE_SYMMETRIC: { /* the edge element is repeated */
-        const int64_t p = 2 * nn, m = mod_nonneg(i, p);
-        return m < nn ? m : p - 1 - m;
-    }
-    case DMLREF_PADDING_MODE_WRAP: return mod_nonneg(i, nn);
+        p = 2 * (nn - 1);
+        break;
+    case DMLREF_PADDING_MODE_SYMMETRIC: p = 2 * nn; break; /* the edge element is repeated */
+    case DMLREF_PADDING_MODE_WRAP: p = nn; break;
     default: return -1; /* CONSTANT */
     }
+    /* one remainder for the three periodic modes: m in [0, p); WRAP's is < nn */
+    const int64_t m = mod_nonneg(i, p);
+    if (m < nn) return m;
+    return mode == DMLREF_PADDING_MODE_REFLECTION ? p - m : p - 1 - m;
 }
 
 /* ---- the oracle ------------------------------------------------------------ */
@@ -113,18 +118,13 @@ static dmlref_status padding_shape(const char *name, const tensor_t *in, const p
     return DMLREF_OK;
 }
 
-dmlref_status padding_compile_tensors(op_t *op, const char *name, const padding_fields *f, dmlref_error *err) {
-    TRY(op_alloc_tensors(op, 1, 1, err));
-    tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
+dmlref_status padding_compile_tensors(op_t *op, const char *name, const void *desc, const padding_fields *f,
+                                      dmlref_error *err) {
+    static const slot_rules rules = {"PD1", "PD2", 0, 0};
     support_t s;
-    support_lookup(op->cls, op->feature_level, &s);
-
-    TRY(tensor_check(name, "InputTensor", f->in, NULL, in, err));
-    TRY(tensor_check(name, "OutputTensor", f->out, op, out, err));
-    TRY(check_same_dims(name, "PD1", "OutputTensor", out, "InputTensor", in, err));            /* PD1 */
-    TRY(check_support(name, "PD1", "PD2", "InputTensor", in, &s, 0, op->feature_level, err));  /* PD1, PD2 */
-    TRY(check_same_type(name, "PD2", "OutputTensor", out, "InputTensor", in, err));            /* PD2 */
-
+    /* the tensor rules; PD1: Output has Input's DimensionCount, allowed at the level; PD2:
+     * Input's DataType allowed, Output's equal */
+    TRY(compile_slots(op, desc, &rules, &s, err));
     return padding_check_mode(name, op->feature_level, f->mode, err); /* PD4 */
 }
 

@@ -34,8 +34,10 @@ int64_t padding_source_index(uint32_t mode, int64_t i, uint32_t n);
 
 /* The first rules, in order: the tensor rules of Input and Output, PD1 (equal
  * DimensionCount, allowed at the level), PD2 (DataType allowed, equal) and PD4
- * (PaddingMode defined at the level).  op_name is "PADDING" or "PADDING1". */
-dmlref_status padding_compile_tensors(op_t *op, const char *op_name, const padding_fields *f, dmlref_error *err);
+ * (PaddingMode defined at the level).  op_name is "PADDING" or "PADDING1"; desc the
+ * operator's desc (f->in and f->out are its InputTensor and OutputTensor, the slots). */
+dmlref_status padding_compile_tensors(op_t *op, const char *op_name, const void *desc, const padding_fields *f,
+                                      dmlref_error *err);
 
 /* The rest, after the operator's own rules: PD1 (DimensionCount equals the
  * tensors', StartPadding and EndPadding not NULL) and PD3 (64-bit sizes).

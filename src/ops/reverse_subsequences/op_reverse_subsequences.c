@@ -66,18 +66,12 @@ static dmlref_status reverse_subsequences_oracle(const op_t *op, const exec_args
 
 static dmlref_status reverse_subsequences_compile(op_t *op, const void *desc, dmlref_error *err) {
     const DMLREF_REVERSE_SUBSEQUENCES_OPERATOR_DESC *r = desc;
-    TRY(op_alloc_tensors(op, 2, 1, err));
-    tensor_t *in = &op->inputs[0], *len = &op->inputs[1], *out = &op->outputs[0];
+    static const slot_rules rules = {"RS1", "RS2", 0, 0};
     support_t s;
-    support_lookup(op->cls, op->feature_level, &s);
-
-    TRY(tensor_check(OP, "InputTensor", r->InputTensor, NULL, in, err));
-    TRY(tensor_check(OP, "SequenceLengthsTensor", r->SequenceLengthsTensor, NULL, len, err));
-    TRY(tensor_check(OP, "OutputTensor", r->OutputTensor, op, out, err));
-    TRY(check_same_dims(OP, "RS1", "SequenceLengthsTensor", len, "InputTensor", in, err));          /* RS1 */
-    TRY(check_same_dims(OP, "RS1", "OutputTensor", out, "InputTensor", in, err));
-    TRY(check_support(OP, "RS1", "RS2", "InputTensor", in, &s, 0, op->feature_level, err));         /* RS1, RS2 */
-    TRY(check_same_type(OP, "RS2", "OutputTensor", out, "InputTensor", in, err));                 /* RS2 */
+    /* the tensor rules; RS1: SequenceLengths and Output have Input's DimensionCount, allowed at
+     * the level; RS2: Input's DataType allowed, Output's equal */
+    TRY(compile_slots(op, desc, &rules, &s, err));
+    const tensor_t *in = &op->inputs[0], *len = &op->inputs[1], *out = &op->outputs[0];
     TRY(check_same_sizes(OP, "RS2", "OutputTensor", out, "InputTensor.Sizes", in->sizes, err));
     TRY(check_support(OP, "RS1", "RS4", "SequenceLengthsTensor", len, &s, 1, op->feature_level, err)); /* RS4 */
 

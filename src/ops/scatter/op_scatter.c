@@ -177,22 +177,12 @@ static dmlref_status scatter_check(const op_t *op, const exec_args *x, dmlref_er
 
 static dmlref_status scatter_compile(op_t *op, const void *desc, dmlref_error *err) {
     const DMLREF_SCATTER_OPERATOR_DESC *g = desc;
-    TRY(op_alloc_tensors(op, 3, 1, err));
-    tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *up = &op->inputs[2], *out = &op->outputs[0];
-    support_t s;
-    support_lookup(op->cls, op->feature_level, &s); /* SC7: the registry refuses levels before 2_0 */
-
-    TRY(tensor_check(OP, "InputTensor", g->InputTensor, NULL, in, err));
-    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, NULL, ix, err));
-    TRY(tensor_check(OP, "UpdatesTensor", g->UpdatesTensor, NULL, up, err));
-    TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, op, out, err));
-    TRY(check_same_dims(OP, "SC1", "IndicesTensor", ix, "InputTensor", in, err));              /* SC1 */
-    TRY(check_same_dims(OP, "SC1", "UpdatesTensor", up, "InputTensor", in, err));
-    TRY(check_same_dims(OP, "SC1", "OutputTensor", out, "InputTensor", in, err));
-    TRY(check_support(OP, "SC1", "SC2", "InputTensor", in, &s, 0, op->feature_level, err));           /* SC2 */
-    TRY(check_same_type(OP, "SC2", "UpdatesTensor", up, "InputTensor", in, err));
-    TRY(check_same_type(OP, "SC2", "OutputTensor", out, "InputTensor", in, err));
-    TRY(check_support(OP, "SC1", "SC2", "IndicesTensor", ix, &s, 1, op->feature_level, err));
+    static const slot_rules rules = {"SC1", "SC2", 0, 1};
+    support_t s; /* SC7: the registry refuses levels before 2_0 */
+    /* the tensor rules; SC1: Indices, Updates and Output have Input's DimensionCount, allowed at
+     * the level; SC2: Input's DataType allowed, Updates' and Output's equal, Indices' an index type */
+    TRY(compile_slots(op, desc, &rules, &s, err));
+    const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *up = &op->inputs[2], *out = &op->outputs[0];
     TRY(check_same_sizes(OP, "SC3", "OutputTensor", out, "InputTensor.Sizes", in->sizes, err)); /* SC3 */
 
     const uint32_t n = in->n, a = g->Axis;

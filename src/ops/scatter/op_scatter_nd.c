@@ -150,22 +150,12 @@ static dmlref_status scatter_nd_check(const op_t *op, const exec_args *x, dmlref
 
 static dmlref_status scatter_nd_compile(op_t *op, const void *desc, dmlref_error *err) {
     const DMLREF_SCATTER_ND_OPERATOR_DESC *g = desc;
-    TRY(op_alloc_tensors(op, 3, 1, err));
-    tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *up = &op->inputs[2], *out = &op->outputs[0];
+    static const slot_rules rules = {"S1", "S2", 0, 1};
     support_t s;
-    support_lookup(op->cls, op->feature_level, &s);
-
-    TRY(tensor_check(OP, "InputTensor", g->InputTensor, NULL, in, err));
-    TRY(tensor_check(OP, "IndicesTensor", g->IndicesTensor, NULL, ix, err));
-    TRY(tensor_check(OP, "UpdatesTensor", g->UpdatesTensor, NULL, up, err));
-    TRY(tensor_check(OP, "OutputTensor", g->OutputTensor, op, out, err));
-    TRY(check_same_dims(OP, "S1", "IndicesTensor", ix, "InputTensor", in, err));               /* S1 */
-    TRY(check_same_dims(OP, "S1", "UpdatesTensor", up, "InputTensor", in, err));
-    TRY(check_same_dims(OP, "S1", "OutputTensor", out, "InputTensor", in, err));
-    TRY(check_support(OP, "S1", "S2", "InputTensor", in, &s, 0, op->feature_level, err));            /* S2 */
-    TRY(check_same_type(OP, "S2", "UpdatesTensor", up, "InputTensor", in, err));
-    TRY(check_same_type(OP, "S2", "OutputTensor", out, "InputTensor", in, err));
-    TRY(check_support(OP, "S1", "S2", "IndicesTensor", ix, &s, 1, op->feature_level, err));
+    /* the tensor rules; S1: Indices, Updates and Output have Input's DimensionCount, allowed at
+     * the level; S2: Input's DataType allowed, Updates' and Output's equal, Indices' an index type */
+    TRY(compile_slots(op, desc, &rules, &s, err));
+    const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *up = &op->inputs[2], *out = &op->outputs[0];
     TRY(check_same_sizes(OP, "S3", "OutputTensor", out, "InputTensor.Sizes", in->sizes, err));  /* S3 */
 
     const uint32_t n = in->n, r = g->InputDimensionCount, q = g->IndicesDimensionCount;

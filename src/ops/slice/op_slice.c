@@ -41,7 +41,7 @@ static dmlref_status slice_compile(op_t *op, const void *desc, dmlref_error *err
     const DMLREF_SLICE_OPERATOR_DESC *d = desc;
     static const char *const names[3] = {"Offsets", "Sizes", "Strides"};
     const void *const arrays[3] = {d->Offsets, d->Sizes, d->Strides};
-    TRY(slice_check_common(op, d->InputTensor, d->OutputTensor, d->DimensionCount, 3, names, arrays, err));
+    TRY(slice_check_common(op, desc, d->DimensionCount, 3, names, arrays, err));
     const tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
     const uint32_t n = in->n;
 

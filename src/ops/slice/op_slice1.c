@@ -57,7 +57,7 @@ static dmlref_status slice1_compile(op_t *op, const void *desc, dmlref_error *er
     const DMLREF_SLICE1_OPERATOR_DESC *d = desc;
     static const char *const names[3] = {"InputWindowOffsets", "InputWindowSizes", "InputWindowStrides"};
     const void *const arrays[3] = {d->InputWindowOffsets, d->InputWindowSizes, d->InputWindowStrides};
-    TRY(slice_check_common(op, d->InputTensor, d->OutputTensor, d->DimensionCount, 3, names, arrays, err));
+    TRY(slice_check_common(op, desc, d->DimensionCount, 3, names, arrays, err));
     const tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
     const uint32_t n = in->n;
     const uint32_t *off = d->InputWindowOffsets, *size = d->InputWindowSizes;

@@ -100,8 +100,7 @@ static const char *const array_names[3] = {"InputWindowOffsets", "InputWindowSiz
 static dmlref_status slice_grad_compile(op_t *op, const void *desc, dmlref_error *err) {
     const DMLREF_SLICE_GRAD_OPERATOR_DESC *d = desc;
     const void *const arrays[3] = {d->InputWindowOffsets, d->InputWindowSizes, d->InputWindowStrides};
-    TRY(slice_check_roles(op, &roles, d->InputGradientTensor, d->OutputGradientTensor, d->DimensionCount, 3,
-                          array_names, arrays, err)); /* SG1, SG2 */
+    TRY(slice_check_roles(op, &roles, desc, d->DimensionCount, 3, array_names, arrays, err)); /* SG1, SG2 */
     const tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
     TRY(slice_grad_window_rules(out->n, out->sizes, d, err)); /* SG3, SG4 */
     TRY(slice_grad_reach_rule(in, d, err));                   /* SG5 */

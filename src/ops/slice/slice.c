@@ -30,28 +30,20 @@ dmlref_status slice_check_arrays(const char *O, const tensor_t *in, uint32_t dim
     return slice_check_arrays_roles(O, &slice_roles_forward, in, dimension_count, n_arrays, names, arrays, err);
 }
 
-dmlref_status slice_check_roles(op_t *op, const slice_roles *r, const DMLREF_TENSOR_DESC *in_desc,
-                                const DMLREF_TENSOR_DESC *out_desc, uint32_t dimension_count, uint32_t n_arrays,
-                                const char *const *names, const void *const *arrays, dmlref_error *err) {
-    const char *O = op->name;
-    TRY(op_alloc_tensors(op, 1, 1, err));
-    tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
+dmlref_status slice_check_roles(op_t *op, const slice_roles *r, const void *desc, uint32_t dimension_count,
+                                uint32_t n_arrays, const char *const *names, const void *const *arrays,
+                                dmlref_error *err) {
+    const slot_rules rules = {r->dims_rule, r->type_rule, 0, 0};
     support_t s;
-    support_lookup(op->cls, op->feature_level, &s);
-
-    TRY(tensor_check(O, r->in_name, in_desc, NULL, in, err));
-    TRY(tensor_check(O, r->out_name, out_desc, op, out, err));
-    TRY(check_same_dims(O, r->dims_rule, r->out_name, out, r->in_name, in, err));                  /* SL1 */
-    TRY(check_support(O, r->dims_rule, r->type_rule, r->in_name, in, &s, 0, op->feature_level, err)); /* SL1, SL2 */
-    TRY(check_same_type(O, r->type_rule, r->out_name, out, r->in_name, in, err));                  /* SL2 */
-    return slice_check_arrays_roles(O, r, in, dimension_count, n_arrays, names, arrays, err);      /* SL1 */
+    /* the tensor rules under the slots' names (r->in_name, r->out_name); SL1: Output has Input's
+     * DimensionCount, allowed at the level; SL2: Input's DataType allowed, Output's equal */
+    TRY(compile_slots(op, desc, &rules, &s, err));
+    return slice_check_arrays_roles(op->name, r, &op->inputs[0], dimension_count, n_arrays, names, arrays, err); /* SL1 */
 }
 
-dmlref_status slice_check_common(op_t *op, const DMLREF_TENSOR_DESC *in_desc, const DMLREF_TENSOR_DESC *out_desc,
-                                 uint32_t dimension_count, uint32_t n_arrays, const char *const *names,
-                                 const void *const *arrays, dmlref_error *err) {
-    return slice_check_roles(op, &slice_roles_forward, in_desc, out_desc, dimension_count, n_arrays, names, arrays,
-                             err);
+dmlref_status slice_check_common(op_t *op, const void *desc, uint32_t dimension_count, uint32_t n_arrays,
+                                 const char *const *names, const void *const *arrays, dmlref_error *err) {
+    return slice_check_roles(op, &slice_roles_forward, desc, dimension_count, n_arrays, names, arrays, err);
 }
 
 dmlref_status slice_oracle(const op_t *op, const exec_args *x, dmlref_error *err) {

@@ -20,9 +20,9 @@ typedef struct slice_params {
  * Output), SL1 (Output.DimensionCount == Input.DimensionCount, the feature
  * level's dimension counts), SL2 (data types at the level, equal),
  * SL1 (DimensionCount == Input.DimensionCount, then every array non-NULL:
- * names[k] / arrays[k], k < n_arrays).  Fills op's tensors. */
-dmlref_status slice_check_common(op_t *op, const DMLREF_TENSOR_DESC *in_desc, const DMLREF_TENSOR_DESC *out_desc,
-                                 uint32_t dimension_count, uint32_t n_arrays, const char *const *names,
+ * names[k] / arrays[k], k < n_arrays).  Fills op's tensors.  desc: the operator's desc,
+ * whose two tensor slots (the schema's) are Input and Output. */
+dmlref_status slice_check_common(op_t *op, const void *desc, uint32_t dimension_count, uint32_t n_arrays, const char *const *names,
                                  const void *const *arrays, dmlref_error *err);
 
 /* The names slice_check_common's rules use: SLICE and SLICE1's {"InputTensor", "OutputTensor",
@@ -36,8 +36,8 @@ typedef struct slice_roles {
 extern const slice_roles slice_roles_forward;
 
 /* slice_check_common under other names (roles above). */
-dmlref_status slice_check_roles(op_t *op, const slice_roles *r, const DMLREF_TENSOR_DESC *in_desc,
-                                const DMLREF_TENSOR_DESC *out_desc, uint32_t dimension_count, uint32_t n_arrays,
+dmlref_status slice_check_roles(op_t *op, const slice_roles *r, const void *desc, uint32_t dimension_count,
+                                uint32_t n_arrays,
                                 const char *const *names, const void *const *arrays, dmlref_error *err);
 
 /* The end of slice_check_common (SL1): DimensionCount equals Input's, no array NULL. */

@@ -61,16 +61,12 @@ static dmlref_status tile_repeats_rules(const DMLREF_TILE_OPERATOR_DESC *d, uint
 
 static dmlref_status tile_compile(op_t *op, const void *desc, dmlref_error *err) {
     const DMLREF_TILE_OPERATOR_DESC *d = desc;
-    TRY(op_alloc_tensors(op, 1, 1, err));
-    tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
+    static const slot_rules rules = {"TI1", "TI4", 0, 0};
     support_t s;
-    support_lookup(op->cls, op->feature_level, &s);
-
-    TRY(tensor_check(OP, "InputTensor", d->InputTensor, NULL, in, err));
-    TRY(tensor_check(OP, "OutputTensor", d->OutputTensor, op, out, err));
-    TRY(check_same_dims(OP, "TI1", "OutputTensor", out, "InputTensor", in, err));          /* TI1 */
-    TRY(check_support(OP, "TI1", "TI4", "InputTensor", in, &s, 0, op->feature_level, err)); /* TI1, TI4 */
-    TRY(check_same_type(OP, "TI4", "OutputTensor", out, "InputTensor", in, err));          /* TI4 */
+    /* the tensor rules; TI1: Output has Input's DimensionCount, allowed at the level; TI4:
+     * Input's DataType allowed, Output's equal */
+    TRY(compile_slots(op, desc, &rules, &s, err));
+    const tensor_t *in = &op->inputs[0], *out = &op->outputs[0];
 
     const uint32_t n = in->n;
     TRY(tile_repeats_rules(d, n, err)); /* TI1, TI2 */
