@@ -155,6 +155,17 @@ static dmlref_status check_slots(const op_t *op, const void *desc, const slot_ru
      * outs[i - k[0]]; steps 3-6 as passes over the slots (one call site per check: code size) */
     const uint32_t dt = r->data;
     const tensor_t *data = sl[dt].is_output ? outs + (dt - k[0]) : ins + dt; /* an input when outs is NULL */
+    /* Steps 3-6 all hold (the common case, every compile): one pass of plain compares, the
+     * same tests as the passes below, which run only to name the first that fails. */
+    int ok = data->n >= s->min_dims && data->n <= s->max_dims && (s->data_types & (1u << data->dtype));
+    for (uint32_t i = 0; ok && i < n; ++i) {
+        if (sl[i].is_output && !outs) continue;
+        const tensor_t *t = sl[i].is_output ? outs + (i - k[0]) : ins + i;
+        if (i > 0 && t->n != ins->n) ok = 0;                                      /* step 3 */
+        if (!sl[i].is_index && t->dtype != data->dtype) ok = 0;                    /* step 5 */
+        if (sl[i].is_index && r->index_types && !(s->index_types & (1u << t->dtype))) ok = 0; /* step 6 */
+    }
+    if (ok) return DMLREF_OK;
     for (uint32_t pass = 3; pass <= 6; ++pass)
         for (uint32_t i = 0; i < n; ++i) {
             const int index = sl[i].is_index;
