@@ -232,7 +232,20 @@ static void rows_copy(size_t lo, size_t hi) {
     simd_stream_fence();
 }
 
-static double time_rows(int all_threads, int min_reps) {
+/* What a reference line times: a 64 MiB memcpy, a 64 MiB streaming fill of mc_dst (the ceiling
+ * of an operator that only writes, such as FILL_VALUE_SEQUENCE), or gather_rows' bound. */
+enum { REF_MEMCPY, REF_FILL, REF_ROWS };
+
+/* Part [lo, hi) of n (bytes, or rows for REF_ROWS). */
+static void reference_part(int kind, size_t lo, size_t hi) {
+    if (kind == REF_ROWS) rows_copy(lo, hi);
+    else if (kind == REF_FILL) stream_fill(mc_dst + lo, hi - lo);
+    else memcpy(mc_dst + lo, mc_src + lo, hi - lo);
+}
+
+/* The median ms of a reference, on one thread or one part per thread. */
+static double time_reference(int all_threads, int min_reps, int kind) {
+    const size_t n = kind == REF_ROWS ? ROWS_COUNT : (size_t)64 << 20;
     double t[256];
     const int reps = repeat < min_reps ? min_reps : repeat > 256 ? 256 : repeat;
     for (int i = -1; i < reps; ++i) {
@@ -242,46 +255,18 @@ static double time_rows(int all_threads, int min_reps) {
 #pragma omp parallel
             {
                 const size_t nt = (size_t)omp_get_num_threads(), id = (size_t)omp_get_thread_num();
-                rows_copy(ROWS_COUNT * id / nt, ROWS_COUNT * (id + 1) / nt);
+                reference_part(kind, n * id / nt, n * (id + 1) / nt);
             }
         } else
 #endif
-            rows_copy(0, ROWS_COUNT);
+            reference_part(kind, 0, n);
         if (i >= 0) t[i] = now_ms() - t0;
     }
     (void)all_threads;
     return median(t, reps);
 }
 
-/* The median ms of a 64 MiB memcpy (fill: a 64 MiB streaming fill of mc_dst, the ceiling of an
- * operator that only writes, such as FILL_VALUE_SEQUENCE), on one thread or one part per thread. */
-static double time_reference(int all_threads, int min_reps, int fill) {
-    const size_t n = (size_t)64 << 20;
-    unsigned char *src = mc_src, *dst = mc_dst;
-    double t[256];
-    const int reps = repeat < min_reps ? min_reps : repeat > 256 ? 256 : repeat;
-    for (int i = -1; i < reps; ++i) {
-        const double t0 = now_ms();
-#ifdef _OPENMP
-        if (all_threads) {
-#pragma omp parallel
-            {
-                const size_t nt = (size_t)omp_get_num_threads(), id = (size_t)omp_get_thread_num();
-                const size_t lo = n * id / nt, hi = n * (id + 1) / nt;
-                if (fill) stream_fill(dst + lo, hi - lo);
-                else memcpy(dst + lo, src + lo, hi - lo);
-            }
-        } else
-#endif
-            if (fill) stream_fill(dst, n);
-            else memcpy(dst, src, n);
-        if (i >= 0) t[i] = now_ms() - t0;
-    }
-    (void)all_threads;
-    return median(t, reps);
-}
-
-static double time_memcpy(int all_threads, int min_reps) { return time_reference(all_threads, min_reps, 0); }
+static double time_memcpy(int all_threads, int min_reps) { return time_reference(all_threads, min_reps, REF_MEMCPY); }
 
 #define MEMCPY_MOVED (2.0 * (double)((size_t)64 << 20))
 
@@ -543,14 +528,14 @@ int main(int argc, char **argv) {
         printf("%-24s %5d %9.3f %8.1f %8.1f %6.2f  %s\n", "memcpy_64MiB", all, mcn, MEMCPY_MOVED / mcn * 1e-6, best_gbs,
                MEMCPY_MOVED / mcn * 1e-6 / best_gbs, "memcpy, one part per thread");
         /* the write-only ceiling (64 MiB moved), against the same limit */
-        const double ms1 = time_reference(0, 30, 1), msn = time_reference(1, 30, 1);
+        const double ms1 = time_reference(0, 30, REF_FILL), msn = time_reference(1, 30, REF_FILL);
         printf("%-24s %5d %9.3f %8.1f %8.1f %6.2f  %s\n", "fill_64MiB", 1, ms1, MEMCPY_MOVED / 2 / ms1 * 1e-6, best_gbs,
                MEMCPY_MOVED / 2 / ms1 * 1e-6 / best_gbs, "streaming stores");
         printf("%-24s %5d %9.3f %8.1f %8.1f %6.2f  %s\n", "fill_64MiB", all, msn, MEMCPY_MOVED / 2 / msn * 1e-6, best_gbs,
                MEMCPY_MOVED / 2 / msn * 1e-6 / best_gbs, "streaming stores, one part per thread");
         /* gather_rows' bound: its bytes moved (64 MiB read, 64 MiB written), as its line counts them */
         rows_init();
-        const double mr1 = time_rows(0, 30), mrn = time_rows(1, 30);
+        const double mr1 = time_reference(0, 30, REF_ROWS), mrn = time_reference(1, 30, REF_ROWS);
         printf("%-24s %5d %9.3f %8.1f %8.1f %6.2f  %s\n", "rows_64MiB", 1, mr1, MEMCPY_MOVED / mr1 * 1e-6, best_gbs,
                MEMCPY_MOVED / mr1 * 1e-6 / best_gbs, "random 1 KiB rows, prefetched 8 ahead, streamed");
         printf("%-24s %5d %9.3f %8.1f %8.1f %6.2f  %s\n", "rows_64MiB", all, mrn, MEMCPY_MOVED / mrn * 1e-6, best_gbs,

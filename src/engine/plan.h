@@ -317,30 +317,9 @@ void zero_plan_init(zero_plan *z, const tensor_t *t);
 /* Zeroes the units [lo, hi): points of the nest, or chunks of a block larger than COPY_CHUNK. */
 void zero_plan_run(const zero_plan *z, unsigned char *dst, uint64_t lo, uint64_t hi);
 
-/* n bytes copied / zeroed, n usually small (a tiny tensor's run): up to 16 bytes as
- * fixed-size moves the compiler inlines (two overlapping 8- or 4-byte moves),
- * memcpy / memset above; a call costs more than a run of a few elements.  Scalar moves
- * only: the PLAIN kernels' helper (simd_copy_small is the SIMD kernels'). */
-static inline void copy_bytes(unsigned char *d, const unsigned char *s, size_t n) {
-    if (n > 16) {
-        memcpy(d, s, n);
-    } else if (n >= 8) {
-        uint64_t a, b;
-        memcpy(&a, s, 8);
-        memcpy(&b, s + n - 8, 8);
-        memcpy(d, &a, 8);
-        memcpy(d + n - 8, &b, 8);
-    } else if (n >= 4) {
-        uint32_t a, b;
-        memcpy(&a, s, 4);
-        memcpy(&b, s + n - 4, 4);
-        memcpy(d, &a, 4);
-        memcpy(d + n - 4, &b, 4);
-    } else {
-        for (size_t i = 0; i < n; ++i) d[i] = s[i];
-    }
-}
-
+/* n bytes zeroed, n usually small (a tiny tensor's run): up to 16 bytes as fixed-size
+ * stores the compiler inlines (two overlapping 8- or 4-byte stores), memset above; a call
+ * costs more than a run of a few elements.  (Copies: simd_copy_block, simd/simd.h.) */
 static inline void zero_bytes(unsigned char *d, size_t n) {
     static const uint64_t zero = 0;
     if (n > 16) {

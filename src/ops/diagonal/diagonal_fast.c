@@ -6,6 +6,7 @@
 #include "ops/kernels.h"
 #include "diagonal.h"
 #include "engine/plan.h"
+#include "simd/simd.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,7 @@ static void fill_run(const diagonal_plan_t *p, unsigned char *dst, uint64_t n, u
         }
         while (bytes) {
             const uint64_t k = bytes < PATTERN_BYTES ? bytes : PATTERN_BYTES;
-            copy_bytes(dst, p->pattern, (size_t)k);
+            simd_copy_block(dst, p->pattern, (size_t)k);
             dst += k;
             bytes -= k;
         }
@@ -93,7 +94,7 @@ static void zero_run(uint32_t es, unsigned char *dst, uint64_t n, uint64_t strid
 static void copy_run(uint32_t es, unsigned char *dst, uint64_t os, const unsigned char *src, uint64_t is, uint64_t n) {
     if (!n) return;
     if (os == es && is == es) {
-        copy_bytes(dst, src, (size_t)(n * es));
+        simd_copy_block(dst, src, (size_t)(n * es));
         return;
     }
     switch (es) {

@@ -25,6 +25,7 @@
 #include "ops/kernels.h"
 #include "unfold.h"
 #include "engine/plan.h"
+#include "simd/simd.h"
 
 #include <string.h>
 
@@ -85,7 +86,7 @@ static void unfold_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part
                     continue;
                 }
                 if (ab) zero_bytes(o, ab);
-                if (zb > ab) copy_bytes(o + ab, sl + t, zb - ab);
+                if (zb > ab) simd_copy_block(o + ab, sl + t, zb - ab);
                 if (rb > zb) zero_bytes(o + zb, rb - zb);
             }
         } else {
@@ -103,7 +104,7 @@ static void unfold_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part
             if (p->rows) {
                 const uint64_t a = outside ? bl : p->lo[kd[L]], z = outside ? bl : p->hi[kd[L]];
                 if (a) zero_bytes(o, (size_t)(a * es));
-                if (z > a) copy_bytes(o + a * es, ib + off + last[a], (size_t)((z - a) * es));
+                if (z > a) simd_copy_block(o + a * es, ib + off + last[a], (size_t)((z - a) * es));
                 if (bl > z && z >= a) zero_bytes(o + z * es, (size_t)((bl - z) * es));
             } else {
                 for (uint64_t j = 0; j < bl; ++j) {
