@@ -317,6 +317,13 @@ void zero_plan_init(zero_plan *z, const tensor_t *t);
 /* Zeroes the units [lo, hi): points of the nest, or chunks of a block larger than COPY_CHUNK. */
 void zero_plan_run(const zero_plan *z, unsigned char *dst, uint64_t lo, uint64_t hi);
 
+/* bytes of d (a power of two, a multiple of es) filled with the es-byte element elem repeated:
+ * the element once, then doubled (a fill value's pattern, built at compile or per execute). */
+static inline void fill_pattern(unsigned char *d, size_t bytes, const unsigned char *elem, size_t es) {
+    memcpy(d, elem, es);
+    for (size_t len = es; len < bytes; len *= 2) memcpy(d + len, d, len);
+}
+
 /* n bytes zeroed, n usually small (a tiny tensor's run): up to 16 bytes as fixed-size
  * stores the compiler inlines (two overlapping 8- or 4-byte stores), memset above; a call
  * costs more than a run of a few elements.  (Copies: simd_copy_block, simd/simd.h.) */

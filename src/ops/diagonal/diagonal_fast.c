@@ -200,10 +200,7 @@ dmlref_status diagonal_plan(op_t *op, dmlref_error *err) {
     memcpy(p->fill, dp->fill, sizeof p->fill);
     p->fill_zero = 1;
     for (uint32_t i = 0; i < p->es; ++i) p->fill_zero &= p->fill[i] == 0;
-    if (!p->fill_zero) { /* zero: the pattern stays as mem_zalloc left it */
-        memcpy(p->pattern, p->fill, p->es); /* then doubled: es is a power of two dividing PATTERN_BYTES */
-        for (uint32_t len = p->es; len < PATTERN_BYTES; len *= 2) memcpy(p->pattern + len, p->pattern, len);
-    }
+    if (!p->fill_zero) fill_pattern(p->pattern, PATTERN_BYTES, p->fill, p->es); /* zero: as mem_zalloc left it */
     p->nth = plan_threads(op, (dp->has_input ? 2 : 1) * out->elements * out->esize);
     op->plan = p;
     op->plan_free = diagonal_free;

@@ -178,7 +178,7 @@ dmlref_status fill_constant_plan(op_t *op, dmlref_error *err) {
     fill_plan *p = fill_plan_new(op);
     if (!p) return plan_out_of_memory(op, err);
     const fill_constant_params *cp = OP_CPARAMS(op, fill_constant_params);
-    for (uint32_t i = 0; i < sizeof p->pat; ++i) p->pat[i] = cp->value[i & (p->es - 1)]; /* es: 1, 2, 4 or 8 */
+    fill_pattern(p->pat, sizeof p->pat, cp->value, p->es);
     p->uniform = 1;
     for (uint32_t i = 1; i < p->es; ++i) p->uniform &= cp->value[i] == cp->value[0];
     op->kernel = constant_kernel;

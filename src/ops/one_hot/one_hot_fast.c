@@ -254,8 +254,7 @@ static dmlref_status one_hot_kernel(const op_t *op, const exec_args *x, dmlref_e
         for (uint64_t i = 0; i < 2 * p->D; ++i) put_elem(buf + i * es, i == p->D - 1 ? c.on : off, (unsigned)es);
         c.tmpl = buf;
     } else if (p->mode == OH_LONG_ROWS || p->mode == OH_LONG_ROWS_STREAM) {
-        put_elem(buf, off, (unsigned)es); /* then doubled: es is a power of two dividing PAT_BYTES */
-        for (uint64_t len = es; len < PAT_BYTES; len *= 2) memcpy(buf + len, buf, (size_t)len);
+        fill_pattern(buf, PAT_BYTES, off, (size_t)es);
         c.pat = buf;
     }
     run_ranges(op, p->nth, p->units, p->mode == OH_PLANES ? planes_range : rows_range, &c);
