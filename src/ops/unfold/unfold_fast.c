@@ -17,10 +17,10 @@
  *                  rest zeroed (fixed-size moves for runs of up to 16 bytes,
  *                  memcpy/memset above); with two spatial dims the outer blocks
  *                  are one loop over dim 0's table
+ *   unfold.gather  anything else: element by element through the tables
  *
  * Rows are walked as an odometer over (n, c, k): a division only for the first row
  * of a thread's range.
- *   unfold.gather  anything else: element by element through the tables
  */
 #include "ops/kernels.h"
 #include "unfold.h"
@@ -49,6 +49,18 @@ typedef struct unfold_ctx {
     const exec_args *x;
 } unfold_ctx;
 
+/* One block of an unfold.rows row: rb bytes at o, the bytes [ab, zb) copied from s, the
+ * rest zeros (s NULL: the block lies outside the input, all zeros). */
+static inline void rows_block(unsigned char *o, const unsigned char *s, size_t ab, size_t zb, size_t rb) {
+    if (!s) {
+        zero_bytes(o, rb);
+        return;
+    }
+    if (ab) zero_bytes(o, ab);
+    if (zb > ab) simd_copy_block(o + ab, s, zb - ab);
+    if (rb > zb) zero_bytes(o + zb, rb - zb);
+}
+
 /* Rows [lo, hi) of the output: row u is (n, c, k[0..K)), u = (n * C + c) * prod(W) + k
  * row-major; the first one's coordinates by division, then an odometer. */
 static void unfold_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
@@ -74,51 +86,41 @@ static void unfold_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part
         const unsigned char *ib = src + n * p->isn + c * p->isc;
         unsigned char *ob = dst + n * p->osn + r * p->osr;
         const uint64_t *last = p->tab[L] + kd[L] * bl;
+        /* unfold.rows: every block of the row has the same valid bytes [ab, zb) of rb, read
+         * from sl plus the block's outer offset */
+        const size_t ab = (size_t)(p->lo[kd[L]] * es), zb = (size_t)(p->hi[kd[L]] * es), rb = (size_t)(bl * es);
+        const unsigned char *sl = ib + (zb > ab ? last[p->lo[kd[L]]] : 0);
         if (K == 2 && p->rows) { /* two spatial dims (an image): the outer blocks in one loop */
             const uint64_t *t0 = p->tab[0] + kd[0] * p->b[0];
-            const size_t ab = (size_t)(p->lo[kd[L]] * es), zb = (size_t)(p->hi[kd[L]] * es), rb = (size_t)(bl * es);
-            const unsigned char *sl = ib + (zb > ab ? last[p->lo[kd[L]]] : 0);
-            unsigned char *o = ob;
-            for (uint64_t q = 0; q < p->b[0]; ++q, o += rb) {
-                const uint64_t t = t0[q];
-                if (t == UNFOLD_OUTSIDE) {
-                    zero_bytes(o, rb);
-                    continue;
-                }
-                if (ab) zero_bytes(o, ab);
-                if (zb > ab) simd_copy_block(o + ab, sl + t, zb - ab);
-                if (rb > zb) zero_bytes(o + zb, rb - zb);
-            }
+            for (uint64_t q = 0; q < p->b[0]; ++q)
+                rows_block(ob + q * rb, t0[q] == UNFOLD_OUTSIDE ? NULL : sl + t0[q], ab, zb, rb);
         } else {
-        /* the outer blocks, row-major (an odometer over dims 0 .. K-2) */
-        uint64_t bo[UNFOLD_MAX_SPATIAL] = {0};
-        for (uint64_t q = 0;; ++q) {
-            uint64_t off = 0;
-            int outside = 0;
-            for (uint32_t d = 0; d < L; ++d) {
-                const uint64_t t = p->tab[d][kd[d] * p->b[d] + bo[d]];
-                if (t == UNFOLD_OUTSIDE) outside = 1;
-                else off += t;
-            }
-            unsigned char *o = ob + q * bl * p->osl;
-            if (p->rows) {
-                const uint64_t a = outside ? bl : p->lo[kd[L]], z = outside ? bl : p->hi[kd[L]];
-                if (a) zero_bytes(o, (size_t)(a * es));
-                if (z > a) simd_copy_block(o + a * es, ib + off + last[a], (size_t)((z - a) * es));
-                if (bl > z && z >= a) zero_bytes(o + z * es, (size_t)((bl - z) * es));
-            } else {
-                for (uint64_t j = 0; j < bl; ++j) {
-                    if (outside || last[j] == UNFOLD_OUTSIDE) memset(o + j * p->osl, 0, es);
-                    else memcpy(o + j * p->osl, ib + off + last[j], es);
+            /* the outer blocks, row-major (an odometer over dims 0 .. K-2) */
+            uint64_t bo[UNFOLD_MAX_SPATIAL] = {0};
+            for (uint64_t q = 0;; ++q) {
+                uint64_t off = 0;
+                int outside = 0;
+                for (uint32_t d = 0; d < L; ++d) {
+                    const uint64_t t = p->tab[d][kd[d] * p->b[d] + bo[d]];
+                    if (t == UNFOLD_OUTSIDE) outside = 1;
+                    else off += t;
                 }
+                unsigned char *o = ob + q * bl * p->osl;
+                if (p->rows) {
+                    rows_block(o, outside ? NULL : sl + off, ab, zb, rb);
+                } else {
+                    for (uint64_t j = 0; j < bl; ++j) {
+                        if (outside || last[j] == UNFOLD_OUTSIDE) memset(o + j * p->osl, 0, es);
+                        else memcpy(o + j * p->osl, ib + off + last[j], es);
+                    }
+                }
+                uint32_t d = L;
+                while (d-- > 0) {
+                    if (++bo[d] < p->b[d]) break;
+                    bo[d] = 0;
+                }
+                if (d == UINT32_MAX) break; /* every outer block done (or K == 1) */
             }
-            uint32_t d = L;
-            while (d-- > 0) {
-                if (++bo[d] < p->b[d]) break;
-                bo[d] = 0;
-            }
-            if (d == UINT32_MAX) break; /* every outer block done (or K == 1) */
-        }
         }
         /* the next row: k, then c (when every k wrapped), then n (when r wraps) */
         uint32_t d = K;
