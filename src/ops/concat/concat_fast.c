@@ -233,21 +233,19 @@ dmlref_status plan_concat(op_t *op, int split, uint32_t a, dmlref_error *err) {
         const tensor_t *t = &pieces[k];
         pc->base = base * whole->bstrides[a];
         base += t->sizes[a];
-        const uint64_t *dst = split ? t->bstrides : whole->bstrides, *src = split ? whole->bstrides : t->bstrides;
-        uint64_t sizes[MAX_DIMS];
-        for (uint32_t d = 0; d < n; ++d) sizes[d] = t->sizes[d];
         if (!DMLREF_SMALL) { /* DMLREF_SMALL: the strided mode only, which needs none of this */
+            const uint64_t *dst = split ? t->bstrides : whole->bstrides, *src = split ? whole->bstrides : t->bstrides;
             /* One block when the slab's dims (size 1 aside) are packed on both sides: what a
              * copy_plan of the slab finds (adjacent dims merged into one contiguous run),
              * without building one.  Otherwise the strided mode, which uses no block. */
             uint64_t block = esize;
             for (uint32_t d = n; d-- > a;) {
-                if (sizes[d] == 1) continue;
+                if (t->sizes[d] == 1) continue;
                 if (dst[d] != block || src[d] != block) {
                     all_blocks = 0;
                     break;
                 }
-                block *= sizes[d]; /* <= the piece's bytes */
+                block *= t->sizes[d]; /* <= the piece's bytes */
             }
             pc->block = block;
             pc->chunks = (block + COPY_CHUNK - 1) / COPY_CHUNK;

@@ -152,10 +152,9 @@ static void nz_write_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t pa
                 if (v < 2 * (uint64_t)W) co[D - 1] = (uint32_t)(v - W);
                 else co[D - 1] = (uint32_t)(v % W), carry = v / W;
                 for (uint32_t d = D - 1; carry && d-- > 0;) {
-                    const uint64_t w = (uint64_t)co[d] + carry, size = p->sizes[d];
-                    if (w < size) co[d] = (uint32_t)w, carry = 0;
-                    else if (w < 2 * size) co[d] = (uint32_t)(w - size), carry = 1;
-                    else co[d] = (uint32_t)(w % size), carry = w / size;
+                    uint64_t w = (uint64_t)co[d] + carry;
+                    co[d] = (uint32_t)coord_step(&w, p->sizes[d]);
+                    carry = w;
                 }
             }
             unsigned char *o = dco + row * srow;
