@@ -270,6 +270,12 @@ static double time_memcpy(int all_threads, int min_reps) { return time_reference
 
 #define MEMCPY_MOVED (2.0 * (double)((size_t)64 << 20))
 
+/* One reference line: name, threads, median ms, bytes moved, the memcpy limit (GB/s), what it is. */
+static void print_reference(const char *name, int threads, double ms, double moved, double best_gbs, const char *what) {
+    printf("%-24s %5d %9.3f %8.1f %8.1f %6.2f  %s\n", name, threads, ms, moved / ms * 1e-6, best_gbs,
+           moved / ms * 1e-6 / best_gbs, what);
+}
+
 /* The memcpy limit now, in GB/s: the better of 1 thread and all threads, each
  * the median of at least 11 runs, measured just before a workload. */
 static double memcpy_limit_now(void) {
@@ -523,23 +529,17 @@ int main(int argc, char **argv) {
         printf("# %d timed runs per line (median), buffers of 2 MiB or more %s\n", repeat,
                hugepages ? "advised to use transparent huge pages" : "on default pages");
         printf("%-24s %5s %9s %8s %8s %6s  %s\n", "workload", "thr", "median ms", "GB/s", "memcpy", "ratio", "kernel");
-        printf("%-24s %5d %9.3f %8.1f %8.1f %6.2f  %s\n", "memcpy_64MiB", 1, mc1, MEMCPY_MOVED / mc1 * 1e-6, best_gbs,
-               MEMCPY_MOVED / mc1 * 1e-6 / best_gbs, "memcpy");
-        printf("%-24s %5d %9.3f %8.1f %8.1f %6.2f  %s\n", "memcpy_64MiB", all, mcn, MEMCPY_MOVED / mcn * 1e-6, best_gbs,
-               MEMCPY_MOVED / mcn * 1e-6 / best_gbs, "memcpy, one part per thread");
+        print_reference("memcpy_64MiB", 1, mc1, MEMCPY_MOVED, best_gbs, "memcpy");
+        print_reference("memcpy_64MiB", all, mcn, MEMCPY_MOVED, best_gbs, "memcpy, one part per thread");
         /* the write-only ceiling (64 MiB moved), against the same limit */
         const double ms1 = time_reference(0, 30, REF_FILL), msn = time_reference(1, 30, REF_FILL);
-        printf("%-24s %5d %9.3f %8.1f %8.1f %6.2f  %s\n", "fill_64MiB", 1, ms1, MEMCPY_MOVED / 2 / ms1 * 1e-6, best_gbs,
-               MEMCPY_MOVED / 2 / ms1 * 1e-6 / best_gbs, "streaming stores");
-        printf("%-24s %5d %9.3f %8.1f %8.1f %6.2f  %s\n", "fill_64MiB", all, msn, MEMCPY_MOVED / 2 / msn * 1e-6, best_gbs,
-               MEMCPY_MOVED / 2 / msn * 1e-6 / best_gbs, "streaming stores, one part per thread");
+        print_reference("fill_64MiB", 1, ms1, MEMCPY_MOVED / 2, best_gbs, "streaming stores");
+        print_reference("fill_64MiB", all, msn, MEMCPY_MOVED / 2, best_gbs, "streaming stores, one part per thread");
         /* gather_rows' bound: its bytes moved (64 MiB read, 64 MiB written), as its line counts them */
         rows_init();
         const double mr1 = time_reference(0, 30, REF_ROWS), mrn = time_reference(1, 30, REF_ROWS);
-        printf("%-24s %5d %9.3f %8.1f %8.1f %6.2f  %s\n", "rows_64MiB", 1, mr1, MEMCPY_MOVED / mr1 * 1e-6, best_gbs,
-               MEMCPY_MOVED / mr1 * 1e-6 / best_gbs, "random 1 KiB rows, prefetched 8 ahead, streamed");
-        printf("%-24s %5d %9.3f %8.1f %8.1f %6.2f  %s\n", "rows_64MiB", all, mrn, MEMCPY_MOVED / mrn * 1e-6, best_gbs,
-               MEMCPY_MOVED / mrn * 1e-6 / best_gbs, "random 1 KiB rows, one part per thread");
+        print_reference("rows_64MiB", 1, mr1, MEMCPY_MOVED, best_gbs, "random 1 KiB rows, prefetched 8 ahead, streamed");
+        print_reference("rows_64MiB", all, mrn, MEMCPY_MOVED, best_gbs, "random 1 KiB rows, one part per thread");
         fflush(stdout);
     }
 
