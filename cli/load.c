@@ -11,10 +11,17 @@
 #define MAX_CASE_FILE_BYTES ((size_t)1 << 30)
 
 /* The verdict on a descriptor as one JSON object on one line of stdout, without spaces:
- * {"valid":false,"status":"...","rule":"...","field":"...","message":"..."} (a failed
- * write shows in stdout's error flag, which the command checks before it exits). */
-static void print_verdict_json(const dmlref_error *e) {
-    fputs(e ? "{\"valid\":false" : "{\"valid\":true", stdout);
+ * {"valid":false,"status":"...","rule":"...","field":"...","message":"..."}, led by
+ * "case":PATH when path is not NULL (a failed write shows in stdout's error flag, which the
+ * command checks before it exits). */
+static void print_verdict_json(const char *path, const dmlref_error *e) {
+    fputc('{', stdout);
+    if (path) {
+        fputs("\"case\":", stdout);
+        jout_string_short(stdout, path);
+        fputc(',', stdout);
+    }
+    fputs(e ? "\"valid\":false" : "\"valid\":true", stdout);
     if (e) {
         const char *keys[4] = {"status", "rule", "field", "message"};
         const char *values[4] = {dmlref_status_name(e->code), e->rule, e->field, e->message};
@@ -26,7 +33,7 @@ static void print_verdict_json(const dmlref_error *e) {
     fputs("}\n", stdout);
 }
 
-void cli_print_valid_json(void) { print_verdict_json(NULL); }
+void cli_print_valid_json(const char *path) { print_verdict_json(path, NULL); }
 
 int cli_load_case(const char *path, uint32_t feature_level, dmlref_case *c, int verdict_stdout) {
     char err[1024];
@@ -65,8 +72,10 @@ int cli_load_case(const char *path, uint32_t feature_level, dmlref_case *c, int 
     const int rc = case_parse_ex(text, len, &o, c, err, sizeof err);
     free(dir);
     free(text);
-    if ((rc == CASE_INVALID || rc == CASE_CANNOT_VERIFY) && verdict_stdout == CLI_VERDICT_JSON) print_verdict_json(&verdict);
-    else if ((rc == CASE_INVALID || rc == CASE_CANNOT_VERIFY) && verdict_stdout) printf("%s\n", err);
+    const char *named = (verdict_stdout & CLI_VERDICT_NAMED) ? path : NULL;
+    const int where = verdict_stdout & ~CLI_VERDICT_NAMED;
+    if ((rc == CASE_INVALID || rc == CASE_CANNOT_VERIFY) && where == CLI_VERDICT_JSON) print_verdict_json(named, &verdict);
+    else if ((rc == CASE_INVALID || rc == CASE_CANNOT_VERIFY) && where) printf("%s%s%s\n", named ? named : "", named ? ": " : "", err);
     else if (rc == CASE_INVALID) fprintf(stderr, "dmlref: %s: invalid descriptor: %s\n", path, err);
     else if (rc) fprintf(stderr, "dmlref: %s: %s\n", path, err);
     return rc;

@@ -10,7 +10,8 @@
 enum {
     CLI_VERDICT_STDERR = 0, /* "dmlref: PATH: invalid descriptor: MESSAGE" on stderr          */
     CLI_VERDICT_TEXT = 1,   /* the library's message on stdout (validate)                      */
-    CLI_VERDICT_JSON = 2    /* {"valid": false, "status", "rule", "field", "message"} on stdout */
+    CLI_VERDICT_JSON = 2,   /* {"valid": false, "status", "rule", "field", "message"} on stdout */
+    CLI_VERDICT_NAMED = 4   /* with TEXT or JSON: the line names the case ("PATH: ", "case") */
 };
 
 /*
@@ -21,7 +22,7 @@ enum {
  */
 int cli_load_case(const char *path, uint32_t feature_level, dmlref_case *c, int verdict_stdout);
 
-/* {"valid": true} on stdout (validate --json). */
-void cli_print_valid_json(void);
+/* {"valid": true} on stdout (validate --json); {"case": PATH, "valid": true} when path is not NULL. */
+void cli_print_valid_json(const char *path);
 
 #endif

@@ -38,7 +38,7 @@ static const char usage_main[] =
     "commands:\n"
     "  run CASE.json [--npy DIR] [--logical] [--int64-strings] [--strict] [--feature-level L]\n"
     "      [--threads T]  validate, execute, print the outputs, compare with `expected`\n"
-    "  validate CASE.json [--feature-level L] [--json]\n"
+    "  validate CASE.json... [--feature-level L] [--json]\n"
     "                     check the descriptor only; prints `valid` or the error\n"
     "  bench CASE.json [--repeat N] [--threads T]\n"
     "                     time dmlref_execute alone; prints JSON\n"
@@ -85,17 +85,20 @@ static const char usage_run[] =
     "6 valid but a buffer is too large for this host's address space, 8 out of memory\n";
 
 static const char usage_validate[] =
-    "usage: dmlref validate CASE.json [--feature-level L] [--json]\n"
+    "usage: dmlref validate CASE.json... [--feature-level L] [--json]\n"
     "\n"
     "Reads the case (structure, descriptor, data) and validates the descriptor with the\n"
     "library at the case's feature level (or L).  Prints `valid` on stdout, or the\n"
-    "library's message naming the operator, the field and the rule.\n"
+    "library's message naming the operator, the field and the rule.  With several cases,\n"
+    "one line each, led by `CASE.json: ` (with --json, an object whose \"case\" is the path);\n"
+    "a case file that cannot be read prints no line there, only its message on stderr.\n"
     "\n"
     "  --json               print the verdict as one JSON object: {\"valid\": true}, or\n"
     "                       {\"valid\": false, \"status\": \"DMLREF_ERROR_...\", \"rule\": \"G9\",\n"
     "                       \"field\": \"IndicesTensor.Sizes\", \"message\": \"...\"}\n"
     "\n"
-    "exit status: 0 valid, 2 invalid, 3 case file unreadable or malformed, 4 bad command line,\n"
+    "exit status (with several cases, the first case's that is not 0): 0 valid, 2 invalid,\n"
+    "3 case file unreadable or malformed, 4 bad command line,\n"
     "6 valid, but reading its data needs a buffer larger than this host can address,\n"
     "7 cannot verify (no verdict), 8 out of memory (no verdict)\n";
 
@@ -197,9 +200,9 @@ static int cmd_run(int argc, char **argv) {
 }
 
 static int cmd_validate(int argc, char **argv) {
-    const char *path = NULL, *v;
+    const char *v;
     uint32_t fl = 0;
-    int rc, json = 0;
+    int rc, json = 0, n = 0;
     for (int i = 0; i < argc; ++i) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(usage_validate, stdout);
@@ -210,20 +213,29 @@ static int cmd_validate(int argc, char **argv) {
             json = 1;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             return usage_error("validate", "unknown option '%s'", argv[i]);
-        } else if (!path) {
-            path = argv[i];
         } else {
-            return usage_error("validate", "unexpected argument '%s'", argv[i]);
+            ++n;
         }
     }
-    if (!path) return usage_error("validate", "missing CASE.json%s", "");
-    /* the verdict goes to stdout; a malformed file is reported on stderr */
-    dmlref_case c;
-    rc = cli_load_case(path, fl, &c, json ? CLI_VERDICT_JSON : CLI_VERDICT_TEXT);
-    if (rc == CASE_OK && json) cli_print_valid_json();
-    else if (rc == CASE_OK) puts("valid");
-    case_free(&c);
-    return rc;
+    if (n == 0) return usage_error("validate", "missing CASE.json%s", "");
+    /* the verdicts go to stdout, one line per case (naming it when there are several); a
+     * malformed file is reported on stderr; the exit status is the first case's that is not 0 */
+    const int named = n > 1 ? CLI_VERDICT_NAMED : 0;
+    int first = CASE_OK;
+    for (int i = 0; i < argc; ++i) {
+        if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            (void)opt(argc, argv, &i, "--feature-level", &v); /* steps over the option's value */
+            continue;
+        }
+        const char *path = argv[i];
+        dmlref_case c;
+        rc = cli_load_case(path, fl, &c, (json ? CLI_VERDICT_JSON : CLI_VERDICT_TEXT) | named);
+        if (rc == CASE_OK && json) cli_print_valid_json(named ? path : NULL);
+        else if (rc == CASE_OK) printf("%s%svalid\n", named ? path : "", named ? ": " : "");
+        case_free(&c);
+        if (first == CASE_OK) first = rc;
+    }
+    return first;
 }
 
 /* What every command's standard output came to: a write that failed (a full disk, a closed

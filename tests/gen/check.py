@@ -157,7 +157,7 @@ def features(case, path, problems):
     return f
 
 
-def check_file(path, a, problems):
+def check_file(path, a, problems, levels):
     case = load(path)
     name = os.path.basename(path)
 
@@ -204,21 +204,13 @@ def check_file(path, a, problems):
             bad(f"a ScaleBias with data types {sorted(want['data_types'])}")
     if a.feature_level and LEVELS.index(case["feature_level"]) > LEVELS.index(a.feature_level):
         bad(f"feature_level {case['feature_level']} above --feature-level {a.feature_level}")
-    # the levels: valid at --feature-level, min_feature_level the lowest valid one
-    d = a.dmlref
-
-    def valid(level):
-        return subprocess.run([d, "validate", path, "--feature-level", level], capture_output=True).returncode == 0
-
     if a.fast:
         return case
-    lo = got.get("min_feature_level")
-    if lo not in LEVELS or not valid(lo) or (LEVELS.index(lo) > 0 and valid(LEVELS[LEVELS.index(lo) - 1])):
-        bad(f"min_feature_level {lo} is not the lowest level that accepts the case")
-    if a.feature_level and not valid(a.feature_level):
-        bad(f"not valid at --feature-level {a.feature_level}")
+    # the levels (valid at --feature-level, min_feature_level the lowest valid one): asked of
+    # `dmlref validate` for all the files at once, after this loop (check_levels)
+    levels.append((name, path, got.get("min_feature_level")))
     if a.bits:
-        p = subprocess.run([d, "run", path], capture_output=True, text=True)
+        p = subprocess.run([a.dmlref, "run", path], capture_output=True, text=True)
         if p.returncode != 0:
             bad(f"dmlref run exits {p.returncode}: {p.stderr.strip()[:200]}")
             return case
@@ -233,6 +225,44 @@ def check_file(path, a, problems):
             if [di[s] for s in slots(ti)] != [do[s] for s in slots(to)]:
                 bad("ELEMENT_WISE_IDENTITY's expected output does not hold its input's elements bit for bit")
     return case
+
+
+def check_levels(a, levels, problems):
+    """min_feature_level is the lowest level `dmlref validate` accepts, and every file is valid at
+    --feature-level: one `dmlref validate --json` of many files per level (a process per file and
+    level would be thousands of them, slow under ASan and emulators)."""
+    ask = {}  # level -> paths
+    for name, path, lo in levels:
+        if lo not in LEVELS:
+            problems.append(f"{name}: min_feature_level {lo} is not a feature level")
+            continue
+        ask.setdefault(lo, []).append(path)
+        if LEVELS.index(lo) > 0:
+            ask.setdefault(LEVELS[LEVELS.index(lo) - 1], []).append(path)
+        if a.feature_level:
+            ask.setdefault(a.feature_level, []).append(path)
+    valid = {}  # (level, path) -> bool
+    for level, paths in ask.items():
+        paths = sorted(set(paths))
+        for i in range(0, len(paths), 200):  # a command line of at most 200 files
+            chunk = paths[i:i + 200]
+            p = subprocess.run([a.dmlref, "validate", "--json", "--feature-level", level] + chunk,
+                               capture_output=True, text=True)
+            verdicts = {}
+            for line in p.stdout.splitlines():
+                v = json.loads(line)
+                verdicts[v.get("case", chunk[0])] = v["valid"]  # one file: not named
+            for path in chunk:
+                if path not in verdicts:
+                    problems.append(f"{os.path.basename(path)}: dmlref validate gives no verdict: {p.stderr.strip()[:200]}")
+                valid[(level, path)] = verdicts.get(path, False)
+    for name, path, lo in levels:
+        if lo not in LEVELS:
+            continue
+        if not valid[(lo, path)] or (LEVELS.index(lo) > 0 and valid[(LEVELS[LEVELS.index(lo) - 1], path)]):
+            problems.append(f"{name}: min_feature_level {lo} is not the lowest level that accepts the case")
+        if a.feature_level and not valid[(a.feature_level, path)]:
+            problems.append(f"{name}: not valid at --feature-level {a.feature_level}")
 
 
 def main():
@@ -255,12 +285,14 @@ def main():
     problems = []
     files = sorted(f for f in os.listdir(a.dir) if f.endswith(".json"))
     seen = {}
+    levels = []
     for f in files:
-        case = check_file(os.path.join(a.dir, f), a, problems)
+        case = check_file(os.path.join(a.dir, f), a, problems, levels)
         key = json.dumps({k: v for k, v in case.items() if k not in ("name", "comment")}, sort_keys=True)
         if a.distinct and key in seen:
             problems.append(f"{f}: the same case as {seen[key]}")
         seen.setdefault(key, f)
+    check_levels(a, levels, problems)
     if a.expect_files is not None and len(files) != a.expect_files:
         problems.append(f"{a.dir}: {len(files)} files, wanted {a.expect_files}")
     if not files:

@@ -37,8 +37,8 @@ CANON = {"<f4": 0x7FC00000, "<f2": 0x7E00, "<f8": 0x7FF8000000000000}
 
 NODE_READER = r"""
 const fs = require('fs');
-const [jsonPath, outPath] = process.argv.slice(2);
-const doc = JSON.parse(fs.readFileSync(jsonPath, 'utf8'));
+// argv: a file of lines "IN.json OUT.json", one per case (one node start for all of them)
+const pairs = fs.readFileSync(process.argv[2], 'utf8').split('\n').filter((l) => l).map((l) => l.split(' '));
 const canon = {FLOAT16: 0x7e00, FLOAT32: 0x7fc00000, FLOAT64: 0x7ff8000000000000n};
 function f16bits(x) {           // binary64 -> binary16, round to nearest even
   const f64 = new Float64Array([x]), u = new BigUint64Array(f64.buffer)[0];
@@ -55,6 +55,8 @@ function f16bits(x) {           // binary64 -> binary16, round to nearest even
   if (q >= (1n << 11n)) { q >>= 1n; exp += 1; if (exp >= 31) return sign | 0x7c00; }
   return sign | (exp << 10) | Number(q & 0x3ffn);
 }
+for (const [jsonPath, outPath] of pairs) {
+const doc = JSON.parse(fs.readFileSync(jsonPath, 'utf8'));
 const out = {};
 const tensors = doc.OutputTensor ? {OutputTensor: doc.OutputTensor} : {};
 (doc.OutputTensors || []).forEach((t, i) => { tensors['OutputTensors_' + i] = t; });
@@ -82,6 +84,7 @@ for (const [name, t] of Object.entries(tensors)) {
   out[name] = skipped ? null : hex;
 }
 fs.writeFileSync(outPath, JSON.stringify(out));
+}
 """
 
 
@@ -138,7 +141,8 @@ def main():
     with open(reader, "w") as f:
         f.write(NODE_READER)
     try:
-        for case in cases:
+        js_cases = []  # (case, doc, want, IN.json, OUT.json) for the one node run
+        for i, case in enumerate(cases):
             text = subprocess.run([args.dmlref, "run", case], capture_output=True, text=True)
             npy = os.path.join(tmp, "npy")
             shutil.rmtree(npy, ignore_errors=True)
@@ -156,19 +160,25 @@ def main():
                 failed += 1
             else:
                 passed += 1
-            # JavaScript
+            # JavaScript: the --int64-strings output, read by one node process after the loop
             if not args.node:
                 skipped += 1
                 continue
-            jpath, opath = os.path.join(tmp, "out.json"), os.path.join(tmp, "js.json")
+            jpath, opath = os.path.join(tmp, "out%d.json" % i), os.path.join(tmp, "js%d.json" % i)
             strings = subprocess.run([args.dmlref, "run", case, "--int64-strings"], capture_output=True, text=True)
             with open(jpath, "w") as f:
                 f.write(strings.stdout)
-            js = subprocess.run([args.node, reader, jpath, opath], capture_output=True, text=True)
+            js_cases.append((case, doc, want, jpath, opath))
+        if js_cases:
+            pairs = os.path.join(tmp, "pairs.txt")
+            with open(pairs, "w") as f:
+                f.writelines("%s %s\n" % (c[3], c[4]) for c in js_cases)
+            js = subprocess.run([args.node, reader, pairs], capture_output=True, text=True)
             if js.returncode != 0:
-                print("FAIL %s: node: %s" % (case, js.stderr[:300]))
+                print("FAIL node: %s" % js.stderr[:300])
                 failed += 1
-                continue
+                js_cases = []
+        for case, doc, want, jpath, opath in js_cases:
             with open(opath) as f:
                 got = json.load(f)
             js_bad, js_skip = [], False

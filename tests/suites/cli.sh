@@ -1017,6 +1017,30 @@ for f in "--packed:not packed" "--no-negative-indices:negative index" "--max-dim
         no "the plain files pass the check of ${f%%:*}"
     else contains "$tmp/check" "${f#*:}" "check of ${f%%:*} on the plain files"; fi
 done
+# ... and on a min_feature_level one level too high and one too low (the levels dmlref validate
+# is asked, many files per call)
+mkdir -p "$tmp/badlvl"
+if py - "$tmp/gen1" "$tmp/badlvl" <<'PY'
+import json, os, sys
+L = ["1_0", "2_0", "2_1", "3_0", "3_1", "4_0", "4_1", "5_0", "5_1", "5_2", "6_0", "6_1", "6_2", "6_3", "6_4"]
+src, dst = sys.argv[1:]
+picked = {}
+for f in sorted(os.listdir(src)):
+    c = json.load(open(os.path.join(src, f)))
+    i = L.index(c["features"]["min_feature_level"])
+    if "up" not in picked and i + 1 < len(L):
+        picked["up"] = (f, c, L[i + 1])
+    elif "down" not in picked and i > 0:
+        picked["down"] = (f, c, L[i - 1])
+for how, (f, c, lvl) in picked.items():
+    c["features"]["min_feature_level"] = lvl
+    json.dump(c, open(os.path.join(dst, how + "_" + f), "w"))
+PY
+then
+    if py tests/gen/check.py --dmlref "$D" "$tmp/badlvl" >"$tmp/check" 2>&1; then no "a wrong min_feature_level passes the check"
+    else [ "$(grep -c 'is not the lowest level that accepts the case$' "$tmp/check")" -eq 2 ] && ok ||
+        no "the check of min_feature_level: $(cat "$tmp/check")"; fi
+else no "could not write the cases of a wrong min_feature_level"; fi
 # the plain flavour holds no subnormal, signalling NaN or NaN payload
 py -c 'import json, os, sys
 d = sys.argv[1]
@@ -1365,6 +1389,20 @@ verdict "$CASES/gather_doc1.json" "True"
 expect 2 "validate --json exits 2 when invalid" "$D" validate --json "$CASES/bad/e2_axis.json"
 expect 3 "validate --json: a malformed file is still reported on stderr" "$D" validate --json "$CASES/bad/e3_unknown_key.json"
 if [ -s "$tmp/out" ]; then no "validate --json printed a verdict for a malformed file"; else ok; fi
+# several cases: one line each, naming it; a malformed one only on stderr; the first failing status
+expect 2 "validate three cases" "$D" validate "$CASES/join_doc1.json" "$CASES/bad/e2_axis.json" --feature-level 4_1 \
+    "$CASES/bad/e3_unknown_key.json" "$CASES/gather_doc1.json"
+[ "$(cat "$tmp/out")" = "$CASES/join_doc1.json: valid
+$CASES/bad/e2_axis.json: GATHER: Axis (1) must be in [0, InputTensor.DimensionCount) = [0, 1)
+$CASES/gather_doc1.json: valid" ] && ok || no "validate of several cases prints: $(cat "$tmp/out")"
+contains "$tmp/err" "e3_unknown_key.json" "validate of several cases: the malformed one on stderr"
+expect 3 "validate: a malformed case first" "$D" validate "$CASES/bad/e3_unknown_key.json" "$CASES/bad/e2_axis.json"
+expect 0 "validate two valid cases" "$D" validate "$CASES/join_doc1.json" "$CASES/gather_doc1.json"
+expect 2 "validate --json of several cases" "$D" validate --json "$CASES/gather_doc1.json" "$CASES/bad/e2_axis.json"
+py -c 'import json, sys
+v = [json.loads(l) for l in open(sys.argv[1])]
+assert [(x["case"], x["valid"], x.get("rule")) for x in v] == [(sys.argv[2], True, None), (sys.argv[3], False, "G3")], v' \
+    "$tmp/out" "$CASES/gather_doc1.json" "$CASES/bad/e2_axis.json" 2>"$tmp/err" && ok || no "validate --json of several cases: $(cat "$tmp/out")"
 
 # ---- hostile doors (issue 23): outputs over inputs, a full stdout, what is wrong said plainly ----
 # an output file that is (or links to) an input of the same command is refused before anything is
