@@ -25,8 +25,10 @@ so=$R/libdmlref.so.$version
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
+# Every build at CFLAGS=-O0 (the same in all of them, so it is no change of configuration):
+# the check is about what make rebuilds, not the code, and -O0 compiles in a third of the time.
 build() { # make arguments...
-    if $MAKE -j"$JOBS" BUILD="$R" "$@" all >"$log" 2>&1; then return 0; fi
+    if $MAKE -j"$JOBS" BUILD="$R" CFLAGS=-O0 "$@" all >"$log" 2>&1; then return 0; fi
     cat "$log"; bad "make BUILD=$R $* all failed"; return 1
 }
 stamp() { stat -c %.9Y "$1" 2>/dev/null || echo missing; }

@@ -9,7 +9,8 @@
 # When arm-none-eabi-gcc is installed, a second table: Cortex-M4F rows (below).
 #
 # Environment: MAKE (default make), JOBS (default 2), CODE_SIZE_HOST (default 1;
-# 0: only the Cortex-M4F table).
+# 0: only the Cortex-M4F table), CODE_SIZE_OPTS (the host and armhf rows' flags, default
+# "-O2 -Os"; .ci/run gives -Os alone: each flag is 8 library builds).
 MAKE=${MAKE:-make}
 JOBS=${JOBS:-2}
 fail=0
@@ -38,7 +39,7 @@ for t in $targets; do
         host) cross=; name=$host_name ;;
         armhf) cross=arm-linux-gnueabihf-; name=armhf ;;
     esac
-    for opt in -O2 -Os; do
+    for opt in ${CODE_SIZE_OPTS:--O2 -Os}; do
         row="| $name | \`$opt\` |"
         echo "$configs" | {
             while IFS=: read -r label args; do
