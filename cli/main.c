@@ -215,7 +215,7 @@ static int cmd_validate(int argc, char **argv) {
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             return usage_error("validate", "unknown option '%s'", argv[i]);
         } else {
-            ++n;
+            argv[n++] = argv[i]; /* the cases, gathered at the front (n <= i) */
         }
     }
     if (n == 0) return usage_error("validate", "missing CASE.json%s", "");
@@ -223,11 +223,7 @@ static int cmd_validate(int argc, char **argv) {
      * malformed file is reported on stderr; the exit status is the first case's that is not 0 */
     const int named = n > 1 ? CLI_VERDICT_NAMED : 0;
     int first = CASE_OK;
-    for (int i = 0; i < argc; ++i) {
-        if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            (void)opt(argc, argv, &i, "--feature-level", &v); /* steps over the option's value */
-            continue;
-        }
+    for (int i = 0; i < n; ++i) {
         const char *path = argv[i];
         dmlref_case c;
         rc = cli_load_case(path, fl, &c, (json ? CLI_VERDICT_JSON : CLI_VERDICT_TEXT) | named);

@@ -231,19 +231,26 @@ def check_levels(a, levels, problems):
     """min_feature_level is the lowest level `dmlref validate` accepts, and every file is valid at
     --feature-level: one `dmlref validate --json` of many files per level (a process per file and
     level would be thousands of them, slow under ASan and emulators)."""
-    ask = {}  # level -> paths
+    # per file, the questions: (level, the verdict wanted, the problem when it is not given)
+    asked = []
     for name, path, lo in levels:
         if lo not in LEVELS:
             problems.append(f"{name}: min_feature_level {lo} is not a feature level")
             continue
-        ask.setdefault(lo, []).append(path)
+        lowest = f"{name}: min_feature_level {lo} is not the lowest level that accepts the case"
+        qs = [(lo, True, lowest)]
         if LEVELS.index(lo) > 0:
-            ask.setdefault(LEVELS[LEVELS.index(lo) - 1], []).append(path)
+            qs.append((LEVELS[LEVELS.index(lo) - 1], False, lowest))
         if a.feature_level:
-            ask.setdefault(a.feature_level, []).append(path)
+            qs.append((a.feature_level, True, f"{name}: not valid at --feature-level {a.feature_level}"))
+        asked.append((path, qs))
+    by_level = {}  # level -> paths
+    for path, qs in asked:
+        for level, _, _ in qs:
+            by_level.setdefault(level, set()).add(path)
     valid = {}  # (level, path) -> bool
-    for level, paths in ask.items():
-        paths = sorted(set(paths))
+    for level, paths in by_level.items():
+        paths = sorted(paths)
         for i in range(0, len(paths), 200):  # a command line of at most 200 files
             chunk = paths[i:i + 200]
             p = subprocess.run([a.dmlref, "validate", "--json", "--feature-level", level] + chunk,
@@ -256,13 +263,9 @@ def check_levels(a, levels, problems):
                 if path not in verdicts:
                     problems.append(f"{os.path.basename(path)}: dmlref validate gives no verdict: {p.stderr.strip()[:200]}")
                 valid[(level, path)] = verdicts.get(path, False)
-    for name, path, lo in levels:
-        if lo not in LEVELS:
-            continue
-        if not valid[(lo, path)] or (LEVELS.index(lo) > 0 and valid[(LEVELS[LEVELS.index(lo) - 1], path)]):
-            problems.append(f"{name}: min_feature_level {lo} is not the lowest level that accepts the case")
-        if a.feature_level and not valid[(a.feature_level, path)]:
-            problems.append(f"{name}: not valid at --feature-level {a.feature_level}")
+    for path, qs in asked:
+        for problem in dict.fromkeys(problem for level, want, problem in qs if valid[(level, path)] != want):
+            problems.append(problem)
 
 
 def main():
