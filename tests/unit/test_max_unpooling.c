@@ -4,7 +4,8 @@
  * write), the example, clamping and the last write winning, -0.0 and NaN payloads as bits,
  * strided outputs, and the fast path against an independent reference on random cases (pooled
  * indices whose thread parts are disjoint, and indices anywhere with repeats and values past the
- * end) with 1 and 2 threads, both kernels reached.
+ * end) with 1 and 2 threads, every kernel reached; window_2x2 chunk by chunk, with defects that send
+ * chunks the scatter way next to window chunks, aligned and misaligned outputs.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -174,12 +175,17 @@ static void reference(const mfix *f, const unsigned char *in, const unsigned cha
     } while (next(f->in.sizes, c));
 }
 
+/* Bytes past a 16-byte boundary at which run_all places Output (window_2x2 streams straight
+ * into an aligned Output and stages a misaligned one). */
+static size_t out_shift = 0;
+
 /* Oracle and fast path (1 and 2 threads, tiny grain) against the reference, gaps kept. */
 static int run_all(mfix *f, const unsigned char *in, const unsigned char *ix, kernels_seen *seen) {
     const size_t ib = (size_t)f->in.buf.TotalTensorSizeInBytes, xb = (size_t)f->ix.buf.TotalTensorSizeInBytes,
                  ob = (size_t)f->out.buf.TotalTensorSizeInBytes;
-    unsigned char *want = malloc(ob), *got = malloc(ob);
-    if (!want || !got) abort();
+    unsigned char *want = malloc(ob), *block = malloc(ob + 32);
+    if (!want || !block) abort();
+    unsigned char *got = block + ((16 - (uintptr_t)block % 16) % 16) + out_shift;
     memset(want, 0xCD, ob);
     reference(f, in, ix, want);
     int ok = 1;
@@ -215,7 +221,7 @@ static int run_all(mfix *f, const unsigned char *in, const unsigned char *ix, ke
         dmlref_release(op);
     }
     free(want);
-    free(got);
+    free(block);
     return ok;
 }
 
@@ -315,10 +321,12 @@ TEST(max_unpooling_fast_path_matches_oracle) {
         uint32_t in[4], out[4], in_st[4], ix_st[4], out_st[4];
         const int big = iter % 10 == 0;
         for (uint32_t d = 0; d < 4; ++d) in[d] = 1 + rnd(&seed, big ? 6 : 3);
-        const uint32_t kh = 1 + rnd(&seed, 3), kw = 1 + rnd(&seed, 3);
+        /* win: the shape of max_unpooling.window_2x2 (a 2x2 pooling's, most often FLOAT32 and UINT32) */
+        const int win = rnd(&seed, 2) == 0;
+        const uint32_t kh = win ? 2 : 1 + rnd(&seed, 3), kw = win ? 2 : 1 + rnd(&seed, 3);
         out[0] = in[0];
         out[1] = in[1];
-        out[2] = in[2] * kh + rnd(&seed, 2);
+        out[2] = in[2] * kh + (win ? 0 : rnd(&seed, 2));
         out[3] = in[3] * kw;
         const int mode = (int)rnd(&seed, 3); /* 0: pooled, 1: pooled with repeats and overflow, 2: anywhere */
         if (mode == 2 && rnd(&seed, 2)) out[1] = 1 + rnd(&seed, 4);
@@ -331,8 +339,9 @@ TEST(max_unpooling_fast_path_matches_oracle) {
             out_st[d] = (uint32_t)acc3;
             acc3 = acc3 * out[d] + (rnd(&seed, 4) == 0 ? 2 : 0);
         }
-        const int out_strided = rnd(&seed, 3) == 0;
-        const DMLREF_TENSOR_DATA_TYPE dt = types[rnd(&seed, 4)], it = rnd(&seed, 2) ? U64 : U32;
+        const int out_strided = rnd(&seed, win ? 6 : 3) == 0;
+        const DMLREF_TENSOR_DATA_TYPE dt = win && rnd(&seed, 4) ? F32 : types[rnd(&seed, 4)],
+                                      it = rnd(&seed, win ? 4 : 2) ? U32 : U64;
         mfix f;
         mfix_init(&f, dt, it, in, rnd(&seed, 3) == 0 ? in_st : NULL, rnd(&seed, 3) == 0 ? ix_st : NULL, out,
                   out_strided ? out_st : NULL);
@@ -349,8 +358,10 @@ TEST(max_unpooling_fast_path_matches_oracle) {
             else
                 t = (((uint64_t)c[0] * out[1] + c[1]) * out[2] + (uint64_t)c[2] * kh + rnd(&seed, kh)) * out[3] +
                     (uint64_t)c[3] * kw + rnd(&seed, kw);
-            if (mode == 1 && rnd(&seed, 8) == 0) t = prev;
-            if (mode == 1 && rnd(&seed, 16) == 0) t = count + rnd(&seed, 1000);
+            /* a window_2x2 case: the chunks holding one (one element in about 64) go the scatter way */
+            const uint32_t rare = win ? 8 : 1;
+            if (mode == 1 && rnd(&seed, 8 * rare) == 0) t = prev;
+            if (mode == 1 && rnd(&seed, 16 * rare) == 0) t = count + rnd(&seed, 1000);
             prev = t;
             const uint64_t off = elem_offset(&f.ix, c, it == U64 ? 8 : 4);
             if (it == U64) memcpy(ix + off, &t, 8);
@@ -365,4 +376,62 @@ TEST(max_unpooling_fast_path_matches_oracle) {
     }
     if (!test_cases_end()) return;
     CHECK_KERNELS_REACHED(&seen, "max_unpooling.", NULL);
+}
+
+/* window_2x2 chunk by chunk: pooled indices with one defect in chosen input rows (a target
+ * outside its window but inside the chunk's span, a repeat of an earlier target, one below
+ * the cursor, one past the end, one in the next chunk's span, the first of the middle row
+ * writing the row pair before it), so that window chunks and
+ * scatter chunks alternate and meet; widths a multiple of 4 or not, Output aligned or not,
+ * 1 and 2 threads, staged and streamed (run_all's modes). */
+TEST(max_unpooling_window_chunks) {
+    static const uint32_t shapes[][4] = {{2, 3, 64, 64}, {1, 2, 40, 8}, {1, 1, 70, 5}, {3, 1, 9, 1}, {1, 2, 33, 12}};
+    uint64_t seed = (uint64_t)test_seed(4848);
+    kernels_seen seen = {{0}, 0};
+    for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; ++si) {
+        for (int defect = 0; defect < 7; ++defect) {
+            const uint32_t *in = shapes[si];
+            const uint32_t out[4] = {in[0], in[1], 2 * in[2], 2 * in[3]};
+            const uint64_t n = (uint64_t)in[0] * in[1] * in[2] * in[3], w = in[3], count = 4 * n;
+            mfix f;
+            mfix_init(&f, F32, U32, in, NULL, NULL, out, NULL);
+            float *data = malloc(4 * n);
+            uint32_t *ix = malloc(4 * n);
+            if (!data || !ix) abort();
+            for (uint64_t e = 0; e < n; ++e) {
+                const uint64_t r = e / w, j = e % w;
+                ix[e] = (uint32_t)(4 * w * r + 2 * j + (rnd(&seed, 2) ? 2 * w : 0) + rnd(&seed, 2));
+                const int32_t v = (int32_t)rnd(&seed, 2000) - 1000;
+                data[e] = v == 0 ? -0.0f : (float)v;
+            }
+            /* defects in about one row in five, the first rows and the last included */
+            if (defect == 6 && n / w > 1) { /* the middle row (2 threads: the second part's first) writes the
+                                                * last element of the row pair before it */
+                const uint64_t r = n / w / 2;
+                ix[r * w] = (uint32_t)(4 * w * r - 1);
+                if (ix[r * w - 1] == 4 * w * r - 1) ix[r * w - 1] -= 1;
+            }
+            for (uint64_t r = 0; r < n / w; ++r) {
+                if (defect == 0 || defect == 6 || !(r == 0 || r + 1 == n / w || rnd(&seed, 5) == 0)) continue;
+                const uint64_t e = r * w + rnd(&seed, (uint32_t)w);
+                switch (defect) {
+                case 1: ix[e] = (uint32_t)(4 * w * r + rnd(&seed, (uint32_t)(4 * w))); break; /* in the row pair */
+                case 2: ix[e] = e ? ix[e - 1] : ix[e]; break;                                   /* a repeat */
+                case 3: ix[e] = (uint32_t)rnd(&seed, (uint32_t)(4 * w * r + 1)); break;         /* below */
+                case 4: ix[e] = (uint32_t)(count + rnd(&seed, 9)); break;                       /* past the end */
+                default: ix[e] = (uint32_t)((4 * w * (r + 1) + rnd(&seed, (uint32_t)(8 * w))) % count); break;
+                }
+            }
+            out_shift = (size_t)(4 * rnd(&seed, 4));
+            if (!run_all(&f, (const unsigned char *)data, (const unsigned char *)ix, &seen))
+                test_fail(__FILE__, __LINE__, "shape %zu, defect %d, Output at +%zu", si, defect, out_shift);
+            out_shift = 0;
+            free(data);
+            free(ix);
+        }
+    }
+    int reached = 0;
+    for (int i = 0; i < seen.n; ++i) reached |= strncmp(seen.names[i], "max_unpooling.window_2x2", 24) == 0;
+    if (reached == DMLREF_SMALL) /* a SMALL build plans none */
+        test_fail(__FILE__, __LINE__, "max_unpooling.window_2x2 %sreached", reached ? "" : "not ");
 }

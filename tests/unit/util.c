@@ -92,7 +92,8 @@ int kernel_small_off(const char *name) {
                                       "gather.axis_last_stream",
                                       "gather_elements.axis_last_stream",
                                       "gather_nd.axis_last_stream",
-                                      "max_unpooling.flat_stream"};
+                                      "max_unpooling.flat_stream",
+                                      "max_unpooling.window_2x2"};
     for (size_t i = 0; i < sizeof off / sizeof off[0]; ++i)
         if (!strncmp(name, off[i], strlen(off[i]))) return 1;
 #else

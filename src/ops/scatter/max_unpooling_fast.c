@@ -8,6 +8,9 @@
  *   max_unpooling.flat_stream  the same, large: each chunk's span built in a staging buffer
  *                              and streamed out (SIMD builds, from DMLREF_STREAM_MIN bytes)
  *   max_unpooling.strided      any other Output: t unravelled over its Sizes, through its strides
+ *   max_unpooling.window_2x2   a packed 4-byte Output twice Input's height and width, UINT32
+ *                              indices (SIMD builds): chunks whose every target lies in its own
+ *                              2x2 window written whole by compares, no scatter (below)
  *
  * A packed Output goes chunk by chunk (a few hundred input elements, row-major): a first look
  * at the chunk's indices gives its lowest and highest target, the bytes from the last written
@@ -33,6 +36,17 @@
  * zeroed in parallel and scattered serially, in row-major order.
  * A max pooling's indices (one window per pooled element, rows of windows in order) give
  * increasing intervals: the workload's case is the parallel one.
+ *
+ * window_2x2.  Output [N,C,2H,2W] of Input [N,C,H,W]: input element e = R*W + j (R its row,
+ * j its column) has the window whose top-left flat target is 4W*R + 2j, and the input rows
+ * [R0, R1) have the windows of the Output span [4W*R0, 4W*R1).  A chunk of whole input rows
+ * whose every index is one of its element's four window targets (checked first, 4 lanes at a
+ * time) writes only inside that span, each target once, and the span is then exactly: each
+ * window's target holding its element, every other element zero.  Each output row pair is
+ * built with compares (lane k of a window row is its element when the index equals that
+ * lane's flat target, else zero bits), no per-element store.  The chunk goes this way when
+ * it also starts at the cursor (nothing above its span written yet: the gap below zeroed
+ * first); any other chunk goes the scatter way above, so the bytes are the oracle's.
  */
 #include "max_unpooling_fast.h"
 #include "ops/kernels.h"
@@ -57,6 +71,7 @@ typedef struct mu_plan {
     int stream;          /* flat_stream */
     scratch_t bounds;    /* nth parts of {lowest, highest} target */
     scratch_t stage;     /* flat_stream: nth staging buffers of MU_STAGE bytes */
+    int win;             /* window_2x2 (the header); chunk is then whole input rows */
 } mu_plan;
 
 #define MU_STAGE 16384   /* bytes of a part's staging buffer */
@@ -188,6 +203,99 @@ static int target_bounds(const mu_plan *p, const unsigned char *ix, uint64_t lo,
     return raw;
 }
 
+#if !DMLREF_SMALL
+/* window_2x2: 1 when each of the n UINT32 indices at b (input row R's elements j0..) is one
+ * of its element's window targets: d = index - (t0 + 2j) is 0, 1, 2W or 2W + 1 (t0 = 4W*R;
+ * no wrap: every target is below Output's count, at most 2^32). */
+static int window_ok(const unsigned char *b, uint64_t n, uint32_t t0, uint32_t w2) {
+    uint64_t j = 0;
+    int ok = 1;
+#if DMLREF_SIMD
+    const simde__m128i odd = simde_mm_set1_epi32(~1), vw2 = simde_mm_set1_epi32((int32_t)w2),
+                        step = simde_mm_set1_epi32(8);
+    simde__m128i e = simde_mm_add_epi32(simde_mm_set1_epi32((int32_t)t0), simde_mm_setr_epi32(0, 2, 4, 6));
+    simde__m128i all = simde_mm_set1_epi32(-1);
+    for (; j + 4 <= n; j += 4) {
+        const simde__m128i d = simde_mm_and_si128(
+            simde_mm_sub_epi32(simde_mm_loadu_si128((const simde__m128i *)(const void *)(b + 4 * j)), e), odd);
+        all = simde_mm_and_si128(all, simde_mm_or_si128(simde_mm_cmpeq_epi32(d, simde_mm_setzero_si128()),
+                                                        simde_mm_cmpeq_epi32(d, vw2)));
+        e = simde_mm_add_epi32(e, step);
+    }
+    ok = simde_mm_movemask_epi8(all) == 0xffff;
+#endif
+    for (; j < n; ++j) {
+        const uint32_t d = (u32_at(b + 4 * j) - (t0 + 2 * (uint32_t)j)) & ~1u;
+        ok &= d == 0 || d == w2;
+    }
+    return ok;
+}
+
+/* window_2x2: input row R's n elements (values a, UINT32 indices b, both packed) written as
+ * Output's rows o0 and o1 = o0 + 2W (2n elements each), t0 = 4W*R; window_ok held.  stream:
+ * streaming stores (o0 and o1 16-byte aligned, n a multiple of 4). */
+static void window_row(unsigned char *o0, const unsigned char *a, const unsigned char *b, uint64_t n, uint32_t t0,
+                       uint32_t w2, int stream) {
+    unsigned char *o1 = o0 + 4 * (uint64_t)w2;
+    uint64_t j = 0;
+#if DMLREF_SIMD
+    const simde__m128i step = simde_mm_set1_epi32(8), vw2 = simde_mm_set1_epi32((int32_t)w2);
+    simde__m128i e = simde_mm_add_epi32(simde_mm_set1_epi32((int32_t)t0), simde_mm_setr_epi32(0, 1, 2, 3));
+    for (; j + 4 <= n; j += 4) {
+        const simde__m128i t = simde_mm_loadu_si128((const simde__m128i *)(const void *)(b + 4 * j));
+        const simde__m128i v = simde_mm_loadu_si128((const simde__m128i *)(const void *)(a + 4 * j));
+        const simde__m128i tl = simde_mm_unpacklo_epi32(t, t), th = simde_mm_unpackhi_epi32(t, t);
+        const simde__m128i vl = simde_mm_unpacklo_epi32(v, v), vh = simde_mm_unpackhi_epi32(v, v);
+        const simde__m128i eh = simde_mm_add_epi32(e, simde_mm_set1_epi32(4));
+        unsigned char *q0 = o0 + 8 * j, *q1 = o1 + 8 * j;
+        simd_store16(q0, simde_mm_and_si128(simde_mm_cmpeq_epi32(tl, e), vl), stream);
+        simd_store16(q0 + 16, simde_mm_and_si128(simde_mm_cmpeq_epi32(th, eh), vh), stream);
+        simd_store16(q1, simde_mm_and_si128(simde_mm_cmpeq_epi32(tl, simde_mm_add_epi32(e, vw2)), vl), stream);
+        simd_store16(q1 + 16, simde_mm_and_si128(simde_mm_cmpeq_epi32(th, simde_mm_add_epi32(eh, vw2)), vh), stream);
+        e = simde_mm_add_epi32(e, step);
+    }
+#else
+    (void)stream;
+#endif
+    for (; j < n; ++j) {
+        const uint32_t t = u32_at(b + 4 * j), e0 = t0 + 2 * (uint32_t)j;
+        static const unsigned char zero[4] = {0};
+        for (uint32_t k = 0; k < 2; ++k) {
+            memcpy(o0 + 8 * j + 4 * k, t == e0 + k ? a + 4 * j : zero, 4);
+            memcpy(o1 + 8 * j + 4 * k, t == e0 + w2 + k ? a + 4 * j : zero, 4);
+        }
+    }
+}
+
+/* window_2x2: the input rows of elements [lo, hi) (whole rows) written into base as Output's
+ * span [4*lo, 4*hi), target t at byte 4 * (t - origin), when every index is in its window;
+ * 0 (nothing written) otherwise.  stream: window_row's. */
+static int window_chunk(const mu_plan *p, const exec_args *x, uint64_t lo, uint64_t hi, unsigned char *base,
+                        uint64_t origin, int stream) {
+    const nest_t *nt = &p->nest;
+    const unsigned char *src = IN_DATA(x, 0), *ix = IN_DATA(x, 1);
+    const uint64_t w = p->row;
+    const uint32_t w2 = (uint32_t)(2 * w);
+    nest_it it;
+    if (!nest_rows_begin(nt, &it, lo, hi)) return 1;
+    uint64_t e = lo; /* the element at it.off: pieces are whole input rows, in order */
+    do {
+        for (uint64_t j = 0; j < it.len; j += w)
+            if (!window_ok(ix + it.off[2] + 4 * j, w, (uint32_t)(4 * (e + j)), w2)) return 0;
+        e += it.len;
+    } while (nest_rows_next(nt, &it));
+    nest_rows_begin(nt, &it, lo, hi);
+    e = lo;
+    do {
+        for (uint64_t j = 0; j < it.len; j += w)
+            window_row(base + 4 * (4 * (e + j) - origin), src + it.off[1] + 4 * j, ix + it.off[2] + 4 * j, w,
+                       (uint32_t)(4 * (e + j)), w2, stream);
+        e += it.len;
+    } while (nest_rows_next(nt, &it));
+    return 1;
+}
+#endif
+
 /* A packed Output's flat elements [from, to), written by the input elements [lo, hi) (whose
  * targets are all in [from, to)), chunk by chunk (the header); stage: a staging buffer of
  * MU_STAGE bytes (flat_stream), or NULL. */
@@ -199,6 +307,18 @@ static void flat_part(const mu_plan *p, const exec_args *x, uint64_t lo, uint64_
     uint64_t z = from; /* [from, z) final, [z, to) untouched */
     for (uint64_t c0 = lo; c0 < hi; c0 += p->chunk) {
         const uint64_t c1 = hi - c0 < p->chunk ? hi : c0 + p->chunk;
+#if !DMLREF_SMALL
+        if (p->win && z <= 4 * c0 && 4 * c1 <= to) { /* window_2x2: the span [4*c0, 4*c1) built whole, or nothing */
+            /* streamed straight to Output when its rows are 16-byte aligned, else built in the staging buffer */
+            const int direct = stage && p->row % 4 == 0 && ((uintptr_t)dst & 15) == 0, staged = stage && !direct;
+            if (window_chunk(p, x, c0, c1, staged ? stage : dst, staged ? 4 * c0 : 0, direct)) {
+                if (z < 4 * c0) memset(dst + z * es, 0, (size_t)((4 * c0 - z) * es));
+                if (staged) simd_copy_stream(dst + 4 * c0 * es, stage, (size_t)(4 * (c1 - c0) * es));
+                z = 4 * c1;
+                continue;
+            }
+        }
+#endif
         uint64_t least, most;
         const int raw = target_bounds(p, ix, c0, c1, &least, &most);
         if (stage && least >= z && most - z < stage_el) { /* the span [z, most] built in the buffer */
@@ -296,6 +416,19 @@ static int packed(const tensor_t *t) {
     return 1;
 }
 
+/* 1 for window_2x2 (the header): a packed 4-byte Output [N,C,2H,2W] of Input [N,C,H,W] with
+ * at most 2^32 elements, UINT32 indices, Input's and Indices' rows packed; with staging, a row
+ * pair's 16W bytes within the staging buffer. */
+static int window_plan(const mu_plan *p, const tensor_t *in, const tensor_t *ix, const tensor_t *out) {
+    const nest_t *nt = &p->nest;
+    if (DMLREF_SMALL || !p->packed || p->esize != 4 || ix->dtype != DMLREF_TENSOR_DATA_TYPE_UINT32) return 0;
+    if (out->sizes[0] != in->sizes[0] || out->sizes[1] != in->sizes[1] || out->sizes[2] != 2 * (uint64_t)in->sizes[2] ||
+        out->sizes[3] != 2 * (uint64_t)in->sizes[3] || out->elements > (uint64_t)UINT32_MAX + 1)
+        return 0;
+    if (nt->m < 1 || nt->st[1][nt->m - 1] != 4 || nt->st[2][nt->m - 1] != 4) return 0;
+    return !p->stream || 16 * p->row <= MU_STAGE;
+}
+
 dmlref_status plan_max_unpooling(op_t *op, dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1], *out = &op->outputs[0];
     mu_plan *p = mem_zalloc(&op->alloc, sizeof *p);
@@ -326,6 +459,12 @@ dmlref_status plan_max_unpooling(op_t *op, dmlref_error *err) {
     if (chunk > MU_CHUNK_MAX) chunk = MU_CHUNK_MAX;
     if (chunk > in->elements / 64) chunk = in->elements / 64;
     p->chunk = chunk < 16 ? 16 : (uint32_t)chunk;
+    p->win = window_plan(p, in, ix, out);
+    if (p->win) { /* whole input rows a chunk: as many as the staging buffer holds, a few dozen chunks */
+        uint64_t r = (MU_STAGE / 16) / p->row;
+        if (r > p->rows / 64) r = p->rows / 64;
+        p->chunk = (uint32_t)((r < 1 ? 1 : r) * p->row);
+    }
     if ((p->nth > 1 && scratch_init(&p->bounds, &op->alloc, p->nth, 2 * sizeof(uint64_t)) < 0) ||
         (p->stream && scratch_init(&p->stage, &op->alloc, p->nth, MU_STAGE) < 0)) {
         mu_free(&op->alloc, p);
@@ -334,7 +473,8 @@ dmlref_status plan_max_unpooling(op_t *op, dmlref_error *err) {
     op->plan = p;
     op->plan_free = mu_free;
     op->kernel = max_unpooling_kernel;
-    op->kernel_name = p->stream   ? KERNEL_STREAM_NAME(MAX_UNPOOLING_FLAT_STREAM)
+    op->kernel_name = p->win      ? KERNEL_NAME(MAX_UNPOOLING_WINDOW_2X2)
+                      : p->stream ? KERNEL_STREAM_NAME(MAX_UNPOOLING_FLAT_STREAM)
                       : p->packed ? KERNEL_NAME(MAX_UNPOOLING_FLAT)
                                   : KERNEL_NAME(MAX_UNPOOLING_STRIDED);
     return DMLREF_OK;
