@@ -689,3 +689,37 @@ TEST(argminmax_daz_ftz) {
     _mm_setcsr(csr);
 }
 #endif
+
+/* FLOAT32 rows through argminmax.rows_x4's blocks (pass 1 keeps each block's lane maxima,
+ * pass 2 looks in the first or last block holding the best): distinct normal values with the
+ * best repeated two or three times, in one block, in several, in the tail past the blocks;
+ * rows of one block, of 16-element blocks and of larger ones, ARGMAX and ARGMIN, both
+ * directions, against the reference. */
+TEST(argminmax_f32_blocks) {
+    static const uint32_t lens[] = {16, 31, 32, 33, 100, 1024, 1025, 1040, 1060, 4096, 4099, 5000};
+    uint64_t s = (uint64_t)test_seed(7171);
+    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; ++li) {
+        const uint32_t n = lens[li], rows = 6;
+        float *x = malloc((size_t)rows * n * 4);
+        if (!x) abort();
+        for (int is_max = 0; is_max < 2; ++is_max)
+            for (uint32_t dir = 0; dir < 2; ++dir) {
+                for (uint32_t r = 0; r < rows; ++r) {
+                    float *row = x + (size_t)r * n;
+                    for (uint32_t i = 0; i < n; ++i) row[i] = (float)(rnd(&s, 1000000) + 1) * (rnd(&s, 2) ? 1.0f : -1.0f);
+                    const float best = is_max ? 2e6f : -2e6f;
+                    const uint32_t a = rnd(&s, n), k = 2 + rnd(&s, 2);
+                    for (uint32_t q = 0; q < k; ++q) { /* near the first (same block), anywhere, the tail */
+                        const uint32_t at = q == 0 ? a : r % 3 == 0 ? (a + 1 + rnd(&s, 20)) % n
+                                                   : r % 3 == 1 ? n - 1 - rnd(&s, n % 16 + 1) : rnd(&s, n);
+                        row[at] = best;
+                    }
+                }
+                afix f;
+                afix_init(&f, is_max, F32, I64, 2, SIZES(rows, n), NULL, SIZES(1), 1, NULL, dir);
+                if (!run_all(&f, (const unsigned char *)x, NULL))
+                    test_fail(__FILE__, __LINE__, "n %u, %s, direction %u", n, is_max ? "ARGMAX" : "ARGMIN", dir);
+            }
+        free(x);
+    }
+}
