@@ -460,7 +460,8 @@ TEST(unfold_fast_path_matches_oracle) {
         }
         ufix f;
         ufix_init(&f, types[rnd(&r) % 5], n, sizes, NULL, w, st, dil, p0, p1, NULL);
-        /* strided layouts now and then: a reversed-order input with a gap, a gapped output row */
+        /* strided layouts now and then: a reversed-order input with a gap, gapped output rows
+         * and batches */
         if (rnd(&r) % 3 == 0) {
             uint64_t s = 1;
             for (uint32_t d = 0; d < n; ++d) {
@@ -475,7 +476,7 @@ TEST(unfold_fast_path_matches_oracle) {
             memcpy(os, f.out.sizes, sizeof os);
             for (uint32_t d = n; d-- > 0;) {
                 ost[d] = (uint32_t)s;
-                s *= os[d] + (d == n - 1);
+                s *= os[d] + (d == n - 1 || d == n - 2);
             }
             tdesc_init(&f.out, f.out.buf.DataType, n, os, ost);
         }

@@ -61,8 +61,29 @@ static inline void rows_block(unsigned char *o, const unsigned char *s, size_t a
     if (rb > zb) zero_bytes(o + zb, rb - zb);
 }
 
+/* A row of an image whose every block inside the input is valid whole (no padding in the last
+ * dim for this window index): nb blocks of rb bytes at o, block q copied from sl + t0[q] or
+ * zeroed (UNFOLD_OUTSIDE), with the two overlapping W-byte moves of a size class [W, 2W]
+ * fixed for the row (tiny rows: a few instructions a block instead of rows_block's tests). */
+#define ROWS_WHOLE(W, T)                                                                                     \
+    static void rows_whole_##W(unsigned char *o, const unsigned char *sl, const uint64_t *t0, uint64_t nb,  \
+                               size_t rb) {                                                                 \
+        for (uint64_t q = 0; q < nb; ++q, o += rb) {                                                        \
+            T a = 0, b = 0;                                                                                 \
+            if (t0[q] != UNFOLD_OUTSIDE) {                                                                  \
+                memcpy(&a, sl + t0[q], W);                                                                  \
+                memcpy(&b, sl + t0[q] + rb - W, W);                                                         \
+            }                                                                                               \
+            memcpy(o, &a, W);                                                                               \
+            memcpy(o + rb - W, &b, W);                                                                      \
+        }                                                                                                   \
+    }
+ROWS_WHOLE(4, uint32_t)
+ROWS_WHOLE(8, uint64_t)
+
 /* Rows [lo, hi) of the output: row u is (n, c, k[0..K)), u = (n * C + c) * prod(W) + k
- * row-major; the first one's coordinates by division, then an odometer. */
+ * row-major; the first one's coordinates by division, then an odometer.  (unfold.rows with two
+ * spatial dims goes through image_range below.) */
 static void unfold_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
     const unfold_ctx *cx = vc;
     const unfold_plan *p = cx->p;
@@ -90,11 +111,7 @@ static void unfold_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part
          * from sl plus the block's outer offset */
         const size_t ab = (size_t)(p->lo[kd[L]] * es), zb = (size_t)(p->hi[kd[L]] * es), rb = (size_t)(bl * es);
         const unsigned char *sl = ib + (zb > ab ? last[p->lo[kd[L]]] : 0);
-        if (K == 2 && p->rows) { /* two spatial dims (an image): the outer blocks in one loop */
-            const uint64_t *t0 = p->tab[0] + kd[0] * p->b[0];
-            for (uint64_t q = 0; q < p->b[0]; ++q)
-                rows_block(ob + q * rb, t0[q] == UNFOLD_OUTSIDE ? NULL : sl + t0[q], ab, zb, rb);
-        } else {
+        {
             /* the outer blocks, row-major (an odometer over dims 0 .. K-2) */
             uint64_t bo[UNFOLD_MAX_SPATIAL] = {0};
             for (uint64_t q = 0;; ++q) {
@@ -137,10 +154,57 @@ static void unfold_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part
     }
 }
 
+/* unfold.rows with two spatial dims (an image): rows [lo, hi) as unfold_range walks them, the
+ * outer blocks of a row in one loop over dim 0's table, the row's pointers stepped rather
+ * than recomputed (a tiny unfold is a few dozen rows of a few blocks each). */
+static void image_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
+    const unfold_ctx *cx = vc;
+    const unfold_plan *p = cx->p;
+    const unsigned char *src = IN_DATA(cx->x, 0);
+    unsigned char *dst = OUT_DATA(cx->x, 0);
+    const uint64_t w0 = p->w[0], w1 = p->w[1], b0 = p->b[0], bl = p->b[1], es = p->es;
+    const size_t rb = (size_t)(bl * es);
+    (void)part;
+    uint64_t n = lo / p->crows, r = lo % p->crows;
+    uint64_t c = r / p->pw, k0 = r % p->pw / w1, k1 = r % p->pw % w1;
+    const unsigned char *ib = src + n * p->isn + c * p->isc;
+    unsigned char *ob = dst + n * p->osn + r * p->osr;
+    for (uint64_t u = lo; u < hi; ++u) {
+        /* every block of the row has the same valid bytes [ab, zb) of rb, read from sl plus
+         * the block's offset t0[q] */
+        const uint64_t *t0 = p->tab[0] + k0 * b0;
+        const size_t ab = (size_t)(p->lo[k1] * es), zb = (size_t)(p->hi[k1] * es);
+        const unsigned char *sl = ib + (zb > ab ? p->tab[1][k1 * bl + p->lo[k1]] : 0);
+        if (ab == 0 && zb == rb && rb >= 4 && rb <= 16) { /* whole small blocks */
+            if (rb >= 8) rows_whole_8(ob, sl, t0, b0, rb);
+            else rows_whole_4(ob, sl, t0, b0, rb);
+        } else {
+            for (uint64_t q = 0; q < b0; ++q)
+                rows_block(ob + q * rb, t0[q] == UNFOLD_OUTSIDE ? NULL : sl + t0[q], ab, zb, rb);
+        }
+        /* the next row: k1, then k0, then c (ib), then n */
+        ob += p->osr;
+        ++r;
+        if (++k1 < w1) continue;
+        k1 = 0;
+        if (++k0 < w0) continue;
+        k0 = 0;
+        ++c;
+        ib += p->isc;
+        if (r == p->crows) {
+            r = 0;
+            c = 0;
+            ++n;
+            ib = src + n * p->isn;
+            ob = dst + n * p->osn;
+        }
+    }
+}
+
 static dmlref_status unfold_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
     const unfold_ctx c = {op->plan, x};
     (void)err;
-    run_ranges(op, c.p->nth, c.p->units, unfold_range, &c);
+    run_ranges(op, c.p->nth, c.p->units, c.p->k == 2 && c.p->rows ? image_range : unfold_range, &c);
     return DMLREF_OK;
 }
 
