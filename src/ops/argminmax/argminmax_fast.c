@@ -626,15 +626,20 @@ AM_INLINE int cols_f32_rows(const am_plan *p, const unsigned char *in, uint64_t 
     uint64_t j = 1;
     for (; j + AM_BLOCK <= p->count; j += AM_BLOCK) {
         const unsigned char *row = in + j * p->rs;
-        for (uint64_t t = 0; t < AM_BLOCK; ++t) cols_prefetch(p, in, j + AM_BLOCK - ARGMINMAX_AHEAD + t, w);
+        const int ahead = j + 3 * AM_BLOCK <= p->count;
         for (uint64_t i = 0; i < w; i += 4) {
             const unsigned char *q = row + 4 * i;
-            simde__m128 x = simde_mm_loadu_ps((const float *)(const void *)q), m = x;
-            simde__m128 nn = simde_mm_cmpunord_ps(x, x);
-            for (uint64_t t = 1; t < AM_BLOCK; ++t) {
-                x = simde_mm_loadu_ps((const float *)(const void *)(q + t * p->rs));
-                m = is_max ? simde_mm_max_ps(x, m) : simde_mm_min_ps(x, m);
-                nn = simde_mm_or_ps(nn, simde_mm_cmpunord_ps(x, x));
+            /* the rows two blocks ahead, a line of each per 16 columns: spread over the block
+             * (all at the block's start, the prefetches waited: 3.5-3.8 -> 2.4-2.7 ms for the
+             * argmax_first workload) */
+            if (ahead && (i & 15) == 0)
+                for (uint64_t t = 0; t < AM_BLOCK; ++t) AM_PREFETCH_L2(q + (2 * AM_BLOCK + t) * p->rs);
+            simde__m128 m = simde_mm_loadu_ps((const float *)(const void *)q), nn = simde_mm_setzero_ps();
+            for (uint64_t t = 0; t < AM_BLOCK; t += 2) { /* cmpunord(a, b): a NaN in either of a pair */
+                const simde__m128 x0 = simde_mm_loadu_ps((const float *)(const void *)(q + t * p->rs));
+                const simde__m128 x1 = simde_mm_loadu_ps((const float *)(const void *)(q + (t + 1) * p->rs));
+                m = is_max ? simde_mm_max_ps(simde_mm_max_ps(x0, x1), m) : simde_mm_min_ps(simde_mm_min_ps(x0, x1), m);
+                nn = simde_mm_or_ps(nn, simde_mm_cmpunord_ps(x0, x1));
             }
             vnan = simde_mm_or_ps(vnan, nn);
             if (simde_mm_movemask_ps(vbeats_f(m, simde_mm_loadu_ps(bf + i), is_max, last)))
