@@ -293,12 +293,15 @@ static void transpose_run(const copy_plan *cp, unsigned char *dst, const unsigne
         }
         /* streaming: tiles along p shifted back by `shift` elements, so that tile ip > 0
          * starts on a cache line when every destination row shares the line offset of the
-         * first (dq a multiple of 64); the first tile is then shorter, the last (planned
-         * one more) may be empty */
+         * first (dq a multiple of 64): the first tile is then the lead up to the line (lead
+         * bytes, tp - shift elements), the last (planned one more) may be empty.  (Until
+         * 2026-11-28 the shift was the lead itself, right only for a lead of 0 or 32 bytes:
+         * a destination 16 or 48 bytes past a line, as numpy's large arrays are, was
+         * streamed a part of a line at a time, at half the speed.) */
         uint64_t shift = 0;
         if (cp->stream && dq % 64 == 0) {
             const uint64_t lead = (64 - ((uintptr_t)(dst + od) & 63)) & 63; /* bytes to the next line */
-            if (lead % cp->block == 0) shift = lead / cp->block;
+            if (lead && lead % cp->block == 0) shift = tp - lead / cp->block;
         }
         const uint64_t b0 = ip == 0 ? 0 : ip * tp - shift, b1 = (ip + 1) * tp - shift;
         if (b0 >= nt->sizes[p]) continue; /* the spare tile, or past a row shorter than it */
