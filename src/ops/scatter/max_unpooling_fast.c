@@ -372,12 +372,48 @@ static void zero_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) 
     zero_plan_run(&c->p->zero, OUT_DATA(c->x, 0), lo, hi);
 }
 
+#if !DMLREF_SMALL
+/* window_2x2 with threads: part p's input rows [lo, hi) written as Output's span [4*lo*W,
+ * 4*hi*W) chunk by chunk, each a window chunk; at the first chunk that is not, the part stops
+ * and marks its bounds slot (the kernel then does the whole Output again on one thread). */
+static void window_part(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
+    const mu_ctx *c = vc;
+    const mu_plan *p = c->p;
+    unsigned char *dst = OUT_DATA(c->x, 0), *stage = c->stage ? c->stage + (size_t)part * MU_STAGE : NULL;
+    const int direct = stage && p->row % 4 == 0 && ((uintptr_t)dst & 15) == 0, staged = stage && !direct;
+    for (uint64_t c0 = lo * p->row, end = hi * p->row; c0 < end; c0 += p->chunk) {
+        const uint64_t c1 = end - c0 < p->chunk ? end : c0 + p->chunk;
+        if (!window_chunk(p, c->x, c0, c1, staged ? stage : dst, staged ? 4 * c0 : 0, direct)) {
+            c->bounds[2 * part] = 1;
+            break;
+        }
+        if (staged) simd_copy_stream(dst + 16 * c0, stage, (size_t)(16 * (c1 - c0)));
+    }
+    if (stage) simd_stream_fence();
+}
+#endif
+
 static dmlref_status max_unpooling_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
     const mu_plan *p = op->plan;
     (void)err;
     unsigned char *mem = p->nth > 1 ? scratch_claim(&p->bounds) : NULL;
     mu_ctx c = {p, x, (uint64_t *)(void *)mem, p->stream ? scratch_claim(&p->stage) : NULL};
     int disjoint = 0;
+#if !DMLREF_SMALL
+    /* window_2x2 with threads: every part's rows as window chunks, in parallel (no bounds
+     * pass: window chunks write only their own span); a part that meets another chunk stops,
+     * and the whole Output is then done again on one thread (flat_part writes every element) */
+    if (mem && p->win) {
+        for (uint32_t k = 0; k < p->nth; ++k) c.bounds[2 * k] = 0;
+        run_ranges(op, p->nth, p->rows, window_part, &c);
+        int whole = 1;
+        for (uint32_t k = 0; k < p->nth; ++k) whole &= c.bounds[2 * k] == 0;
+        if (!whole) flat_part(p, x, 0, p->nest.points, 0, p->count, c.stage);
+        scratch_release(&p->bounds);
+        if (c.stage) scratch_release(&p->stage);
+        return DMLREF_OK;
+    }
+#endif
     if (mem) {
         const uint32_t n = p->nth < p->rows ? p->nth : (uint32_t)p->rows;
         run_ranges(op, p->nth, p->rows, bounds_range, &c);
