@@ -46,7 +46,11 @@
  * built with compares (lane k of a window row is its element when the index equals that
  * lane's flat target, else zero bits), no per-element store.  The chunk goes this way when
  * it also starts at the cursor (nothing above its span written yet: the gap below zeroed
- * first); any other chunk goes the scatter way above, so the bytes are the oracle's.
+ * first); any other chunk goes the scatter way above, so the bytes are the oracle's.  With
+ * threads there is no bounds pass: each part writes its rows' span chunk by chunk as window
+ * chunks (the parts' spans are disjoint and tile Output), and should a part meet a chunk that
+ * is not one, the whole Output is done again on one thread as above (which writes every
+ * element), after the parts have finished.
  */
 #include "max_unpooling_fast.h"
 #include "ops/kernels.h"
