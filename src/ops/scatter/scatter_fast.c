@@ -120,6 +120,15 @@ static ALWAYS_INLINE void scatter_body(const scatter_plan *p, unsigned char *out
     }
     const uint32_t l = nt->m - 1;
     const uint64_t os = nt->st[0][l], us = nt->st[1][l], xs = nt->st[2][l];
+    if (nt->m == 1) { /* one inner dim: the points [ilo, ihi) are one row at ilo (no nest walk per k) */
+        for (uint64_t k = 0; k < K; ++k) {
+            unsigned char *o = out + ilo * os;
+            const unsigned char *u = up + k * uas + ilo * us, *q = ix + k * xas + ilo * xs;
+            for (uint64_t j = 0; j < ihi - ilo; ++j)
+                put_elem(o + get_index(q + j * xs, dtype, A, ix64) * oas + j * os, u + j * us, es);
+        }
+        return;
+    }
     for (uint64_t k = 0; k < K; ++k) {
         const unsigned char *uk = up + k * uas, *xk = ix + k * xas;
         nest_it it;
@@ -165,7 +174,8 @@ static void slab_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) 
     const uint64_t ip = p->inner.points, sb = p->slab_bytes;
     uint64_t co[MAX_DIMS], off[T_COUNT];
     outer_at(p, lo, co, off);
-    for (uint64_t o = lo; o < hi; ++o, outer_next(p, co, off)) {
+    for (uint64_t o = lo; o < hi; ++o) {
+        if (o > lo) outer_next(p, co, off);
         unsigned char *dst = out + off[T_OUT];
         const unsigned char *src = in + off[T_IN];
         if (tmp) { /* the slab is one block in both: built in cache, streamed out */
