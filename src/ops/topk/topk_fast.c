@@ -475,20 +475,25 @@ many: /* more candidates than CAND_MAX: every one (again from the start) through
  * only when it beats the list's last (a later position never wins a tie): sequences shorter
  * than 16, no SIMD, or the bounded selection declining. */
 static void list_f32_seq(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix) {
-    int32_t key[LIST_MAX];
-    uint32_t pos[LIST_MAX];
+    /* each entry one 64-bit word, the larger the better: the key' (biased to unsigned) above the
+     * complement of the position (an earlier position wins a tie) */
+    uint64_t list[LIST_MAX];
     const uint32_t k = (uint32_t)p->k, n = (uint32_t)p->n;
     const int32_t sign = p->decreasing ? 1 : -1; /* key' = sign * key: no overflow (|key| <= 0x7F800001) */
     uint32_t cnt = 0;
     for (uint32_t j = 0; j < n; ++j) {
         uint32_t b;
         memcpy(&b, in + 4 * (uint64_t)j, 4);
-        const int32_t kj = sign * f32_key(b);
-        if (cnt < k || kj > key[k - 1]) cnt = list_insert32(key, pos, cnt, k, kj, j);
+        const uint64_t e = (uint64_t)((uint32_t)(sign * f32_key(b)) ^ 0x80000000u) << 32 | (uint32_t)~j;
+        if (cnt == k && e <= list[k - 1]) continue;
+        uint32_t i = cnt < k ? cnt++ : k - 1;
+        for (; i > 0 && list[i - 1] < e; --i) list[i] = list[i - 1];
+        list[i] = e;
     }
     for (uint32_t r = 0; r < k; ++r) {
-        memcpy(val + r * p->val_st, in + 4 * (uint64_t)pos[r], 4);
-        put_index(ix + r * p->ix_st, p->ix_dtype, pos[r]);
+        const uint32_t at = ~(uint32_t)list[r];
+        memcpy(val + r * p->val_st, in + 4 * (uint64_t)at, 4);
+        put_index(ix + r * p->ix_st, p->ix_dtype, at);
     }
 }
 
