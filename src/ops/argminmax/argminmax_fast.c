@@ -634,10 +634,13 @@ AM_INLINE int cols_f32_rows(const am_plan *p, const unsigned char *in, uint64_t 
              * argmax_first workload) */
             if (ahead && (i & 15) == 0)
                 for (uint64_t t = 0; t < AM_BLOCK; ++t) AM_PREFETCH_L2(q + (2 * AM_BLOCK + t) * p->rs);
-            simde__m128 m = simde_mm_loadu_ps((const float *)(const void *)q), nn = simde_mm_setzero_ps();
-            for (uint64_t t = 0; t < AM_BLOCK; t += 2) { /* cmpunord(a, b): a NaN in either of a pair */
-                const simde__m128 x0 = simde_mm_loadu_ps((const float *)(const void *)(q + t * p->rs));
-                const simde__m128 x1 = simde_mm_loadu_ps((const float *)(const void *)(q + (t + 1) * p->rs));
+            /* a pair of rows a step; cmpunord(a, b): a NaN in either of the pair */
+            simde__m128 x0 = simde_mm_loadu_ps((const float *)(const void *)q);
+            simde__m128 x1 = simde_mm_loadu_ps((const float *)(const void *)(q + p->rs));
+            simde__m128 m = is_max ? simde_mm_max_ps(x0, x1) : simde_mm_min_ps(x0, x1), nn = simde_mm_cmpunord_ps(x0, x1);
+            for (uint64_t t = 2; t < AM_BLOCK; t += 2) {
+                x0 = simde_mm_loadu_ps((const float *)(const void *)(q + t * p->rs));
+                x1 = simde_mm_loadu_ps((const float *)(const void *)(q + (t + 1) * p->rs));
                 m = is_max ? simde_mm_max_ps(simde_mm_max_ps(x0, x1), m) : simde_mm_min_ps(simde_mm_min_ps(x0, x1), m);
                 nn = simde_mm_or_ps(nn, simde_mm_cmpunord_ps(x0, x1));
             }

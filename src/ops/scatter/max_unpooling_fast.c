@@ -298,6 +298,17 @@ static int window_chunk(const mu_plan *p, const exec_args *x, uint64_t lo, uint6
     } while (nest_rows_next(nt, &it));
     return 1;
 }
+
+/* window_chunk into Output's span [4*lo, 4*hi): streamed straight there when its rows are
+ * 16-byte aligned, else built in the staging buffer stage and streamed out (stage NULL: plain
+ * stores into Output).  0 (nothing written) when the chunk is not a window chunk. */
+static int window_span(const mu_plan *p, const exec_args *x, uint64_t lo, uint64_t hi, unsigned char *stage) {
+    unsigned char *dst = OUT_DATA(x, 0);
+    const int direct = stage && p->row % 4 == 0 && ((uintptr_t)dst & 15) == 0, staged = stage && !direct;
+    if (!window_chunk(p, x, lo, hi, staged ? stage : dst, staged ? 4 * lo : 0, direct)) return 0;
+    if (staged) simd_copy_stream(dst + 16 * lo, stage, (size_t)(16 * (hi - lo)));
+    return 1;
+}
 #endif
 
 /* A packed Output's flat elements [from, to), written by the input elements [lo, hi) (whose
@@ -312,15 +323,11 @@ static void flat_part(const mu_plan *p, const exec_args *x, uint64_t lo, uint64_
     for (uint64_t c0 = lo; c0 < hi; c0 += p->chunk) {
         const uint64_t c1 = hi - c0 < p->chunk ? hi : c0 + p->chunk;
 #if !DMLREF_SMALL
-        if (p->win && z <= 4 * c0 && 4 * c1 <= to) { /* window_2x2: the span [4*c0, 4*c1) built whole, or nothing */
-            /* streamed straight to Output when its rows are 16-byte aligned, else built in the staging buffer */
-            const int direct = stage && p->row % 4 == 0 && ((uintptr_t)dst & 15) == 0, staged = stage && !direct;
-            if (window_chunk(p, x, c0, c1, staged ? stage : dst, staged ? 4 * c0 : 0, direct)) {
-                if (z < 4 * c0) memset(dst + z * es, 0, (size_t)((4 * c0 - z) * es));
-                if (staged) simd_copy_stream(dst + 4 * c0 * es, stage, (size_t)(4 * (c1 - c0) * es));
-                z = 4 * c1;
-                continue;
-            }
+        /* window_2x2: the span [4*c0, 4*c1) built whole, or nothing */
+        if (p->win && z <= 4 * c0 && 4 * c1 <= to && window_span(p, x, c0, c1, stage)) {
+            if (z < 4 * c0) memset(dst + z * es, 0, (size_t)((4 * c0 - z) * es));
+            z = 4 * c1;
+            continue;
         }
 #endif
         uint64_t least, most;
@@ -383,15 +390,13 @@ static void zero_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) 
 static void window_part(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
     const mu_ctx *c = vc;
     const mu_plan *p = c->p;
-    unsigned char *dst = OUT_DATA(c->x, 0), *stage = c->stage ? c->stage + (size_t)part * MU_STAGE : NULL;
-    const int direct = stage && p->row % 4 == 0 && ((uintptr_t)dst & 15) == 0, staged = stage && !direct;
+    unsigned char *stage = c->stage ? c->stage + (size_t)part * MU_STAGE : NULL;
     for (uint64_t c0 = lo * p->row, end = hi * p->row; c0 < end; c0 += p->chunk) {
         const uint64_t c1 = end - c0 < p->chunk ? end : c0 + p->chunk;
-        if (!window_chunk(p, c->x, c0, c1, staged ? stage : dst, staged ? 4 * c0 : 0, direct)) {
+        if (!window_span(p, c->x, c0, c1, stage)) {
             c->bounds[2 * part] = 1;
             break;
         }
-        if (staged) simd_copy_stream(dst + 16 * c0, stage, (size_t)(16 * (c1 - c0)));
     }
     if (stage) simd_stream_fence();
 }

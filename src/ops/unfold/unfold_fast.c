@@ -111,33 +111,31 @@ static void unfold_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part
          * from sl plus the block's outer offset */
         const size_t ab = (size_t)(p->lo[kd[L]] * es), zb = (size_t)(p->hi[kd[L]] * es), rb = (size_t)(bl * es);
         const unsigned char *sl = ib + (zb > ab ? last[p->lo[kd[L]]] : 0);
-        {
-            /* the outer blocks, row-major (an odometer over dims 0 .. K-2) */
-            uint64_t bo[UNFOLD_MAX_SPATIAL] = {0};
-            for (uint64_t q = 0;; ++q) {
-                uint64_t off = 0;
-                int outside = 0;
-                for (uint32_t d = 0; d < L; ++d) {
-                    const uint64_t t = p->tab[d][kd[d] * p->b[d] + bo[d]];
-                    if (t == UNFOLD_OUTSIDE) outside = 1;
-                    else off += t;
-                }
-                unsigned char *o = ob + q * bl * p->osl;
-                if (p->rows) {
-                    rows_block(o, outside ? NULL : sl + off, ab, zb, rb);
-                } else {
-                    for (uint64_t j = 0; j < bl; ++j) {
-                        if (outside || last[j] == UNFOLD_OUTSIDE) memset(o + j * p->osl, 0, es);
-                        else memcpy(o + j * p->osl, ib + off + last[j], es);
-                    }
-                }
-                uint32_t d = L;
-                while (d-- > 0) {
-                    if (++bo[d] < p->b[d]) break;
-                    bo[d] = 0;
-                }
-                if (d == UINT32_MAX) break; /* every outer block done (or K == 1) */
+        /* the outer blocks, row-major (an odometer over dims 0 .. K-2) */
+        uint64_t bo[UNFOLD_MAX_SPATIAL] = {0};
+        for (uint64_t q = 0;; ++q) {
+            uint64_t off = 0;
+            int outside = 0;
+            for (uint32_t d = 0; d < L; ++d) {
+                const uint64_t t = p->tab[d][kd[d] * p->b[d] + bo[d]];
+                if (t == UNFOLD_OUTSIDE) outside = 1;
+                else off += t;
             }
+            unsigned char *o = ob + q * bl * p->osl;
+            if (p->rows) {
+                rows_block(o, outside ? NULL : sl + off, ab, zb, rb);
+            } else {
+                for (uint64_t j = 0; j < bl; ++j) {
+                    if (outside || last[j] == UNFOLD_OUTSIDE) memset(o + j * p->osl, 0, es);
+                    else memcpy(o + j * p->osl, ib + off + last[j], es);
+                }
+            }
+            uint32_t d = L;
+            while (d-- > 0) {
+                if (++bo[d] < p->b[d]) break;
+                bo[d] = 0;
+            }
+            if (d == UINT32_MAX) break; /* every outer block done (or K == 1) */
         }
         /* the next row: k, then c (when every k wrapped), then n (when r wraps) */
         uint32_t d = K;
