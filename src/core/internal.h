@@ -4,6 +4,7 @@
 
 #include "dmlref.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -133,6 +134,10 @@ void field_name(char *buf, size_t cap, const char *base, uint32_t k);
 
 /* 1 when dmlref_data_type_name(dt) is not NULL (types.c). */
 int data_type_known(uint32_t dt);
+/* Bytes by data type value (0 for 0 and for UINT4/INT4, which have no byte size), values below
+ * N_DATA_TYPES: dmlref_data_type_size without the call. */
+#define N_DATA_TYPES 14u
+extern const uint8_t data_type_sizes[N_DATA_TYPES];
 
 /* ---- tensor-desc rules (tensor.c) ----------------------------------------- */
 
@@ -314,6 +319,14 @@ struct dmlref_operator {
     tensor_t tensor_store[OP_INLINE_TENSORS];
 #endif
 };
+
+/* The bytes of a new operator that compile zeroes: all but the tensors held in it, which
+ * op_alloc_tensors hands out and tensor_check (or the operator) fills whole. */
+#if OP_INLINE_TENSORS
+#define OP_ZEROED offsetof(struct dmlref_operator, tensor_store)
+#else
+#define OP_ZEROED sizeof(struct dmlref_operator)
+#endif
 
 /* Execute's one allocation: op->exec_request bytes through op->alloc (give it
  * back with mem_free(&op->alloc, p)); NULL with DMLREF_ERROR_OUT_OF_MEMORY in

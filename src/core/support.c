@@ -143,28 +143,30 @@ static dmlref_status check_slots(const op_t *op, const void *desc, const slot_ru
     const dmlref_tensor_slot *sl = op->cls->schema->slots;
     const uint32_t n = op->cls->schema->n_slots;
     uint32_t k[2] = {0, 0}; /* inputs, outputs */
+    uint32_t dims = 0, types = 0, index_types = 0; /* each a set of the values seen (bit v for value v) */
     support_lookup(op->cls, op->feature_level, s);
     for (uint32_t i = 0; i < n; ++i) {
         const DMLREF_TENSOR_DESC *td = slot_desc(desc, &sl[i]);
         const int o = sl[i].is_output;
         if ((o && !outs) || (sl[i].is_optional && !td)) continue;
-        TRY(tensor_check(op->name, sl[i].name, td, o ? op : NULL, o ? &outs[k[1]++] : &ins[k[0]++], err));
+        tensor_t *t = o ? &outs[k[1]++] : &ins[k[0]++];
+        TRY(tensor_check(op->name, sl[i].name, td, o ? op : NULL, t, err));
+        dims |= 1u << t->n; /* n <= 8 */
+        if (sl[i].is_index) index_types |= 1u << t->dtype; /* dtype < 32 */
+        else types |= 1u << t->dtype;
     }
     if (!r) return DMLREF_OK;
     /* with r no slot is optional and the inputs come first: slot i's tensor is ins[i] or
      * outs[i - k[0]]; steps 3-6 as passes over the slots (one call site per check: code size) */
     const uint32_t dt = r->data;
     const tensor_t *data = sl[dt].is_output ? outs + (dt - k[0]) : ins + dt; /* an input when outs is NULL */
-    /* Steps 3-6 all hold (the common case, every compile): one pass of plain compares, the
-     * same tests as the passes below, which run only to name the first that fails. */
-    int ok = data->n >= s->min_dims && data->n <= s->max_dims && (s->data_types & (1u << data->dtype));
-    for (uint32_t i = 0; ok && i < n; ++i) {
-        if (sl[i].is_output && !outs) continue;
-        const tensor_t *t = sl[i].is_output ? outs + (i - k[0]) : ins + i;
-        if (i > 0 && t->n != ins->n) ok = 0;                                      /* step 3 */
-        if (!sl[i].is_index && t->dtype != data->dtype) ok = 0;                    /* step 5 */
-        if (sl[i].is_index && r->index_types && !(s->index_types & (1u << t->dtype))) ok = 0; /* step 6 */
-    }
+    /* Steps 3-6 all hold (the common case, every compile): the same tests as the passes below,
+     * which run only to name the first that fails, on the sets gathered above: one
+     * DimensionCount (3), data's dims and type supported (4), every other tensor data's type
+     * (5), every index type supported (6). */
+    const int ok = (dims & (dims - 1)) == 0 && data->n >= s->min_dims && data->n <= s->max_dims &&
+                   (s->data_types & (1u << data->dtype)) && (types == 0 || types == 1u << data->dtype) &&
+                   (!r->index_types || (index_types & ~s->index_types) == 0);
     if (ok) return DMLREF_OK;
     for (uint32_t pass = 3; pass <= 6; ++pass)
         for (uint32_t i = 0; i < n; ++i) {

@@ -254,14 +254,15 @@ dmlref_status(tensor_check)(MSG_ONLY(const char *op) const char *name, const DML
     const DMLREF_BUFFER_TENSOR_DESC *bd = td->Desc;
     if (!bd) return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "T3", name, "Desc", "%s: %s.Desc is NULL", op, name);
 
-    t->esize = dmlref_data_type_size(bd->DataType);
-    if (!data_type_known((uint32_t)bd->DataType))
+    const uint32_t dt = (uint32_t)bd->DataType;
+    if (dt == 0 || dt >= N_DATA_TYPES) /* data_type_known */
         return set_rule_error(err, DMLREF_ERROR_DATA_TYPE, "T4", name, "DataType", "%s: %s.DataType (%u) is not a valid data type",
                          op, name, (unsigned)bd->DataType);
+    t->esize = data_type_sizes[dt];
     if (t->esize == 0)
         return set_rule_error(err, DMLREF_ERROR_DATA_TYPE, "T5", name, "DataType", "%s: %s.DataType %s is not supported by %s",
                          op, name, dmlref_data_type_name(bd->DataType), op);
-    t->dtype = (uint32_t)bd->DataType;
+    t->dtype = dt;
 
     if ((uint32_t)bd->Flags & ~(uint32_t)DMLREF_TENSOR_FLAG_OWNED_BY_DML)
         return set_rule_error(err, DMLREF_ERROR_FLAGS, "T6", name, "Flags", "%s: %s.Flags (0x%x) has unknown bits", op, name,
@@ -301,29 +302,29 @@ dmlref_status(tensor_check)(MSG_ONLY(const char *op) const char *name, const DML
     }
     t->elements = elements;
 
-    uint64_t last = 0;
     if (bd->Strides) {
+        uint64_t last = 0, count;
         for (uint32_t d = 0; d < t->n; ++d) {
             t->strides[d] = bd->Strides[d];
             if (!add_u64(last, (uint64_t)(t->sizes[d] - 1) * t->strides[d], &last))
                 return set_rule_error(err, DMLREF_ERROR_TOO_LARGE, "T12", name, "Strides",
                                  "%s: %s.Strides place the last element beyond 2^64 elements", op, name);
         }
-    } else {
+        if (!add_u64(last, 1, &count) || !mul_u64(count, t->esize, &t->span_bytes) ||
+            t->span_bytes > UINT64_MAX - 3)
+            return set_rule_error(err, DMLREF_ERROR_TOO_LARGE, "T12", name, "Strides",
+                             "%s: %s spans more than 2^64 bytes (IndexOfLastElement %" PRIu64 ")", op, name, last);
+        for (uint32_t d = 0; d < t->n; ++d)
+            t->bstrides[d] = t->strides[d] * t->esize; /* <= span_bytes when size > 1 */
+    } else { /* packed: IndexOfLastElement + 1 is the element count, < 2^32: nothing can overflow */
         uint64_t s = 1;
         for (uint32_t d = t->n; d-- > 0;) {
             t->strides[d] = (uint32_t)s; /* <= elements <= 2^32-1 */
+            t->bstrides[d] = s * t->esize;
             s *= t->sizes[d];
         }
-        last = elements - 1;
+        t->span_bytes = elements * t->esize;
     }
-    uint64_t count;
-    if (!add_u64(last, 1, &count) || !mul_u64(count, t->esize, &t->span_bytes) ||
-        t->span_bytes > UINT64_MAX - 3)
-        return set_rule_error(err, DMLREF_ERROR_TOO_LARGE, "T12", name, "Strides",
-                         "%s: %s spans more than 2^64 bytes (IndexOfLastElement %" PRIu64 ")", op, name, last);
-    for (uint32_t d = 0; d < t->n; ++d)
-        t->bstrides[d] = t->strides[d] * t->esize; /* <= span_bytes when size > 1 */
 
     const uint64_t minimum = (t->span_bytes + 3) & ~UINT64_C(3);
     t->total_bytes = bd->TotalTensorSizeInBytes;

@@ -3,13 +3,12 @@
 
 /* Bytes and names, by data type (two tables, so that an image that names no type
  * links no name); UINT4/INT4 have no byte size. */
-static const uint8_t data_type_sizes[] = {0, 4, 2, 4, 2, 1, 4, 2, 1, 8, 8, 8, 0, 0};
+const uint8_t data_type_sizes[N_DATA_TYPES] = {0, 4, 2, 4, 2, 1, 4, 2, 1, 8, 8, 8, 0, 0};
 static const char *const data_type_names[] = {
     NULL,    "FLOAT32", "FLOAT16", "UINT32", "UINT16", "UINT8", "INT32",
     "INT16", "INT8",    "FLOAT64", "UINT64", "INT64",  "UINT4", "INT4",
 };
 _Static_assert(sizeof data_type_sizes == sizeof data_type_names / sizeof data_type_names[0], "one row per type");
-#define N_DATA_TYPES (sizeof data_type_sizes)
 
 uint32_t dmlref_data_type_size(DMLREF_TENSOR_DATA_TYPE dt) {
     unsigned u = (unsigned)dt;
