@@ -558,6 +558,54 @@ static inline void run_seqs(const topk_ctx *c, uint64_t lo, uint64_t hi, seq_fn 
 }
 
 #if DMLREF_SIMD
+/* Runs of sequences n < 16 apart by s1, s0, s2: list_f32_seq's list, entries and ties, with the
+ * row's keys taken 4 at a time (keys4) and the row's constants out of the row loop; the first K
+ * elements fill the list, each later one enters only above its last entry. */
+TOPK_INLINE void short_run(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix,
+                           uint64_t len, uint64_t s1, uint64_t s0, uint64_t s2, const int dec) {
+    const uint32_t k = (uint32_t)p->k, n = (uint32_t)p->n, n4 = n & ~3u;
+    const uint64_t val_st = p->val_st, ix_st = p->ix_st;
+    const int ix64 = p->ix_dtype == DMLREF_TENSOR_DATA_TYPE_UINT64;
+    const int32_t sign = dec ? 1 : -1;
+    const simde__m128i bias = simde_mm_set1_epi32((int32_t)0x80000000u);
+    for (uint64_t q = 0; q < len; ++q, in += s1, val += s0, ix += s2) {
+        uint32_t key[LIST_MAX]; /* key' biased to unsigned */
+        uint64_t list[LIST_MAX];
+        uint32_t j = 0;
+        for (; j < n4; j += 4)
+            simde_mm_storeu_si128((simde__m128i *)(void *)(key + j),
+                                  simde_mm_xor_si128(keys4(simde_mm_loadu_si128((const simde__m128i *)(const void *)(in + 4 * j)), dec), bias));
+        for (; j < n; ++j) {
+            uint32_t b;
+            memcpy(&b, in + 4 * j, 4);
+            key[j] = (uint32_t)(sign * f32_key(b)) ^ 0x80000000u;
+        }
+        for (j = 0; j < k; ++j) { /* k <= n */
+            const uint64_t e = (uint64_t)key[j] << 32 | (uint32_t)~j;
+            uint32_t i = j;
+            for (; i > 0 && list[i - 1] < e; --i) list[i] = list[i - 1];
+            list[i] = e;
+        }
+        for (; j < n; ++j) {
+            const uint64_t e = (uint64_t)key[j] << 32 | (uint32_t)~j;
+            if (e <= list[k - 1]) continue;
+            uint32_t i = k - 1;
+            for (; i > 0 && list[i - 1] < e; --i) list[i] = list[i - 1];
+            list[i] = e;
+        }
+        for (uint32_t r = 0; r < k; ++r) {
+            const uint32_t at = ~(uint32_t)list[r];
+            memcpy(val + r * val_st, in + 4 * at, 4);
+            if (ix64) {
+                const uint64_t a = at;
+                memcpy(ix + r * ix_st, &a, 8);
+            } else {
+                memcpy(ix + r * ix_st, &at, 4);
+            }
+        }
+    }
+}
+
 /* Runs of sequences n >= 16 apart by s1, s0, s2: each sequence's bound prepared before the
  * previous one is finished (a pipeline of two). */
 TOPK_INLINE void bounded_run(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix,
@@ -577,23 +625,29 @@ static void list_f32_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t pa
 #if DMLREF_SIMD
     const topk_ctx *c = vc;
     const topk_plan_t *p = c->p;
-    if (p->n >= 16) {
-        const nest_t *nt = &p->nest;
-        const unsigned char *in = IN_DATA(c->x, 0);
-        unsigned char *val = OUT_DATA(c->x, 0), *ix = OUT_DATA(c->x, 1);
-        const uint64_t s0 = nt->st[0][nt->m - 1], s1 = nt->st[1][nt->m - 1], s2 = nt->st[2][nt->m - 1];
-        nest_it it;
-        if (!nest_rows_begin(nt, &it, lo, hi)) return;
-        do {
+    const nest_t *nt = &p->nest;
+    const unsigned char *in = IN_DATA(c->x, 0);
+    unsigned char *val = OUT_DATA(c->x, 0), *ix = OUT_DATA(c->x, 1);
+    const uint64_t s0 = nt->st[0][nt->m - 1], s1 = nt->st[1][nt->m - 1], s2 = nt->st[2][nt->m - 1];
+    nest_it it;
+    if (!nest_rows_begin(nt, &it, lo, hi)) return;
+    do {
+        const unsigned char *i_ = in + it.off[1];
+        unsigned char *v_ = val + it.off[0], *x_ = ix + it.off[2];
+        if (p->n < 16) {
             if (p->decreasing)
-                bounded_run(p, in + it.off[1], val + it.off[0], ix + it.off[2], it.len, s1, s0, s2, 1);
+                short_run(p, i_, v_, x_, it.len, s1, s0, s2, 1);
             else
-                bounded_run(p, in + it.off[1], val + it.off[0], ix + it.off[2], it.len, s1, s0, s2, 0);
-        } while (nest_rows_next(nt, &it));
-        return;
-    }
-#endif
+                short_run(p, i_, v_, x_, it.len, s1, s0, s2, 0);
+        } else if (p->decreasing) {
+            bounded_run(p, i_, v_, x_, it.len, s1, s0, s2, 1);
+        } else {
+            bounded_run(p, i_, v_, x_, it.len, s1, s0, s2, 0);
+        }
+    } while (nest_rows_next(nt, &it));
+#else
     run_seqs(vc, lo, hi, list_f32_seq);
+#endif
 }
 static void list_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
     (void)part;
