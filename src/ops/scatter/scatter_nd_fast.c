@@ -163,6 +163,17 @@ static void apply(const scatter_plan *p, const exec_args *x, uint64_t flo, uint6
     const int stream = p->kind == S_ROWS && p->marks.mem; /* no prefetch: streamed rows are not read */
     uint64_t target[APPLY_CHUNK];
     nest_it it;
+    if (all && p->kind == S_ELEMS && p->t == 1 && nt->points <= APPLY_CHUNK) {
+        /* a few single-element updates of one component (tiny calls): each written as it is
+         * read, in the same order, with no target list and no prefetch */
+        const uint64_t bound = p->bound[0], ost = p->ost[0];
+        for (int more = nest_rows_begin(nt, &it, 0, nt->points); more; more = nest_rows_next(nt, &it)) {
+            const unsigned char *q = ix + it.off[2], *src = up + it.off[0];
+            for (uint64_t i = 0; i < it.len; ++i, q += js, src += us)
+                store_elem(out + index_load_clamp(q, p->ixtype, bound) * ost, src, b);
+        }
+        return;
+    }
     for (int more = nest_rows_begin(nt, &it, 0, nt->points); more; more = nest_rows_next(nt, &it)) {
         for (uint64_t i0 = 0; i0 < it.len; i0 += APPLY_CHUNK) {
             const uint64_t n = it.len - i0 < APPLY_CHUNK ? it.len - i0 : APPLY_CHUNK;
