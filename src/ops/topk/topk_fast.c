@@ -558,18 +558,23 @@ static inline void run_seqs(const topk_ctx *c, uint64_t lo, uint64_t hi, seq_fn 
 }
 
 #if DMLREF_SIMD
-/* Runs of sequences n < 16 apart by s1, s0, s2: list_f32_seq's list, entries and ties, with the
- * row's keys taken 4 at a time (keys4) and the row's constants out of the row loop; the first K
- * elements fill the list, each later one enters only above its last entry. */
+/* Runs of sequences n < 16 apart by s1, s0, s2: list_f32_seq's entries (the key' biased to
+ * unsigned above the complement of the position: unique, an earlier position wins a tie) and
+ * order, with the row's keys taken 4 at a time (keys4) and the row's constants out of the row
+ * loop.  K 1 or 2 (a constant: top-1 and top-2 of a few logits, the common tiny calls) keeps the
+ * list in registers and inserts every entry without a branch, a max and a min per slot, into a
+ * list of zeros (below every entry: k <= n replaces them all); K 0: the list on the stack for
+ * any k, an entry going in only above its last (K 3 and 4 the branchless way measured no faster
+ * than this on rows of 4). */
 TOPK_INLINE void short_run(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix,
-                           uint64_t len, uint64_t s1, uint64_t s0, uint64_t s2, const int dec) {
-    const uint32_t k = (uint32_t)p->k, n = (uint32_t)p->n, n4 = n & ~3u;
+                           uint64_t len, uint64_t s1, uint64_t s0, uint64_t s2, const int dec, const uint32_t K) {
+    const uint32_t k = K ? K : (uint32_t)p->k, n = (uint32_t)p->n, n4 = n & ~3u;
     const uint64_t val_st = p->val_st, ix_st = p->ix_st;
     const int ix64 = p->ix_dtype == DMLREF_TENSOR_DATA_TYPE_UINT64;
     const int32_t sign = dec ? 1 : -1;
     const simde__m128i bias = simde_mm_set1_epi32((int32_t)0x80000000u);
     for (uint64_t q = 0; q < len; ++q, in += s1, val += s0, ix += s2) {
-        uint32_t key[LIST_MAX]; /* key' biased to unsigned */
+        uint32_t key[LIST_MAX];
         uint64_t list[LIST_MAX];
         uint32_t j = 0;
         for (; j < n4; j += 4)
@@ -580,25 +585,38 @@ TOPK_INLINE void short_run(const topk_plan_t *p, const unsigned char *in, unsign
             memcpy(&b, in + 4 * j, 4);
             key[j] = (uint32_t)(sign * f32_key(b)) ^ 0x80000000u;
         }
-        for (j = 0; j < k; ++j) { /* k <= n */
-            const uint64_t e = (uint64_t)key[j] << 32 | (uint32_t)~j;
-            uint32_t i = j;
-            for (; i > 0 && list[i - 1] < e; --i) list[i] = list[i - 1];
-            list[i] = e;
-        }
-        for (; j < n; ++j) {
-            const uint64_t e = (uint64_t)key[j] << 32 | (uint32_t)~j;
-            if (e <= list[k - 1]) continue;
-            uint32_t i = k - 1;
-            for (; i > 0 && list[i - 1] < e; --i) list[i] = list[i - 1];
-            list[i] = e;
+        if (K) {
+            uint64_t l[2] = {0, 0};
+            for (j = 0; j < n; ++j) {
+                uint64_t e = (uint64_t)key[j] << 32 | (uint32_t)~j;
+                for (uint32_t i = 0; i < K; ++i) {
+                    const uint64_t hi = l[i] > e ? l[i] : e;
+                    e = l[i] > e ? e : l[i];
+                    l[i] = hi;
+                }
+            }
+            for (uint32_t i = 0; i < K; ++i) list[i] = l[i];
+        } else {
+            for (j = 0; j < k; ++j) { /* k <= n */
+                const uint64_t e = (uint64_t)key[j] << 32 | (uint32_t)~j;
+                uint32_t i = j;
+                for (; i > 0 && list[i - 1] < e; --i) list[i] = list[i - 1];
+                list[i] = e;
+            }
+            for (; j < n; ++j) {
+                const uint64_t e = (uint64_t)key[j] << 32 | (uint32_t)~j;
+                if (e <= list[k - 1]) continue;
+                uint32_t i = k - 1;
+                for (; i > 0 && list[i - 1] < e; --i) list[i] = list[i - 1];
+                list[i] = e;
+            }
         }
         for (uint32_t r = 0; r < k; ++r) {
             const uint32_t at = ~(uint32_t)list[r];
             memcpy(val + r * val_st, in + 4 * at, 4);
             if (ix64) {
-                const uint64_t a = at;
-                memcpy(ix + r * ix_st, &a, 8);
+                const uint64_t a64 = at;
+                memcpy(ix + r * ix_st, &a64, 8);
             } else {
                 memcpy(ix + r * ix_st, &at, 4);
             }
@@ -635,10 +653,12 @@ static void list_f32_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t pa
         const unsigned char *i_ = in + it.off[1];
         unsigned char *v_ = val + it.off[0], *x_ = ix + it.off[2];
         if (p->n < 16) {
-            if (p->decreasing)
-                short_run(p, i_, v_, x_, it.len, s1, s0, s2, 1);
-            else
-                short_run(p, i_, v_, x_, it.len, s1, s0, s2, 0);
+            const int dec = (int)p->decreasing;
+            switch (p->k) {
+            case 1: short_run(p, i_, v_, x_, it.len, s1, s0, s2, dec, 1); break;
+            case 2: short_run(p, i_, v_, x_, it.len, s1, s0, s2, dec, 2); break;
+            default: short_run(p, i_, v_, x_, it.len, s1, s0, s2, dec, 0); break;
+            }
         } else if (p->decreasing) {
             bounded_run(p, i_, v_, x_, it.len, s1, s0, s2, 1);
         } else {
