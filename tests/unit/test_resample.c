@@ -504,7 +504,8 @@ TEST(resample2_fast_path_matches_oracle) {
                 oo[d] = -0.5f;
             } else {
                 out[d] = 1 + (uint32_t)(rnd(&r) % (2 * in[d] + 2));
-                switch (rnd(&r) % 5) {
+                const uint32_t how = (uint32_t)(rnd(&r) % 6);
+                switch (how) {
                 case 0: sc[d] = (float)out[d] / (float)in[d]; break;
                 case 1: sc[d] = bits_f(0x7F7FFFFFu); break;
                 case 2: sc[d] = bits_f(0x00000001u); break;
@@ -512,6 +513,12 @@ TEST(resample2_fast_path_matches_oracle) {
                 }
                 io[d] = (rnd(&r) % 2) ? 0.5f : bits_f((uint32_t)(rnd(&r) % 0x40800000u) | (rnd(&r) % 2 ? 0x80000000u : 0));
                 oo[d] = (rnd(&r) % 2) ? -0.5f : bits_f((uint32_t)(rnd(&r) % 0x40800000u) | (rnd(&r) % 2 ? 0x80000000u : 0));
+                if (how == 5) { /* scale 1, offsets +-0: the planner's index without the float steps, the
+                                 * output longer than the input (clamped) about half the time */
+                    sc[d] = 1.0f;
+                    io[d] = rnd(&r) % 2 ? 0.0f : -0.0f;
+                    oo[d] = rnd(&r) % 2 ? 0.0f : -0.0f;
+                }
             }
             if (total * out[d] > 30000) out[d] = 1, sc[d] = 1.0f / (float)in[d];
             total *= out[d];

@@ -206,9 +206,15 @@ dmlref_status resample_plan(op_t *op, dmlref_error *err) {
         p->tab[d] = p->mem + at;
         p->osz[d] = out->sizes[d];
         p->ost[d] = out->bstrides[d];
+        /* resample_source_index without the call where its answer is plain: 0 from an input
+         * size of 1 (the clamp), min(o, size - 1) with scale 1 and no offsets (every step
+         * exact: o < 2^22 < 2^24) */
+        const uint32_t last = in->sizes[d] - 1;
+        const int plain = last == 0 || (rp->scale[d] == 1.0f && rp->in_off[d] == 0.0f && rp->out_off[d] == 0.0f);
         for (uint32_t o = 0; o < out->sizes[d]; ++o) {
-            id[o] = resample_source_index(o, rp->scale[d], rp->in_off[d], rp->out_off[d], (int)rp->decreasing,
-                                          in->sizes[d]);
+            id[o] = plain ? (o < last ? o : last)
+                          : resample_source_index(o, rp->scale[d], rp->in_off[d], rp->out_off[d], (int)rp->decreasing,
+                                                  in->sizes[d]);
             p->tab[d][o] = (uint64_t)id[o] * in->bstrides[d];
         }
         at += out->sizes[d];
