@@ -55,6 +55,8 @@ void *mem_alloc(const dmlref_allocator *a, size_t size) {
     return a->alloc(a->ctx, size, DMLREF_ALLOC_ALIGNMENT);
 }
 
+void mem_zero(void *p, size_t n) { memset(p, 0, n); }
+
 void *mem_zalloc(const dmlref_allocator *a, size_t size) {
     void *p = mem_alloc(a, size);
     if (p) memset(p, 0, size);

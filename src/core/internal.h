@@ -4,7 +4,6 @@
 
 #include "dmlref.h"
 
-#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -54,6 +53,9 @@ typedef struct tensor {
     uint32_t align;          /* GuaranteedBaseOffsetAlignment (0 or a power of 2) */
 } tensor_t;
 
+/* All zeros (tensor.c): what tensor_check starts a tensor from. */
+extern const tensor_t tensor_zero;
+
 /* ---- memory (alloc.c) ------------------------------------------------------ */
 
 /* The default allocator: malloc and free. */
@@ -62,6 +64,10 @@ extern const dmlref_allocator mem_default;
 void *mem_alloc(const dmlref_allocator *a, size_t size);
 /* mem_alloc, zeroed. */
 void *mem_zalloc(const dmlref_allocator *a, size_t size);
+/* memset(p, 0, n) through a call, for structures of a few hundred bytes on the compile path:
+ * gcc inlines a memset of a constant size that large as `rep stos`, whose start costs tens of
+ * cycles on AMD (the whole of a tiny tensor check's time); libc's memset uses vector stores. */
+void mem_zero(void *p, size_t n);
 /* count * esize bytes (not zeroed), or NULL also when that does not fit in size_t. */
 void *mem_array(const dmlref_allocator *a, uint64_t count, size_t esize);
 /* Gives p back to a (nothing for NULL). */
@@ -319,14 +325,6 @@ struct dmlref_operator {
     tensor_t tensor_store[OP_INLINE_TENSORS];
 #endif
 };
-
-/* The bytes of a new operator that compile zeroes: all but the tensors held in it, which
- * op_alloc_tensors hands out and tensor_check (or the operator) fills whole. */
-#if OP_INLINE_TENSORS
-#define OP_ZEROED offsetof(struct dmlref_operator, tensor_store)
-#else
-#define OP_ZEROED sizeof(struct dmlref_operator)
-#endif
 
 /* Execute's one allocation: op->exec_request bytes through op->alloc (give it
  * back with mem_free(&op->alloc, p)); NULL with DMLREF_ERROR_OUT_OF_MEMORY in

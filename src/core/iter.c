@@ -6,7 +6,7 @@
 
 void nd_iter_init(nd_iter *it, uint32_t n, const uint32_t *sizes, uint32_t k,
                   const uint64_t *const *bstrides) {
-    memset(it, 0, sizeof *it);
+    mem_zero(it, sizeof *it);
     it->n = n;
     it->k = k;
     for (uint32_t d = 0; d < n; ++d) {

@@ -11,21 +11,22 @@ dmlref_status op_alloc_tensors(op_t *op, uint32_t n_inputs, uint32_t n_outputs, 
     const uint64_t ni = n_inputs ? n_inputs : 1, no = n_outputs ? n_outputs : 1;
     if (ni + no <= OP_INLINE_TENSORS && !op->inputs) {
         op->inputs = op->tensor_store;
-        op->outputs = op->tensor_store + ni;
-    } else
-#endif
-    {
-        op->inputs = mem_array(&op->alloc, n_inputs ? n_inputs : 1, sizeof *op->inputs);
-        op->outputs = op->inputs ? mem_array(&op->alloc, n_outputs ? n_outputs : 1, sizeof *op->outputs) : NULL;
-        if (!op->inputs || !op->outputs)
-            return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY,
-                             "%s: out of memory for %" PRIu32 " input and %" PRIu32 " output tensor descriptions",
-                             op->name, n_inputs, n_outputs);
+        op->outputs = op->tensor_store + ni; /* zeroed with the operator */
+        op->n_inputs = n_inputs;
+        op->n_outputs = n_outputs;
+        return DMLREF_OK;
     }
+#endif
+    op->inputs = mem_array(&op->alloc, n_inputs ? n_inputs : 1, sizeof *op->inputs);
+    op->outputs = op->inputs ? mem_array(&op->alloc, n_outputs ? n_outputs : 1, sizeof *op->outputs) : NULL;
+    if (!op->inputs || !op->outputs)
+        return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY,
+                         "%s: out of memory for %" PRIu32 " input and %" PRIu32 " output tensor descriptions",
+                         op->name, n_inputs, n_outputs);
     /* The tensors are filled whole by the checks that follow (tensor_check zeroes each first);
      * only the placeholder of an empty side is zeroed here. */
-    if (!n_inputs) memset(op->inputs, 0, sizeof *op->inputs);
-    if (!n_outputs) memset(op->outputs, 0, sizeof *op->outputs);
+    if (!n_inputs) *op->inputs = tensor_zero;
+    if (!n_outputs) *op->outputs = tensor_zero;
     op->n_inputs = n_inputs;
     op->n_outputs = n_outputs;
     return DMLREF_OK;

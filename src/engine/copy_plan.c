@@ -39,7 +39,7 @@ static void copy_plan_finish(copy_plan *cp, uint64_t esize) {
 
 void copy_plan_init(copy_plan *cp, uint32_t n, const uint64_t *sizes, const uint64_t *dst_bstrides,
                     const uint64_t *src_bstrides, uint64_t esize) {
-    memset(cp, 0, sizeof *cp);
+    mem_zero(cp, sizeof *cp);
     cp->nest.m = n;
     for (uint32_t d = 0; d < n; ++d) {
         cp->nest.sizes[d] = sizes[d];
@@ -51,7 +51,7 @@ void copy_plan_init(copy_plan *cp, uint32_t n, const uint64_t *sizes, const uint
 
 void copy_plan_init_view(copy_plan *cp, uint32_t n, const uint64_t *sizes, const view_t *dst, const view_t *src,
                          uint64_t esize) {
-    memset(cp, 0, sizeof *cp);
+    mem_zero(cp, sizeof *cp);
     cp->nest.m = n;
     /* Offsets are sums modulo 2^64 (plan.h): base + (size - 1) * st is the true offset of the
      * dimension's last point, which the view addresses. */
@@ -97,12 +97,12 @@ const char *copy_kind_part(int kind) {
 }
 
 void view_of_tensor(view_t *v, const tensor_t *t) {
-    memset(v, 0, sizeof *v);
+    mem_zero(v, sizeof *v);
     for (uint32_t d = 0; d < t->n; ++d) v->st[d] = (int64_t)t->bstrides[d]; /* < 2^35: uint32 strides x 8 */
 }
 
 int view_window(view_t *v, const tensor_t *t, const uint32_t *sizes, const int64_t *start, const int64_t *step) {
-    memset(v, 0, sizeof *v);
+    mem_zero(v, sizeof *v);
     for (uint32_t d = 0; d < t->n; ++d) {
         const uint64_t bs = t->bstrides[d]; /* < 2^35 */
         v->base += (uint64_t)start[d] * bs; /* start < t->sizes[d]: the sum stays within the span */

@@ -11,7 +11,7 @@
 
 void zero_plan_init(zero_plan *z, const tensor_t *t) {
     static const int want[1] = {1};
-    memset(z, 0, sizeof *z);
+    mem_zero(z, sizeof *z);
     z->nest.m = t->n;
     for (uint32_t d = 0; d < t->n; ++d) {
         z->nest.sizes[d] = t->sizes[d];

@@ -70,7 +70,7 @@ static dmlref_status argminmax_shape(const op_t *op, const tensor_t *in, const a
     if (!f->axes)
         return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "AM4", "Axes", NULL,
                               "%s: Axes is NULL (it must hold AxisCount = %" PRIu32 " axes)", op->name, f->axis_count);
-    memset(p, 0, sizeof *p);
+    mem_zero(p, sizeof *p);
     for (uint32_t k = 0; k < f->axis_count; ++k) {
         const uint32_t a = f->axes[k];
         if (a >= D)

@@ -807,7 +807,7 @@ dmlref_status plan_argminmax(op_t *op, const argminmax_params *prm, dmlref_error
     }
     am_plan *p = mem_alloc(&op->alloc, sizeof *p);
     if (!p) return plan_out_of_memory(op, err);
-    memset(p, 0, sizeof *p);
+    mem_zero(p, sizeof *p);
     p->prm = *prm;
     p->count = prm->count;
     p->rs = rs;

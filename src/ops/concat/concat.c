@@ -15,7 +15,7 @@ static dmlref_status concat_whole_rules(const op_t *op, const char *whole_name, 
                                         tensor_t *whole_out, dmlref_error *err) {
     const char *O = op->name;
     tensor_t whole;
-    memset(whole_out, 0, sizeof *whole_out);
+    *whole_out = tensor_zero;
     support_t s;
     support_lookup(op->cls, op->feature_level, &s);
 

@@ -259,8 +259,12 @@ dmlref_status depth_space_plan(op_t *op, dmlref_error *err) {
         if (p->mode != DS_COPY) {
             p->n = n;
             p->q = lanes;
-            p->outer = *nt;
-            p->outer.m = nt->m - 2;
+            p->outer.m = nt->m - 2; /* the outer dims of nt, field by field (a struct copy is `rep movs`) */
+            p->outer.points = nt->points;
+            for (uint32_t d = 0; d < p->outer.m; ++d) {
+                p->outer.sizes[d] = nt->sizes[d];
+                for (uint32_t t = 0; t < NEST_K; ++t) p->outer.st[t][d] = nt->st[t][d];
+            }
             if (p->outer.m == 0) {
                 p->outer.m = 1;
                 p->outer.sizes[0] = 1;

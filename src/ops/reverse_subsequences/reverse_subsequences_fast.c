@@ -97,8 +97,8 @@ static void rs_run(const rs_plan *p, unsigned char *out, const unsigned char *in
     uint64_t sizes[2];
     view_t dv, sv;
     copy_plan cp;
-    memset(&dv, 0, sizeof dv);
-    memset(&sv, 0, sizeof sv);
+    mem_zero(&dv, sizeof dv);
+    mem_zero(&sv, sizeof sv);
     sizes[rd] = r;
     dv.st[rd] = p->ors;
     sv.st[rd] = p->irs;
@@ -221,7 +221,7 @@ dmlref_status plan_reverse_subsequences(op_t *op, uint32_t a, dmlref_error *err)
     if (!p) return plan_out_of_memory(op, err);
     /* the dims before Axis and those after it, each collapsed on its own (Axis separates them) */
     nest_t part[2];
-    memset(part, 0, sizeof part);
+    mem_zero(part, sizeof part);
     for (uint32_t d = 0; d < in->n; ++d) {
         if (d == a) continue;
         nest_t *nt = &part[d > a];

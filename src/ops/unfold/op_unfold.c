@@ -94,7 +94,7 @@ static dmlref_status unfold_shape(const tensor_t *in, const DMLREF_UNFOLD_OPERAT
     TRY(check_positive(d->WindowSizes, "WindowSizes", k, err));                               /* UF4 */
     TRY(check_positive(d->Strides, "Strides", k, err));
     TRY(check_positive(d->Dilations, "Dilations", k, err));
-    memset(p, 0, sizeof *p);
+    mem_zero(p, sizeof *p);
     p->k = k;
     p->pw = p->pb = 1;
     for (uint32_t i = 0; i < k; ++i) {

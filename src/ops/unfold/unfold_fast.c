@@ -219,7 +219,7 @@ dmlref_status plan_unfold(op_t *op, const unfold_params *prm, dmlref_error *err)
     if (entries > UNFOLD_TABLE_MAX) return DMLREF_OK; /* the oracle */
     unfold_plan *p = mem_alloc(&op->alloc, sizeof *p + (size_t)entries * sizeof(uint64_t));
     if (!p) return plan_out_of_memory(op, err);
-    memset(p, 0, sizeof *p);
+    mem_zero(p, sizeof *p);
     p->k = K;
     p->es = out->esize;
     uint64_t *t = p->mem;
