@@ -16,7 +16,7 @@ static void copy_plan_finish(copy_plan *cp, uint64_t esize) {
     nest_collapse(&cp->nest, 2);
     cp->block = nest_fold(&cp->nest, 2, esize, want);
     cp->chunk = cp->block > COPY_CHUNK ? COPY_CHUNK : cp->block;
-    cp->chunks = (cp->block + cp->chunk - 1) / cp->chunk;
+    cp->chunks = cp->block <= COPY_CHUNK ? 1 : (cp->block + cp->chunk - 1) / cp->chunk;
     cp->units = cp->nest.points * cp->chunks;
     /* Only the source may walk backwards (copy_plan_init_view flips the rest). */
     const int rev = nest_st_negative(cp->nest.st[1][cp->nest.m - 1]);
@@ -108,7 +108,7 @@ int view_window(view_t *v, const tensor_t *t, const uint32_t *sizes, const int64
         v->base += (uint64_t)start[d] * bs; /* start < t->sizes[d]: the sum stays within the span */
         if (sizes[d] == 1 || step[d] == 0 || bs == 0) continue;
         const uint64_t mag = step[d] < 0 ? 0 - (uint64_t)step[d] : (uint64_t)step[d];
-        if (mag > (uint64_t)INT64_MAX / bs) return 0; /* |step * stride| >= 2^63 */
+        if (mag >> 28 && mag > (uint64_t)INT64_MAX / bs) return 0; /* |step * stride| >= 2^63 (bs < 2^35) */
         v->st[d] = step[d] < 0 ? -(int64_t)(mag * bs) : (int64_t)(mag * bs);
     }
     return 1;

@@ -57,13 +57,16 @@ uint64_t nest_fold(nest_t *nt, uint32_t k, uint64_t esize, const int *want) {
     for (uint32_t t = 0; t < k; ++t)
         if (nt->st[t][i] != (want[t] ? esize : 0)) return esize;
     const uint64_t block = esize * nt->sizes[i];
+    /* the points without dim i: the product of the others, not a division (a tiny compile's
+     * few divisions each cost more than these multiplications) */
     if (nt->m == 1) {
         nt->sizes[0] = 1;
         for (uint32_t t = 0; t < NEST_K; ++t) nt->st[t][0] = 0;
     } else {
         nt->m--;
     }
-    nt->points /= block / esize;
+    nt->points = 1;
+    for (uint32_t d = 0; d < nt->m; ++d) nt->points *= nt->sizes[d];
     return block;
 }
 
@@ -180,10 +183,11 @@ uint32_t plan_threads(const op_t *op, uint64_t work_bytes) {
     uint64_t nth = op->options.threads;
     uint64_t grain = env_bytes(ENV_PAR_GRAIN, PAR_GRAIN_DEFAULT);
     if (grain == 0) grain = 1;
+    /* too little work for two parts (work / grain < 2, told without dividing): serial, and
+     * OpenMP's runtime is not asked (its lazy start-up allocates, and LLVM's libomp spins
+     * forever when that allocation fails) */
+    if (nth == 1 || grain > UINT64_MAX / 2 || work_bytes < 2 * grain) return 1;
     const uint64_t by_work = work_bytes / grain;
-    /* too little work for two parts: serial, and OpenMP's runtime is not asked (its lazy
-     * start-up allocates, and LLVM's libomp spins forever when that allocation fails) */
-    if (by_work < 2 || nth == 1) return 1;
     if (tp) { /* the caller's pool (compile checked threads <= tp->threads): no OpenMP */
         if (nth == 0) nth = tp->threads;
     } else {

@@ -128,7 +128,7 @@ static void rs_rows_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t par
     const rs_plan *p = c->p;
     const unsigned char *src = IN_DATA(c->x, 0);
     unsigned char *dst = OUT_DATA(c->x, 0);
-    const uint64_t w = p->osz[p->n - 1], r = p->inner_r;
+    const uint64_t w = p->osz[p->n - 1], r = p->inner_r, in_w = w / r; /* once, not per row */
     const size_t bytes = (size_t)(w * p->es);
     const unsigned char *prev = NULL;
     uint64_t prev_so = 0;
@@ -140,7 +140,7 @@ static void rs_rows_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t par
         unsigned char *o = dst + dof;
         if (prev && so == prev_so) memcpy(o, prev, bytes);
         else if (r == 1) memcpy(o, src + so, bytes);
-        else simd_repeat_row(o, src + so, (size_t)(w / r), (size_t)r, p->es);
+        else simd_repeat_row(o, src + so, (size_t)in_w, (size_t)r, p->es);
         prev = o, prev_so = so;
     }
 }
@@ -170,7 +170,7 @@ static void rs_free(const dmlref_allocator *al, void *vp) {
 static uint64_t repeat_of(const uint32_t *idx, uint64_t size) {
     uint64_t r = 1;
     while (r < size && idx[r] == 0) ++r;
-    if (size % r) return 0;
+    if (r > 1 && size % r) return 0;
     uint64_t q = 0, c = 0; /* o / r and o % r, counted */
     for (uint64_t o = 0; o < size; ++o) {
         if (idx[o] != q) return 0;
@@ -224,7 +224,7 @@ dmlref_status resample_plan(op_t *op, dmlref_error *err) {
             repeat = 0;
             continue;
         }
-        const uint64_t k = out->sizes[d] / r;
+        const uint64_t k = r == 1 ? out->sizes[d] : out->sizes[d] / r;
         if (k > 1) sz[m] = k, os[m] = r * out->bstrides[d], is[m] = in->bstrides[d], ++m;
         if (r > 1) sz[m] = r, os[m] = out->bstrides[d], is[m] = 0, ++m;
     }

@@ -50,6 +50,7 @@ static dmlref_status slice1_window_rules(const tensor_t *in, const DMLREF_SLICE1
 static uint64_t slice1_most(const DMLREF_SLICE1_OPERATOR_DESC *d, uint32_t i, uint64_t *mag) {
     const int32_t st = d->InputWindowStrides[i];
     *mag = st < 0 ? (uint64_t)(-(int64_t)st) : (uint64_t)st;
+    if (*mag == 1) return d->InputWindowSizes[i]; /* the common stride, without a division */
     return 1 + (uint64_t)(d->InputWindowSizes[i] - 1) / *mag;
 }
 

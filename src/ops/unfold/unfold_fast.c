@@ -163,8 +163,12 @@ static void image_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part)
     const uint64_t w0 = p->w[0], w1 = p->w[1], b0 = p->b[0], bl = p->b[1], es = p->es;
     const size_t rb = (size_t)(bl * es);
     (void)part;
-    uint64_t n = lo / p->crows, r = lo % p->crows;
-    uint64_t c = r / p->pw, k0 = r % p->pw / w1, k1 = r % p->pw % w1;
+    /* lo's (n, c, k0, k1), no division while each is below its size (a serial range starts at 0) */
+    uint64_t n = lo;
+    uint64_t r = coord_step(&n, p->crows); /* n = lo / crows, r = lo % crows */
+    uint64_t c = r;
+    uint64_t k0 = coord_step(&c, p->pw); /* c = r / pw, k0 = r % pw (split below) */
+    uint64_t k1 = coord_step(&k0, w1);   /* k0 = r % pw / w1, k1 = r % pw % w1 */
     const unsigned char *ib = src + n * p->isn + c * p->isc;
     unsigned char *ob = dst + n * p->osn + r * p->osr;
     for (uint64_t u = lo; u < hi; ++u) {
