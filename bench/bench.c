@@ -232,20 +232,39 @@ static void rows_copy(size_t lo, size_t hi) {
     simd_stream_fence();
 }
 
-/* What a reference line times: a 64 MiB memcpy, a 64 MiB streaming fill of mc_dst (the ceiling
- * of an operator that only writes, such as FILL_VALUE_SEQUENCE), or gather_rows' bound. */
-enum { REF_MEMCPY, REF_FILL, REF_ROWS };
+/* The reads of identity_transpose_u8 alone ([4096,4096] bytes, the first 16 MiB of the source):
+ * one load of every 64-byte line, in the order its tiles read them (copy_plan.c: a tile is 64
+ * source rows by one line of each, the tiles of a band of 64 rows one after another along the
+ * rows), nothing written.  Against identity_transpose_u8's own line: how much of its time its
+ * read pattern alone takes. */
+#define TILES_N 4096u
+#define TILES_BAND 64u
+static volatile unsigned char tiles_sink;
 
-/* Part [lo, hi) of n (bytes, or rows for REF_ROWS). */
+static void tiles_read(size_t lo, size_t hi) { /* bands [lo, hi) */
+    unsigned acc = 0;
+    for (size_t band = lo; band < hi; ++band)
+        for (size_t q = 0; q < TILES_N; q += 64)
+            for (size_t r = 0; r < TILES_BAND; ++r) acc |= mc_src[(band * TILES_BAND + r) * TILES_N + q];
+    tiles_sink = (unsigned char)acc;
+}
+
+/* What a reference line times: a 64 MiB memcpy, a 64 MiB streaming fill of mc_dst (the ceiling
+ * of an operator that only writes, such as FILL_VALUE_SEQUENCE), gather_rows' bound, or the
+ * byte transpose's reads. */
+enum { REF_MEMCPY, REF_FILL, REF_ROWS, REF_TILES };
+
+/* Part [lo, hi) of n (bytes, rows for REF_ROWS, bands for REF_TILES). */
 static void reference_part(int kind, size_t lo, size_t hi) {
-    if (kind == REF_ROWS) rows_copy(lo, hi);
+    if (kind == REF_TILES) tiles_read(lo, hi);
+    else if (kind == REF_ROWS) rows_copy(lo, hi);
     else if (kind == REF_FILL) stream_fill(mc_dst + lo, hi - lo);
     else memcpy(mc_dst + lo, mc_src + lo, hi - lo);
 }
 
 /* The median ms of a reference, on one thread or one part per thread. */
 static double time_reference(int all_threads, int min_reps, int kind) {
-    const size_t n = kind == REF_ROWS ? ROWS_COUNT : (size_t)64 << 20;
+    const size_t n = kind == REF_ROWS ? ROWS_COUNT : kind == REF_TILES ? TILES_N / TILES_BAND : (size_t)64 << 20;
     double t[256];
     const int reps = repeat < min_reps ? min_reps : repeat > 256 ? 256 : repeat;
     for (int i = -1; i < reps; ++i) {
@@ -441,8 +460,9 @@ static const char usage[] =
     "usage: bench [--repeat N] [--oracle] [--no-hugepages] [--pool P] [--workloads DIR] [FILTER]\n"
     "       bench --check [--pool P] [--workloads DIR] [FILTER]\n"
     "\n"
-    "Times the workloads of docs/performance.md (and a 64 MiB memcpy, a streaming fill and gather_rows'\n"
-    "bound, random 1 KiB rows copied by a hand loop), each with 1 thread\n"
+    "Times the workloads of docs/performance.md (and a 64 MiB memcpy, a streaming fill, gather_rows'\n"
+    "bound, random 1 KiB rows copied by a hand loop, and the byte transpose's reads alone, a hand loop\n"
+    "in its tiles' order), each with 1 thread\n"
     "and with all threads: median ms over N timed runs, GB/s, the memcpy limit measured\n"
     "just before the line (GB/s), the ratio to it, kernel.  Each workload is a case file,\n"
     "DIR/<name>.json, the names listed in DIR/workloads.txt.\n"
@@ -540,6 +560,10 @@ int main(int argc, char **argv) {
         const double mr1 = time_reference(0, 30, REF_ROWS), mrn = time_reference(1, 30, REF_ROWS);
         print_reference("rows_64MiB", 1, mr1, MEMCPY_MOVED, best_gbs, "random 1 KiB rows, prefetched 8 ahead, streamed");
         print_reference("rows_64MiB", all, mrn, MEMCPY_MOVED, best_gbs, "random 1 KiB rows, one part per thread");
+        /* identity_transpose_u8's read pattern: 16 MiB read, against the 32 MiB its line moves */
+        const double mt1 = time_reference(0, 30, REF_TILES), mtn = time_reference(1, 30, REF_TILES);
+        print_reference("tiles_u8_16MiB", 1, mt1, MEMCPY_MOVED / 4, best_gbs, "identity_transpose_u8's reads alone, in its tiles' order");
+        print_reference("tiles_u8_16MiB", all, mtn, MEMCPY_MOVED / 4, best_gbs, "the same, one part per thread");
         fflush(stdout);
     }
 
