@@ -12,8 +12,9 @@
  *                   and ranked on the exact 32-bit keys below by counting in vectors (no data-
  *                   dependent branch), or, more than 16, go through a running list of the K
  *                   best (key, position) on the stack.  Shorter rows: every element through that
- *                   list.  The row is never sorted.  A row's bound is prepared before the
- *                   previous row is finished (bounded_run).
+ *                   list, the keys 4 at a time, and with K 1 or 2 the list in registers, each
+ *                   insert without a branch (short_run).  The row is never sorted.  A row's
+ *                   bound is prepared before the previous row is finished (bounded_run).
  *   top_k.list      any other type or layout, K <= 16: the same list on the 64-bit
  *                   keys of scalar_order_key, element by element.
  *   top_k.heap      K > 16: the oracle's selection (a heap of K positions in the
