@@ -527,7 +527,6 @@ static void list_seq(const topk_plan_t *p, const unsigned char *in, unsigned cha
 
 /* ---- the kernels ----------------------------------------------------------------------- */
 
-typedef void (*seq_fn)(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix);
 
 static void heap_seq(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix) {
     topk_sequence(in, p->in_st, p->dtype, ix, p->ix_st, p->ix_dtype, p->decreasing, p->n, p->k);
@@ -544,7 +543,12 @@ static void heap_seq(const topk_plan_t *p, const unsigned char *in, unsigned cha
     }
 }
 
-static inline void run_seqs(const topk_ctx *c, uint64_t lo, uint64_t hi, seq_fn fn) {
+/* A run: len sequences apart by s1 (Input), s0 (OutputValue) and s2 (OutputIndex). */
+typedef void (*runs_fn)(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix,
+                        uint64_t len, uint64_t s1, uint64_t s0, uint64_t s2);
+
+/* The sequences [lo, hi), a run (a segment of the nest's innermost dim) at a time. */
+static inline void walk_runs(const topk_ctx *c, uint64_t lo, uint64_t hi, runs_fn run) {
     const topk_plan_t *p = c->p;
     const nest_t *nt = &p->nest;
     const unsigned char *in = IN_DATA(c->x, 0);
@@ -553,10 +557,21 @@ static inline void run_seqs(const topk_ctx *c, uint64_t lo, uint64_t hi, seq_fn 
     nest_it it;
     if (!nest_rows_begin(nt, &it, lo, hi)) return;
     do {
-        for (uint64_t i = 0; i < it.len; ++i)
-            fn(p, in + it.off[1] + i * s1, val + it.off[0] + i * s0, ix + it.off[2] + i * s2);
+        run(p, in + it.off[1], val + it.off[0], ix + it.off[2], it.len, s1, s0, s2);
     } while (nest_rows_next(nt, &it));
 }
+
+/* A run of a kernel that takes one sequence at a time. */
+#define SEQ_RUNS(name, seq)                                                                                   \
+    static void name(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix,    \
+                     uint64_t len, uint64_t s1, uint64_t s0, uint64_t s2) {                                   \
+        for (uint64_t i = 0; i < len; ++i) seq(p, in + i * s1, val + i * s0, ix + i * s2);                    \
+    }
+SEQ_RUNS(list_runs, list_seq)
+SEQ_RUNS(heap_runs, heap_seq)
+#if !DMLREF_SIMD
+SEQ_RUNS(list_f32_runs, list_f32_seq)
+#endif
 
 #if DMLREF_SIMD
 /* Runs of sequences n < 16 apart by s1, s0, s2: list_f32_seq's entries (the key' biased to
@@ -639,44 +654,37 @@ TOPK_INLINE void bounded_run(const topk_plan_t *p, const unsigned char *in, unsi
 }
 #endif
 
+#if DMLREF_SIMD
+/* top_k.list_f32's runs: short rows (K 1 and 2 their own copies), else the bounded selection;
+ * the direction a constant in each. */
+static void list_f32_runs(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix,
+                          uint64_t len, uint64_t s1, uint64_t s0, uint64_t s2) {
+    if (p->n < 16) {
+        const int dec = (int)p->decreasing;
+        switch (p->k) {
+        case 1: short_run(p, in, val, ix, len, s1, s0, s2, dec, 1); break;
+        case 2: short_run(p, in, val, ix, len, s1, s0, s2, dec, 2); break;
+        default: short_run(p, in, val, ix, len, s1, s0, s2, dec, 0); break;
+        }
+    } else if (p->decreasing) {
+        bounded_run(p, in, val, ix, len, s1, s0, s2, 1);
+    } else {
+        bounded_run(p, in, val, ix, len, s1, s0, s2, 0);
+    }
+}
+#endif
+
 static void list_f32_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
     (void)part;
-#if DMLREF_SIMD
-    const topk_ctx *c = vc;
-    const topk_plan_t *p = c->p;
-    const nest_t *nt = &p->nest;
-    const unsigned char *in = IN_DATA(c->x, 0);
-    unsigned char *val = OUT_DATA(c->x, 0), *ix = OUT_DATA(c->x, 1);
-    const uint64_t s0 = nt->st[0][nt->m - 1], s1 = nt->st[1][nt->m - 1], s2 = nt->st[2][nt->m - 1];
-    nest_it it;
-    if (!nest_rows_begin(nt, &it, lo, hi)) return;
-    do {
-        const unsigned char *i_ = in + it.off[1];
-        unsigned char *v_ = val + it.off[0], *x_ = ix + it.off[2];
-        if (p->n < 16) {
-            const int dec = (int)p->decreasing;
-            switch (p->k) {
-            case 1: short_run(p, i_, v_, x_, it.len, s1, s0, s2, dec, 1); break;
-            case 2: short_run(p, i_, v_, x_, it.len, s1, s0, s2, dec, 2); break;
-            default: short_run(p, i_, v_, x_, it.len, s1, s0, s2, dec, 0); break;
-            }
-        } else if (p->decreasing) {
-            bounded_run(p, i_, v_, x_, it.len, s1, s0, s2, 1);
-        } else {
-            bounded_run(p, i_, v_, x_, it.len, s1, s0, s2, 0);
-        }
-    } while (nest_rows_next(nt, &it));
-#else
-    run_seqs(vc, lo, hi, list_f32_seq);
-#endif
+    walk_runs(vc, lo, hi, list_f32_runs);
 }
 static void list_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
     (void)part;
-    run_seqs(vc, lo, hi, list_seq);
+    walk_runs(vc, lo, hi, list_runs);
 }
 static void heap_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
     (void)part;
-    run_seqs(vc, lo, hi, heap_seq);
+    walk_runs(vc, lo, hi, heap_runs);
 }
 
 #define KERNEL_FN(name, range)                                                          \
