@@ -527,7 +527,6 @@ static void list_seq(const topk_plan_t *p, const unsigned char *in, unsigned cha
 
 /* ---- the kernels ----------------------------------------------------------------------- */
 
-
 static void heap_seq(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix) {
     topk_sequence(in, p->in_st, p->dtype, ix, p->ix_st, p->ix_dtype, p->decreasing, p->n, p->k);
     for (uint64_t r = 0; r < p->k; ++r) {
