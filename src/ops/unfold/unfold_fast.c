@@ -41,6 +41,12 @@ typedef struct unfold_plan {
     uint64_t isn, isc, osn, osr, osl;     /* byte strides: input N, C; output N, row, column */
     const uint64_t *tab[UNFOLD_MAX_SPATIAL]; /* tab[d][kd * B_d + bd]: source byte offset or UNFOLD_OUTSIDE */
     const uint64_t *lo, *hi;              /* unfold.rows: per last window index, the valid blocks [lo, hi) */
+    const uint64_t *row_set;              /* image_range: per last window index k1, 4 words: the valid
+                                           * bytes [ab, zb) of a block, the source offset of its first
+                                           * valid block (0: none), 1 when every block is valid whole
+                                           * and 4 to 16 bytes (rows_whole_*) */
+    const uint64_t *all_in;               /* image_range: per first window index k0, 1 when every
+                                           * block of the first dim lies in the input */
     uint64_t mem[];                       /* the tables                                           */
 } unfold_plan;
 
@@ -67,7 +73,17 @@ static inline void rows_block(unsigned char *o, const unsigned char *s, size_t a
  * fixed for the row (tiny rows: a few instructions a block instead of rows_block's tests). */
 #define ROWS_WHOLE(W, T)                                                                                     \
     static void rows_whole_##W(unsigned char *o, const unsigned char *sl, const uint64_t *t0, uint64_t nb,  \
-                               size_t rb) {                                                                 \
+                               size_t rb, int all_in) {                                                     \
+        if (all_in) { /* no block outside the input: no test a block */                                     \
+            for (uint64_t q = 0; q < nb; ++q, o += rb) {                                                    \
+                T a, b;                                                                                     \
+                memcpy(&a, sl + t0[q], W);                                                                  \
+                memcpy(&b, sl + t0[q] + rb - W, W);                                                         \
+                memcpy(o, &a, W);                                                                           \
+                memcpy(o + rb - W, &b, W);                                                                  \
+            }                                                                                               \
+            return;                                                                                         \
+        }                                                                                                   \
         for (uint64_t q = 0; q < nb; ++q, o += rb) {                                                        \
             T a = 0, b = 0;                                                                                 \
             if (t0[q] != UNFOLD_OUTSIDE) {                                                                  \
@@ -160,8 +176,8 @@ static void image_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part)
     const unfold_plan *p = cx->p;
     const unsigned char *src = IN_DATA(cx->x, 0);
     unsigned char *dst = OUT_DATA(cx->x, 0);
-    const uint64_t w0 = p->w[0], w1 = p->w[1], b0 = p->b[0], bl = p->b[1], es = p->es;
-    const size_t rb = (size_t)(bl * es);
+    const uint64_t w0 = p->w[0], w1 = p->w[1], b0 = p->b[0];
+    const size_t rb = (size_t)(p->b[1] * p->es);
     (void)part;
     /* lo's (n, c, k0, k1), no division while each is below its size (a serial range starts at 0) */
     uint64_t n = lo;
@@ -174,15 +190,14 @@ static void image_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part)
     for (uint64_t u = lo; u < hi; ++u) {
         /* every block of the row has the same valid bytes [ab, zb) of rb, read from sl plus
          * the block's offset t0[q] */
-        const uint64_t *t0 = p->tab[0] + k0 * b0;
-        const size_t ab = (size_t)(p->lo[k1] * es), zb = (size_t)(p->hi[k1] * es);
-        const unsigned char *sl = ib + (zb > ab ? p->tab[1][k1 * bl + p->lo[k1]] : 0);
-        if (ab == 0 && zb == rb && rb >= 4 && rb <= 16) { /* whole small blocks */
-            if (rb >= 8) rows_whole_8(ob, sl, t0, b0, rb);
-            else rows_whole_4(ob, sl, t0, b0, rb);
+        const uint64_t *t0 = p->tab[0] + k0 * b0, *rs = p->row_set + 4 * k1;
+        const unsigned char *sl = ib + rs[2];
+        if (rs[3]) { /* whole small blocks */
+            if (rb >= 8) rows_whole_8(ob, sl, t0, b0, rb, (int)p->all_in[k0]);
+            else rows_whole_4(ob, sl, t0, b0, rb, (int)p->all_in[k0]);
         } else {
             for (uint64_t q = 0; q < b0; ++q)
-                rows_block(ob + q * rb, t0[q] == UNFOLD_OUTSIDE ? NULL : sl + t0[q], ab, zb, rb);
+                rows_block(ob + q * rb, t0[q] == UNFOLD_OUTSIDE ? NULL : sl + t0[q], (size_t)rs[0], (size_t)rs[1], rb);
         }
         /* the next row: k1, then k0, then c (ib), then n */
         ob += p->osr;
@@ -219,7 +234,7 @@ dmlref_status plan_unfold(op_t *op, const unfold_params *prm, dmlref_error *err)
     /* every W_d * B_d <= prod(W) * prod(B) <= the output's elements (< 2^32), K <= 6 */
     uint64_t entries = 0;
     for (uint32_t d = 0; d < K; ++d) entries += (uint64_t)prm->w[d] * prm->blocks[d];
-    entries += 2 * (uint64_t)prm->w[L];
+    entries += 6 * (uint64_t)prm->w[L] + prm->w[0]; /* lo, hi, row_set; all_in */
     if (entries > UNFOLD_TABLE_MAX) return DMLREF_OK; /* the oracle */
     unfold_plan *p = mem_alloc(&op->alloc, sizeof *p + (size_t)entries * sizeof(uint64_t));
     if (!p) return plan_out_of_memory(op, err);
@@ -250,6 +265,22 @@ dmlref_status plan_unfold(op_t *op, const unfold_params *prm, dmlref_error *err)
     }
     p->lo = lo;
     p->hi = hi;
+    /* image_range's per-row constants (two spatial dims; unused otherwise) */
+    uint64_t *rs = hi + p->w[L], *all_in = rs + 4 * p->w[L];
+    const uint64_t rb = p->b[L] * p->es;
+    for (uint64_t kd = 0; kd < p->w[L]; ++kd) {
+        rs[4 * kd] = lo[kd] * p->es;
+        rs[4 * kd + 1] = hi[kd] * p->es;
+        rs[4 * kd + 2] = hi[kd] > lo[kd] ? p->tab[L][kd * p->b[L] + lo[kd]] : 0;
+        rs[4 * kd + 3] = lo[kd] == 0 && hi[kd] == p->b[L] && rb >= 4 && rb <= 16;
+    }
+    for (uint64_t kd = 0; kd < p->w[0]; ++kd) {
+        all_in[kd] = 1;
+        for (uint64_t bd = 0; bd < p->b[0]; ++bd)
+            if (p->tab[0][kd * p->b[0] + bd] == UNFOLD_OUTSIDE) all_in[kd] = 0;
+    }
+    p->row_set = rs;
+    p->all_in = all_in;
     p->pw = prm->pw;
     p->crows = prm->pw * in->sizes[1];
     p->units = p->crows * in->sizes[0];
