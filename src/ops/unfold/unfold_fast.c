@@ -40,11 +40,10 @@ typedef struct unfold_plan {
     uint64_t pw, crows, units;            /* prod(W), C * prod(W), N * C * prod(W)   */
     uint64_t isn, isc, osn, osr, osl;     /* byte strides: input N, C; output N, row, column */
     const uint64_t *tab[UNFOLD_MAX_SPATIAL]; /* tab[d][kd * B_d + bd]: source byte offset or UNFOLD_OUTSIDE */
-    const uint64_t *lo, *hi;              /* unfold.rows: per last window index, the valid blocks [lo, hi) */
-    const uint64_t *row_set;              /* image_range: per last window index k1, 4 words: the valid
+    const uint64_t *row_set;              /* unfold.rows: per last window index kd, 4 words: the valid
                                            * bytes [ab, zb) of a block, the source offset of its first
                                            * valid block (0: none), 1 when every block is valid whole
-                                           * and 4 to 16 bytes (rows_whole_*) */
+                                           * and 4 to 16 bytes (image_range's rows_whole_*) */
     const uint64_t *all_in;               /* image_range: per first window index k0, 1 when every
                                            * block of the first dim lies in the input */
     uint64_t mem[];                       /* the tables                                           */
@@ -122,11 +121,11 @@ static void unfold_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part
     for (uint64_t u = lo; u < hi; ++u) {
         const unsigned char *ib = src + n * p->isn + c * p->isc;
         unsigned char *ob = dst + n * p->osn + r * p->osr;
-        const uint64_t *last = p->tab[L] + kd[L] * bl;
+        const uint64_t *last = p->tab[L] + kd[L] * bl, *rs = p->row_set + 4 * kd[L];
         /* unfold.rows: every block of the row has the same valid bytes [ab, zb) of rb, read
          * from sl plus the block's outer offset */
-        const size_t ab = (size_t)(p->lo[kd[L]] * es), zb = (size_t)(p->hi[kd[L]] * es), rb = (size_t)(bl * es);
-        const unsigned char *sl = ib + (zb > ab ? last[p->lo[kd[L]]] : 0);
+        const size_t ab = (size_t)rs[0], zb = (size_t)rs[1], rb = (size_t)(bl * es);
+        const unsigned char *sl = ib + rs[2];
         /* the outer blocks, row-major (an odometer over dims 0 .. K-2) */
         uint64_t bo[UNFOLD_MAX_SPATIAL] = {0};
         for (uint64_t q = 0;; ++q) {
@@ -234,7 +233,7 @@ dmlref_status plan_unfold(op_t *op, const unfold_params *prm, dmlref_error *err)
     /* every W_d * B_d <= prod(W) * prod(B) <= the output's elements (< 2^32), K <= 6 */
     uint64_t entries = 0;
     for (uint32_t d = 0; d < K; ++d) entries += (uint64_t)prm->w[d] * prm->blocks[d];
-    entries += 6 * (uint64_t)prm->w[L] + prm->w[0]; /* lo, hi, row_set; all_in */
+    entries += 4 * (uint64_t)prm->w[L] + prm->w[0]; /* row_set, all_in */
     if (entries > UNFOLD_TABLE_MAX) return DMLREF_OK; /* the oracle */
     unfold_plan *p = mem_alloc(&op->alloc, sizeof *p + (size_t)entries * sizeof(uint64_t));
     if (!p) return plan_out_of_memory(op, err);
@@ -252,28 +251,22 @@ dmlref_status plan_unfold(op_t *op, const unfold_params *prm, dmlref_error *err)
                 *t++ = s < 0 || s >= (int64_t)in->sizes[2 + d] ? UNFOLD_OUTSIDE : (uint64_t)s * in->bstrides[2 + d];
             }
     }
-    /* the valid blocks of the last dim for each window index: a range, the source rising with the block */
-    uint64_t *lo = t, *hi = t + p->w[L];
+    /* a row's constants for each window index of the last dim: its valid blocks, a range [a, z)
+     * (the source rises with the block), as bytes, and the rest (row_set above) */
+    uint64_t *rs = t, *all_in = rs + 4 * p->w[L];
+    const uint64_t rb = p->b[L] * p->es;
     for (uint64_t kd = 0; kd < p->w[L]; ++kd) {
         const uint64_t *row = p->tab[L] + kd * p->b[L];
         uint64_t a = 0, z;
         while (a < p->b[L] && row[a] == UNFOLD_OUTSIDE) ++a;
         z = a;
         while (z < p->b[L] && row[z] != UNFOLD_OUTSIDE) ++z;
-        lo[kd] = a;
-        hi[kd] = z;
+        rs[4 * kd] = a * p->es;
+        rs[4 * kd + 1] = z * p->es;
+        rs[4 * kd + 2] = z > a ? row[a] : 0;
+        rs[4 * kd + 3] = a == 0 && z == p->b[L] && rb >= 4 && rb <= 16;
     }
-    p->lo = lo;
-    p->hi = hi;
-    /* image_range's per-row constants (two spatial dims; unused otherwise) */
-    uint64_t *rs = hi + p->w[L], *all_in = rs + 4 * p->w[L];
-    const uint64_t rb = p->b[L] * p->es;
-    for (uint64_t kd = 0; kd < p->w[L]; ++kd) {
-        rs[4 * kd] = lo[kd] * p->es;
-        rs[4 * kd + 1] = hi[kd] * p->es;
-        rs[4 * kd + 2] = hi[kd] > lo[kd] ? p->tab[L][kd * p->b[L] + lo[kd]] : 0;
-        rs[4 * kd + 3] = lo[kd] == 0 && hi[kd] == p->b[L] && rb >= 4 && rb <= 16;
-    }
+    /* per window index of the first dim, whether every block lies in the input (image_range) */
     for (uint64_t kd = 0; kd < p->w[0]; ++kd) {
         all_in[kd] = 1;
         for (uint64_t bd = 0; bd < p->b[0]; ++bd)
