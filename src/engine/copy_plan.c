@@ -169,19 +169,19 @@ static void rows_small_stream(unsigned char *d, uint64_t ds, const unsigned char
 /* ---- transposing copies (copy_plan_transpose) ------------------------------ */
 #if !DMLREF_SMALL /* a small target: no tiles (plan.h) */
 
-/* A tile: TILE_P elements along the destination's contiguous dim (p) by TILE_Q along the
- * source's (q), consecutive tiles along q.  So a thread reads TILE_P source rows
- * sequentially, streams few enough for the hardware prefetcher to follow, TILE_Q elements of
- * each per tile, and writes TILE_Q destination runs of TILE_P elements per tile (streaming
- * stores for widths 4 and 8).  The sizes were chosen on 64 MiB transposes with one thread:
- * tiles walked along q beat tiles walked along p, 16 (p) x 64 (q) beat square 32 x 32 tiles
- * for every width, 16 along p was the best of 8, 16, 32 and 64, and 32 to 128 along q were
- * about equal (the figures are in the history of this comment). */
-#define TILE_P 16u
-#define TILE_Q 64u
-/* Along p, at least a cache line of the destination per row of a tile (64 one-byte elements, 32
- * two-byte ones): a streaming store then fills a whole line, never part of one. */
-static uint64_t tile_p(uint64_t e) { return e >= 4 ? TILE_P : 64u / e; }
+/* A tile: tile_p(W) elements along the destination's contiguous dim (p) by tile_q(W) along the
+ * source's (q), consecutive tiles along q: one cache line (64 bytes) of each of its source rows
+ * and two (128 bytes) of each of its destination rows, whatever the width W.  A whole tile is
+ * staged (tile_staged_x*): its source lines copied whole into a buffer, each read once and in
+ * order, transposed there in K x K blocks into a second buffer of whole destination rows, and
+ * each row then written out as two whole lines (streaming stores for a copy of at least
+ * plan_stream's size).  Chosen on [4096,4096] transposes of 1, 2 and 4-byte elements with one
+ * thread (2026-11-28, docs/performance.md): source rows 4 KiB apart or a multiple of it all
+ * fall in one L1 set, so a tile that read a line's 16-byte columns one K-row block at a time
+ * (the earlier 16 x 64 tiles) fetched each line up to four times; destination rows written a
+ * single line each took three times as long to stream as runs of two lines or more. */
+static uint64_t tile_p(uint64_t e) { return 128u / e; }
+static uint64_t tile_q(uint64_t e) { return 64u / e; }
 /* The least stride (bytes) along the other side's contiguous dim that makes a copy a transpose
  * worth tiling: a cache line, below which the row kernels read whole lines anyway. */
 #define TILE_MIN_STRIDE 64u
@@ -211,7 +211,7 @@ int copy_plan_transpose(copy_plan *cp) {
      * one but the first starts its destination rows on a cache line (transpose_run), the
      * last then empty where the rows are aligned already */
     cp->tiles_p = (nt->sizes[p] + tile_p(e) - 1) / tile_p(e) + (cp->stream ? 1 : 0);
-    cp->tiles_q = (nt->sizes[q] + TILE_Q - 1) / TILE_Q;
+    cp->tiles_q = (nt->sizes[q] + tile_q(e) - 1) / tile_q(e);
     cp->units = nt->points / nt->sizes[p] / nt->sizes[q] * cp->tiles_p * cp->tiles_q;
     cp->kind = kind;
     return 1;
@@ -236,6 +236,7 @@ TILE_SCALAR(2, uint16_t)
 TILE_SCALAR(4, uint32_t)
 TILE_SCALAR(8, uint64_t)
 
+/* A part of a tile (its edges), straight from the source to the destination. */
 #define TILE_BLOCKS(W, K)                                                                                      \
     static void tile_x##W(unsigned char *d, uint64_t dq, const unsigned char *s, uint64_t sp, uint64_t na,     \
                           uint64_t nb, int stream) {                                                           \
@@ -251,31 +252,29 @@ TILE_BLOCKS(2, 8)
 TILE_BLOCKS(4, 4)
 TILE_BLOCKS(8, 2)
 
-#if DMLREF_SIMD && !DMLREF_SMALL
-/* Widths 1 and 2 with streaming stores: a K x K block gives each destination row only 16 bytes,
- * so the tile is transposed into a buffer first (its TILE_Q rows of one cache line each) and
- * each line then streamed out whole (simd_copy_stream), never part of a line at a time. */
+/* A whole tile (na = tile_q(W), nb = tile_p(W)), staged: nb source lines into `in` (64 bytes
+ * apart), transposed into `out` (na destination rows of 128 bytes), each row written out whole.
+ * Any other tile: tile_x*. */
 #define TILE_STAGED(W, K)                                                                                      \
     static void tile_staged_x##W(unsigned char *d, uint64_t dq, const unsigned char *s, uint64_t sp,          \
                                  uint64_t na, uint64_t nb, int stream) {                                       \
-        if (!stream || nb * W != 64) {                                                                         \
+        if (na != 64 / W || nb != 128 / W) {                                                                   \
             tile_x##W(d, dq, s, sp, na, nb, stream);                                                           \
             return;                                                                                            \
         }                                                                                                      \
-        _Alignas(64) unsigned char buf[TILE_Q * 64];                                                           \
-        const uint64_t ka = na - na % K;                                                                       \
-        for (uint64_t b = 0; b < nb; b += K)                                                                   \
-            for (uint64_t a = 0; a < ka; a += K)                                                               \
-                simd_transpose_x##W(buf + a * 64 + b * W, 64, s + a * W + b * sp, (size_t)sp, 0);             \
-        tile_scalar_x##W(buf, 64, s, sp, ka, na, 0, nb); /* the bottom edge */                                 \
-        for (uint64_t a = 0; a < na; ++a) simd_copy_stream(d + a * dq, buf + a * 64, 64);                      \
+        _Alignas(64) unsigned char in[128 / W * 64], out[64 / W * 128];                                        \
+        for (uint64_t b = 0; b < 128 / W; ++b) memcpy(in + b * 64, s + b * sp, 64);                           \
+        for (uint64_t a = 0; a < 64 / W; a += K)                                                               \
+            for (uint64_t b = 0; b < 128 / W; b += K) simd_transpose_x##W(out + a * 128 + b * W, 128, in + b * 64 + a * W, 64, 0); \
+        if (stream)                                                                                            \
+            for (uint64_t a = 0; a < 64 / W; ++a) simd_copy_stream(d + a * dq, out + a * 128, 128);           \
+        else                                                                                                   \
+            for (uint64_t a = 0; a < 64 / W; ++a) memcpy(d + a * dq, out + a * 128, 128);                      \
     }
 TILE_STAGED(1, 16)
 TILE_STAGED(2, 8)
-#else
-#define tile_staged_x1 tile_x1
-#define tile_staged_x2 tile_x2
-#endif
+TILE_STAGED(4, 4)
+TILE_STAGED(8, 2)
 
 static void transpose_run(const copy_plan *cp, unsigned char *dst, const unsigned char *src, uint64_t lo,
                           uint64_t hi) {
@@ -305,8 +304,8 @@ static void transpose_run(const copy_plan *cp, unsigned char *dst, const unsigne
         }
         const uint64_t b0 = ip == 0 ? 0 : ip * tp - shift, b1 = (ip + 1) * tp - shift;
         if (b0 >= nt->sizes[p]) continue; /* the spare tile, or past a row shorter than it */
-        const uint64_t a0 = iq * TILE_Q;
-        const uint64_t na = nt->sizes[q] - a0 < TILE_Q ? nt->sizes[q] - a0 : TILE_Q;
+        const uint64_t tq = tile_q(cp->block), a0 = iq * tq;
+        const uint64_t na = nt->sizes[q] - a0 < tq ? nt->sizes[q] - a0 : tq;
         const uint64_t nb = (b1 < nt->sizes[p] ? b1 : nt->sizes[p]) - b0;
         unsigned char *d = dst + (od + a0 * dq + b0 * nt->st[0][p]);
         const unsigned char *s = src + (os + a0 * nt->st[1][q] + b0 * sp);
@@ -315,8 +314,8 @@ static void transpose_run(const copy_plan *cp, unsigned char *dst, const unsigne
         switch (cp->kind) {
         case COPY_T_X1: tile_staged_x1(d, dq, s, sp, na, nb, stream); break;
         case COPY_T_X2: tile_staged_x2(d, dq, s, sp, na, nb, stream); break;
-        case COPY_T_X4: tile_x4(d, dq, s, sp, na, nb, stream); break;
-        default: tile_x8(d, dq, s, sp, na, nb, stream); break;
+        case COPY_T_X4: tile_staged_x4(d, dq, s, sp, na, nb, stream); break;
+        default: tile_staged_x8(d, dq, s, sp, na, nb, stream); break;
         }
     }
     if (cp->stream) simd_stream_fence();

@@ -288,7 +288,7 @@ TEST(identity_fast_path_matches_oracle) {
 KERNELS_CHECKED("identity.transpose_")
 
 /* Permuted layouts large enough for the tiled transpose (copy_plan_transpose): 2 or 3 dims
- * of up to 70 (2 dims up to 150), every width, one side packed and the other permuted (either way round), now
+ * of up to 70 (2 dims up to 300), every width, one side packed and the other permuted (either way round), now
  * and then a gap per dim or an offset of one element, which spoils the 16-byte alignment
  * of streaming stores; half the cases with a tiny thread grain and streaming stores for
  * every size.  Every byte as the oracle writes it, and every width's tiles reached. */
@@ -303,16 +303,15 @@ TEST(identity_transpose_tiles_match_oracle) {
         seed = (uint32_t)test_case_seed(base_seed, (uint64_t)iter);
         const uint32_t n = 2 + lcg(&seed) % 2;
         uint32_t w = lcg(&seed) % 4;
-        /* half the 2-dim cases up to 150 a side: the 1- and 2-byte tiles' staged streaming
-         * (a whole cache line per destination row: 64 and 32 elements along p), half of those
-         * multiples of 16 of 1- or 2-byte elements, without gaps or offsets (rows that start
-         * 16-aligned: streaming stores) */
-        const uint32_t side = n == 2 && lcg(&seed) % 2 ? 150 : 70;
-        const uint32_t by16 = side == 150 && lcg(&seed) % 2;
-        if (by16) w %= 2;
+        /* half the 2-dim cases up to 300 a side, half of those multiples of 16 up to 256
+         * without gaps or offsets (rows that start 16-aligned: streaming stores): whole staged
+         * tiles (tile_staged_x*: 128 bytes along p by 64 along q) for every width, streamed
+         * or not, also after the shift that puts tiles on a cache line (up to 48 bytes) */
+        const uint32_t side = n == 2 && lcg(&seed) % 2 ? 300 : 70;
+        const uint32_t by16 = side == 300 && lcg(&seed) % 2;
         uint32_t sizes[8], perm[8], packed[8], permuted[8];
         for (uint32_t d = 0; d < n; ++d) {
-            sizes[d] = by16 ? 16 * (1 + lcg(&seed) % 9) : 1 + lcg(&seed) % side;
+            sizes[d] = by16 ? 16 * (1 + lcg(&seed) % 16) : 1 + lcg(&seed) % side;
             perm[d] = n - 1 - d; /* reversed dim order: a true transpose */
         }
         if (n == 3 && lcg(&seed) % 2) { /* or another permutation that moves the last dim */
