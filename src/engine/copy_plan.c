@@ -211,7 +211,7 @@ int copy_plan_transpose(copy_plan *cp) {
      * one but the first starts its destination rows on a cache line (transpose_run), the
      * last then empty where the rows are aligned already */
     cp->tiles_p = (nt->sizes[p] + tile_p(e) - 1) / tile_p(e) + (cp->stream ? 1 : 0);
-    cp->tiles_q = (nt->sizes[q] + tile_q(e) - 1) / tile_q(e);
+    cp->tiles_q = (nt->sizes[q] + tile_q(e) - 1) / tile_q(e) + 1; /* one more: transpose_run's shift along q */
     cp->units = nt->points / nt->sizes[p] / nt->sizes[q] * cp->tiles_p * cp->tiles_q;
     cp->kind = kind;
     return 1;
@@ -304,8 +304,19 @@ static void transpose_run(const copy_plan *cp, unsigned char *dst, const unsigne
         }
         const uint64_t b0 = ip == 0 ? 0 : ip * tp - shift, b1 = (ip + 1) * tp - shift;
         if (b0 >= nt->sizes[p]) continue; /* the spare tile, or past a row shorter than it */
-        const uint64_t tq = tile_q(cp->block), a0 = iq * tq;
-        const uint64_t na = nt->sizes[q] - a0 < tq ? nt->sizes[q] - a0 : tq;
+        /* tiles along q shifted the same way on the source's lines when every source row
+         * shares the line offset of the first (sp a multiple of 64), always (one more tile
+         * planned): a whole tile then reads whole lines, not parts of two (a source 16 bytes
+         * past a line, as numpy's are, took FLOAT16's transpose from 3.2 to 6.8 ms) */
+        const uint64_t tq = tile_q(cp->block);
+        uint64_t qshift = 0;
+        if (sp % 64 == 0) {
+            const uint64_t lead = (64 - ((uintptr_t)(src + os) & 63)) & 63; /* bytes to the next line */
+            if (lead && lead % cp->block == 0) qshift = tq - lead / cp->block;
+        }
+        const uint64_t a0 = iq == 0 ? 0 : iq * tq - qshift, a1 = (iq + 1) * tq - qshift;
+        if (a0 >= nt->sizes[q]) continue; /* the spare tile, or past a row shorter than it */
+        const uint64_t na = (a1 < nt->sizes[q] ? a1 : nt->sizes[q]) - a0;
         const uint64_t nb = (b1 < nt->sizes[p] ? b1 : nt->sizes[p]) - b0;
         unsigned char *d = dst + (od + a0 * dq + b0 * nt->st[0][p]);
         const unsigned char *s = src + (os + a0 * nt->st[1][q] + b0 * sp);
