@@ -233,12 +233,12 @@ static void rows_copy(size_t lo, size_t hi) {
 }
 
 /* The reads of identity_transpose_u8 alone ([4096,4096] bytes, the first 16 MiB of the source):
- * one load of every 64-byte line, in the order its tiles read them (copy_plan.c: a tile is 64
- * source rows by one line of each, the tiles of a band of 64 rows one after another along the
+ * one load of every 64-byte line, in the order its tiles read them (copy_plan.c: a tile is 128
+ * source rows by one line of each, the tiles of a band of 128 rows one after another along the
  * rows), nothing written.  Against identity_transpose_u8's own line: how much of its time its
  * read pattern alone takes. */
 #define TILES_N 4096u
-#define TILES_BAND 64u
+#define TILES_BAND 128u
 static volatile unsigned char tiles_sink;
 
 static void tiles_read(size_t lo, size_t hi) { /* bands [lo, hi) */
