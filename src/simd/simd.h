@@ -75,6 +75,11 @@
 #define DMLREF_X86_F16C 0
 #endif
 int simd_cpu_f16c(void);
+/* The same for the AVX2 kernels (the same builds; src/ops/argminmax/argminmax_avx2_fast.c,
+ * its functions marked target("avx2")): simd_cpu_avx2() is 1 when the CPU has AVX2 and the
+ * OS saves the AVX registers, asked with the same CPUID and XGETBV, once. */
+#define DMLREF_X86_AVX2 DMLREF_X86_F16C
+int simd_cpu_avx2(void);
 
 /* Bit helpers of the mask-driven kernels (TOP_K's screen, NONZERO_COORDINATES' emit):
  * the count of set bits, and the index of the lowest set bit of m != 0 (32 and 64 bits). */

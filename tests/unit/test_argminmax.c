@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "core/env.h"
+#include "simd/simd.h"
 #include "util.h"
 
 #define F32 DMLREF_TENSOR_DATA_TYPE_FLOAT32
@@ -341,8 +342,12 @@ static int run_all(afix *f, const unsigned char *in, kernels_seen *seen) {
     memset(want, 0xCD, ob);
     reference(f, in, want);
     int ok = 1;
-    for (int mode = 0; mode < 4; ++mode) {
-        const dmlref_options o = {.flags = mode == 0 ? DMLREF_OPTION_FORCE_ORACLE : 0,
+    /* mode 0 the oracle, 1 the fast path, 2 with a tiny grain, 3 with 2 threads, 4 mode 1 with
+     * the baseline kernels only (no AVX2 pass 1 where the CPU has AVX2) */
+    for (int mode = 0; mode < 5; ++mode) {
+        const dmlref_options o = {.flags = mode == 0   ? DMLREF_OPTION_FORCE_ORACLE
+                                           : mode == 4 ? DMLREF_OPTION_BASELINE_ISA
+                                                       : 0,
                                   .threads = (uint32_t)(mode == 3 ? 2 : 1)};
         if (mode >= 2) {
             setenv("DMLREF_PAR_GRAIN", "64", 1);
@@ -361,6 +366,9 @@ static int run_all(afix *f, const unsigned char *in, kernels_seen *seen) {
             break;
         }
         if (seen && mode) kernels_note(seen, dmlref_kernel_name(op));
+        const char *name = dmlref_kernel_name(op);
+        if (mode == 4 && strstr(name, ".avx2")) test_fail(__FILE__, __LINE__, "DMLREF_OPTION_BASELINE_ISA ran %s", name);
+
         memset(got, 0xCD, ob);
         const dmlref_cbuffer ins[1] = {{in, ib}};
         const dmlref_buffer outs[1] = {{got, ob}};
@@ -605,7 +613,8 @@ TEST(argminmax_fast_path_matches_oracle) {
         free(data);
     }
     if (!test_cases_end()) return;
-    CHECK_KERNELS_REACHED(&seen, "argminmax.", NULL);
+    static const char *const no_avx2[] = {"argminmax.rows_f32.avx2", NULL};
+    CHECK_KERNELS_REACHED(&seen, "argminmax.", simd_cpu_avx2() ? NULL : no_avx2);
 }
 
 /* Columns wider than a chunk (4096 columns for FLOAT32, 2048 for the other 4-byte types; 1024 at a
@@ -717,6 +726,34 @@ TEST(argminmax_f32_blocks) {
                 }
                 afix f;
                 afix_init(&f, is_max, F32, I64, 2, SIZES(rows, n), NULL, SIZES(1), 1, NULL, dir);
+                if (!run_all(&f, (const unsigned char *)x, NULL))
+                    test_fail(__FILE__, __LINE__, "n %u, %s, direction %u", n, is_max ? "ARGMAX" : "ARGMIN", dir);
+            }
+        free(x);
+    }
+}
+
+/* One NaN per FLOAT32 row, row r's at position r (rows of 16 to 100: every lane and vector of
+ * pass 1, 4 and 8 lanes a vector, and the tail), of either sign and several payloads: ARGMAX and
+ * ARGMIN both find it (a NaN wins), on every kernel run_all takes. */
+TEST(argminmax_f32_one_nan) {
+    static const uint32_t lens[] = {16, 17, 32, 47, 64, 100};
+    static const uint32_t nans[] = {0x7FC00000u, 0xFFC00001u, 0x7F800001u, 0xFFFFFFFFu};
+    uint64_t s = (uint64_t)test_seed(9191);
+    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; ++li) {
+        const uint32_t n = lens[li];
+        float *x = malloc((size_t)n * n * 4);
+        if (!x) abort();
+        for (uint32_t r = 0; r < n; ++r)
+            for (uint32_t i = 0; i < n; ++i) {
+                float v = (float)(rnd(&s, 1000) + 1) * (rnd(&s, 2) ? 1.0f : -1.0f);
+                if (i == r) memcpy(&v, &nans[rnd(&s, 4)], 4);
+                x[(size_t)r * n + i] = v;
+            }
+        for (int is_max = 0; is_max < 2; ++is_max)
+            for (uint32_t dir = 0; dir < 2; ++dir) {
+                afix f;
+                afix_init(&f, is_max, F32, I64, 2, SIZES(n, n), NULL, SIZES(1), 1, NULL, dir);
                 if (!run_all(&f, (const unsigned char *)x, NULL))
                     test_fail(__FILE__, __LINE__, "n %u, %s, direction %u", n, is_max ? "ARGMAX" : "ARGMIN", dir);
             }

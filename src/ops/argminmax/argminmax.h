@@ -28,6 +28,15 @@ typedef struct argminmax_fields {
 } argminmax_fields;
 
 dmlref_status argminmax_compile(op_t *op, const argminmax_fields *f, int is_max, dmlref_error *err);
+
+/* argminmax.rows_f32.avx2's pass 1 (argminmax_avx2_fast.c; DMLREF_X86_AVX2 builds, taken only
+ * where simd_cpu_avx2()): the FLOAT32 elements [0, n16) of a row (n16 a multiple of 16) in
+ * blocks of `size` elements (a multiple of 16; the last may be shorter), each block's 4 lane
+ * maxima (minima), each bit for bit one of its elements, stored 16 bytes apart from v, their
+ * maxima (minima) with the row's first 4 elements at acc (16 bytes); *nan: whether any element
+ * is a NaN.  Returns the count of blocks. */
+uint32_t argminmax_avx2_blocks(const unsigned char *row, uint64_t n16, uint64_t size, int is_max, unsigned char *v,
+                               unsigned char *acc, int *nan);
 dmlref_status argminmax_output_sizes(const op_t *op, const argminmax_fields *f, uint32_t *n, uint32_t *sizes,
                                      dmlref_error *err);
 

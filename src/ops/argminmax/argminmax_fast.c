@@ -74,6 +74,7 @@ typedef struct am_plan {
     uint64_t inner, ost, chunks, units, cw; /* cw: columns per chunk */
     uint32_t mode, es, oes, dt, kind, nth;
     uint32_t last, nan_low, f32; /* f32: FLOAT32 columns through cols_f32 */
+    uint32_t avx2;               /* M_ROWS_X4 FLOAT32: pass 1 in AVX2 (argminmax.rows_f32.avx2) */
     argminmax_params prm;
 } am_plan;
 
@@ -366,7 +367,7 @@ typedef struct am_blocks {
  * NaN, a best that is not zero or subnormal): a lane then holds the best's bits exactly when
  * its block holds an element equal to it.
  */
-AM_INLINE int32_t best32f(const unsigned char *row, uint64_t n, int is_max, int *nan_seen, am_blocks *bl) {
+AM_INLINE int32_t best32f(const unsigned char *row, uint64_t n, int is_max, int avx2, int *nan_seen, am_blocks *bl) {
     bl->count = 0;
     if (n < 16) return best32(row, n, K_FLOAT, is_max, nan_seen);
     const uint64_t n16 = n & ~(uint64_t)15, per = (n16 / 16 + AM_BLOCKS - 1) / AM_BLOCKS;
@@ -376,6 +377,16 @@ AM_INLINE int32_t best32f(const unsigned char *row, uint64_t n, int is_max, int 
     uint32_t k = 0;
     bl->size = 16 * per;
     bl->n16 = n16;
+    int nan = 0;
+#if DMLREF_X86_AVX2
+    if (avx2) { /* the same blocks, lane maxima and NaN test, 32 bytes a vector */
+        k = argminmax_avx2_blocks(row, n16, bl->size, is_max, (unsigned char *)(void *)bl->v,
+                                  (unsigned char *)(void *)&acc, &nan);
+        i = n16;
+    }
+#else
+    (void)avx2;
+#endif
     for (; i < n16; ++k) {
         const uint64_t end = n16 - i < bl->size ? n16 : i + bl->size;
         simde__m128 a0 = simde_mm_loadu_ps((const float *)(const void *)(row + 4 * i)), a1 = a0, a2 = a0, a3 = a0;
@@ -397,7 +408,7 @@ AM_INLINE int32_t best32f(const unsigned char *row, uint64_t n, int is_max, int 
         bl->v[k] = simde_mm_castps_si128(b);
         acc = is_max ? simde_mm_max_ps(acc, b) : simde_mm_min_ps(acc, b);
     }
-    int nan = simde_mm_movemask_ps(simde_mm_or_ps(u0, u1)) != 0;
+    nan |= simde_mm_movemask_ps(simde_mm_or_ps(u0, u1)) != 0;
     uint32_t l[4];
     ST(l, simde_mm_castps_si128(acc));
     int32_t best = key32(l[0], K_FLOAT);
@@ -442,7 +453,7 @@ static uint64_t row_x4(const am_plan *p, const unsigned char *row, uint64_t n) {
 #if DMLREF_SIMD
     if (p->kind == K_FLOAT) {
         am_blocks bl;
-        const int32_t best = p->prm.is_max ? best32f(row, n, 1, &nan, &bl) : best32f(row, n, 0, &nan, &bl);
+        const int32_t best = p->prm.is_max ? best32f(row, n, 1, (int)p->avx2, &nan, &bl) : best32f(row, n, 0, (int)p->avx2, &nan, &bl);
         if (bl.count) return find32_blocks(&bl, row, n, (int)p->last, bits_of32(best, K_FLOAT));
         const int find = nan ? FIND_NAN : best == 0 ? FIND_ZERO : FIND_BITS;
         return find32(row, n, (int)p->last, find, bits_of32(best, K_FLOAT));
@@ -865,5 +876,13 @@ dmlref_status plan_argminmax(op_t *op, const argminmax_params *prm, dmlref_error
     op->plan_free = am_free;
     op->kernel = am_kernel;
     op->kernel_name = ids[p->mode];
+#if DMLREF_X86_AVX2
+    /* FLOAT32 rows of at least 16: pass 1 in AVX2 where the CPU has it (run-time dispatch) */
+    if (p->mode == M_ROWS_X4 && p->kind == K_FLOAT && p->count >= 16 && !(op->options.flags & DMLREF_OPTION_BASELINE_ISA) &&
+        simd_cpu_avx2()) {
+        p->avx2 = 1;
+        op->kernel_name = kernel_name_ARGMINMAX_ROWS_F32_AVX2;
+    }
+#endif
     return DMLREF_OK;
 }
