@@ -186,7 +186,7 @@ static uint64_t tile_q(uint64_t e) { return 64u / e; }
  * worth tiling: a cache line, below which the row kernels read whole lines anyway. */
 #define TILE_MIN_STRIDE 64u
 
-int copy_plan_transpose(copy_plan *cp) {
+int copy_plan_transpose(copy_plan *cp, int baseline) {
     nest_t *nt = &cp->nest;
     const uint64_t e = cp->block;
     int kind;
@@ -214,6 +214,11 @@ int copy_plan_transpose(copy_plan *cp) {
     cp->tiles_q = (nt->sizes[q] + tile_q(e) - 1) / tile_q(e) + 1; /* one more: transpose_run's shift along q */
     cp->units = nt->points / nt->sizes[p] / nt->sizes[q] * cp->tiles_p * cp->tiles_q;
     cp->kind = kind;
+#if DMLREF_X86_AVX2
+    cp->avx2 = !baseline && simd_cpu_avx2();
+#else
+    (void)baseline;
+#endif
     return 1;
 }
 
@@ -253,19 +258,28 @@ TILE_BLOCKS(4, 4)
 TILE_BLOCKS(8, 2)
 
 /* A whole tile (na = tile_q(W), nb = tile_p(W)), staged: nb source lines into `in` (64 bytes
- * apart), transposed into `out` (na destination rows of 128 bytes), each row written out whole.
- * Any other tile: tile_x*. */
+ * apart), transposed into `out` (na destination rows of 128 bytes; in AVX2 with avx2), each row
+ * written out whole.  Any other tile: tile_x*. */
+#if DMLREF_X86_AVX2
+#define TILE_AVX2(W, out, in) transpose_tile_avx2_x##W(out, in)
+#else
+#define TILE_AVX2(W, out, in) ((void)0)
+#endif
 #define TILE_STAGED(W, K)                                                                                      \
     static void tile_staged_x##W(unsigned char *d, uint64_t dq, const unsigned char *s, uint64_t sp,          \
-                                 uint64_t na, uint64_t nb, int stream) {                                       \
+                                 uint64_t na, uint64_t nb, int stream, int avx2) {                             \
         if (na != 64 / W || nb != 128 / W) {                                                                   \
             tile_x##W(d, dq, s, sp, na, nb, stream);                                                           \
             return;                                                                                            \
         }                                                                                                      \
         _Alignas(64) unsigned char in[128 / W * 64], out[64 / W * 128];                                        \
         for (uint64_t b = 0; b < 128 / W; ++b) memcpy(in + b * 64, s + b * sp, 64);                           \
-        for (uint64_t a = 0; a < 64 / W; a += K)                                                               \
-            for (uint64_t b = 0; b < 128 / W; b += K) simd_transpose_x##W(out + a * 128 + b * W, 128, in + b * 64 + a * W, 64, 0); \
+        if (avx2)                                                                                              \
+            TILE_AVX2(W, out, in);                                                                             \
+        else                                                                                                   \
+            for (uint64_t a = 0; a < 64 / W; a += K)                                                           \
+                for (uint64_t b = 0; b < 128 / W; b += K)                                                      \
+                    simd_transpose_x##W(out + a * 128 + b * W, 128, in + b * 64 + a * W, 64, 0);               \
         if (stream)                                                                                            \
             for (uint64_t a = 0; a < 64 / W; ++a) simd_copy_stream(d + a * dq, out + a * 128, 128);           \
         else                                                                                                   \
@@ -323,10 +337,10 @@ static void transpose_run(const copy_plan *cp, unsigned char *dst, const unsigne
         /* streaming stores where every row of the tile starts 16-aligned */
         const int stream = cp->stream && (((uintptr_t)d | (uintptr_t)dq) & 15) == 0;
         switch (cp->kind) {
-        case COPY_T_X1: tile_staged_x1(d, dq, s, sp, na, nb, stream); break;
-        case COPY_T_X2: tile_staged_x2(d, dq, s, sp, na, nb, stream); break;
-        case COPY_T_X4: tile_staged_x4(d, dq, s, sp, na, nb, stream); break;
-        default: tile_staged_x8(d, dq, s, sp, na, nb, stream); break;
+        case COPY_T_X1: tile_staged_x1(d, dq, s, sp, na, nb, stream, cp->avx2); break;
+        case COPY_T_X2: tile_staged_x2(d, dq, s, sp, na, nb, stream, cp->avx2); break;
+        case COPY_T_X4: tile_staged_x4(d, dq, s, sp, na, nb, stream, cp->avx2); break;
+        default: tile_staged_x8(d, dq, s, sp, na, nb, stream, cp->avx2); break;
         }
     }
     if (cp->stream) simd_stream_fence();

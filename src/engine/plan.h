@@ -248,6 +248,7 @@ typedef struct copy_plan {
     uint32_t tp, tq;
     uint64_t tiles_p, tiles_q;
     int stream; /* COPY_T_*, COPY_SMALL, COPY_BLOCK: streaming stores (plan_stream of the bytes copied) */
+    int avx2;   /* COPY_T_*: the staged tiles transposed in AVX2 (transpose_avx2.c)              */
 } copy_plan;
 
 /* The row kernels.  COPY_REV_*: the source's innermost stride is negative (a
@@ -289,18 +290,27 @@ void copy_plan_init_view(copy_plan *cp, uint32_t n, const uint64_t *sizes, const
  * copy (COPY_T_*, "transpose_x4"): tiles over those two dims, so that both sides stay in
  * cache while a tile is copied, instead of rows that read one element per cache line.
  * The points copied, and so the bytes written, are the same; units become tiles.  Returns 1
- * when the plan changed.
+ * when the plan changed.  Unless baseline (DMLREF_OPTION_BASELINE_ISA), the tiles are
+ * transposed in AVX2 where the CPU has it (cp->avx2; run-time dispatch, simd.h).
  */
 #if DMLREF_SMALL
 /* A small target: never (0), so that the tiles' code is not linked; the tiles are
  * for the caches, the row kernels copy the same points. */
-static inline int copy_plan_transpose(copy_plan *cp) {
+static inline int copy_plan_transpose(copy_plan *cp, int baseline) {
     (void)cp;
+    (void)baseline;
     return 0;
 }
 #else
-int copy_plan_transpose(copy_plan *cp);
+int copy_plan_transpose(copy_plan *cp, int baseline);
 #endif
+/* A staged tile of copy_plan.c's transposes in AVX2 (transpose_avx2.c; DMLREF_X86_AVX2 builds,
+ * taken only where simd_cpu_avx2()): `in` holds 128/W rows of 64 bytes, `out` receives 64/W
+ * rows of 128 bytes, out[a][b] = in[b][a] for elements of W = 1, 2, 4, 8 bytes. */
+void transpose_tile_avx2_x1(unsigned char *out, const unsigned char *in);
+void transpose_tile_avx2_x2(unsigned char *out, const unsigned char *in);
+void transpose_tile_avx2_x4(unsigned char *out, const unsigned char *in);
+void transpose_tile_avx2_x8(unsigned char *out, const unsigned char *in);
 /* Copies the units [lo, hi). */
 void copy_plan_run(const copy_plan *cp, unsigned char *dst, const unsigned char *src, uint64_t lo, uint64_t hi);
 

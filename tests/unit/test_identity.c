@@ -17,6 +17,7 @@
 #include "check.h"
 #include "core/env.h" /* env_reload: tiny DMLREF_PAR_GRAIN, DMLREF_STREAM_MIN */
 #include "core/scalar.h"
+#include "simd/simd.h"
 #include "util.h"
 
 #define F32 DMLREF_TENSOR_DATA_TYPE_FLOAT32
@@ -256,8 +257,10 @@ TEST(identity_fast_path_matches_oracle) {
         dmlref_buffer r[1] = {{ref, out_bytes}}, g[1] = {{got, out_bytes}};
         const dmlref_options oracle = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
         CHECK_STATUS(dmlref_run(&f.d, FL, &oracle, ins, 1, r, 1, &err), err, DMLREF_OK, NULL);
-        for (uint32_t threads = 1; threads <= 2; ++threads) {
-            const dmlref_options fast = {.flags = 0, .threads = threads};
+        /* 1 and 2 threads, then the baseline kernels only (no AVX2 tiles where the CPU has AVX2) */
+        for (uint32_t run = 0; run < 3; ++run) {
+            const uint32_t threads = run == 2 ? 1 + (uint32_t)iter % 2 : run + 1;
+            const dmlref_options fast = {.flags = run == 2 ? DMLREF_OPTION_BASELINE_ISA : 0, .threads = threads};
             dmlref_operator *op = NULL;
             memset(got, 0xCD, out_bytes);
             CHECK_STATUS(dmlref_compile(&f.d, FL, &fast, &op, &err), err, DMLREF_OK, NULL);
@@ -280,8 +283,14 @@ TEST(identity_fast_path_matches_oracle) {
      * sides of up to 70; these cases, of up to 5, reach the 8-byte tiles only) and
      * ScaleBias (identity_scale_bias_fast_path_matches_oracle) */
     static const char *const unreached[] = {"identity.transpose_x1", "identity.transpose_x2", "identity.transpose_x4",
-                                            "identity.scale_bias.f32", "identity.scale_bias.f16", NULL};
-    CHECK_KERNELS_REACHED(&seen, "identity.", unreached);
+                                            "identity.transpose_avx2.x1", "identity.transpose_avx2.x2",
+                                            "identity.transpose_avx2.x4", "identity.scale_bias.f32",
+                                            "identity.scale_bias.f16", NULL, NULL};
+    /* the 8-byte tiles: SSE2's, and AVX2's where the CPU has it (run-time dispatch) */
+    const char *list[10];
+    memcpy(list, unreached, sizeof list);
+    list[8] = simd_cpu_avx2() ? NULL : "identity.transpose_avx2.x8";
+    CHECK_KERNELS_REACHED(&seen, "identity.", list);
 }
 
 /* the prefixes of this test's CHECK_KERNELS_REACHED calls (the whole-list check) */
@@ -354,8 +363,10 @@ TEST(identity_transpose_tiles_match_oracle) {
             setenv("DMLREF_STREAM_MIN", "0", 1);
             env_reload();
         }
-        for (uint32_t threads = 1; threads <= 2; ++threads) {
-            const dmlref_options fast = {.flags = 0, .threads = threads};
+        /* 1 and 2 threads, then the baseline kernels only (no AVX2 tiles where the CPU has AVX2) */
+        for (uint32_t run = 0; run < 3; ++run) {
+            const uint32_t threads = run == 2 ? 1 + (uint32_t)iter % 2 : run + 1;
+            const dmlref_options fast = {.flags = run == 2 ? DMLREF_OPTION_BASELINE_ISA : 0, .threads = threads};
             dmlref_operator *op = NULL;
             memset(got, 0xCD, out_bytes);
             CHECK_STATUS(dmlref_compile(&f.d, FL, &fast, &op, &err), err, DMLREF_OK, NULL);
@@ -377,7 +388,10 @@ TEST(identity_transpose_tiles_match_oracle) {
         free(got_mem);
     }
     if (!test_cases_end()) return; /* --case: the checks over all the cases do not apply */
-    CHECK_KERNELS_REACHED(&seen, "identity.transpose_", NULL); /* the tiles of every width */
+    /* the tiles of every width, both ways where the CPU has AVX2 */
+    static const char *const no_avx2[] = {"identity.transpose_avx2.x1", "identity.transpose_avx2.x2",
+                                          "identity.transpose_avx2.x4", "identity.transpose_avx2.x8", NULL};
+    CHECK_KERNELS_REACHED(&seen, "identity.transpose_", simd_cpu_avx2() ? NULL : no_avx2);
 }
 
 TEST(identity_desc_layout) {
@@ -652,8 +666,10 @@ TEST(identity_scale_bias_fast_path_matches_oracle) {
         dmlref_buffer r[1] = {{ref, out_bytes}}, g[1] = {{got, out_bytes}};
         const dmlref_options oracle = {.flags = DMLREF_OPTION_FORCE_ORACLE, .threads = 1};
         CHECK_STATUS(dmlref_run(&f.d, FL, &oracle, ins, 1, r, 1, &err), err, DMLREF_OK, NULL);
-        for (uint32_t threads = 1; threads <= 2; ++threads) {
-            const dmlref_options fast = {.flags = 0, .threads = threads};
+        /* 1 and 2 threads, then the baseline kernels only (no AVX2 tiles where the CPU has AVX2) */
+        for (uint32_t run = 0; run < 3; ++run) {
+            const uint32_t threads = run == 2 ? 1 + (uint32_t)iter % 2 : run + 1;
+            const dmlref_options fast = {.flags = run == 2 ? DMLREF_OPTION_BASELINE_ISA : 0, .threads = threads};
             dmlref_operator *op = NULL;
             memset(got, 0xCD, out_bytes);
             CHECK_STATUS(dmlref_compile(&f.d, FL, &fast, &op, &err), err, DMLREF_OK, NULL);

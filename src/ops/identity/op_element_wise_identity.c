@@ -134,7 +134,18 @@ typedef struct identity_plan {
 } identity_plan;
 
 /* The kernel's name: the copy's kind (or ScaleBias's type), then the instruction set. */
-static const char *identity_name(int kind) {
+static const char *identity_name(int kind, int avx2) {
+#if DMLREF_X86_AVX2 && !DMLREF_SMALL
+    if (avx2) switch (kind) { /* the tiles transposed in AVX2 (copy_plan_transpose) */
+        case COPY_T_X1: return KERNEL_NAME(IDENTITY_TRANSPOSE_AVX2_X1);
+        case COPY_T_X2: return KERNEL_NAME(IDENTITY_TRANSPOSE_AVX2_X2);
+        case COPY_T_X4: return KERNEL_NAME(IDENTITY_TRANSPOSE_AVX2_X4);
+        case COPY_T_X8: return KERNEL_NAME(IDENTITY_TRANSPOSE_AVX2_X8);
+        default: break;
+        }
+#else
+    (void)avx2;
+#endif
     switch (kind) {
     case COPY_BLOCK: return KERNEL_NAME(IDENTITY_BLOCK);
     case COPY_X1: return KERNEL_NAME(IDENTITY_X1);
@@ -237,10 +248,10 @@ static dmlref_status identity_plan_hook(op_t *op, dmlref_error *err) {
         op->kernel_name = out->esize == 4 ? KERNEL_NAME(IDENTITY_SCALE_BIAS_F32) : KERNEL_NAME(IDENTITY_SCALE_BIAS_F16);
     } else {
         copy_plan_init(&p->copy, out->n, sizes, out->bstrides, in->bstrides, out->esize);
-        copy_plan_transpose(&p->copy); /* a permuted layout: tiles */
+        copy_plan_transpose(&p->copy, (op->options.flags & DMLREF_OPTION_BASELINE_ISA) != 0); /* a permuted layout: tiles */
         p->units = p->copy.units;
         op->kernel = identity_kernel;
-        op->kernel_name = identity_name(p->copy.kind);
+        op->kernel_name = identity_name(p->copy.kind, p->copy.avx2);
     }
     p->nth = plan_threads(op, 2 * out->elements * out->esize);
     op->plan = p;
