@@ -341,8 +341,10 @@ AM_INLINE int16_t best16(const unsigned char *row, uint64_t n, uint32_t kind, in
 
 #if DMLREF_SIMD
 /* FLOAT32 rows: the most blocks whose maxima (or minima) pass 1 keeps (a 16-byte vector each on
- * the stack: 1 KiB, 256 B in a DMLREF_SMALL build) */
-#define AM_BLOCKS (DMLREF_SMALL ? 16u : 64u)
+ * the stack: 256 B).  16 beat 64 (each block's reduction and store cost more than pass 2's
+ * longer block: argmax_last with 1 thread 1.93 -> 1.84 ms, faster in 6 of 8 alternated rounds),
+ * 8 was the same as 16, 4 slower. */
+#define AM_BLOCKS 16u
 
 /* The blocks of pass 1 (best32f) over a row's first n16 elements (a multiple of 16): block k
  * is the elements [k * size, min((k + 1) * size, n16)); v[k] its 4 lane maxima (or minima),
