@@ -463,14 +463,15 @@ def element_wise_identity(input: ArrayLike, /, *, scale_bias: Optional[Sequence[
       signalling NaN 0x7D01 → 0x7E00, 65504 and 0.3333 unchanged.
     Fast path: without a ScaleBias, `copy_plan`'s coalesced strided copy (`identity.<copy kind>.<isa>`);
     a permuted layout (the destination contiguous along one dimension, the source along another,
-    each at least a cache line apart along the other's) in tiles of 16 elements along the
-    destination's contiguous dimension by 64 along the source's, walked along the source's rows
-    (16 sequential read streams), transposed 4 x 4 in registers (`identity.transpose_x4.<isa>`;
-    `_x8`, and element by element `_x1`, `_x2`); with one, the collapsed loop nest over output elements (1 or 2 threads' ranges), contiguous
-    FLOAT32 rows through `simd_scale_bias_f32` (4 a step: `mul_ps` then `add_ps`, separately rounded,
-    NaNs made canonical with a compare and a blend), FLOAT16 and strided rows element by element
-    through the oracle's own function (`identity.scale_bias.f32.<isa>`, `identity.scale_bias.f16.<isa>`),
-    all tested byte for byte against the oracle.
+    each at least a cache line apart along the other's) in tiles of 128 bytes along the
+    destination's contiguous dimension by 64 bytes along the source's, walked along the source's
+    rows and shifted onto both sides' cache lines; a whole tile's source lines are copied into a
+    buffer, transposed there in registers in K x K blocks (K = 16, 8, 4, 2 for elements of 1, 2, 4,
+    8 bytes: `identity.transpose_x1.<isa>` to `_x8`; two blocks a step in AVX2 where the CPU has it,
+    `identity.transpose_avx2.x1` to `.x8`, chosen when the operator is compiled unless
+    `DMLREF_OPTION_BASELINE_ISA`) into a buffer of whole destination rows, each written out as two
+    cache lines; with one, the collapsed loop nest over output elements (1 or 2 threads' ranges), contiguous
+    ...
     """
     r = _fast(1, (input,), (scale_bias,), None, out, feature_level, check_indices, threads, force_oracle)
     if r is not _MISS:
