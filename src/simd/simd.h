@@ -75,8 +75,8 @@
 #define DMLREF_X86_F16C 0
 #endif
 int simd_cpu_f16c(void);
-/* The same for the AVX2 kernels (the same builds; src/ops/argminmax/argminmax_avx2_fast.c,
- * its functions marked target("avx2")): simd_cpu_avx2() is 1 when the CPU has AVX2 and the
+/* The same for the AVX2 kernels (the same builds; src/ops/argminmax/argminmax_avx2_fast.c and
+ * src/engine/transpose_avx2.c, their functions marked target("avx2")): simd_cpu_avx2() is 1 when the CPU has AVX2 and the
  * OS saves the AVX registers, asked with the same CPUID and XGETBV, once. */
 #define DMLREF_X86_AVX2 DMLREF_X86_F16C
 int simd_cpu_avx2(void);

@@ -601,7 +601,8 @@ TOPK_INLINE void short_run(const topk_plan_t *p, const unsigned char *in, unsign
         uint32_t key[LIST_MAX];
         uint64_t list[LIST_MAX];
         uint32_t j = 0;
-        simde_mm_storeu_si128((simde__m128i *)(void *)key, simde_mm_setzero_si128()); /* the network reads 4 */
+        if (!K) /* a constant: the sorting network below reads 4 keys (rows of 3 or 4) */
+            simde_mm_storeu_si128((simde__m128i *)(void *)key, simde_mm_setzero_si128());
         for (; j < n4; j += 4)
             simde_mm_storeu_si128((simde__m128i *)(void *)(key + j),
                                   simde_mm_xor_si128(keys4(simde_mm_loadu_si128((const simde__m128i *)(const void *)(in + 4 * j)), dec), bias));
