@@ -13,7 +13,8 @@
  *                   dependent branch), or, more than 16, go through a running list of the K
  *                   best (key, position) on the stack.  Shorter rows: every element through that
  *                   list, the keys 4 at a time, and with K 1 or 2 the list in registers, each
- *                   insert without a branch (short_run).  The row is never sorted.  A row's
+ *                   insert without a branch; rows of up to 4 through a sorting network of 4
+ *                   entries (short_run).  The row is never sorted.  A row's
  *                   bound is prepared before the previous row is finished (bounded_run).
  *   top_k.list      any other type or layout, K <= 16: the same list on the 64-bit
  *                   keys of scalar_order_key, element by element.
@@ -576,13 +577,15 @@ SEQ_RUNS(list_f32_runs, list_f32_seq)
 /* Runs of sequences n < 16 apart by s1, s0, s2: list_f32_seq's entries (the key' biased to
  * unsigned above the complement of the position: unique, an earlier position wins a tie) and
  * order, with the row's keys taken 4 at a time (keys4) and the row's constants out of the row
- * loop.  K 1 or 2 (a constant: top-1 and top-2 of a few logits, the common tiny calls) keeps the
- * list in registers and inserts every entry without a branch, a max and a min per slot, into a
- * list of zeros (below every entry: k <= n replaces them all); K 0: k 3 or 4 of rows of 3 or 4
- * through a 4-entry sorting network (5 compare-exchanges, a zero entry past n; TOP_K1's example
- * 1086 -> 806 instructions, 52 -> 47 ns), any other k the list on the stack, an entry going in
- * only above its last (K 3 and 4 by the registers' inserts measured no faster than the list on
- * rows of 4). */
+ * loop.  Rows of at most 4 (any k <= n) go through a 4-entry sorting network, the keys past n
+ * zero (their entries below every real one), cut to what k reads: K 1 three maxima, K 2 four
+ * compare-exchanges less one half and a max, k 3 or 4 (K 0) all five; each of the k entries
+ * written out from its register (TOP_K's example 734 -> 589 instructions with the one-run call
+ * of KERNEL_FN, 46 -> 36 ns; TOP_K1's 806 -> 638, 47 -> 36).  Longer rows: K 1 or 2 (a
+ * constant: top-1 and top-2 of a few logits) keep the list in registers and insert every entry
+ * without a branch, a max and a min per slot, into a list of zeros (below every entry: k <= n
+ * replaces them all); any other k the list on the stack, an entry going in only above its last
+ * (K 3 and 4 by the registers' inserts measured no faster than the list on rows of 4). */
 /* A compare-exchange of two list entries: the larger first. */
 #define SHORT_CE(a, b)                                             \
     do {                                                           \
@@ -590,6 +593,17 @@ SEQ_RUNS(list_f32_runs, list_f32_seq)
         a = hi_;                                                   \
         b = lo_;                                                   \
     } while (0)
+/* The entry e of the list: the element its position names, and that position. */
+TOPK_INLINE void short_put(const unsigned char *in, unsigned char *val, unsigned char *ix, const int ix64, uint64_t e) {
+    const uint32_t at = ~(uint32_t)e;
+    memcpy(val, in + 4 * at, 4);
+    if (ix64) {
+        const uint64_t a64 = at;
+        memcpy(ix, &a64, 8);
+    } else {
+        memcpy(ix, &at, 4);
+    }
+}
 TOPK_INLINE void short_run(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix,
                            uint64_t len, uint64_t s1, uint64_t s0, uint64_t s2, const int dec, const uint32_t K) {
     const uint32_t k = K ? K : (uint32_t)p->k, n = (uint32_t)p->n, n4 = n & ~3u;
@@ -601,7 +615,7 @@ TOPK_INLINE void short_run(const topk_plan_t *p, const unsigned char *in, unsign
         uint32_t key[LIST_MAX];
         uint64_t list[LIST_MAX];
         uint32_t j = 0;
-        if (!K) /* a constant: the sorting network below reads 4 keys (rows of 3 or 4) */
+        if (n <= 4) /* the sorting network below reads 4 keys: those past n zero */
             simde_mm_storeu_si128((simde__m128i *)(void *)key, simde_mm_setzero_si128());
         for (; j < n4; j += 4)
             simde_mm_storeu_si128((simde__m128i *)(void *)(key + j),
@@ -610,6 +624,29 @@ TOPK_INLINE void short_run(const topk_plan_t *p, const unsigned char *in, unsign
             uint32_t b;
             memcpy(&b, in + 4 * j, 4);
             key[j] = (uint32_t)(sign * f32_key(b)) ^ 0x80000000u;
+        }
+        if (n <= 4) { /* the top k of at most 4 (k <= n): a sorting network, cut to what k reads */
+            uint64_t e0 = (uint64_t)key[0] << 32 | 0xFFFFFFFFu, e1 = (uint64_t)key[1] << 32 | 0xFFFFFFFEu;
+            uint64_t e2 = (uint64_t)key[2] << 32 | 0xFFFFFFFDu, e3 = (uint64_t)key[3] << 32 | 0xFFFFFFFCu;
+            SHORT_CE(e0, e1);
+            SHORT_CE(e2, e3);
+            if (K == 1) {
+                short_put(in, val, ix, ix64, e0 > e2 ? e0 : e2);
+                continue;
+            }
+            SHORT_CE(e0, e2);
+            short_put(in, val, ix, ix64, e0);
+            if (K == 2) {
+                e1 = e1 > e3 ? e1 : e3;
+                short_put(in, val + val_st, ix + ix_st, ix64, e1 > e2 ? e1 : e2);
+                continue;
+            }
+            SHORT_CE(e1, e3);
+            SHORT_CE(e1, e2);
+            short_put(in, val + val_st, ix + ix_st, ix64, e1);
+            short_put(in, val + 2 * val_st, ix + 2 * ix_st, ix64, e2);
+            if (k > 3) short_put(in, val + 3 * val_st, ix + 3 * ix_st, ix64, e3);
+            continue;
         }
         if (K) {
             uint64_t l[2] = {0, 0};
@@ -622,15 +659,6 @@ TOPK_INLINE void short_run(const topk_plan_t *p, const unsigned char *in, unsign
                 }
             }
             for (uint32_t i = 0; i < K; ++i) list[i] = l[i];
-        } else if (n <= 4) { /* k 3 or 4 of 3 or 4 (k <= n): a sorting network, a zero past n */
-            uint64_t e0 = (uint64_t)key[0] << 32 | 0xFFFFFFFFu, e1 = (uint64_t)key[1] << 32 | 0xFFFFFFFEu;
-            uint64_t e2 = (uint64_t)key[2] << 32 | 0xFFFFFFFDu, e3 = n > 3 ? (uint64_t)key[3] << 32 | 0xFFFFFFFCu : 0;
-            SHORT_CE(e0, e1);
-            SHORT_CE(e2, e3);
-            SHORT_CE(e0, e2);
-            SHORT_CE(e1, e3);
-            SHORT_CE(e1, e2);
-            list[0] = e0, list[1] = e1, list[2] = e2, list[3] = e3;
         } else {
             for (j = 0; j < k; ++j) { /* k <= n */
                 const uint64_t e = (uint64_t)key[j] << 32 | (uint32_t)~j;
@@ -646,16 +674,7 @@ TOPK_INLINE void short_run(const topk_plan_t *p, const unsigned char *in, unsign
                 list[i] = e;
             }
         }
-        for (uint32_t r = 0; r < k; ++r) {
-            const uint32_t at = ~(uint32_t)list[r];
-            memcpy(val + r * val_st, in + 4 * at, 4);
-            if (ix64) {
-                const uint64_t a64 = at;
-                memcpy(ix + r * ix_st, &a64, 8);
-            } else {
-                memcpy(ix + r * ix_st, &at, 4);
-            }
-        }
+        for (uint32_t r = 0; r < k; ++r) short_put(in, val + r * val_st, ix + r * ix_st, ix64, list[r]);
     }
 }
 
@@ -706,17 +725,25 @@ static void heap_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) 
     walk_runs(vc, lo, hi, heap_runs);
 }
 
-#define KERNEL_FN(name, range)                                                          \
-    static dmlref_status name(const op_t *op, const exec_args *x, dmlref_error *err) {  \
-        const topk_plan_t *p = op->plan;                                                \
-        const topk_ctx c = {p, x};                                                      \
-        (void)err;                                                                      \
-        run_ranges(op, p->nth, p->nest.points, range, &c);                              \
-        return DMLREF_OK;                                                               \
+/* The kernel: the sequences split over threads, each part walked a run at a time; one
+ * thread over a nest of one dim (every tiny call) is one run, called without the walk. */
+#define KERNEL_FN(name, range, runs)                                                                   \
+    static dmlref_status name(const op_t *op, const exec_args *x, dmlref_error *err) {                 \
+        const topk_plan_t *p = op->plan;                                                               \
+        const nest_t *nt = &p->nest;                                                                   \
+        (void)err;                                                                                     \
+        if (p->nth <= 1 && nt->m == 1) {                                                               \
+            runs(p, IN_DATA(x, 0), OUT_DATA(x, 0), OUT_DATA(x, 1), nt->sizes[0], nt->st[1][0], nt->st[0][0], \
+                 nt->st[2][0]);                                                                        \
+            return DMLREF_OK;                                                                          \
+        }                                                                                              \
+        const topk_ctx c = {p, x};                                                                     \
+        run_ranges(op, p->nth, nt->points, range, &c);                                                 \
+        return DMLREF_OK;                                                                              \
     }
-KERNEL_FN(list_f32_kernel, list_f32_range)
-KERNEL_FN(list_kernel, list_range)
-KERNEL_FN(heap_kernel, heap_range)
+KERNEL_FN(list_f32_kernel, list_f32_range, list_f32_runs)
+KERNEL_FN(list_kernel, list_range, list_runs)
+KERNEL_FN(heap_kernel, heap_range, heap_runs)
 
 static void topk_plan_free(const dmlref_allocator *al, void *p) { mem_free(al, p); }
 
