@@ -509,3 +509,72 @@ TEST(unfold_fast_path_matches_oracle) {
     if (rows < 50 || gather < 50) test_fail(__FILE__, __LINE__, "unfold.rows ran %d cases, unfold.gather %d", rows, gather);
     CHECK_KERNELS_REACHED(&seen, "unfold.", NULL); /* every unfold.* kernel of src/ops/kernels.def */
 }
+
+/* Images without padding whose blocks are 4 to 16 bytes (the fast path's one-table copy of
+ * whole blocks, which the random cases above reach only when all four paddings are 0): every
+ * element size at every block width it allows, windows, strides and dilations of the first
+ * dim, 1 to 3 batches and channels, gapped layouts, 2 threads splitting the images; and now
+ * and then an image of more blocks than the table takes (the other path). */
+TEST(unfold_small_images_match_oracle) {
+    static const DMLREF_TENSOR_DATA_TYPE types[4] = {DMLREF_TENSOR_DATA_TYPE_UINT8, F16, F32, DMLREF_TENSOR_DATA_TYPE_UINT64};
+    const uint64_t base_seed = test_seed(20261128);
+    int failed = 0;
+    for (int iter = 0; iter < 300 && failed < 5; ++iter) {
+        if (!test_case((uint64_t)iter)) continue; /* --case: that one alone */
+        uint64_t r = (uint64_t)test_case_seed(base_seed, (uint64_t)iter);
+        const DMLREF_TENSOR_DATA_TYPE dt = types[rnd(&r) % 4];
+        const uint32_t es = dmlref_data_type_size(dt), bmin = (4 + es - 1) / es, bmax = 16 / es;
+        uint32_t sizes[4], w[2], st[2] = {1, 1}, dil[2], ist[4];
+        sizes[0] = 1 + (uint32_t)(rnd(&r) % 3);
+        sizes[1] = 1 + (uint32_t)(rnd(&r) % 3);
+        w[0] = 1 + (uint32_t)(rnd(&r) % 3);
+        w[1] = 1 + (uint32_t)(rnd(&r) % 3);
+        dil[0] = 1 + (uint32_t)(rnd(&r) % 2);
+        dil[1] = 1 + (uint32_t)(rnd(&r) % 2);
+        st[0] = 1 + (uint32_t)(rnd(&r) % 3);
+        sizes[2] = dil[0] * (w[0] - 1) + 1 + (uint32_t)(rnd(&r) % (iter % 25 == 0 ? 1200 : 8));
+        sizes[3] = dil[1] * (w[1] - 1) + bmin + (uint32_t)(rnd(&r) % (bmax - bmin + 1)); /* B_1 = bmin .. bmax */
+        ufix f;
+        ufix_init(&f, dt, 4, sizes, NULL, w, st, dil, NULL, NULL, NULL);
+        if (rnd(&r) % 3 == 0) { /* gapped input rows and channels (the innermost dim packed) */
+            uint64_t s = 1;
+            for (uint32_t d = 4; d-- > 0;) {
+                ist[d] = (uint32_t)s;
+                s *= sizes[d] + (d == 3 || d == 1 ? 1 + (uint32_t)(rnd(&r) % 5) : 0);
+            }
+            tdesc_init(&f.in, dt, 4, sizes, ist);
+        }
+        if (rnd(&r) % 3 == 0) { /* gapped output rows and batches */
+            uint32_t os[4], ost[4];
+            uint64_t s = 1;
+            memcpy(os, f.out.sizes, sizeof os);
+            for (uint32_t d = 4; d-- > 0;) {
+                ost[d] = (uint32_t)s;
+                s *= os[d] + (d >= 2);
+            }
+            tdesc_init(&f.out, dt, 4, os, ost);
+        }
+        f.u.InputTensor = &f.in.desc;
+        f.u.OutputTensor = &f.out.desc;
+        const int tiny = (int)(rnd(&r) % 2);
+        if (tiny) {
+            setenv("DMLREF_PAR_GRAIN", "64", 1);
+            env_reload();
+        }
+        unsigned char *in = random_bytes(&r, (size_t)f.in.buf.TotalTensorSizeInBytes);
+        const int before = test_failures();
+        const char *kn = NULL;
+        RUN_ALL(&f, in, &kn);
+        if (kn && strcmp(kn, "unfold.rows") != 0) test_fail(__FILE__, __LINE__, "case %d ran %s, not unfold.rows", iter, kn);
+        if (test_failures() != before) {
+            ++failed;
+            fprintf(stderr, "  case %d: %s, input %ux%ux%ux%u, %s\n", iter, dmlref_data_type_name(dt), sizes[0], sizes[1],
+                    sizes[2], sizes[3], tiny ? "grain 64" : "default grain");
+        }
+        free(in);
+        if (tiny) {
+            unsetenv("DMLREF_PAR_GRAIN");
+            env_reload();
+        }
+    }
+}

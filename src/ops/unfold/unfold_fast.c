@@ -16,7 +16,9 @@
  *                  contiguous: a run's valid part [lo, hi) is one copy, the
  *                  rest zeroed (fixed-size moves for runs of up to 16 bytes,
  *                  memcpy/memset above); with two spatial dims the outer blocks
- *                  are one loop over dim 0's table
+ *                  are one loop over dim 0's table, and without padding, blocks of
+ *                  4 to 16 bytes and at most UNFOLD_IMAGE_MAX blocks an image, one
+ *                  table over the image (small_images)
  *   unfold.gather  anything else: element by element through the tables
  *
  * Rows are walked as an odometer over (n, c, k): a division only for the first row
@@ -32,12 +34,15 @@
 /* Table entries (8 bytes each) above which no plan is made: the oracle runs. */
 #define UNFOLD_TABLE_MAX (UINT64_C(1) << 22)
 #define UNFOLD_OUTSIDE UINT64_MAX
+/* Blocks of an image (prod(W) * B_0) up to which small_range's table is made. */
+#define UNFOLD_IMAGE_MAX 1024
 
 typedef struct unfold_plan {
     uint32_t k, es, rows; /* spatial dims, element size, 1: unfold.rows             */
     uint32_t nth;
     uint64_t w[UNFOLD_MAX_SPATIAL], b[UNFOLD_MAX_SPATIAL];
     uint64_t pw, crows, units;            /* prod(W), C * prod(W), N * C * prod(W)   */
+    uint64_t chans, images;               /* C, N * C                                */
     uint64_t isn, isc, osn, osr, osl;     /* byte strides: input N, C; output N, row, column */
     const uint64_t *tab[UNFOLD_MAX_SPATIAL]; /* tab[d][kd * B_d + bd]: source byte offset or UNFOLD_OUTSIDE */
     const uint64_t *row_set;              /* unfold.rows: per last window index kd, 4 words: the valid
@@ -46,6 +51,9 @@ typedef struct unfold_plan {
                                            * and 4 to 16 bytes (image_range's rows_whole_*) */
     const uint64_t *all_in;               /* image_range: per first window index k0, 1 when every
                                            * block of the first dim lies in the input */
+    const uint64_t *image;                /* small_range, or NULL: per row k of an image and block
+                                           * q, image[k * B_0 + q], the block's source byte offset
+                                           * in the image (every block inside it, whole) */
     uint64_t mem[];                       /* the tables                                           */
 } unfold_plan;
 
@@ -53,6 +61,12 @@ typedef struct unfold_ctx {
     const unfold_plan *p;
     const exec_args *x;
 } unfold_ctx;
+
+#if defined(__GNUC__)
+#define UNFOLD_INLINE static inline __attribute__((always_inline))
+#else
+#define UNFOLD_INLINE static inline
+#endif
 
 /* One block of an unfold.rows row: rb bytes at o, the bytes [ab, zb) copied from s, the
  * rest zeros (s NULL: the block lies outside the input, all zeros). */
@@ -217,10 +231,52 @@ static void image_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part)
     }
 }
 
+/* unfold.rows with two spatial dims, no padding and blocks of 4 to 16 bytes, at most
+ * UNFOLD_IMAGE_MAX blocks an image (every tiny unfold without padding): the images [lo, hi)
+ * (the work split by images, (n, c)), each block's source in one table over an image's rows
+ * (a row costs a pointer step: a fifth of image_range's instructions a row); a block is two
+ * moves of W bytes (a constant: 4 or 8). */
+UNFOLD_INLINE void small_images(const unfold_plan *p, const unsigned char *src, unsigned char *dst, uint64_t lo,
+                                uint64_t hi, const size_t W) {
+    const uint64_t pw = p->pw, b0 = p->b[0], osr = p->osr, C = p->chans;
+    const size_t rb = (size_t)(p->b[1] * p->es);
+    uint64_t n = lo;
+    uint64_t c = coord_step(&n, C); /* n = lo / C, c = lo % C */
+    for (uint64_t u = lo; u < hi; ++u) {
+        const unsigned char *ib = src + n * p->isn + c * p->isc;
+        unsigned char *ob = dst + n * p->osn + c * pw * osr;
+        const uint64_t *t = p->image;
+        for (uint64_t k = 0; k < pw; ++k, ob += osr) {
+            unsigned char *o = ob;
+            for (uint64_t q = 0; q < b0; ++q, ++t, o += rb) {
+                uint64_t a, b;
+                memcpy(&a, ib + *t, W);
+                memcpy(&b, ib + *t + rb - W, W);
+                memcpy(o, &a, W);
+                memcpy(o + rb - W, &b, W);
+            }
+        }
+        if (++c == C) {
+            c = 0;
+            ++n;
+        }
+    }
+}
+static void small_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) {
+    const unfold_ctx *cx = vc;
+    const unfold_plan *p = cx->p;
+    (void)part;
+    if (p->b[1] * p->es >= 8) small_images(p, IN_DATA(cx->x, 0), OUT_DATA(cx->x, 0), lo, hi, 8);
+    else small_images(p, IN_DATA(cx->x, 0), OUT_DATA(cx->x, 0), lo, hi, 4);
+}
+
 static dmlref_status unfold_kernel(const op_t *op, const exec_args *x, dmlref_error *err) {
     const unfold_ctx c = {op->plan, x};
     (void)err;
-    run_ranges(op, c.p->nth, c.p->units, c.p->k == 2 && c.p->rows ? image_range : unfold_range, &c);
+    const range_fn fn = c.p->image ? small_range : c.p->k == 2 && c.p->rows ? image_range : unfold_range;
+    const uint64_t units = c.p->image ? c.p->images : c.p->units; /* images, or rows */
+    if (c.p->nth <= 1) fn(&c, 0, units, 0); /* one thread (every tiny call): no partition */
+    else run_ranges(op, c.p->nth, units, fn, &c);
     return DMLREF_OK;
 }
 
@@ -235,6 +291,9 @@ dmlref_status plan_unfold(op_t *op, const unfold_params *prm, dmlref_error *err)
     for (uint32_t d = 0; d < K; ++d) entries += (uint64_t)prm->w[d] * prm->blocks[d];
     entries += 4 * (uint64_t)prm->w[L] + prm->w[0]; /* row_set, all_in */
     if (entries > UNFOLD_TABLE_MAX) return DMLREF_OK; /* the oracle */
+    const uint64_t image_entries = K == 2 ? prm->pw * prm->blocks[0] : 0; /* image, if it is used */
+    const int image_fits = K == 2 && image_entries <= UNFOLD_IMAGE_MAX;
+    if (image_fits) entries += image_entries;
     unfold_plan *p = mem_alloc(&op->alloc, sizeof *p + (size_t)entries * sizeof(uint64_t));
     if (!p) return plan_out_of_memory(op, err);
     mem_zero(p, sizeof *p);
@@ -277,6 +336,8 @@ dmlref_status plan_unfold(op_t *op, const unfold_params *prm, dmlref_error *err)
     p->pw = prm->pw;
     p->crows = prm->pw * in->sizes[1];
     p->units = p->crows * in->sizes[0];
+    p->chans = in->sizes[1];
+    p->images = p->chans * in->sizes[0];
     p->isn = in->bstrides[0];
     p->isc = in->bstrides[1];
     p->osn = out->bstrides[D - 3];
@@ -284,6 +345,18 @@ dmlref_status plan_unfold(op_t *op, const unfold_params *prm, dmlref_error *err)
     p->osl = out->bstrides[D - 1];
     p->rows = prm->st[L] == 1 && in->bstrides[D - 1] == out->esize && p->osl == out->esize;
     p->nth = plan_threads(op, 2 * out->elements * out->esize);
+    if (image_fits && p->rows) { /* small_range: every block inside the input, whole, 4 to 16 bytes */
+        int small = 1;
+        for (uint64_t kd = 0; kd < p->w[1]; ++kd) small &= rs[4 * kd + 3] != 0;
+        for (uint64_t kd = 0; kd < p->w[0]; ++kd) small &= all_in[kd] != 0;
+        if (small) {
+            uint64_t *img = all_in + p->w[0];
+            for (uint64_t k0 = 0; k0 < p->w[0]; ++k0)
+                for (uint64_t k1 = 0; k1 < p->w[1]; ++k1)
+                    for (uint64_t q = 0; q < p->b[0]; ++q) *img++ = p->tab[0][k0 * p->b[0] + q] + rs[4 * k1 + 2];
+            p->image = all_in + p->w[0];
+        }
+    }
     op->plan = p;
     op->plan_free = unfold_free;
     op->kernel = unfold_kernel;
