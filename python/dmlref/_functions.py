@@ -2038,7 +2038,7 @@ def unfold(input: ArrayLike, /, *, window_sizes: Sequence[int], strides: Sequenc
     block: with the last Stride 1 and the last input and output dims contiguous, a run is one
     `memcpy` from a shifted input row with its padding parts zeroed (`unfold.rows`: the `unfold_3x3`
     workload, window 3×3, stride 1, padding 1); otherwise each element is gathered through the
-    tables (`unfold.gather`). Tables above 2^22 entries (only for huge windows or paddings) leave
+    tables (`unfold.gather`). An image (two spatial dims) with no padding whose blocks are 4 to 16
     ...
     """
     r = _fast(177, (input,), (window_sizes, strides, dilations, start_padding, end_padding,), None, out, feature_level, check_indices, threads, force_oracle)
