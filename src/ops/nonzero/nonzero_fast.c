@@ -5,7 +5,8 @@
  * nonzero_coordinates.packed: a packed input (row-major, no gaps).  Its elements are
  * scanned 16 at a time into a 16-bit mask of the nonzero ones: SIMD compares with zero
  * (floats after clearing the sign bit, so +-0 are zero and NaN is not), packed down to
- * bytes and movemask'ed; the coordinates are then emitted from the mask's set bits, a
+ * bytes and movemask'ed (a last group of fewer than 16 a vector of 4 or 8 at a time, then
+ * one by one); the coordinates are then emitted from the mask's set bits, a
  * running coordinate advanced from one nonzero element to the next (a carry across the
  * dimensions only when a row ends).  Across threads it is two passes over the same
  * static partition of 64-element blocks (run_ranges): each part counts its nonzero
@@ -87,14 +88,38 @@ static inline uint32_t nz_mask16(const nz_plan *p, const unsigned char *q) {
     }
     return ~(uint32_t)simde_mm_movemask_epi8(e) & 0xFFFFu;
 }
+
+/* The mask of n < 16 elements at q (a part's last group, or a tiny input's only one): whole
+ * vectors of 4-byte elements 4 at a time and of 2-byte ones 8 at a time, the rest one by one. */
+static inline uint32_t nz_mask_part(const nz_plan *p, const unsigned char *q, uint32_t n) {
+    const simde__m128i z = simde_mm_setzero_si128();
+    uint32_t m = 0, k = 0;
+    if (p->es == 4) {
+        const simde__m128i s = simde_mm_set1_epi32(p->is_float ? 0x7FFFFFFF : -1);
+        for (; k + 4 <= n; k += 4) {
+            const simde__m128i e = simde_mm_cmpeq_epi32(simde_mm_and_si128(LD(q + 4 * k), s), z);
+            m |= (~(uint32_t)simde_mm_movemask_ps(simde_mm_castsi128_ps(e)) & 0xFu) << k;
+        }
+    } else if (p->es == 2) {
+        const simde__m128i s = simde_mm_set1_epi16(p->is_float ? 0x7FFF : -1);
+        for (; k + 8 <= n; k += 8) {
+            const simde__m128i e = simde_mm_cmpeq_epi16(simde_mm_and_si128(LD(q + 2 * k), s), z);
+            m |= (~(uint32_t)simde_mm_movemask_epi8(simde_mm_packs_epi16(e, e)) & 0xFFu) << k;
+        }
+    }
+    return k < n ? m | nz_mask_scalar(p, q + (size_t)k * p->es, n - k) << k : m;
+}
 #else
 static inline uint32_t nz_mask16(const nz_plan *p, const unsigned char *q) { return nz_mask_scalar(p, q, 16); }
+static inline uint32_t nz_mask_part(const nz_plan *p, const unsigned char *q, uint32_t n) {
+    return nz_mask_scalar(p, q, n);
+}
 #endif
 
 /* The mask of the n (<= 16) elements from element i. */
 static inline uint32_t nz_mask(const nz_plan *p, const unsigned char *src, uint64_t i, uint32_t n) {
     const unsigned char *q = src + i * p->es;
-    return n == 16 ? nz_mask16(p, q) : nz_mask_scalar(p, q, n);
+    return n == 16 ? nz_mask16(p, q) : nz_mask_part(p, q, n);
 }
 
 /* The elements [e0, e1) of part [lo, hi) of the partition. */
@@ -161,8 +186,11 @@ static void nz_write_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t pa
             if (p->cpacked && N <= 2) { /* 4-byte moves: a wider load of co[] just stored would stall */
                 memcpy(o, co + first, 4);
                 if (N == 2) memcpy(o + 4, co + first + 1, 4);
-            } else if (p->cpacked) { /* N <= 8: 4-byte moves, no call */
-                for (uint32_t j = 0; j < N; ++j) memcpy(o + 4 * j, co + first + j, 4);
+            } else if (p->cpacked) { /* N 3 to 8: 4-byte moves, no call, the first 3 unrolled */
+                memcpy(o, co + first, 4);
+                memcpy(o + 4, co + first + 1, 4);
+                memcpy(o + 8, co + first + 2, 4);
+                for (uint32_t j = 3; j < N; ++j) memcpy(o + 4 * j, co + first + j, 4);
             } else {
                 for (uint32_t j = 0; j < N; ++j) memcpy(o + j * scol, co + first + j, 4);
             }
