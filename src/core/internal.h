@@ -51,6 +51,7 @@ typedef struct tensor {
     uint64_t span_bytes;     /* (IndexOfLastElement + 1) * esize                 */
     uint64_t total_bytes;    /* TotalTensorSizeInBytes                           */
     uint32_t align;          /* GuaranteedBaseOffsetAlignment (0 or a power of 2) */
+    uint32_t align_mask;     /* align - 1, or 0 when align is 0: the base address bits that must be 0 */
 } tensor_t;
 
 /* All zeros (tensor.c): what tensor_check starts a tensor from. */

@@ -343,6 +343,7 @@ dmlref_status(tensor_check)(MSG_ONLY(const char *op) const char *name, const DML
                          ") must be 0 or a power of two >= the element size (%" PRIu32 ")",
                          op, name, align, t->esize);
     t->align = align;
+    t->align_mask = align ? align - 1 : 0;
 
     /* T15: packed (no Strides) is disjoint by construction */
     if (is_output && bd->Strides) return check_no_overlap(&output_of->alloc, MSG_ONLY(op) name, t, err);
