@@ -197,7 +197,7 @@ static void stream_fill(unsigned char *d, size_t n) {
 /* gather_rows' bound (docs/performance.md): the 65536 rows of 1 KiB of gather_rows, each from a
  * random row of the 64 MiB source (uniform, a fixed xorshift), copied in order to the 64 MiB
  * destination by a hand loop doing what gather.rows does per row: the row ROWS_AHEAD ahead
- * prefetched, the row copied with streaming stores.  What the kernel adds is its index reads,
+ * prefetched into L2 (as plan.h's PREFETCH_R), the row copied with streaming stores.  What the kernel adds is its index reads,
  * its clamp and its nest walk. */
 #define ROWS_BYTES 1024u
 #define ROWS_COUNT ((size_t)64 << 10)
@@ -221,7 +221,7 @@ static void rows_copy(size_t lo, size_t hi) {
             const unsigned char *nx = mc_src + (size_t)rows_idx[i + ROWS_AHEAD] * ROWS_BYTES;
             for (size_t b = 0; b < ROWS_BYTES; b += 64) {
 #if defined(__GNUC__)
-                __builtin_prefetch(nx + b, 0);
+                __builtin_prefetch(nx + b, 0, 2);
 #else
                 (void)nx;
 #endif
