@@ -159,8 +159,7 @@ static void rows_small_stream(unsigned char *d, uint64_t ds, const unsigned char
     for (uint64_t i = 0; i < len; ++i) {
         if (i + SMALL_AHEAD < len) {
             const unsigned char *p = s + (i + SMALL_AHEAD) * ss;
-            for (uint64_t k = 0; k < b; k += 64) PREFETCH_R(p + k);
-            PREFETCH_R(p + b - 1);
+            prefetch_range(p, b);
         }
         simd_copy_stream(d + i * ds, s + i * ss, (size_t)b);
     }

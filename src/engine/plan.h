@@ -388,4 +388,16 @@ static inline int nest_adjacent(uint64_t outer, uint64_t inner, uint64_t size) {
 #define PREFETCH_R(p) ((void)(p))
 #endif
 
+/* PREFETCH_R of every line of the bytes [p, p + bytes), bytes >= 1, each once, from the line p
+ * lies on: a range that does not start on a line touches one line more than bytes / 64 (a 1 KiB
+ * row 16 bytes past a line, as numpy's arrays sit, has 17: prefetching 16 from p, random rows
+ * took 6.0-6.4 ms a 64 MiB gather on 4 KiB pages against 4.0-4.3 with all 17).  The addresses
+ * are integers: the first lies before p on p's line.  (A 17th prefetch at p + bytes - 1, a
+ * duplicate when p is on a line, cost gather_rows a fifth on aligned rows; and gcc 12 deleted
+ * the loop's prefetches when a test on p chose whether to issue it.) */
+static inline void prefetch_range(const unsigned char *p, uint64_t bytes) {
+    const uintptr_t last = (uintptr_t)p + (uintptr_t)(bytes - 1);
+    for (uintptr_t q = (uintptr_t)p & ~(uintptr_t)63; q <= last; q += 64) PREFETCH_R((const void *)q);
+}
+
 #endif

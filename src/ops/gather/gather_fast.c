@@ -293,7 +293,7 @@ static void rows_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) 
                 for (uint64_t i = 0; i < n; ++i) {
                     if (i + ROW_AHEAD < n && b <= 4096) {
                         const unsigned char *nx = s + (i + ROW_AHEAD) * is + nidx[i + ROW_AHEAD] * as;
-                        for (uint64_t bb = 0; bb < b; bb += 64) PREFETCH_R(nx + bb);
+                        prefetch_range(nx, b);
                     }
                     if (p->stream) simd_copy_stream(o + i * os, s + i * is + nidx[i] * as, (size_t)b);
                     else memcpy(o + i * os, s + i * is + nidx[i] * as, (size_t)b);
@@ -368,11 +368,9 @@ static void axis_last_shared_range(const void *vc, uint64_t lo, uint64_t hi, uin
     const uint64_t end = lo / L == (hi - 1) / L ? (hi - 1) % L + 1 : L;
     for (uint64_t c0 = first; c0 < end; c0 += SHARED_CHUNK) {
         const uint64_t c1 = end - c0 < SHARED_CHUNK ? end : c0 + SHARED_CHUNK;
-        /* lines of the next row's input to prefetch: all of them, when the chunk is the whole
-         * row, the row is contiguous along the axis and small enough to stay cached */
-        const uint64_t pf_next = c0 == 0 && c1 == L && nt->m >= 2 && p->as == p->esize && p->A * p->esize <= PF_ROW_MAX
-                                     ? (p->A * p->esize + 63) / 64
-                                     : 0;
+        /* the next row's input prefetched whole when the chunk is the whole row, the row is
+         * contiguous along the axis and small enough to stay cached */
+        const int pf_next = c0 == 0 && c1 == L && nt->m >= 2 && p->as == p->esize && p->A * p->esize <= PF_ROW_MAX;
         simd_index_norm(ix + c0 * js, js, p->ixtype, p->A, c1 - c0, nidx);
         nest_it it;
         for (int more = nest_rows_begin(nt, &it, lo, hi); more; more = nest_rows_next(nt, &it)) {
@@ -381,7 +379,7 @@ static void axis_last_shared_range(const void *vc, uint64_t lo, uint64_t hi, uin
             if (a >= b) continue;
             if (pf_next && it.c[l - 1] + 1 < nt->sizes[l - 1]) { /* the next row's lines, read at random */
                 const unsigned char *nx = in + it.off[1] + nt->st[1][l - 1];
-                for (uint64_t k = 0; k < pf_next; ++k) PREFETCH_R(nx + k * 64);
+                prefetch_range(nx, p->A * p->esize);
             }
             unsigned char *o = out + it.off[0] + (a - s) * os;
             if (p->stream && p->esize == 4) gather_stream_x4(o, in + it.off[1], p->as, nidx + (a - c0), b - a);
@@ -414,7 +412,7 @@ static void axis_first_block(const gather_plan *p, const exec_args *x, uint64_t 
             unsigned char *d = slab + v * n * es;
             /* prefetch addresses stay inside the row's elements (never past the buffer's end) */
             if (v + PREFETCH_ROWS < p->A)
-                for (uint64_t bb = 0; bb <= (n - 1) * is; bb += 64) PREFETCH_R(sv + PREFETCH_ROWS * as + bb);
+                prefetch_range(sv + PREFETCH_ROWS * as, (n - 1) * is + 1);
             if (is == es) memcpy(d, sv, (size_t)(n * es));
             else
                 for (uint64_t j = 0; j < n; ++j) memcpy(d + j * es, sv + j * is, (size_t)es);
@@ -428,8 +426,9 @@ static void axis_first_block(const gather_plan *p, const exec_args *x, uint64_t 
             const unsigned char *qn = q + (i + PREFETCH_ROWS) * rjs;
             unsigned char *on = o + (i + PREFETCH_ROWS) * ros;
             /* up to the row's last element, not n strides on (which may lie past the buffer) */
-            for (uint64_t bb = 0; bb <= (n - 1) * js; bb += 64) PREFETCH_R(qn + bb);
+            prefetch_range(qn, (n - 1) * js + 1);
             for (uint64_t bb = 0; bb <= (n - 1) * os; bb += 64) PREFETCH_W(on + bb);
+            PREFETCH_W(on + (n - 1) * os);
         }
         simd_index_norm(q + i * rjs, js, p->ixtype, p->A, n, nidx);
         gather2(es, o + i * ros, os, s + i * ris, is, as, nidx, n);
@@ -538,7 +537,7 @@ static void tuples_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part
                 /* random rows: start fetching row i + ROW_AHEAD while row i is copied */
                 for (uint64_t i = 0; i < n; ++i) {
                     if (i + ROW_AHEAD < n && b <= 4096)
-                        for (uint64_t bb = 0; bb < b; bb += 64) PREFETCH_R(s + src[i + ROW_AHEAD] + bb);
+                        prefetch_range(s + src[i + ROW_AHEAD], b);
                     if (p->stream) simd_copy_stream(o + i * os, s + src[i], (size_t)b);
                     else memcpy(o + i * os, s + src[i], (size_t)b);
                 }
