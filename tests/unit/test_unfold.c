@@ -429,6 +429,27 @@ TEST(unfold_nan_payloads_and_negative_zero) {
 /* the prefixes of this test's CHECK_KERNELS_REACHED calls (the whole-list check) */
 KERNELS_CHECKED("unfold.")
 
+/* A random case: half of the time with a tiny DMLREF_PAR_GRAIN (2 threads really split the
+ * work), random input bytes, RUN_ALL.  *kernel: the fast path's name; *tiny: which grain; 1 when
+ * the case failed. */
+static int run_random(const ufix *f, uint64_t *r, const char **kernel, int *tiny) {
+    *tiny = (int)(rnd(r) % 2);
+    if (*tiny) {
+        setenv("DMLREF_PAR_GRAIN", "64", 1);
+        env_reload();
+    }
+    unsigned char *in = random_bytes(r, (size_t)f->in.buf.TotalTensorSizeInBytes);
+    const int before = test_failures();
+    *kernel = NULL;
+    RUN_ALL(f, in, kernel);
+    free(in);
+    if (*tiny) {
+        unsetenv("DMLREF_PAR_GRAIN");
+        env_reload();
+    }
+    return test_failures() != before;
+}
+
 /* The fast path writes exactly the oracle's bytes on random cases: every element size, 1 to 6
  * spatial dims, windows, strides, dilations and paddings, random layouts; half of them with a
  * tiny DMLREF_PAR_GRAIN so that 2 threads really split the rows. */
@@ -483,26 +504,15 @@ TEST(unfold_fast_path_matches_oracle) {
         f.u.InputTensor = &f.in.desc;
         f.u.OutputTensor = &f.out.desc;
         if (rnd(&r) % 5 == 0) f.out.buf.TotalTensorSizeInBytes += 8; /* a tail nobody addresses */
-        const int tiny = (int)(rnd(&r) % 2);
-        if (tiny) {
-            setenv("DMLREF_PAR_GRAIN", "64", 1);
-            env_reload();
-        }
-        unsigned char *in = random_bytes(&r, (size_t)f.in.buf.TotalTensorSizeInBytes);
-        const int before = test_failures();
-        const char *kn = NULL;
-        RUN_ALL(&f, in, &kn);
+        const char *kn;
+        int tiny;
+        const int bad = run_random(&f, &r, &kn, &tiny);
         if (kn) kernels_note(&seen, kn);
         if (kn && strcmp(kn, "unfold.rows") == 0) ++rows;
         else if (kn && strcmp(kn, "unfold.gather") == 0) ++gather;
-        if (test_failures() != before) {
+        if (bad) {
             ++failed;
             fprintf(stderr, "  case %d: %u spatial dims, %s\n", iter, k, tiny ? "grain 64" : "default grain");
-        }
-        free(in);
-        if (tiny) {
-            unsetenv("DMLREF_PAR_GRAIN");
-            env_reload();
         }
     }
     if (!test_cases_end()) return; /* --case: the checks over all the cases do not apply */
@@ -556,25 +566,17 @@ TEST(unfold_small_images_match_oracle) {
         }
         f.u.InputTensor = &f.in.desc;
         f.u.OutputTensor = &f.out.desc;
-        const int tiny = (int)(rnd(&r) % 2);
-        if (tiny) {
-            setenv("DMLREF_PAR_GRAIN", "64", 1);
-            env_reload();
+        const char *kn;
+        int tiny;
+        int bad = run_random(&f, &r, &kn, &tiny);
+        if (kn && strcmp(kn, "unfold.rows") != 0) {
+            test_fail(__FILE__, __LINE__, "case %d ran %s, not unfold.rows", iter, kn);
+            bad = 1;
         }
-        unsigned char *in = random_bytes(&r, (size_t)f.in.buf.TotalTensorSizeInBytes);
-        const int before = test_failures();
-        const char *kn = NULL;
-        RUN_ALL(&f, in, &kn);
-        if (kn && strcmp(kn, "unfold.rows") != 0) test_fail(__FILE__, __LINE__, "case %d ran %s, not unfold.rows", iter, kn);
-        if (test_failures() != before) {
+        if (bad) {
             ++failed;
             fprintf(stderr, "  case %d: %s, input %ux%ux%ux%u, %s\n", iter, dmlref_data_type_name(dt), sizes[0], sizes[1],
                     sizes[2], sizes[3], tiny ? "grain 64" : "default grain");
-        }
-        free(in);
-        if (tiny) {
-            unsetenv("DMLREF_PAR_GRAIN");
-            env_reload();
         }
     }
 }
