@@ -437,7 +437,7 @@ static inline int bindings_hold1(const op_t *op, const dmlref_cbuffer *inputs, u
 dmlref_status dmlref_execute(const dmlref_operator *op, const dmlref_cbuffer *inputs, uint32_t n_inputs,
                              const dmlref_buffer *outputs, uint32_t n_outputs, dmlref_error *err) {
     if (!op) return set_error(err, DMLREF_ERROR_NULL_POINTER, "dmlref_execute: op is NULL");
-    /* One output (all but SPLIT, TOP_K and NONZERO_COORDINATES): B1-B5 in one pass over the
+    /* One output (all but SPLIT, TOP_K, TOP_K1, NONZERO_COORDINATES): B1-B5 in one pass over the
      * inputs, each tested against the output; any other binding, or one that breaks a rule,
      * through check_bindings, which finds the first rule broken and says which. */
     if (!(n_outputs == 1 && op->n_outputs == 1 && n_inputs == op->n_inputs && outputs && (inputs || !n_inputs) &&
