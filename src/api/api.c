@@ -375,6 +375,11 @@ static dmlref_status overlap_error(const op_t *op, uint32_t k, int other_is_outp
                           binding_name(op, other_is_output, i, other, sizeof other));
 }
 
+/* A buffer that B2-B4 accept for tensor t. */
+static inline int buffer_fits(const void *data, size_t size, const tensor_t *t) {
+    return data && (uint64_t)size >= t->total_bytes && ((uintptr_t)data & t->align_mask) == 0;
+}
+
 static dmlref_status check_bindings(const op_t *op, const dmlref_cbuffer *inputs, uint32_t n_inputs,
                                     const dmlref_buffer *outputs, uint32_t n_outputs, dmlref_error *err) {
     if (n_inputs != op->n_inputs || n_outputs != op->n_outputs)
@@ -385,18 +390,12 @@ static dmlref_status check_bindings(const op_t *op, const dmlref_cbuffer *inputs
     if ((n_inputs && !inputs) || (n_outputs && !outputs))
         return set_rule_error(err, DMLREF_ERROR_NULL_POINTER, "B2", NULL, NULL, "%s: the %s buffer array is NULL", op->name,
                          n_inputs && !inputs ? "input" : "output");
-    for (uint32_t k = 0; k < n_inputs; ++k) {
-        const tensor_t *t = &op->inputs[k];
-        const void *data = inputs[k].data;
-        if (!data || (uint64_t)inputs[k].size < t->total_bytes || (t->align && ((uintptr_t)data & (t->align - 1)) != 0))
+    for (uint32_t k = 0; k < n_inputs; ++k)
+        if (!buffer_fits(inputs[k].data, inputs[k].size, &op->inputs[k]))
             return binding_error(op, inputs, outputs, n_inputs, k, err);
-    }
-    for (uint32_t k = 0; k < n_outputs; ++k) {
-        const tensor_t *t = &op->outputs[k];
-        const void *data = outputs[k].data;
-        if (!data || (uint64_t)outputs[k].size < t->total_bytes || (t->align && ((uintptr_t)data & (t->align - 1)) != 0))
+    for (uint32_t k = 0; k < n_outputs; ++k)
+        if (!buffer_fits(outputs[k].data, outputs[k].size, &op->outputs[k]))
             return binding_error(op, inputs, outputs, n_inputs, (uint64_t)n_inputs + k, err);
-    }
     /* An output may not overlap any input or another output; an in-place
      * operator's output may be its input's very buffer. */
     const int in_place = (op->cls->schema->flags & DMLREF_SCHEMA_IN_PLACE) != 0;
@@ -411,11 +410,6 @@ static dmlref_status check_bindings(const op_t *op, const dmlref_cbuffer *inputs
                 return overlap_error(op, k, 1, i, err);
     }
     return DMLREF_OK;
-}
-
-/* A buffer that B2-B4 accept for tensor t. */
-static inline int buffer_fits(const void *data, size_t size, const tensor_t *t) {
-    return data && (uint64_t)size >= t->total_bytes && ((uintptr_t)data & t->align_mask) == 0;
 }
 
 /* B2-B5 for n_inputs inputs and one output, the counts and arrays checked (B1, B2). */
