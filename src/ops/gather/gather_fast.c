@@ -427,8 +427,7 @@ static void axis_first_block(const gather_plan *p, const exec_args *x, uint64_t 
             unsigned char *on = o + (i + PREFETCH_ROWS) * ros;
             /* up to the row's last element, not n strides on (which may lie past the buffer) */
             prefetch_range(qn, (n - 1) * js + 1);
-            for (uint64_t bb = 0; bb <= (n - 1) * os; bb += 64) PREFETCH_W(on + bb);
-            PREFETCH_W(on + (n - 1) * os);
+            prefetch_range_w(on, (n - 1) * os + 1);
         }
         simd_index_norm(q + i * rjs, js, p->ixtype, p->A, n, nidx);
         gather2(es, o + i * ros, os, s + i * ris, is, as, nidx, n);
