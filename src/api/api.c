@@ -365,10 +365,7 @@ static dmlref_status binding_error(const op_t *op, const dmlref_cbuffer *inputs,
  * buffer; messages (and binding names) are only formatted on failure. */
 /* B5: output k overlaps input i (other_is_output 0) or output i.  A function of its
  * own, not inlined: the names' buffers stay off execute's stack until an error. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static dmlref_status overlap_error(const op_t *op, uint32_t k, int other_is_output, uint32_t i, dmlref_error *err) {
+static DMLREF_NOINLINE dmlref_status overlap_error(const op_t *op, uint32_t k, int other_is_output, uint32_t i, dmlref_error *err) {
     char name[48], other[48];
     return set_rule_error(err, DMLREF_ERROR_BINDING, "B5", binding_name(op, 1, k, name, sizeof name), NULL,
                           "%s: the %s buffer overlaps the %s buffer", op->name, name,

@@ -10,18 +10,12 @@ const char *index_str(char *buf, size_t cap, index_value v) {
     return buf;
 }
 
-#if defined(__GNUC__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE
-#endif
-
 /* The walk and the message are functions of their own, not inlined: the walk's
  * iterator and the message's buffers are never on the stack together. */
 
 /* The first index out of range in row-major order: 1 with its coordinate and value. */
-static NOINLINE int first_out_of_range(const tensor_t *idx, const unsigned char *idx_data, uint32_t components,
-                                       const uint64_t *bounds, uint32_t *coord, index_value *value) {
+static DMLREF_NOINLINE int first_out_of_range(const tensor_t *idx, const unsigned char *idx_data, uint32_t components,
+                                              const uint64_t *bounds, uint32_t *coord, index_value *value) {
     const uint64_t *bs[1] = {idx->bstrides};
     nd_iter it;
     for (nd_iter_init(&it, idx->n, idx->sizes, 1, bs); !it.done; nd_iter_next(&it)) {
@@ -38,9 +32,9 @@ static NOINLINE int first_out_of_range(const tensor_t *idx, const unsigned char 
     return 0;
 }
 
-static NOINLINE dmlref_status out_of_range_error(const op_t *op, const tensor_t *idx, const char *idx_name,
-                                                 const uint32_t *coord, index_value v, uint64_t bound, uint32_t dim,
-                                                 dmlref_error *err) {
+static DMLREF_NOINLINE dmlref_status out_of_range_error(const op_t *op, const tensor_t *idx, const char *idx_name,
+                                                        const uint32_t *coord, index_value v, uint64_t bound, uint32_t dim,
+                                                        dmlref_error *err) {
     char pos[128], val[32];
     const int sgn = v.is_signed;
     return set_rule_error(err, DMLREF_ERROR_INDEX_OUT_OF_RANGE, "N1", idx_name, NULL,

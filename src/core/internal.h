@@ -23,10 +23,20 @@
 #define DMLREF_SIMD 1
 #endif
 
+/* DMLREF_ALWAYS_INLINE: a function whose callers pass constants (an element size, a
+ * direction) that make each inlined call a loop of its own, or one that takes or returns
+ * vectors (a split-off copy would pass vectors by value, an ABI question on an i386 build
+ * without SSE: gcc's -Wpsabi).  DMLREF_NOINLINE: a function kept out of its caller's frame
+ * (a walk or a message buffer that would otherwise add up on the stack under every
+ * compile: docs/baremetal.md, "Stack"). */
 #if defined(__GNUC__)
 #define DMLREF_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define DMLREF_ALWAYS_INLINE inline __attribute__((always_inline))
+#define DMLREF_NOINLINE __attribute__((noinline))
 #else
 #define DMLREF_PRINTF(a, b)
+#define DMLREF_ALWAYS_INLINE inline
+#define DMLREF_NOINLINE
 #endif
 
 /* The tensors a compiled operator holds in itself (dmlref_operator.tensor_store): up to this

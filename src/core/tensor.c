@@ -93,14 +93,8 @@ const char *coord_str(char *buf, size_t cap, const uint32_t *coord, uint32_t n) 
 /* The bitmap and sort checks and the message stay out of line, out of each other
  * and out of tensor_check: inlined, their iterators and message buffers added up
  * in one frame under every operator's compile (docs/baremetal.md, "Stack"). */
-#if defined(__GNUC__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE
-#endif
-
-static NOINLINE dmlref_status overlap_error(MSG_ONLY(const char *op) const char *name, const tensor_t *t,
-                                   const uint32_t *coord, uint64_t off, dmlref_error *err) {
+static DMLREF_NOINLINE dmlref_status overlap_error(MSG_ONLY(const char *op) const char *name, const tensor_t *t,
+                                                   const uint32_t *coord, uint64_t off, dmlref_error *err) {
     MSG_LOCAL(const char *op);
     char buf[128];
     return set_rule_error(err, DMLREF_ERROR_OUTPUT_OVERLAP, "T15", name, "Strides",
@@ -121,8 +115,8 @@ static int cmp_off_pos(const void *pa, const void *pb) {
 /* The exact check for spans too large for a bitmap: sort (offset, position)
  * pairs of the first `count` elements in row-major order; report the earliest
  * element whose offset an earlier one has. */
-static NOINLINE dmlref_status overlap_by_sorting(const dmlref_allocator *al, MSG_ONLY(const char *op) const char *name,
-                                                 const tensor_t *t, uint64_t count, dmlref_error *err) {
+static DMLREF_NOINLINE dmlref_status overlap_by_sorting(const dmlref_allocator *al, MSG_ONLY(const char *op) const char *name,
+                                                        const tensor_t *t, uint64_t count, dmlref_error *err) {
     MSG_LOCAL(const char *op);
     off_pos *v = mem_array(al, count, sizeof *v);
     if (!v) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);
@@ -178,8 +172,8 @@ static dmlref_status overlap_by_search(const dmlref_allocator *al, MSG_ONLY(cons
 }
 
 /* Spans of at most OVERLAP_BITMAP_MAX_SPAN elements: one bit per element offset. */
-static NOINLINE dmlref_status overlap_by_bitmap(const dmlref_allocator *al, MSG_ONLY(const char *op) const char *name,
-                                                const tensor_t *t, uint64_t span, dmlref_error *err) {
+static DMLREF_NOINLINE dmlref_status overlap_by_bitmap(const dmlref_allocator *al, MSG_ONLY(const char *op) const char *name,
+                                                       const tensor_t *t, uint64_t span, dmlref_error *err) {
     MSG_LOCAL(const char *op);
     unsigned char *seen = mem_zalloc(al, (size_t)(span / 8 + 1));
     if (!seen) return set_error(err, DMLREF_ERROR_OUT_OF_MEMORY, "%s: out of memory", op);

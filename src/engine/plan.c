@@ -87,10 +87,7 @@ static void pool_task(void *arg, uint32_t i) {
 /* The OpenMP team, in a function of its own: clang asks libomp for the thread's id on entry
  * to any function holding a parallel region, which starts libomp's runtime (it allocates,
  * and LLVM's libomp spins forever when that allocation fails) even on the serial path. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static void run_omp(int n, uint64_t units, range_fn fn, const void *ctx) {
+static DMLREF_NOINLINE void run_omp(int n, uint64_t units, range_fn fn, const void *ctx) {
 #pragma omp parallel for schedule(static) num_threads(n)
     for (int t = 0; t < n; ++t)
         fn(ctx, units * (uint64_t)t / (uint64_t)n, units * (uint64_t)(t + 1) / (uint64_t)n, (uint32_t)t);

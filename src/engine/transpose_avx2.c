@@ -23,13 +23,13 @@
 #define IN_ROW 64u   /* bytes between rows of in  */
 #define OUT_ROW 128u /* bytes between rows of out */
 
-static inline __attribute__((always_inline)) AVX2_TARGET __m256i load(const unsigned char *p) {
+static DMLREF_ALWAYS_INLINE AVX2_TARGET __m256i load(const unsigned char *p) {
     return _mm256_loadu_si256((const __m256i *)(const void *)p);
 }
 
 /* lane 0 of v to out row a, lane 1 to out row a + k, both at byte offset o */
-static inline __attribute__((always_inline)) AVX2_TARGET void store2(unsigned char *out, uint32_t a, uint32_t k,
-                                                                    uint32_t o, __m256i v) {
+static DMLREF_ALWAYS_INLINE AVX2_TARGET void store2(unsigned char *out, uint32_t a, uint32_t k,
+                                                    uint32_t o, __m256i v) {
     _mm_storeu_si128((__m128i *)(void *)(out + a * OUT_ROW + o), _mm256_castsi256_si128(v));
     _mm_storeu_si128((__m128i *)(void *)(out + (a + k) * OUT_ROW + o), _mm256_extracti128_si256(v, 1));
 }

@@ -23,9 +23,9 @@
 #define MAXMIN(is_max, a, b) ((is_max) ? _mm256_max_ps((a), (b)) : _mm256_min_ps((a), (b)))
 #define MAXMIN4(is_max, a, b) ((is_max) ? _mm_max_ps((a), (b)) : _mm_min_ps((a), (b)))
 
-static inline __attribute__((always_inline)) AVX2_TARGET uint32_t blocks(const unsigned char *row, uint64_t n16,
-                                                                        uint64_t size, int is_max, unsigned char *v,
-                                                                        unsigned char *acc, int *nan) {
+static DMLREF_ALWAYS_INLINE AVX2_TARGET uint32_t blocks(const unsigned char *row, uint64_t n16,
+                                                        uint64_t size, int is_max, unsigned char *v,
+                                                        unsigned char *acc, int *nan) {
     __m128 best = _mm_loadu_ps((const float *)(const void *)row);
     __m256 u = _mm256_setzero_ps();
     uint64_t i = 0;

@@ -54,11 +54,6 @@ enum { K_FLOAT, K_SIGNED, K_UNSIGNED };
 
 /* The loops below take is_max and last (and the type's kind) as parameters and are called with
  * constants: inlined, each call is a loop of its own without those tests. */
-#if defined(__GNUC__)
-#define AM_INLINE static inline __attribute__((always_inline))
-#else
-#define AM_INLINE static inline
-#endif
 /* A read prefetch into L2 (not L1: the rows of a column chunk are a multiple of 4 KiB apart,
  * so in L1 they would evict one another before they are read). */
 #if defined(__GNUC__)
@@ -151,7 +146,7 @@ static inline int match16(uint16_t x, int find, uint16_t bits) {
 #define ST(p, v) simde_mm_storeu_si128((simde__m128i *)(void *)(p), (v))
 #define BLEND(m, a, b) simde_mm_or_si128(simde_mm_and_si128((m), (a)), simde_mm_andnot_si128((m), (b)))
 
-AM_INLINE simde__m128i vkey32(simde__m128i x, uint32_t kind, simde__m128i *nan) {
+static DMLREF_ALWAYS_INLINE simde__m128i vkey32(simde__m128i x, uint32_t kind, simde__m128i *nan) {
     if (kind == K_FLOAT) {
         const simde__m128i a = simde_mm_and_si128(x, simde_mm_set1_epi32((int32_t)F32_ABS));
         const simde__m128i s = simde_mm_srai_epi32(x, 31);
@@ -161,7 +156,7 @@ AM_INLINE simde__m128i vkey32(simde__m128i x, uint32_t kind, simde__m128i *nan) 
     return kind == K_UNSIGNED ? simde_mm_xor_si128(x, simde_mm_set1_epi32(INT32_MIN)) : x;
 }
 
-AM_INLINE simde__m128i vkey16(simde__m128i x, uint32_t kind, simde__m128i *nan) {
+static DMLREF_ALWAYS_INLINE simde__m128i vkey16(simde__m128i x, uint32_t kind, simde__m128i *nan) {
     if (kind == K_FLOAT) {
         const simde__m128i a = simde_mm_and_si128(x, simde_mm_set1_epi16((int16_t)F16_ABS));
         const simde__m128i s = simde_mm_srai_epi16(x, 15);
@@ -172,13 +167,13 @@ AM_INLINE simde__m128i vkey16(simde__m128i x, uint32_t kind, simde__m128i *nan) 
 }
 
 /* The larger (is_max) or smaller of a and b, lane by lane. */
-AM_INLINE simde__m128i vbest32(simde__m128i a, simde__m128i b, int is_max) {
+static DMLREF_ALWAYS_INLINE simde__m128i vbest32(simde__m128i a, simde__m128i b, int is_max) {
     const simde__m128i m = is_max ? simde_mm_cmpgt_epi32(a, b) : simde_mm_cmpgt_epi32(b, a);
     return BLEND(m, a, b);
 }
 
 /* movemask of the lanes matching `find` (4-byte lanes: 4 mask bits each). */
-AM_INLINE uint32_t vmatch32(simde__m128i x, int find, simde__m128i t) {
+static DMLREF_ALWAYS_INLINE uint32_t vmatch32(simde__m128i x, int find, simde__m128i t) {
     simde__m128i m;
     if (find == FIND_BITS) m = simde_mm_cmpeq_epi32(x, t);
     else {
@@ -188,7 +183,7 @@ AM_INLINE uint32_t vmatch32(simde__m128i x, int find, simde__m128i t) {
     }
     return (uint32_t)simde_mm_movemask_epi8(m);
 }
-AM_INLINE uint32_t vmatch16(simde__m128i x, int find, simde__m128i t) {
+static DMLREF_ALWAYS_INLINE uint32_t vmatch16(simde__m128i x, int find, simde__m128i t) {
     simde__m128i m;
     if (find == FIND_BITS) m = simde_mm_cmpeq_epi16(x, t);
     else {
@@ -280,7 +275,7 @@ static uint64_t find16(const unsigned char *row, uint64_t n, int last, int find,
 }
 
 /* Pass 1 over n >= 1 contiguous 4-byte elements: the best key, and whether a NaN was seen. */
-AM_INLINE int32_t best32(const unsigned char *row, uint64_t n, uint32_t kind, int is_max, int *nan_seen) {
+static DMLREF_ALWAYS_INLINE int32_t best32(const unsigned char *row, uint64_t n, uint32_t kind, int is_max, int *nan_seen) {
     int32_t best = key32(load32(row), kind);
     uint64_t i = 0;
     int nan = 0;
@@ -309,7 +304,7 @@ AM_INLINE int32_t best32(const unsigned char *row, uint64_t n, uint32_t kind, in
     return best;
 }
 
-AM_INLINE int16_t best16(const unsigned char *row, uint64_t n, uint32_t kind, int is_max, int *nan_seen) {
+static DMLREF_ALWAYS_INLINE int16_t best16(const unsigned char *row, uint64_t n, uint32_t kind, int is_max, int *nan_seen) {
     int16_t best = key16(load16(row), kind);
     uint64_t i = 0;
     int nan = 0;
@@ -369,7 +364,7 @@ typedef struct am_blocks {
  * NaN, a best that is not zero or subnormal): a lane then holds the best's bits exactly when
  * its block holds an element equal to it.
  */
-AM_INLINE int32_t best32f(const unsigned char *row, uint64_t n, int is_max, int avx2, int *nan_seen, am_blocks *bl) {
+static DMLREF_ALWAYS_INLINE int32_t best32f(const unsigned char *row, uint64_t n, int is_max, int avx2, int *nan_seen, am_blocks *bl) {
     bl->count = 0;
     if (n < 16) return best32(row, n, K_FLOAT, is_max, nan_seen);
     const uint64_t n16 = n & ~(uint64_t)15, per = (n16 / 16 + AM_BLOCKS - 1) / AM_BLOCKS;
@@ -512,14 +507,14 @@ static void rows_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) 
 
 #if DMLREF_SIMD
 /* The lanes of k that beat b (the operator's comparison, non-strict for DECREASING). */
-AM_INLINE simde__m128i vbeats(simde__m128i k, simde__m128i b, int is_max, int last) {
+static DMLREF_ALWAYS_INLINE simde__m128i vbeats(simde__m128i k, simde__m128i b, int is_max, int last) {
     const simde__m128i ones = simde_mm_set1_epi32(-1);
     if (is_max) return last ? simde_mm_xor_si128(simde_mm_cmpgt_epi32(b, k), ones) : simde_mm_cmpgt_epi32(k, b);
     return last ? simde_mm_xor_si128(simde_mm_cmpgt_epi32(k, b), ones) : simde_mm_cmpgt_epi32(b, k);
 }
 #endif
 
-AM_INLINE int beats(int32_t k, int32_t b, int is_max, int last) {
+static DMLREF_ALWAYS_INLINE int beats(int32_t k, int32_t b, int is_max, int last) {
     return is_max ? (last ? k >= b : k > b) : (last ? k <= b : k < b);
 }
 
@@ -535,8 +530,8 @@ static inline void cols_prefetch(const am_plan *p, const unsigned char *in, uint
  * and indices, two rows a step (when neither beats a lane's best, that lane is left as it is:
  * the common case after the first rows, with no store); returns nonzero when a NaN was seen
  * (the keys are then not the order there). */
-AM_INLINE int cols_x4_rows(const am_plan *p, uint32_t kind, const unsigned char *in, uint64_t w, int32_t *best,
-                           uint32_t *idx, int is_max, int last) {
+static DMLREF_ALWAYS_INLINE int cols_x4_rows(const am_plan *p, uint32_t kind, const unsigned char *in, uint64_t w, int32_t *best,
+                                             uint32_t *idx, int is_max, int last) {
     int nan = 0;
     uint64_t j = 1;
 #if DMLREF_SIMD
@@ -606,14 +601,14 @@ AM_INLINE int cols_x4_rows(const am_plan *p, uint32_t kind, const unsigned char 
 #define AM_BLOCK 8u /* FLOAT32 columns: rows per block */
 
 /* The lanes of x that beat b in float compares (non-strict for DECREASING). */
-AM_INLINE simde__m128 vbeats_f(simde__m128 x, simde__m128 b, int is_max, int last) {
+static DMLREF_ALWAYS_INLINE simde__m128 vbeats_f(simde__m128 x, simde__m128 b, int is_max, int last) {
     if (is_max) return last ? simde_mm_cmpge_ps(x, b) : simde_mm_cmpgt_ps(x, b);
     return last ? simde_mm_cmple_ps(x, b) : simde_mm_cmplt_ps(x, b);
 }
 
 /* Rows [j, j + r) of the 4 columns at q (row j's) into the running best bf and indices ix. */
-AM_INLINE void cols_f32_rescan(const am_plan *p, const unsigned char *q, uint64_t j, uint64_t r, float *bf, uint32_t *ix,
-                               int is_max, int last) {
+static DMLREF_ALWAYS_INLINE void cols_f32_rescan(const am_plan *p, const unsigned char *q, uint64_t j, uint64_t r, float *bf, uint32_t *ix,
+                                                 int is_max, int last) {
     simde__m128 b = simde_mm_loadu_ps(bf);
     simde__m128i v = LD(ix);
     for (uint64_t t = 0; t < r; ++t) {
@@ -633,8 +628,8 @@ AM_INLINE void cols_f32_rescan(const am_plan *p, const unsigned char *q, uint64_
  * non-NaN values as the keys do (+-0 equal); returns nonzero (the caller then redoes the chunk
  * exactly, cols_generic) when a NaN was seen or a best is a zero or subnormal, the values a
  * denormals-are-zero mode may compare wrongly. */
-AM_INLINE int cols_f32_rows(const am_plan *p, const unsigned char *in, uint64_t w, float *bf, uint32_t *ix, int is_max,
-                            int last) {
+static DMLREF_ALWAYS_INLINE int cols_f32_rows(const am_plan *p, const unsigned char *in, uint64_t w, float *bf, uint32_t *ix, int is_max,
+                                              int last) {
     simde__m128 vnan = simde_mm_setzero_ps();
     uint64_t j = 1;
     for (; j + AM_BLOCK <= p->count; j += AM_BLOCK) {

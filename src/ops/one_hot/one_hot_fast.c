@@ -37,12 +37,6 @@ enum { OH_ROWS, OH_ROWS_STREAM, OH_LONG_ROWS, OH_LONG_ROWS_STREAM, OH_STRIDED, O
 #define CHUNK 256u         /* one_hot.planes: inner points per unit                                */
 #endif
 
-#if defined(__GNUC__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE inline
-#endif
-
 typedef struct one_hot_plan {
     int mode;
     uint32_t nth;
@@ -67,12 +61,12 @@ typedef struct one_hot_ctx {
 
 /* The index at q under ONE_HOT's rule, through index.h's one definition: in
  * [0, n) as normalized, n when out of range (the whole sequence off). */
-static ALWAYS_INLINE uint64_t oh_index(const unsigned char *q, uint32_t dtype, uint64_t n) {
+static DMLREF_ALWAYS_INLINE uint64_t oh_index(const unsigned char *q, uint32_t dtype, uint64_t n) {
     int in_range;
     return index_load(q, dtype, n, INDEX_OPERATOR_RULE, &in_range);
 }
 
-static ALWAYS_INLINE void put_elem(unsigned char *d, const unsigned char *s, unsigned es) {
+static DMLREF_ALWAYS_INLINE void put_elem(unsigned char *d, const unsigned char *s, unsigned es) {
     switch (es) {
     case 1: d[0] = s[0]; break;
     case 2: memcpy(d, s, 2); break;
@@ -81,7 +75,7 @@ static ALWAYS_INLINE void put_elem(unsigned char *d, const unsigned char *s, uns
     }
 }
 
-static ALWAYS_INLINE void put_bytes(unsigned char *d, const unsigned char *s, size_t n, int stream) {
+static DMLREF_ALWAYS_INLINE void put_bytes(unsigned char *d, const unsigned char *s, size_t n, int stream) {
     if (stream) simd_copy_stream(d, s, n);
     else simd_copy_block(d, s, n);
 }
@@ -98,8 +92,8 @@ static void fill_off(unsigned char *d, uint64_t n, const unsigned char *pat, int
 
 /* One contiguous line of D elements (es bytes each) at dst for the normalized
  * index v (D: none); tmpl: the template, else pat: the off pattern. */
-static ALWAYS_INLINE void put_line(unsigned char *dst, uint64_t v, uint64_t D, uint64_t es, const unsigned char *tmpl,
-                                   const unsigned char *pat, const unsigned char *on, int stream) {
+static DMLREF_ALWAYS_INLINE void put_line(unsigned char *dst, uint64_t v, uint64_t D, uint64_t es, const unsigned char *tmpl,
+                                          const unsigned char *pat, const unsigned char *on, int stream) {
     if (tmpl) {
         put_bytes(dst, tmpl + (v < D ? D - 1 - v : D) * es, (size_t)(D * es), stream);
         return;
@@ -116,7 +110,7 @@ static ALWAYS_INLINE void put_line(unsigned char *dst, uint64_t v, uint64_t D, u
 /* Lines [lo, hi) of the outer nest (st[0] Output, st[1] Indices).  The plan's
  * fields are read into locals first: the stores through the output could alias
  * anything as far as the compiler knows, and would reload them every line. */
-static ALWAYS_INLINE void rows_body(const one_hot_ctx *c, uint64_t lo, uint64_t hi, uint32_t dtype, int mode) {
+static DMLREF_ALWAYS_INLINE void rows_body(const one_hot_ctx *c, uint64_t lo, uint64_t hi, uint32_t dtype, int mode) {
     const one_hot_plan *p = c->p;
     const nest_t *nt = &p->outer;
     const uint64_t os = nt->st[0][nt->m - 1], xs = nt->st[1][nt->m - 1], D = p->D, oas = p->oas, es = p->es;
@@ -191,7 +185,7 @@ static void rows_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part) 
 #endif
 
 /* one_hot.planes: unit u is chunk u % chunks of outer point u / chunks. */
-static ALWAYS_INLINE void planes_body(const one_hot_ctx *c, uint64_t lo, uint64_t hi, unsigned es) {
+static DMLREF_ALWAYS_INLINE void planes_body(const one_hot_ctx *c, uint64_t lo, uint64_t hi, unsigned es) {
     const one_hot_plan *p = c->p;
     const nest_t *in = &p->inner;
     const uint64_t ip = in->points, D = p->D, oas = p->oas;

@@ -65,14 +65,8 @@ static dmlref_status max_unpooling_oracle(const op_t *op, const exec_args *x, dm
 
 /* ---- the checking option: N1, then MU5 ------------------------------------------- */
 
-#if defined(__GNUC__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE
-#endif
-
 /* N1: the first index (row-major) at or above Output's element count. */
-static NOINLINE dmlref_status range_check(const op_t *op, const exec_args *x, dmlref_error *err) {
+static DMLREF_NOINLINE dmlref_status range_check(const op_t *op, const exec_args *x, dmlref_error *err) {
     const tensor_t *ix = &op->inputs[1], *out = &op->outputs[0];
     const unsigned char *idx = IN_DATA(x, 1);
     const uint64_t *bs[1] = {ix->bstrides};
@@ -98,7 +92,7 @@ static NOINLINE dmlref_status range_check(const op_t *op, const exec_args *x, dm
 
 /* MU5: the first input (row-major) whose target an earlier one already took (a bitmap of
  * Output's elements: execute's one request), and that earlier one. */
-static NOINLINE dmlref_status duplicate_check(const op_t *op, const exec_args *x, dmlref_error *err) {
+static DMLREF_NOINLINE dmlref_status duplicate_check(const op_t *op, const exec_args *x, dmlref_error *err) {
     const tensor_t *ix = &op->inputs[1], *out = &op->outputs[0];
     const unsigned char *idx = IN_DATA(x, 1);
     unsigned char *marks = op_exec_alloc(op, "checking for duplicates", err);

@@ -79,16 +79,10 @@ static int coord_before(const uint32_t *a, const uint32_t *b, uint32_t n) {
  * already took, and that earlier one.  The range check, the duplicates' walk and the
  * message are functions of their own (not inlined), so that no two of their frames
  * are on the stack together. */
-#if defined(__GNUC__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE
-#endif
-
 /* *found = 1 and the first duplicate's coordinate (first) and the earlier update's
  * index along Axis (*earlier_k) when there is one. */
-static NOINLINE dmlref_status scatter_duplicates(const op_t *op, const exec_args *x, int *found_out,
-                                                 uint32_t *first_out, uint32_t *earlier_out, dmlref_error *err) {
+static DMLREF_NOINLINE dmlref_status scatter_duplicates(const op_t *op, const exec_args *x, int *found_out,
+                                                        uint32_t *first_out, uint32_t *earlier_out, dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1];
     const uint32_t a = OP_CPARAMS(op, scatter_params)->axis, n = ix->n, K = ix->sizes[a];
     const unsigned char *ix_data = IN_DATA(x, 1);
@@ -137,8 +131,8 @@ static NOINLINE dmlref_status scatter_duplicates(const op_t *op, const exec_args
 }
 
 /* SC8: the update at first repeats the target of the one at Axis index earlier_k. */
-static NOINLINE dmlref_status duplicate_error(const op_t *op, const exec_args *x, const uint32_t *first,
-                                              uint32_t earlier_k, dmlref_error *err) {
+static DMLREF_NOINLINE dmlref_status duplicate_error(const op_t *op, const exec_args *x, const uint32_t *first,
+                                                     uint32_t earlier_k, dmlref_error *err) {
 #if !DMLREF_MESSAGES /* no message: the coordinates it would name are not formatted */
     (void)op;
     (void)x;

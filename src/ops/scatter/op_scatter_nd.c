@@ -88,11 +88,8 @@ static void tuple_coord(const tensor_t *ix, uint32_t q, uint64_t p, uint32_t *j)
  * output elements.  Sort (target, position) pairs; report the earliest
  * update (in row-major order) whose target an earlier one already took.
  * Not inlined: its frame and the range check's are never on the stack together. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static dmlref_status scatter_nd_duplicates(const op_t *op, const exec_args *x, const uint64_t *bounds,
-                                           dmlref_error *err) {
+static DMLREF_NOINLINE dmlref_status scatter_nd_duplicates(const op_t *op, const exec_args *x, const uint64_t *bounds,
+                                                           dmlref_error *err) {
     const tensor_t *in = &op->inputs[0], *ix = &op->inputs[1];
     const unsigned char *ix_data = IN_DATA(x, 1);
     const scatter_nd_params *sp = OP_CPARAMS(op, scatter_nd_params);

@@ -87,14 +87,8 @@ static void outer_next(const scatter_plan *p, uint64_t *c, uint64_t *off) {
     }
 }
 
-#if defined(__GNUC__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE inline
-#endif
-
 /* One element of ES bytes (a constant in each instance below). */
-static ALWAYS_INLINE void put_elem(unsigned char *d, const unsigned char *s, unsigned es) {
+static DMLREF_ALWAYS_INLINE void put_elem(unsigned char *d, const unsigned char *s, unsigned es) {
     switch (es) {
     case 1: d[0] = s[0]; break;
     case 2: memcpy(d, s, 2); break;
@@ -104,12 +98,12 @@ static ALWAYS_INLINE void put_elem(unsigned char *d, const unsigned char *s, uns
 }
 
 /* An index through the policy's one definition (index.h), clamped. */
-static ALWAYS_INLINE uint64_t get_index(const unsigned char *q, uint32_t dtype, uint64_t A, int ix64) {
+static DMLREF_ALWAYS_INLINE uint64_t get_index(const unsigned char *q, uint32_t dtype, uint64_t A, int ix64) {
     return ix64 ? index_load_clamp64(q, dtype, A) : index_load_clamp(q, dtype, A);
 }
 
-static ALWAYS_INLINE void scatter_body(const scatter_plan *p, unsigned char *out, const unsigned char *up,
-                                       const unsigned char *ix, uint64_t ilo, uint64_t ihi, unsigned es, int ix64) {
+static DMLREF_ALWAYS_INLINE void scatter_body(const scatter_plan *p, unsigned char *out, const unsigned char *up,
+                                              const unsigned char *ix, uint64_t ilo, uint64_t ihi, unsigned es, int ix64) {
     const uint64_t A = p->A, K = p->K, oas = p->oas, uas = p->uas, xas = p->xas;
     const uint32_t dtype = p->ixtype;
     const nest_t *nt = &p->inner;

@@ -93,10 +93,7 @@ static inline uint64_t tuple_target(const scatter_plan *p, const unsigned char *
 /* rows_skip: sets the bit of every tuple's flat target (serial: the bitmap
  * is small next to the copy).  Not inlined: its frame is not to stay on the
  * stack under the copy and the updates that follow it. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static void mark_targets(const scatter_plan *p, const exec_args *x, unsigned char *marks) {
+static DMLREF_NOINLINE void mark_targets(const scatter_plan *p, const exec_args *x, unsigned char *marks) {
     const nest_t *nt = &p->tuples;
     const uint64_t js = nt->st[2][nt->m - 1];
     const unsigned char *ix = IN_DATA(x, 1);

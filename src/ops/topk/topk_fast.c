@@ -43,14 +43,6 @@
 
 #define LIST_MAX 16u
 
-/* Functions that take or return vectors: always inlined (a split-off copy would pass vectors
- * by value, an ABI question on an i386 build without SSE: gcc's -Wpsabi) */
-#if defined(__GNUC__)
-#define TOPK_INLINE static inline __attribute__((always_inline))
-#else
-#define TOPK_INLINE static inline
-#endif
-
 typedef struct topk_plan_t {
     nest_t nest;        /* the sequences: st[0] OutputValue's, st[1] Input's, st[2] OutputIndex's */
     uint64_t n, k;      /* Input.Sizes[Axis], K */
@@ -103,10 +95,10 @@ static inline uint32_t list_insert32(int32_t *key, uint32_t *pos, uint32_t cnt, 
 /* The better / worse of two vectors lane by lane in the direction's float order: max / min
  * (DECREASING), min / max (INCREASING).  Both return one of their operands (the second when
  * they compare equal); NaNs never reach them (bound_prepare checks). */
-TOPK_INLINE simde__m128 vbest(simde__m128 a, simde__m128 b, int dec) {
+static DMLREF_ALWAYS_INLINE simde__m128 vbest(simde__m128 a, simde__m128 b, int dec) {
     return dec ? simde_mm_max_ps(a, b) : simde_mm_min_ps(a, b);
 }
-TOPK_INLINE simde__m128 vworst(simde__m128 a, simde__m128 b, int dec) {
+static DMLREF_ALWAYS_INLINE simde__m128 vworst(simde__m128 a, simde__m128 b, int dec) {
     return dec ? simde_mm_min_ps(a, b) : simde_mm_max_ps(a, b);
 }
 #define TOPK_CE(x, y)                               \
@@ -117,7 +109,7 @@ TOPK_INLINE simde__m128 vworst(simde__m128 a, simde__m128 b, int dec) {
     } while (0)
 
 /* A bitonic sequence of 4 lanes sorted, best first. */
-TOPK_INLINE simde__m128 bitonic4(simde__m128 v, int dec) {
+static DMLREF_ALWAYS_INLINE simde__m128 bitonic4(simde__m128 v, int dec) {
     simde__m128 s = simde_mm_shuffle_ps(v, v, SIMDE_MM_SHUFFLE(1, 0, 3, 2)); /* v2 v3 v0 v1 */
     simde__m128 b = vbest(v, s, dec), w = vworst(v, s, dec);
     v = simde_mm_shuffle_ps(b, w, SIMDE_MM_SHUFFLE(3, 2, 1, 0));             /* b0 b1 w2 w3 */
@@ -128,7 +120,7 @@ TOPK_INLINE simde__m128 bitonic4(simde__m128 v, int dec) {
 }
 
 /* Two sorted vectors (best first) merged: *x the best 4, *y the next 4, sorted. */
-TOPK_INLINE void merge44(simde__m128 *x, simde__m128 *y, int dec) {
+static DMLREF_ALWAYS_INLINE void merge44(simde__m128 *x, simde__m128 *y, int dec) {
     const simde__m128 r = simde_mm_shuffle_ps(*y, *y, SIMDE_MM_SHUFFLE(0, 1, 2, 3));
     const simde__m128 b = vbest(*x, r, dec), w = vworst(*x, r, dec);
     *x = bitonic4(b, dec);
@@ -138,7 +130,7 @@ TOPK_INLINE void merge44(simde__m128 *x, simde__m128 *y, int dec) {
 /* The K-th best of the 16 lanes of a, b, c, d in the float order (1 <= K <= 16), in every lane.
  * A sorting network: the four columns, a transpose, two merges of 4 + 4; for K = 8 the worst of
  * the best 8 of the two 8-lists (the half-cleaner of their bitonic merge), else a full merge. */
-TOPK_INLINE simde__m128 kth_of_16(simde__m128 a, simde__m128 b, simde__m128 c, simde__m128 d, uint32_t k, int dec) {
+static DMLREF_ALWAYS_INLINE simde__m128 kth_of_16(simde__m128 a, simde__m128 b, simde__m128 c, simde__m128 d, uint32_t k, int dec) {
     TOPK_CE(a, b);
     TOPK_CE(c, d);
     TOPK_CE(a, c);
@@ -175,7 +167,7 @@ TOPK_INLINE simde__m128 kth_of_16(simde__m128 a, simde__m128 b, simde__m128 c, s
 /* The elements at p[0..15] that cannot be as good as threshold t, as bytes (0xFF: out): x < t
  * (DECREASING) or x > t (INCREASING), ordered compares, so a NaN is never out.  (The screen keeps
  * the complement: SIMDe's portable simde_mm_cmpnlt_ps is cmpge, which is false for a NaN.) */
-TOPK_INLINE simde__m128i out16(const unsigned char *p, simde__m128 t, int dec) {
+static DMLREF_ALWAYS_INLINE simde__m128i out16(const unsigned char *p, simde__m128 t, int dec) {
     const float *q = (const float *)(const void *)p;
     const simde__m128 x0 = simde_mm_loadu_ps(q), x1 = simde_mm_loadu_ps(q + 4), x2 = simde_mm_loadu_ps(q + 8),
                       x3 = simde_mm_loadu_ps(q + 12);
@@ -192,12 +184,12 @@ TOPK_INLINE simde__m128i out16(const unsigned char *p, simde__m128 t, int dec) {
 }
 
 /* The 16-bit mask of the elements at p[0..15] that may be as good as t: out16's complement. */
-TOPK_INLINE uint32_t screen16(const unsigned char *p, simde__m128 t, int dec) {
+static DMLREF_ALWAYS_INLINE uint32_t screen16(const unsigned char *p, simde__m128 t, int dec) {
     return (uint32_t)simde_mm_movemask_epi8(out16(p, t, dec)) ^ 0xFFFFu;
 }
 
 /* The order keys key' of 4 elements' bits (f32_key, negated for INCREASING), as vectors. */
-TOPK_INLINE simde__m128i keys4(simde__m128i b, int dec) {
+static DMLREF_ALWAYS_INLINE simde__m128i keys4(simde__m128i b, int dec) {
     const simde__m128i m0 = simde_mm_and_si128(b, simde_mm_set1_epi32(0x7FFFFFFF));
     const simde__m128i nan = simde_mm_cmpgt_epi32(m0, simde_mm_set1_epi32(0x7F800000));
     const simde__m128i m = simde_mm_or_si128(simde_mm_andnot_si128(nan, m0),
@@ -231,7 +223,7 @@ TOPK_INLINE simde__m128i keys4(simde__m128i b, int dec) {
     } while (0)
 
 /* R = 3 or 4 vectors of keys kv (R * 4 candidates, sentinels included) */
-TOPK_INLINE void rank_scatter(const simde__m128i *kv, const uint32_t *pos, uint32_t *out, const uint32_t R) {
+static DMLREF_ALWAYS_INLINE void rank_scatter(const simde__m128i *kv, const uint32_t *pos, uint32_t *out, const uint32_t R) {
     const simde__m128i one = simde_mm_set1_epi32(1);
     const simde__m128i after[4] = {simde_mm_set_epi32(-1, -1, -1, 0), simde_mm_set_epi32(-1, -1, 0, 0),
                                    simde_mm_set_epi32(-1, 0, 0, 0), simde_mm_setzero_si128()};
@@ -264,7 +256,7 @@ TOPK_INLINE void rank_scatter(const simde__m128i *kv, const uint32_t *pos, uint3
  * memory operand, which takes x when either is a NaN: each lane an element of the lane all the
  * same (the first one taken whatever it is), but a NaN may stand for the lane, or a NaN taken
  * may be dropped by the next maxps: the caller then asks again in order 0. */
-TOPK_INLINE void lanes16(const unsigned char *in, uint32_t n16, simde__m128 *m, const int dec, const int in_order) {
+static DMLREF_ALWAYS_INLINE void lanes16(const unsigned char *in, uint32_t n16, simde__m128 *m, const int dec, const int in_order) {
     const simde__m128 start = simde_mm_set1_ps(dec ? -INFINITY : INFINITY);
     simde__m128 m0 = start, m1 = start, m2 = start, m3 = start;
     for (uint32_t j = 0; j < n16; j += 16) {
@@ -295,7 +287,7 @@ TOPK_INLINE void lanes16(const unsigned char *in, uint32_t n16, simde__m128 *m, 
 }
 
 /* 1 when a lane of m[0..3] is a NaN. */
-TOPK_INLINE int lanes_unordered(const simde__m128 *m) {
+static DMLREF_ALWAYS_INLINE int lanes_unordered(const simde__m128 *m) {
     return simde_mm_movemask_ps(simde_mm_or_ps(simde_mm_cmpunord_ps(m[0], m[1]), simde_mm_cmpunord_ps(m[2], m[3]))) != 0;
 }
 
@@ -309,7 +301,7 @@ TOPK_INLINE int lanes_unordered(const simde__m128 *m) {
 #define TOPK_TAKES 5u /* per word without branches: more in 3% of the words of topk_rows */
 
 /* 4 elements' bits by position, as a vector */
-TOPK_INLINE simde__m128i gather4(const unsigned char *in, const uint32_t *pos) {
+static DMLREF_ALWAYS_INLINE simde__m128i gather4(const unsigned char *in, const uint32_t *pos) {
     int32_t v[4];
     for (int i = 0; i < 4; ++i) memcpy(v + i, in + 4 * (uint64_t)pos[i], 4);
     const simde__m128i a = simde_mm_unpacklo_epi32(simde_mm_cvtsi32_si128(v[0]), simde_mm_cvtsi32_si128(v[1]));
@@ -318,8 +310,8 @@ TOPK_INLINE simde__m128i gather4(const unsigned char *in, const uint32_t *pos) {
 }
 
 /* The keys of the candidates pos[4r .. 4r+3] (r < R), the slots from c on the sentinel's */
-TOPK_INLINE void cand_keys(const unsigned char *in, const uint32_t *pos, uint32_t c, simde__m128i *kv, const uint32_t R,
-                           int dec) {
+static DMLREF_ALWAYS_INLINE void cand_keys(const unsigned char *in, const uint32_t *pos, uint32_t c, simde__m128i *kv, const uint32_t R,
+                                           int dec) {
     const simde__m128i sent = simde_mm_set1_epi32(dec ? (int32_t)0xFF800000u : 0x7FC00000), cv = simde_mm_set1_epi32((int32_t)c);
     for (uint32_t r = 0; r < R; ++r) {
         const simde__m128i in_ = simde_mm_cmpgt_epi32(cv, simde_mm_set_epi32((int32_t)(4 * r + 3), (int32_t)(4 * r + 2),
@@ -347,7 +339,7 @@ TOPK_INLINE void cand_keys(const unsigned char *in, const uint32_t *pos, uint32_
  *     without branches, then one by one.  The candidates (at least K: the K best are among
  *     them) in position order, at most CAND_MAX: ranked on the exact keys (rank_scatter); more:
  *     each through the list (list_insert32), the threshold then raised to the list's last. */
-TOPK_INLINE int bound_prepare(const topk_plan_t *p, const unsigned char *in, simde__m128 *t, const int dec) {
+static DMLREF_ALWAYS_INLINE int bound_prepare(const topk_plan_t *p, const unsigned char *in, simde__m128 *t, const int dec) {
     const uint32_t n16 = (uint32_t)p->n & ~15u;
     simde__m128 m[4];
     if (((uintptr_t)in & 15) == 0) {
@@ -361,8 +353,8 @@ TOPK_INLINE int bound_prepare(const topk_plan_t *p, const unsigned char *in, sim
 }
 
 /* Steps 3 on (above) with the bound t of bound_prepare. */
-TOPK_INLINE int bound_finish(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix,
-                             const simde__m128 t, const int dec) {
+static DMLREF_ALWAYS_INLINE int bound_finish(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix,
+                                             const simde__m128 t, const int dec) {
     const uint32_t k = (uint32_t)p->k, n = (uint32_t)p->n, n16 = n & ~15u;
     /* the candidates' positions (unset slots: position 0) */
     uint32_t pos[CAND_MAX + TOPK_TAKES];
@@ -594,7 +586,7 @@ SEQ_RUNS(list_f32_runs, list_f32_seq)
         b = lo_;                                                   \
     } while (0)
 /* The entry e of the list: the element its position names, and that position. */
-TOPK_INLINE void short_put(const unsigned char *in, unsigned char *val, unsigned char *ix, const int ix64, uint64_t e) {
+static DMLREF_ALWAYS_INLINE void short_put(const unsigned char *in, unsigned char *val, unsigned char *ix, const int ix64, uint64_t e) {
     const uint32_t at = ~(uint32_t)e;
     memcpy(val, in + 4 * at, 4);
     if (ix64) {
@@ -604,8 +596,8 @@ TOPK_INLINE void short_put(const unsigned char *in, unsigned char *val, unsigned
         memcpy(ix, &at, 4);
     }
 }
-TOPK_INLINE void short_run(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix,
-                           uint64_t len, uint64_t s1, uint64_t s0, uint64_t s2, const int dec, const uint32_t K) {
+static DMLREF_ALWAYS_INLINE void short_run(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix,
+                                           uint64_t len, uint64_t s1, uint64_t s0, uint64_t s2, const int dec, const uint32_t K) {
     const uint32_t k = K ? K : (uint32_t)p->k, n = (uint32_t)p->n, n4 = n & ~3u;
     const uint64_t val_st = p->val_st, ix_st = p->ix_st;
     const int ix64 = p->ix_dtype == DMLREF_TENSOR_DATA_TYPE_UINT64;
@@ -680,8 +672,8 @@ TOPK_INLINE void short_run(const topk_plan_t *p, const unsigned char *in, unsign
 
 /* Runs of sequences n >= 16 apart by s1, s0, s2: each sequence's bound prepared before the
  * previous one is finished (a pipeline of two). */
-TOPK_INLINE void bounded_run(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix,
-                             uint64_t len, uint64_t s1, uint64_t s0, uint64_t s2, const int dec) {
+static DMLREF_ALWAYS_INLINE void bounded_run(const topk_plan_t *p, const unsigned char *in, unsigned char *val, unsigned char *ix,
+                                             uint64_t len, uint64_t s1, uint64_t s0, uint64_t s2, const int dec) {
     simde__m128 t = simde_mm_setzero_ps(), t_next = t;
     int ok = bound_prepare(p, in, &t, dec);
     for (uint64_t i = 0; i < len; ++i, in += s1, val += s0, ix += s2) {

@@ -62,12 +62,6 @@ typedef struct unfold_ctx {
     const exec_args *x;
 } unfold_ctx;
 
-#if defined(__GNUC__)
-#define UNFOLD_INLINE static inline __attribute__((always_inline))
-#else
-#define UNFOLD_INLINE static inline
-#endif
-
 /* One block of an unfold.rows row: rb bytes at o, the bytes [ab, zb) copied from s, the
  * rest zeros (s NULL: the block lies outside the input, all zeros). */
 static inline void rows_block(unsigned char *o, const unsigned char *s, size_t ab, size_t zb, size_t rb) {
@@ -236,8 +230,8 @@ static void image_range(const void *vc, uint64_t lo, uint64_t hi, uint32_t part)
  * (the work split by images, (n, c)), each block's source in one table over an image's rows
  * (a row costs a pointer step: a fifth of image_range's instructions a row); a block is two
  * moves of W bytes (a constant: 4 or 8). */
-UNFOLD_INLINE void small_images(const unfold_plan *p, const unsigned char *src, unsigned char *dst, uint64_t lo,
-                                uint64_t hi, const size_t W) {
+static DMLREF_ALWAYS_INLINE void small_images(const unfold_plan *p, const unsigned char *src, unsigned char *dst, uint64_t lo,
+                                              uint64_t hi, const size_t W) {
     const uint64_t pw = p->pw, b0 = p->b[0], osr = p->osr, C = p->chans;
     const size_t rb = (size_t)(p->b[1] * p->es);
     uint64_t n = lo;
