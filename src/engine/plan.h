@@ -379,7 +379,7 @@ static inline int nest_adjacent(uint64_t outer, uint64_t inner, uint64_t size) {
  * 8 alternated rounds: gather_rows 1.55-1.64x with 1 thread, 1.27-1.49x with 2; gather_nd_rows
  * 1.40-1.53x, 1.34-1.39x; gather_rows_f16 1.38-1.47x, 1.27-1.34x; scatter_nd_elems (the write
  * prefetch) 1.20x, 1.14x; gather_elements_first 1.17-1.18x; slice_window 1.10x; the others
- * within noise.  (argminmax_fast.c's AM_PREFETCH_L2 is the same.) */
+ * within noise. */
 #if defined(__GNUC__)
 #define PREFETCH_W(p) __builtin_prefetch((p), 1, 2)
 #define PREFETCH_R(p) __builtin_prefetch((p), 0, 2)

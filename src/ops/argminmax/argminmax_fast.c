@@ -54,13 +54,6 @@ enum { K_FLOAT, K_SIGNED, K_UNSIGNED };
 
 /* The loops below take is_max and last (and the type's kind) as parameters and are called with
  * constants: inlined, each call is a loop of its own without those tests. */
-/* A read prefetch into L2 (not L1: the rows of a column chunk are a multiple of 4 KiB apart,
- * so in L1 they would evict one another before they are read). */
-#if defined(__GNUC__)
-#define AM_PREFETCH_L2(p) __builtin_prefetch((p), 0, 2)
-#else
-#define AM_PREFETCH_L2(p) ((void)(p))
-#endif
 enum { M_ROWS_X4, M_ROWS_X2, M_ROWS, M_COLS_X4, M_COLS };
 
 typedef struct am_plan {
@@ -518,12 +511,13 @@ static DMLREF_ALWAYS_INLINE int beats(int32_t k, int32_t b, int is_max, int last
     return is_max ? (last ? k >= b : k > b) : (last ? k <= b : k < b);
 }
 
-/* The rows a few steps ahead of row j, a line at a time, into L2: each row's chunk starts in
- * another page, where the hardware prefetchers do not follow. */
+/* The rows a few steps ahead of row j, every line of the chunk, into L2 (plan.h's PREFETCH_R:
+ * the rows of a column chunk are a multiple of 4 KiB apart, so in L1 they would evict one
+ * another before they are read): each row's chunk starts in another page, where the hardware
+ * prefetchers do not follow. */
 static inline void cols_prefetch(const am_plan *p, const unsigned char *in, uint64_t j, uint64_t w) {
     if (j + ARGMINMAX_AHEAD >= p->count) return;
-    const unsigned char *ahead = in + (j + ARGMINMAX_AHEAD) * p->rs;
-    for (uint64_t b = 0; b < 4 * w; b += 64) AM_PREFETCH_L2(ahead + b);
+    prefetch_range(in + (j + ARGMINMAX_AHEAD) * p->rs, 4 * w);
 }
 
 /* Rows 1 .. count-1 of columns [0, w) (in: row 0's first column) into the running best keys
@@ -641,7 +635,7 @@ static DMLREF_ALWAYS_INLINE int cols_f32_rows(const am_plan *p, const unsigned c
              * (all at the block's start, the prefetches waited: 3.5-3.8 -> 2.4-2.7 ms for the
              * argmax_first workload) */
             if (ahead && (i & 15) == 0)
-                for (uint64_t t = 0; t < AM_BLOCK; ++t) AM_PREFETCH_L2(q + (2 * AM_BLOCK + t) * p->rs);
+                for (uint64_t t = 0; t < AM_BLOCK; ++t) PREFETCH_R(q + (2 * AM_BLOCK + t) * p->rs);
             /* a pair of rows a step; cmpunord(a, b): a NaN in either of the pair */
             simde__m128 x0 = simde_mm_loadu_ps((const float *)(const void *)q);
             simde__m128 x1 = simde_mm_loadu_ps((const float *)(const void *)(q + p->rs));
