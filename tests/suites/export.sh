@@ -318,10 +318,10 @@ d = sys.argv[1]
 assert sorted(os.listdir(d)) == ["OutputTensors_%d.logical.npy" % i for i in range(3)], os.listdir(d)
 assert np.load(d + "/OutputTensors_2.logical.npy").tolist() == [[[[7, 8], [9, 10], [11, 12]]]]' "$tmp/lnpy"
 # a logical print pasted into `expected` of a packed output compares equal
-"$PYTHON" - "$CASES/gather_doc2.json" "$tmp/pasted.json" >"$tmp/err" 2>&1 <<'PY'
+"$PYTHON" - "$CASES/gather_doc2.json" "$tmp/pasted.json" "$D" >"$tmp/err" 2>&1 <<'PY'
 import json, subprocess, sys
 case = json.load(open(sys.argv[1]))
-out = json.loads(subprocess.run(["build/dmlref", "run", sys.argv[1], "--logical"], capture_output=True, text=True).stdout)
+out = json.loads(subprocess.run([sys.argv[3], "run", sys.argv[1], "--logical"], capture_output=True, text=True).stdout)
 case["expected"] = {"OutputTensor": out["OutputTensor"]["data"]}
 json.dump(case, open(sys.argv[2], "w"))
 PY
