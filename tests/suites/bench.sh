@@ -182,5 +182,28 @@ else
     skip=1
 fi
 
+# ---- the tiny table (scripts/tiny.sh, functional: small batches, nothing judged by time) -------
+# One line per operator named in tests/cases, in 2 rounds: each time "least (median)" of the
+# rounds, the least not above the median.  Natively only: under emulation (scripts/cross.sh
+# sets BENCH_CHECK) its 200 process starts take minutes.
+if [ -z "${BENCH_CHECK:-}" ] && [ -x "$BUILD/dmlref" ]; then
+    TINY_QUICK=1 TINY_ROUNDS=2 sh scripts/tiny.sh "$BUILD/dmlref" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    ops=$(sed -n 's/.*"operator": *"\([A-Z0-9_]*\)".*/\1/p' tests/cases/*.json | sort -u | wc -l)
+    [ "$rc" -eq 0 ] && [ "$(sed 1d "$tmp/out" | wc -l)" -eq "$ops" ] && ok || no "tiny.sh: exit $rc, $(sed 1d "$tmp/out" | wc -l) lines for $ops operators"
+    "$PYTHON" - "$tmp/out" <<'PY' && ok || no "tiny.sh: a line not 'OP BYTES LEAST (MEDIAN) LEAST (MEDIAN) PY US KERNEL (CASE)' with least <= median"
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert lines[0].split()[:2] == ["operator", "(tiny"], lines[0]
+for l in lines[1:]:
+    m = re.fullmatch(r"[A-Z0-9_]+ +\d+ +(\d+) \((\d+)\) +(\d+) \((\d+)\) +(\d+\*?|-) +\d+  [a-z0-9_.]+ \([a-z0-9_]+\)", l)
+    assert m, l
+    assert int(m[1]) <= int(m[2]) and int(m[3]) <= int(m[4]), l
+PY
+    TINY_ROUNDS=0 sh scripts/tiny.sh "$BUILD/dmlref" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ "$rc" -eq 2 ] && grep -q "TINY_ROUNDS=0 is not a count of rounds" "$tmp/err" && ok || no "tiny.sh TINY_ROUNDS=0: exit $rc, wanted 2 and the reason"
+fi
+
 echo "bench: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
