@@ -425,14 +425,35 @@ static inline int bindings_hold1(const op_t *op, const dmlref_cbuffer *inputs, u
     return 1;
 }
 
+/* The same for two outputs (TOP_K, TOP_K1, NONZERO_COORDINATES, a SPLIT in two; an operator that
+ * may run in place takes check_bindings, which knows its exception): each
+ * output fits and overlaps neither the other nor any input. */
+static inline int bindings_hold2(const op_t *op, const dmlref_cbuffer *inputs, uint32_t n_inputs,
+                                 const dmlref_buffer *outputs) {
+    const void *o0 = outputs[0].data, *o1 = outputs[1].data;
+    const uint64_t b0 = op->outputs[0].total_bytes, b1 = op->outputs[1].total_bytes;
+    if (!buffer_fits(o0, outputs[0].size, &op->outputs[0]) || !buffer_fits(o1, outputs[1].size, &op->outputs[1]) ||
+        ranges_overlap(o0, b0, o1, b1) || (op->cls->schema->flags & DMLREF_SCHEMA_IN_PLACE))
+        return 0;
+    for (uint32_t k = 0; k < n_inputs; ++k) {
+        const tensor_t *t = &op->inputs[k];
+        if (!buffer_fits(inputs[k].data, inputs[k].size, t) || ranges_overlap(o0, b0, inputs[k].data, t->total_bytes) ||
+            ranges_overlap(o1, b1, inputs[k].data, t->total_bytes))
+            return 0;
+    }
+    return 1;
+}
+
 dmlref_status dmlref_execute(const dmlref_operator *op, const dmlref_cbuffer *inputs, uint32_t n_inputs,
                              const dmlref_buffer *outputs, uint32_t n_outputs, dmlref_error *err) {
     if (!op) return set_error(err, DMLREF_ERROR_NULL_POINTER, "dmlref_execute: op is NULL");
-    /* One output (all but SPLIT, TOP_K, TOP_K1, NONZERO_COORDINATES): B1-B5 in one pass over the
-     * inputs, each tested against the output; any other binding, or one that breaks a rule,
-     * through check_bindings, which finds the first rule broken and says which. */
-    if (!(n_outputs == 1 && op->n_outputs == 1 && n_inputs == op->n_inputs && outputs && (inputs || !n_inputs) &&
-          bindings_hold1(op, inputs, n_inputs, outputs)))
+    /* One output (all but SPLIT, TOP_K, TOP_K1, NONZERO_COORDINATES) or two: B1-B5 in one pass
+     * over the inputs, each tested against the outputs; any other binding, or one that breaks a
+     * rule, through check_bindings, which finds the first rule broken and says which. */
+    if (!(n_outputs == op->n_outputs && n_inputs == op->n_inputs && outputs && (inputs || !n_inputs) &&
+          (n_outputs == 1   ? bindings_hold1(op, inputs, n_inputs, outputs)
+           : n_outputs == 2 ? bindings_hold2(op, inputs, n_inputs, outputs)
+                            : 0)))
         TRY(check_bindings(op, inputs, n_inputs, outputs, n_outputs, err));
     const exec_args args = {inputs, outputs};
     if ((op->options.flags & DMLREF_OPTION_CHECK_INDICES) && op->check) TRY(op->check(op, &args, err));

@@ -1239,6 +1239,85 @@ TEST(validation_binding_errors_at_execute) {
     dmlref_release(op);
 }
 
+/* dmlref_execute's verdict on random bindings against the rules' model: a binding is
+ * accepted exactly when every buffer is non-NULL, holds its TotalTensorSizeInBytes and starts at
+ * a multiple of its GuaranteedBaseOffsetAlignment, and no output overlaps an input or another
+ * output (B2-B5).  Buffers are placed at random in one arena, some NULL, short or misaligned,
+ * so overlaps of every pair come up.  GATHER (one output: execute's one-output pass) and SPLIT
+ * with two outputs (its two-output pass, the one TOP_K, TOP_K1 and NONZERO_COORDINATES take)
+ * and with three (the ordered checks). */
+static uint64_t bind_rnd(uint64_t *s) { /* splitmix64 */
+    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static int spans_overlap(const unsigned char *a, size_t na, const unsigned char *b, size_t nb) {
+    return a < b + nb && b < a + na;
+}
+
+/* n buffers (the first n_in inputs) of totals[] bytes, aligned to aligns[] (0: none). */
+static void random_bindings(const DMLREF_OPERATOR_DESC *d, uint32_t n_in, uint32_t n, const size_t *totals,
+                            const size_t *aligns, uint64_t seed) {
+    dmlref_operator *op = NULL;
+    dmlref_error err;
+    CHECK_STATUS(dmlref_compile(d, FL64, NULL, &op, &err), err, DMLREF_OK, NULL);
+    if (!op) return;
+    static _Alignas(64) unsigned char arena[640];
+    dmlref_cbuffer ins[4];
+    dmlref_buffer outs[4];
+    unsigned char *at[4];
+    size_t size[4];
+    uint32_t accepted = 0, refused = 0;
+    for (int trial = 0; trial < 20000; ++trial) {
+        memset(arena, 0, sizeof arena);
+        int ok = 1;
+        for (uint32_t k = 0; k < n; ++k) {
+            const uint64_t r = bind_rnd(&seed);
+            const size_t step = (r >> 5) % 4 == 0 ? 1 : (r >> 5) % 4 == 1 ? 4 : 16; /* a byte, 4 or 16 apart */
+            at[k] = r % 24 == 0 ? NULL : arena + (r >> 8) % (sizeof arena - 64) / step * step;
+            size[k] = totals[k] - (r % 13 == 0) + 8 * ((r >> 40) % 3 == 0);
+            ok &= at[k] != NULL && size[k] >= totals[k] && (!aligns[k] || (uintptr_t)at[k] % aligns[k] == 0);
+        }
+        for (uint32_t k = n_in; k < n && ok; ++k)
+            for (uint32_t i = 0; i < k; ++i)
+                if (at[k] && at[i] && spans_overlap(at[k], totals[k], at[i], totals[i])) ok = 0;
+        for (uint32_t k = 0; k < n; ++k) {
+            if (k < n_in) ins[k] = (dmlref_cbuffer){at[k], size[k]};
+            else outs[k - n_in] = (dmlref_buffer){at[k], size[k]};
+        }
+        const dmlref_status st = dmlref_execute(op, ins, n_in, outs, n - n_in, &err);
+        if (st != (ok ? DMLREF_OK : DMLREF_ERROR_BINDING)) {
+            test_fail(__FILE__, __LINE__, "%s, trial %d: status %d, the rules say %s (%s)", dmlref_operator_name(d->Type),
+                      trial, (int)st, ok ? "accepted" : "refused", st == DMLREF_OK ? "no error" : err.message);
+            break;
+        }
+        accepted += ok;
+        refused += !ok;
+    }
+    if (!(accepted > 3000 && refused > 3000)) /* both verdicts drawn often */
+        test_fail(__FILE__, __LINE__, "%s: %u accepted, %u refused", dmlref_operator_name(d->Type), accepted, refused);
+    dmlref_release(op);
+}
+
+TEST(validation_random_bindings_match_the_rules) {
+    gfix g;
+    gfix_init(&g);
+    g.in.buf.GuaranteedBaseOffsetAlignment = 16;
+    g.out.buf.GuaranteedBaseOffsetAlignment = 8;
+    random_bindings(&g.d, 2, 3, (const size_t[]){48, 8, 32}, (const size_t[]){16, 0, 8}, 1);
+    cfix c;
+    cfix_init(&c, 1);
+    c.p1.buf.GuaranteedBaseOffsetAlignment = 16;
+    c.pieces[1] = c.p1.desc;
+    random_bindings(&c.d, 1, 3, (const size_t[]){48, 16, 32}, (const size_t[]){0, 0, 16}, 2);
+    /* three outputs: whole {1,1,6,2} into {1,1,2,2} three times */
+    DMLREF_TENSOR_DESC three[3] = {c.p0.desc, c.p0.desc, c.p0.desc};
+    c.s = (DMLREF_SPLIT_OPERATOR_DESC){&c.whole.desc, 3, three, 2};
+    random_bindings(&c.d, 1, 4, (const size_t[]){48, 16, 16, 16}, (const size_t[]){0, 0, 0, 0}, 3);
+}
+
 TEST(validation_messages_start_with_the_operator) {
     dmlref_error err;
     efix e;
