@@ -311,13 +311,6 @@ TEST(cast_rules_by_pair_kind) {
 
 /* ---- all 121 pairs against independent references ------------------------------------ */
 
-static uint64_t rnd(uint64_t *s) { /* splitmix64 */
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 static int is_float(DMLREF_TENSOR_DATA_TYPE t) { return t == F16 || t == F32 || t == F64; }
 static int is_signed(DMLREF_TENSOR_DATA_TYPE t) { return t == I8 || t == I16 || t == I32 || t == I64; }
 
@@ -375,7 +368,7 @@ TEST(cast_pairs_to_int_reference) {
             const uint32_t w = 8 * dmlref_data_type_size(dt);
             const uint64_t wmask = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
             for (int i = 0; i < 4000; ++i) {
-                uint64_t bits = rnd(&s);
+                uint64_t bits = splitmix64(&s);
                 if (st == F32 && i % 2) bits = (bits & 0x80000000u) | (0x3f000000u + (bits % 0x11000000u)); /* |v| in [0.5, 2^66) */
                 if (st == F64 && i % 2) bits = (bits & UINT64_C(0x8000000000000000)) | (UINT64_C(0x3fe0000000000000) + (bits % UINT64_C(0x0440000000000000)));
                 if (st == F16 && i % 2) bits = (bits & 0x8000u) | (0x3800u + (bits % 0x4400u));
@@ -448,9 +441,9 @@ TEST(cast_pairs_int_to_float_reference) {
         if (is_float(st)) continue;
         for (int b = 0; b < 3; ++b)
             for (int i = 0; i < 5000; ++i) {
-                uint64_t bits = rnd(&s);
-                if (i % 3 == 1) bits >>= rnd(&s) % 64;                     /* every magnitude */
-                if (i % 3 == 2) bits = (UINT64_C(1) << (rnd(&s) % 64)) + (rnd(&s) % 5) - 2; /* near powers of 2 */
+                uint64_t bits = splitmix64(&s);
+                if (i % 3 == 1) bits >>= splitmix64(&s) % 64;                     /* every magnitude */
+                if (i % 3 == 2) bits = (UINT64_C(1) << (splitmix64(&s) % 64)) + (splitmix64(&s) % 5) - 2; /* near powers of 2 */
                 int neg;
                 uint64_t mag;
                 int_value(st, bits, &neg, &mag);
@@ -496,7 +489,7 @@ TEST(cast_pairs_float_to_float_reference) {
     }
     uint64_t s = test_seed(99);
     for (int i = 0; i < 300000; ++i) {
-        uint32_t x = (uint32_t)rnd(&s);
+        uint32_t x = (uint32_t)splitmix64(&s);
         if (i % 2) x = (x & 0x80000000u) | (0x32000000u + x % 0x16000000u); /* the binary16 range and below */
         if (conv(F16, F32, x) != scalar_f32_bits_to_f16(x)) {
             test_fail(__FILE__, __LINE__, "FLOAT32 0x%08x -> FLOAT16 0x%04llx, scalar_f32_bits_to_f16 0x%04x", x,
@@ -506,7 +499,7 @@ TEST(cast_pairs_float_to_float_reference) {
     }
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
     for (int i = 0; i < 300000; ++i) {
-        uint64_t x = rnd(&s);
+        uint64_t x = splitmix64(&s);
         if (i % 2) x = (x & UINT64_C(0x8000000000000000)) | (UINT64_C(0x3600000000000000) + x % UINT64_C(0x1200000000000000));
         double d;
         memcpy(&d, &x, 8);
@@ -535,7 +528,7 @@ TEST(cast_pairs_float_to_float_reference) {
 static unsigned char *random_bytes(uint64_t *s, size_t n) {
     unsigned char *p = malloc(n ? n : 1);
     if (!p) abort();
-    for (size_t i = 0; i < n; ++i) p[i] = (unsigned char)rnd(s);
+    for (size_t i = 0; i < n; ++i) p[i] = (unsigned char)splitmix64(s);
     return p;
 }
 
@@ -698,13 +691,13 @@ TEST(cast_kernels_random_bits) {
     KERNEL_VS_SCALAR(U8, F32, b, 259, "cast.u8_f32");
     uint64_t s = test_seed(31337);
     for (uint32_t i = 0; i < n32; ++i) {
-        uint32_t x = (uint32_t)rnd(&s);
+        uint32_t x = (uint32_t)splitmix64(&s);
         if (i % 2) x = (x & 0x80000000u) | (0x32800000u + x % 0x15800000u);
         b[i] = x;
     }
     KERNEL_VS_SCALAR(F32, F16, b, n32, "cast.f32_f16");
     for (uint32_t i = 0; i < n32; ++i) {
-        uint32_t x = (uint32_t)rnd(&s);
+        uint32_t x = (uint32_t)splitmix64(&s);
         if (i % 2) x = (x & 0x80000000u) | (0x3e800000u + x % 0x11000000u); /* |v| in [0.25, 2^33) */
         b[i] = x;
     }
@@ -750,24 +743,24 @@ TEST(cast_no_aliasing) {
 }
 
 static int rand_strides(uint64_t *r, uint32_t n, const uint32_t *s, uint32_t *st, int is_input) {
-    const uint32_t mode = (uint32_t)(rnd(r) % 10);
+    const uint32_t mode = (uint32_t)(splitmix64(r) % 10);
     if (mode < 4) return 0;
     uint32_t order[8];
     for (uint32_t d = 0; d < n; ++d) order[d] = d;
     if (mode >= 7)
         for (uint32_t d = n; d > 1; --d) {
-            const uint32_t j = (uint32_t)(rnd(r) % d), t = order[d - 1];
+            const uint32_t j = (uint32_t)(splitmix64(r) % d), t = order[d - 1];
             order[d - 1] = order[j];
             order[j] = t;
         }
     uint64_t next = 1;
     for (uint32_t i = n; i-- > 0;) {
         st[order[i]] = (uint32_t)next;
-        next = next * s[order[i]] + (rnd(r) % 3 == 0 ? rnd(r) % 3 : 0);
+        next = next * s[order[i]] + (splitmix64(r) % 3 == 0 ? splitmix64(r) % 3 : 0);
     }
     if (is_input && mode == 9)
         for (uint32_t d = 0; d < n; ++d)
-            if (rnd(r) % 3 == 0) st[d] = 0;
+            if (splitmix64(r) % 3 == 0) st[d] = 0;
     return 1;
 }
 
@@ -783,23 +776,23 @@ TEST(cast_fast_path_matches_oracle) {
     for (int iter = 0; iter < 700 && failed < 5; ++iter) {
         if (!test_case((uint64_t)iter)) continue;
         uint64_t r = test_case_seed(base_seed, (uint64_t)iter);
-        const uint32_t n = 1 + (uint32_t)(rnd(&r) % 8);
+        const uint32_t n = 1 + (uint32_t)(splitmix64(&r) % 8);
         uint32_t sizes[8], ist[8], ost[8];
         uint64_t total = 1;
         for (uint32_t d = 0; d < n; ++d) {
-            sizes[d] = 1 + (uint32_t)(rnd(&r) % (iter % 5 == 0 ? 70 : 5));
+            sizes[d] = 1 + (uint32_t)(splitmix64(&r) % (iter % 5 == 0 ? 70 : 5));
             if (total * sizes[d] > 30000) sizes[d] = 1;
             total *= sizes[d];
         }
-        DMLREF_TENSOR_DATA_TYPE it = all_types[rnd(&r) % 11], ot = all_types[rnd(&r) % 11];
-        if (rnd(&r) % 2) {
-            const int k = (int)(rnd(&r) % 4);
+        DMLREF_TENSOR_DATA_TYPE it = all_types[splitmix64(&r) % 11], ot = all_types[splitmix64(&r) % 11];
+        if (splitmix64(&r) % 2) {
+            const int k = (int)(splitmix64(&r) % 4);
             it = vec[k][0], ot = vec[k][1];
         }
         const int in_strided = rand_strides(&r, n, sizes, ist, 1), out_strided = rand_strides(&r, n, sizes, ost, 0);
         cfix f;
         cfix_init(&f, it, ot, n, sizes, in_strided ? ist : NULL, out_strided ? ost : NULL);
-        if (rnd(&r) % 5 == 0) f.out.buf.TotalTensorSizeInBytes += 8;
+        if (splitmix64(&r) % 5 == 0) f.out.buf.TotalTensorSizeInBytes += 8;
         unsigned char *in = random_bytes(&r, (size_t)f.in.buf.TotalTensorSizeInBytes);
         const int before = test_failures();
         reached |= RUN_ALL(&f, in, NULL, &seen);

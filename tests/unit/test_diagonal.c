@@ -350,17 +350,10 @@ TEST(diagonal_matrix1_rules) {
 
 /* ---- running it ---------------------------------------------------------------------------- */
 
-static uint64_t rnd(uint64_t *s) { /* splitmix64 */
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 static unsigned char *random_bytes(uint64_t *s, size_t n) {
     unsigned char *p = malloc(n ? n : 1);
     if (!p) abort();
-    for (size_t i = 0; i < n; ++i) p[i] = (unsigned char)rnd(s);
+    for (size_t i = 0; i < n; ++i) p[i] = (unsigned char)splitmix64(s);
     return p;
 }
 
@@ -827,31 +820,31 @@ TEST(diagonal_fast_path_shapes) {
 
 /* Random strides for n dims of sizes s: packed (returns 0), permuted, gapped, broadcast (inputs). */
 static int rand_strides(uint64_t *r, uint32_t n, const uint32_t *s, uint32_t *st, int is_input) {
-    const uint32_t mode = (uint32_t)(rnd(r) % 10);
+    const uint32_t mode = (uint32_t)(splitmix64(r) % 10);
     if (mode < 3) return 0;
     uint32_t order[8];
     for (uint32_t d = 0; d < n; ++d) order[d] = d;
     if (mode >= 6)
         for (uint32_t d = n; d > 1; --d) {
-            const uint32_t j = (uint32_t)(rnd(r) % d), t = order[d - 1];
+            const uint32_t j = (uint32_t)(splitmix64(r) % d), t = order[d - 1];
             order[d - 1] = order[j];
             order[j] = t;
         }
     uint64_t next = 1;
     for (uint32_t i = n; i-- > 0;) {
         st[order[i]] = (uint32_t)next;
-        next = next * s[order[i]] + (rnd(r) % 3 == 0 ? rnd(r) % 3 : 0);
+        next = next * s[order[i]] + (splitmix64(r) % 3 == 0 ? splitmix64(r) % 3 : 0);
     }
     if (is_input && mode == 9)
         for (uint32_t d = 0; d < n; ++d)
-            if (rnd(r) % 3 == 0) st[d] = 0;
+            if (splitmix64(r) % 3 == 0) st[d] = 0;
     return 1;
 }
 
 static int32_t rand_end(uint64_t *r, uint32_t h, uint32_t w) {
-    const uint32_t k = (uint32_t)(rnd(r) % 10);
-    if (k == 0) return (rnd(r) & 1) ? INT32_MIN : INT32_MAX;
-    return (int32_t)(rnd(r) % (h + w + 3)) - (int32_t)(h + 1);
+    const uint32_t k = (uint32_t)(splitmix64(r) % 10);
+    if (k == 0) return (splitmix64(r) & 1) ? INT32_MIN : INT32_MAX;
+    return (int32_t)(splitmix64(r) % (h + w + 3)) - (int32_t)(h + 1);
 }
 
 /* the prefixes of this test's CHECK_KERNELS_REACHED calls (the whole-list check) */
@@ -869,25 +862,25 @@ TEST(diagonal_fast_path_matches_oracle) {
     for (int iter = 0; iter < 800 && failed < 5; ++iter) {
         if (!test_case((uint64_t)iter)) continue; /* --case: that one alone */
         r = (uint64_t)test_case_seed(base_seed, (uint64_t)iter);
-        const uint32_t n = 2 + (uint32_t)(rnd(&r) % 3);
+        const uint32_t n = 2 + (uint32_t)(splitmix64(&r) % 3);
         uint32_t sizes[4], ist[4], ost[4];
         uint64_t total = 1;
         for (uint32_t d = 0; d < n; ++d) {
-            sizes[d] = 1 + (uint32_t)(rnd(&r) % (d + 2 >= n ? (iter % 5 == 0 ? 60 : 9) : 4));
+            sizes[d] = 1 + (uint32_t)(splitmix64(&r) % (d + 2 >= n ? (iter % 5 == 0 ? 60 : 9) : 4));
             if (total * sizes[d] > 20000) sizes[d] = 1;
             total *= sizes[d];
         }
-        const DMLREF_TENSOR_DATA_TYPE dt = all_types[rnd(&r) % 11];
-        const int v0 = (int)(rnd(&r) % 3 == 0), with_input = !v0 && (int)(rnd(&r) & 1);
+        const DMLREF_TENSOR_DATA_TYPE dt = all_types[splitmix64(&r) % 11];
+        const int v0 = (int)(splitmix64(&r) % 3 == 0), with_input = !v0 && (int)(splitmix64(&r) & 1);
         const int in_strided = rand_strides(&r, n, sizes, ist, 1), out_strided = rand_strides(&r, n, sizes, ost, 0);
         int32_t begin = rand_end(&r, sizes[n - 2], sizes[n - 1]), end = rand_end(&r, sizes[n - 2], sizes[n - 1]);
-        const uint64_t vbits = rnd(&r);
+        const uint64_t vbits = splitmix64(&r);
         gfix g;
         gfix_init(&g, dt, n, sizes, with_input, in_strided ? ist : NULL, out_strided ? ost : NULL, vbits, begin, end);
-        if (rnd(&r) % 5 == 0) g.out.buf.TotalTensorSizeInBytes += 8; /* a tail nobody addresses */
+        if (splitmix64(&r) % 5 == 0) g.out.buf.TotalTensorSizeInBytes += 8; /* a tail nobody addresses */
         dfix d;
         if (v0) {
-            const float fv = (float)((int64_t)(rnd(&r) % 513) - 256) / 4.0f;
+            const float fv = (float)((int64_t)(splitmix64(&r) % 513) - 256) / 4.0f;
             d.out = g.out;
             d.out.buf.Sizes = d.out.sizes;
             d.out.buf.Strides = out_strided ? d.out.strides : NULL;
@@ -895,7 +888,7 @@ TEST(diagonal_fast_path_matches_oracle) {
             d.t = (DMLREF_DIAGONAL_MATRIX_OPERATOR_DESC){&d.out.desc, begin, fv};
             d.d = (DMLREF_OPERATOR_DESC){DMLREF_OPERATOR_DIAGONAL_MATRIX, &d.t};
         }
-        const int tiny = (int)(rnd(&r) % 2);
+        const int tiny = (int)(splitmix64(&r) % 2);
         if (tiny) {
             setenv("DMLREF_PAR_GRAIN", "64", 1);
             env_reload();

@@ -154,13 +154,6 @@ TEST(element_wise_if_feature_levels) {
 
 /* ---- running it ---------------------------------------------------------------------- */
 
-static uint64_t rnd(uint64_t *s) { /* splitmix64 */
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* Element strides of a tdesc (given or packed). */
 static void strides_of(const tdesc *t, uint64_t *st) {
     const DMLREF_BUFFER_TENSOR_DESC *b = &t->buf;
@@ -236,7 +229,7 @@ static int run_all_at(const char *file, int line, const ifix *f, DMLREF_FEATURE_
 static unsigned char *random_bytes(uint64_t *s, size_t n) {
     unsigned char *p = malloc(n ? n : 1);
     if (!p) abort();
-    for (size_t i = 0; i < n; ++i) p[i] = (unsigned char)rnd(s);
+    for (size_t i = 0; i < n; ++i) p[i] = (unsigned char)splitmix64(s);
     return p;
 }
 
@@ -341,24 +334,24 @@ TEST(element_wise_if_benchmark_shape) {
 
 /* Random strides for n dims of sizes s (0 = packed): permuted, gapped, broadcast (inputs). */
 static int rand_strides(uint64_t *r, uint32_t n, const uint32_t *s, uint32_t *st, int is_input) {
-    const uint32_t mode = (uint32_t)(rnd(r) % 10);
+    const uint32_t mode = (uint32_t)(splitmix64(r) % 10);
     if (mode < 4) return 0;
     uint32_t order[8];
     for (uint32_t d = 0; d < n; ++d) order[d] = d;
     if (mode >= 7)
         for (uint32_t d = n; d > 1; --d) {
-            const uint32_t j = (uint32_t)(rnd(r) % d), t = order[d - 1];
+            const uint32_t j = (uint32_t)(splitmix64(r) % d), t = order[d - 1];
             order[d - 1] = order[j];
             order[j] = t;
         }
     uint64_t next = 1;
     for (uint32_t i = n; i-- > 0;) {
         st[order[i]] = (uint32_t)next;
-        next = next * s[order[i]] + (rnd(r) % 3 == 0 ? rnd(r) % 3 : 0);
+        next = next * s[order[i]] + (splitmix64(r) % 3 == 0 ? splitmix64(r) % 3 : 0);
     }
     if (is_input && mode == 9)
         for (uint32_t d = 0; d < n; ++d)
-            if (rnd(r) % 3 == 0) st[d] = 0;
+            if (splitmix64(r) % 3 == 0) st[d] = 0;
     return 1;
 }
 
@@ -378,20 +371,20 @@ TEST(element_wise_if_fast_path_matches_oracle) {
     for (int iter = 0; iter < 500 && failed < 5; ++iter) {
         if (!test_case((uint64_t)iter)) continue;
         r = (uint64_t)test_case_seed(base_seed, (uint64_t)iter);
-        const uint32_t n = 1 + (uint32_t)(rnd(&r) % 8);
+        const uint32_t n = 1 + (uint32_t)(splitmix64(&r) % 8);
         uint32_t sizes[8], st[4][8];
         uint64_t total = 1;
         for (uint32_t d = 0; d < n; ++d) {
-            sizes[d] = 1 + (uint32_t)(rnd(&r) % (iter % 5 == 0 ? 70 : 5));
+            sizes[d] = 1 + (uint32_t)(splitmix64(&r) % (iter % 5 == 0 ? 70 : 5));
             if (total * sizes[d] > 20000) sizes[d] = 1;
             total *= sizes[d];
         }
         int has[4];
         for (int t = 0; t < 4; ++t) has[t] = rand_strides(&r, n, sizes, st[t], t < 3);
         ifix f;
-        ifix_init(&f, types[rnd(&r) % 5], n, sizes, has[0] ? st[0] : NULL, has[1] ? st[1] : NULL,
+        ifix_init(&f, types[splitmix64(&r) % 5], n, sizes, has[0] ? st[0] : NULL, has[1] ? st[1] : NULL,
                   has[2] ? st[2] : NULL, has[3] ? st[3] : NULL);
-        const int tiny = (int)(rnd(&r) % 2);
+        const int tiny = (int)(splitmix64(&r) % 2);
         if (tiny) {
             setenv("DMLREF_PAR_GRAIN", "64", 1);
             env_reload();
@@ -399,7 +392,7 @@ TEST(element_wise_if_fast_path_matches_oracle) {
         unsigned char *c = random_bytes(&r, (size_t)f.c.buf.TotalTensorSizeInBytes);
         unsigned char *a = random_bytes(&r, (size_t)f.a.buf.TotalTensorSizeInBytes);
         unsigned char *b = random_bytes(&r, (size_t)f.b.buf.TotalTensorSizeInBytes);
-        const uint32_t zeros = (uint32_t)(rnd(&r) % 4); /* 0: random bytes; else runs of zeros and ones */
+        const uint32_t zeros = (uint32_t)(splitmix64(&r) % 4); /* 0: random bytes; else runs of zeros and ones */
         for (size_t i = 0; zeros && i < (size_t)f.c.buf.TotalTensorSizeInBytes; ++i)
             c[i] = (unsigned char)((i / (zeros * 7)) % 2 ? c[i] | 1 : 0);
         const int before = test_failures();

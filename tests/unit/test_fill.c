@@ -147,13 +147,6 @@ TEST(fill_validation_rules_and_feature_levels) {
 
 /* ---- running it ---------------------------------------------------------------------- */
 
-static uint64_t rnd(uint64_t *s) { /* splitmix64 */
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* binary16 -> binary32 bits (normal, subnormal, inf, NaN), written independently of the library. */
 static uint32_t h2f(uint16_t h) {
     const uint32_t s = (uint32_t)(h >> 15) << 31, e = h >> 10 & 31u, m = h & 0x3FFu;
@@ -431,38 +424,38 @@ TEST(fill_sequence_benchmark_shape) {
 
 /* A random output layout: packed, gapped rows, or permuted with gaps. */
 static const uint32_t *rand_strides(uint64_t *r, uint32_t n, const uint32_t *s, uint32_t *st) {
-    const uint32_t mode = (uint32_t)(rnd(r) % 10);
+    const uint32_t mode = (uint32_t)(splitmix64(r) % 10);
     if (mode < 4) return NULL;
     uint32_t order[8];
     for (uint32_t d = 0; d < n; ++d) order[d] = d;
     if (mode >= 7)
         for (uint32_t d = n; d > 1; --d) {
-            const uint32_t j = (uint32_t)(rnd(r) % d), t = order[d - 1];
+            const uint32_t j = (uint32_t)(splitmix64(r) % d), t = order[d - 1];
             order[d - 1] = order[j];
             order[j] = t;
         }
     uint64_t next = 1;
     for (uint32_t i = n; i-- > 0;) {
         st[order[i]] = (uint32_t)next;
-        next = next * s[order[i]] + (rnd(r) % 3 == 0 ? rnd(r) % 3 : 0);
+        next = next * s[order[i]] + (splitmix64(r) % 3 == 0 ? splitmix64(r) % 3 : 0);
     }
     return st;
 }
 
 /* A random value of dt's size: small, extreme, or any bits (floats: special values too). */
 static uint64_t rand_value(uint64_t *r, DMLREF_TENSOR_DATA_TYPE dt) {
-    const uint32_t es = dmlref_data_type_size(dt), k = (uint32_t)(rnd(r) % 8);
+    const uint32_t es = dmlref_data_type_size(dt), k = (uint32_t)(splitmix64(r) % 8);
     const uint64_t mask = es == 8 ? UINT64_MAX : (UINT64_C(1) << (8 * es)) - 1;
     if (dt == F32) {
         static const float fs[8] = {0.1f, -0.7f, 3.0f, 1e30f, -2.5e-3f, 16777216.0f, 1.0f / 3.0f, -0.0f};
-        return k < 6 ? f32_bits(fs[rnd(r) % 8]) : (uint32_t)rnd(r);
+        return k < 6 ? f32_bits(fs[splitmix64(r) % 8]) : (uint32_t)splitmix64(r);
     }
     if (dt == F16) {
         static const uint16_t hs[8] = {0x2E66, 0xB800, 0x4200, 0x7BFF, 0x0001, 0x3555, 0x8000, 0x6400};
-        return k < 6 ? hs[rnd(r) % 8] : (uint16_t)rnd(r);
+        return k < 6 ? hs[splitmix64(r) % 8] : (uint16_t)splitmix64(r);
     }
-    if (k < 5) return (uint64_t)((int64_t)(rnd(r) % 17) - 8) & mask;
-    return rnd(r) & mask;
+    if (k < 5) return (uint64_t)((int64_t)(splitmix64(r) % 17) - 8) & mask;
+    return splitmix64(r) & mask;
 }
 
 KERNELS_CHECKED("fill_value_constant.")
@@ -481,22 +474,22 @@ TEST(fill_fast_path_matches_oracle) {
     for (int iter = 0; iter < 600 && failed < 5; ++iter) {
         if (!test_case((uint64_t)iter)) continue;
         r = (uint64_t)test_case_seed(base_seed, (uint64_t)iter);
-        const int seq = (int)(rnd(&r) % 2);
-        DMLREF_TENSOR_DATA_TYPE dt = types[rnd(&r) % 11];
+        const int seq = (int)(splitmix64(&r) % 2);
+        DMLREF_TENSOR_DATA_TYPE dt = types[splitmix64(&r) % 11];
         if (seq && dt == F64) dt = I32;
-        if (seq && rnd(&r) % 3 == 0) dt = rnd(&r) % 2 ? I32 : U32; /* the int32 kernels more often */
-        const uint32_t n = 1 + (uint32_t)(rnd(&r) % 8);
+        if (seq && splitmix64(&r) % 3 == 0) dt = splitmix64(&r) % 2 ? I32 : U32; /* the int32 kernels more often */
+        const uint32_t n = 1 + (uint32_t)(splitmix64(&r) % 8);
         uint32_t sizes[8], st[8];
         uint64_t total = 1;
         for (uint32_t d = 0; d < n; ++d) {
-            sizes[d] = 1 + (uint32_t)(rnd(&r) % (iter % 4 == 0 ? 300 : 6));
+            sizes[d] = 1 + (uint32_t)(splitmix64(&r) % (iter % 4 == 0 ? 300 : 6));
             if (total * sizes[d] > 30000) sizes[d] = 1;
             total *= sizes[d];
         }
         const uint64_t v0 = rand_value(&r, dt), v1 = rand_value(&r, dt);
         ffix f;
         ffix_init(&f, seq, dt, n, sizes, rand_strides(&r, n, sizes, st), v0, v1);
-        const int tiny = (int)(rnd(&r) % 2);
+        const int tiny = (int)(splitmix64(&r) % 2);
         if (tiny) {
             setenv("DMLREF_PAR_GRAIN", "64", 1);
             setenv("DMLREF_STREAM_MIN", "0", 1);
@@ -504,7 +497,7 @@ TEST(fill_fast_path_matches_oracle) {
         }
         const int before = test_failures();
         const char *k = NULL;
-        run_all_at(__FILE__, __LINE__, &f, v0, v1, (size_t)(rnd(&r) % 3) * 4, &k);
+        run_all_at(__FILE__, __LINE__, &f, v0, v1, (size_t)(splitmix64(&r) % 3) * 4, &k);
         if (k) kernels_note(&seen, k);
         if (test_failures() != before) {
             ++failed;

@@ -187,13 +187,6 @@ TEST(nonzero_coordinates_feature_levels) {
 
 /* ---- running it ---------------------------------------------------------------------- */
 
-static uint64_t rnd(uint64_t *s) { /* splitmix64 */
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* An independent reference: each element's coordinate from its row-major number, the zero
  * test per type written out; rows past the count 0. */
 static uint32_t ref_nonzero(const nfix *f, const unsigned char *in, uint32_t *co) {
@@ -374,7 +367,7 @@ TEST(nonzero_coordinates_zero_test) {
 TEST(nonzero_coordinates_layouts) {
     uint64_t s = 3;
     unsigned char buf[4 * 200];
-    for (size_t i = 0; i < sizeof buf; ++i) buf[i] = (unsigned char)(rnd(&s) % 4 == 0 ? rnd(&s) : 0);
+    for (size_t i = 0; i < sizeof buf; ++i) buf[i] = (unsigned char)(splitmix64(&s) % 4 == 0 ? splitmix64(&s) : 0);
     nfix f;
     for (uint32_t N = 2; N <= 5; ++N) {
         nfix_init(&f, F32, 5, SIZES(1, 1, 1, 5, 7), NULL, 2, 3, N);
@@ -434,36 +427,36 @@ TEST(nonzero_coordinates_fast_path_matches_oracle) {
     for (int iter = 0; iter < 400 && failed < 5; ++iter) {
         if (!test_case((uint64_t)iter)) continue;
         r = (uint64_t)test_case_seed(base_seed, (uint64_t)iter);
-        const uint32_t n = 1 + (uint32_t)(rnd(&r) % 8);
+        const uint32_t n = 1 + (uint32_t)(splitmix64(&r) % 8);
         uint32_t sizes[8];
         uint64_t total = 1;
         for (uint32_t d = 0; d < n; ++d) {
-            sizes[d] = 1 + (uint32_t)(rnd(&r) % (iter % 4 == 0 ? 300 : 6));
-            if (rnd(&r) % 5 == 0) sizes[d] = 1;
+            sizes[d] = 1 + (uint32_t)(splitmix64(&r) % (iter % 4 == 0 ? 300 : 6));
+            if (splitmix64(&r) % 5 == 0) sizes[d] = 1;
             if (total * sizes[d] > 20000) sizes[d] = 1;
             total *= sizes[d];
         }
         uint32_t lead = 0;
         while (lead < n && sizes[lead] == 1) ++lead;
         const uint32_t eff = n - lead, lo = eff ? eff : 1;
-        const uint32_t N = lo + (uint32_t)(rnd(&r) % (n - lo + 1));
-        const DMLREF_TENSOR_DATA_TYPE dt = types[rnd(&r) % 8];
+        const uint32_t N = lo + (uint32_t)(splitmix64(&r) % (n - lo + 1));
+        const DMLREF_TENSOR_DATA_TYPE dt = types[splitmix64(&r) % 8];
         nfix f;
-        nfix_init(&f, dt, n, sizes, NULL, 1 + (uint32_t)(rnd(&r) % 8), 2 + (uint32_t)(rnd(&r) % 7), N);
+        nfix_init(&f, dt, n, sizes, NULL, 1 + (uint32_t)(splitmix64(&r) % 8), 2 + (uint32_t)(splitmix64(&r) % 7), N);
         const uint32_t es = dmlref_data_type_size(dt);
         unsigned char *in = malloc((size_t)(total * es));
         if (!in) abort();
-        const uint32_t kind = (uint32_t)(rnd(&r) % 6);
+        const uint32_t kind = (uint32_t)(splitmix64(&r) % 6);
         for (uint64_t i = 0; i < total; ++i) {
             unsigned char *p = in + i * es;
-            for (uint32_t k = 0; k < es; ++k) p[k] = (unsigned char)rnd(&r);
-            const int zero = kind == 0 ? 1 : kind == 1 ? 0 : (rnd(&r) % 10) >= (kind == 2 ? 1u : 9u);
+            for (uint32_t k = 0; k < es; ++k) p[k] = (unsigned char)splitmix64(&r);
+            const int zero = kind == 0 ? 1 : kind == 1 ? 0 : (splitmix64(&r) % 10) >= (kind == 2 ? 1u : 9u);
             if (zero || kind == 3) memset(p, 0, es);
             if (kind == 3 && dt == F32) memcpy(p, &(uint32_t){0x80000000u}, 4); /* -0 only */
             if (kind == 3 && dt == F16) memcpy(p, &(uint16_t){0x8000u}, 2);
             if (kind == 4 && !zero && dt == F32) memcpy(p, &(uint32_t){0x7fc00000u | (uint32_t)(i & 0xFF)}, 4);
         }
-        const int tiny = (int)(rnd(&r) % 2), stream = (int)(rnd(&r) % 2); /* streaming zero rows from 64 bytes */
+        const int tiny = (int)(splitmix64(&r) % 2), stream = (int)(splitmix64(&r) % 2); /* streaming zero rows from 64 bytes */
         if (tiny || stream) {
             if (tiny) setenv("DMLREF_PAR_GRAIN", "64", 1);
             if (stream) setenv("DMLREF_STREAM_MIN", "64", 1);

@@ -224,13 +224,6 @@ TEST(resample2_rules) {
 
 /* ---- running it ---------------------------------------------------------------------- */
 
-static uint64_t rnd(uint64_t *s) { /* splitmix64 */
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* The source index, written again (libm's floorf and ceilf, every step stored to a volatile float). */
 static uint32_t ref_index(uint32_t o, float s, float in_off, float out_off, int decreasing, uint32_t n) {
     volatile float t = (float)o;
@@ -317,7 +310,7 @@ static int run_all_at(const char *file, int line, const rfix *f, const unsigned 
 
 static unsigned char *random_bytes(uint64_t *s, size_t n) {
     unsigned char *p = malloc(n ? n : 1);
-    for (size_t i = 0; p && i < n; ++i) p[i] = (unsigned char)rnd(s);
+    for (size_t i = 0; p && i < n; ++i) p[i] = (unsigned char)splitmix64(s);
     return p;
 }
 
@@ -448,24 +441,24 @@ TEST(resample2_nan_payloads_and_negative_zero) {
 
 /* Random strides for n dims of sizes s (0 = packed): permuted, gapped, broadcast (inputs). */
 static int rand_strides(uint64_t *r, uint32_t n, const uint32_t *s, uint32_t *st, int is_input) {
-    const uint32_t mode = (uint32_t)(rnd(r) % 10);
+    const uint32_t mode = (uint32_t)(splitmix64(r) % 10);
     if (mode < 3) return 0;
     uint32_t order[4];
     for (uint32_t d = 0; d < n; ++d) order[d] = d;
     if (mode >= 6)
         for (uint32_t d = n; d > 1; --d) {
-            const uint32_t j = (uint32_t)(rnd(r) % d), t = order[d - 1];
+            const uint32_t j = (uint32_t)(splitmix64(r) % d), t = order[d - 1];
             order[d - 1] = order[j];
             order[j] = t;
         }
     uint64_t next = 1;
     for (uint32_t i = n; i-- > 0;) {
         st[order[i]] = (uint32_t)next;
-        next = next * s[order[i]] + (rnd(r) % 3 == 0 ? rnd(r) % 3 : 0);
+        next = next * s[order[i]] + (splitmix64(r) % 3 == 0 ? splitmix64(r) % 3 : 0);
     }
     if (is_input && mode == 9)
         for (uint32_t d = 0; d < n; ++d)
-            if (rnd(r) % 3 == 0) st[d] = 0;
+            if (splitmix64(r) % 3 == 0) st[d] = 0;
     return 1;
 }
 
@@ -489,35 +482,35 @@ TEST(resample2_fast_path_matches_oracle) {
     for (int iter = 0; iter < 500 && failed < 5; ++iter) {
         if (!test_case((uint64_t)iter)) continue;
         uint64_t r = (uint64_t)test_case_seed(base_seed, (uint64_t)iter);
-        const uint32_t n = 1 + (uint32_t)(rnd(&r) % 4);
-        const int upscale = rnd(&r) % 3 == 0;
+        const uint32_t n = 1 + (uint32_t)(splitmix64(&r) % 4);
+        const int upscale = splitmix64(&r) % 3 == 0;
         uint32_t in[4], out[4], ist[4], ost[4];
         float sc[4], io[4], oo[4];
         uint64_t total = 1;
         for (uint32_t d = 0; d < n; ++d) {
-            in[d] = 1 + (uint32_t)(rnd(&r) % (iter % 5 == 0 ? 40 : 6));
+            in[d] = 1 + (uint32_t)(splitmix64(&r) % (iter % 5 == 0 ? 40 : 6));
             if (upscale) {
-                const uint32_t k = 1 + (uint32_t)(rnd(&r) % 4);
+                const uint32_t k = 1 + (uint32_t)(splitmix64(&r) % 4);
                 out[d] = in[d] * k;
                 sc[d] = (float)k;
                 io[d] = 0;
                 oo[d] = -0.5f;
             } else {
-                out[d] = 1 + (uint32_t)(rnd(&r) % (2 * in[d] + 2));
-                const uint32_t how = (uint32_t)(rnd(&r) % 6);
+                out[d] = 1 + (uint32_t)(splitmix64(&r) % (2 * in[d] + 2));
+                const uint32_t how = (uint32_t)(splitmix64(&r) % 6);
                 switch (how) {
                 case 0: sc[d] = (float)out[d] / (float)in[d]; break;
                 case 1: sc[d] = bits_f(0x7F7FFFFFu); break;
                 case 2: sc[d] = bits_f(0x00000001u); break;
-                default: sc[d] = bits_f((uint32_t)(0x3D800000u + rnd(&r) % 0x3000000u)); break; /* [1/16, 8) */
+                default: sc[d] = bits_f((uint32_t)(0x3D800000u + splitmix64(&r) % 0x3000000u)); break; /* [1/16, 8) */
                 }
-                io[d] = (rnd(&r) % 2) ? 0.5f : bits_f((uint32_t)(rnd(&r) % 0x40800000u) | (rnd(&r) % 2 ? 0x80000000u : 0));
-                oo[d] = (rnd(&r) % 2) ? -0.5f : bits_f((uint32_t)(rnd(&r) % 0x40800000u) | (rnd(&r) % 2 ? 0x80000000u : 0));
+                io[d] = (splitmix64(&r) % 2) ? 0.5f : bits_f((uint32_t)(splitmix64(&r) % 0x40800000u) | (splitmix64(&r) % 2 ? 0x80000000u : 0));
+                oo[d] = (splitmix64(&r) % 2) ? -0.5f : bits_f((uint32_t)(splitmix64(&r) % 0x40800000u) | (splitmix64(&r) % 2 ? 0x80000000u : 0));
                 if (how == 5) { /* scale 1, offsets +-0: the planner's index without the float steps, the
                                  * output longer than the input (clamped) about half the time */
                     sc[d] = 1.0f;
-                    io[d] = rnd(&r) % 2 ? 0.0f : -0.0f;
-                    oo[d] = rnd(&r) % 2 ? 0.0f : -0.0f;
+                    io[d] = splitmix64(&r) % 2 ? 0.0f : -0.0f;
+                    oo[d] = splitmix64(&r) % 2 ? 0.0f : -0.0f;
                 }
             }
             if (total * out[d] > 30000) out[d] = 1, sc[d] = 1.0f / (float)in[d];
@@ -525,10 +518,10 @@ TEST(resample2_fast_path_matches_oracle) {
         }
         const int in_strided = rand_strides(&r, n, in, ist, 1), out_strided = rand_strides(&r, n, out, ost, 0);
         rfix f;
-        rfix_init(&f, types[rnd(&r) % 4], n, in, in_strided ? ist : NULL, out, out_strided ? ost : NULL, sc, io, oo,
-                  rnd(&r) % 2 ? INC : DEC);
-        if (rnd(&r) % 5 == 0) f.out.buf.TotalTensorSizeInBytes += 8;
-        const int tiny = (int)(rnd(&r) % 2);
+        rfix_init(&f, types[splitmix64(&r) % 4], n, in, in_strided ? ist : NULL, out, out_strided ? ost : NULL, sc, io, oo,
+                  splitmix64(&r) % 2 ? INC : DEC);
+        if (splitmix64(&r) % 5 == 0) f.out.buf.TotalTensorSizeInBytes += 8;
+        const int tiny = (int)(splitmix64(&r) % 2);
         if (tiny) {
             setenv("DMLREF_PAR_GRAIN", "64", 1);
             env_reload();
@@ -690,20 +683,20 @@ TEST(resample_family_rules_and_examples) {
 TEST(resample_family_equivalences) {
     uint64_t r = test_seed(77);
     for (int iter = 0; iter < 200; ++iter) {
-        const uint32_t n = 1 + (uint32_t)(rnd(&r) % 4);
+        const uint32_t n = 1 + (uint32_t)(splitmix64(&r) % 4);
         uint32_t in[4], out[4];
         float sc[4], ipo[4], opo[4], eff[4];
         for (uint32_t d = 0; d < n; ++d) {
-            in[d] = 1 + (uint32_t)(rnd(&r) % 5);
-            out[d] = 1 + (uint32_t)(rnd(&r) % 9);
-            sc[d] = rnd(&r) % 2 ? (float)(1 + rnd(&r) % 3) : bits_f((uint32_t)(0x3D800000u + rnd(&r) % 0x3000000u));
-            ipo[d] = bits_f((uint32_t)(rnd(&r) % 0x40400000u));
-            opo[d] = bits_f((uint32_t)(rnd(&r) % 0x40400000u) | 0x80000000u);
+            in[d] = 1 + (uint32_t)(splitmix64(&r) % 5);
+            out[d] = 1 + (uint32_t)(splitmix64(&r) % 9);
+            sc[d] = splitmix64(&r) % 2 ? (float)(1 + splitmix64(&r) % 3) : bits_f((uint32_t)(0x3D800000u + splitmix64(&r) % 0x3000000u));
+            ipo[d] = bits_f((uint32_t)(splitmix64(&r) % 0x40400000u));
+            opo[d] = bits_f((uint32_t)(splitmix64(&r) % 0x40400000u) | 0x80000000u);
             volatile float a = ipo[d];
             a = a - 0.5f;
             eff[d] = a;
         }
-        const DMLREF_TENSOR_DATA_TYPE dt = rnd(&r) % 2 ? F16 : U8;
+        const DMLREF_TENSOR_DATA_TYPE dt = splitmix64(&r) % 2 ? F16 : U8;
         rfix f2;
         rfix_init(&f2, dt, n, in, NULL, out, NULL, sc, eff, opo, DEC);
         unsigned char *data = random_bytes(&r, (size_t)f2.in.buf.TotalTensorSizeInBytes);
@@ -719,7 +712,7 @@ TEST(resample_family_equivalences) {
         memset(got, 0xA5, ob);
         CHECK_STATUS(dmlref_run(&d1, FL, NULL, &ib, 1, &gb, 1, &err), err, DMLREF_OK, NULL);
         CHECK(memcmp(got, want, ob) == 0);
-        DMLREF_RESAMPLE3_OPERATOR_DESC r3 = {&f2.in.desc, &f2.out.desc, NEAREST, DEC, n, sc, eff, opo, (int32_t)(rnd(&r) % 2)};
+        DMLREF_RESAMPLE3_OPERATOR_DESC r3 = {&f2.in.desc, &f2.out.desc, NEAREST, DEC, n, sc, eff, opo, (int32_t)(splitmix64(&r) % 2)};
         const DMLREF_OPERATOR_DESC d3 = {DMLREF_OPERATOR_RESAMPLE3, &r3};
         memset(got, 0xA5, ob);
         CHECK_STATUS(dmlref_run(&d3, FL, NULL, &ib, 1, &gb, 1, &err), err, DMLREF_OK, NULL);

@@ -249,13 +249,6 @@ TEST(unfold_output_sizes) {
                "UF4");
 }
 
-static uint64_t rnd(uint64_t *s) { /* splitmix64 */
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* An independent reference: for each output element (row-major number e), its row r and column l,
  * r = c * prod(W) + k; the window offsets from k and the blocks from l (row-major), the padded
  * coordinate b * stride + k * dilation, the input element copied or zero bytes written. */
@@ -330,7 +323,7 @@ static void run_all_at(const char *file, int line, const ufix *f, const unsigned
 static unsigned char *random_bytes(uint64_t *s, size_t n) {
     unsigned char *p = malloc(n ? n : 1);
     if (!p) abort();
-    for (size_t i = 0; i < n; ++i) p[i] = (unsigned char)rnd(s);
+    for (size_t i = 0; i < n; ++i) p[i] = (unsigned char)splitmix64(s);
     return p;
 }
 
@@ -433,7 +426,7 @@ KERNELS_CHECKED("unfold.")
  * work), random input bytes, RUN_ALL.  *kernel: the fast path's name; *tiny: which grain; 1 when
  * the case failed. */
 static int run_random(const ufix *f, uint64_t *r, const char **kernel, int *tiny) {
-    *tiny = (int)(rnd(r) % 2);
+    *tiny = (int)(splitmix64(r) % 2);
     if (*tiny) {
         setenv("DMLREF_PAR_GRAIN", "64", 1);
         env_reload();
@@ -463,27 +456,27 @@ TEST(unfold_fast_path_matches_oracle) {
     for (int iter = 0; iter < 500 && failed < 5; ++iter) {
         if (!test_case((uint64_t)iter)) continue; /* --case: that one alone */
         r = (uint64_t)test_case_seed(base_seed, (uint64_t)iter);
-        const uint32_t k = 1 + (uint32_t)(rnd(&r) % (iter % 3 ? 2 : 6)), n = k + 2;
+        const uint32_t k = 1 + (uint32_t)(splitmix64(&r) % (iter % 3 ? 2 : 6)), n = k + 2;
         uint32_t sizes[8], w[6], st[6], dil[6], p0[6], p1[6], ist[8], ost[8];
         uint64_t total = 1;
-        sizes[0] = 1 + (uint32_t)(rnd(&r) % 3);
-        sizes[1] = 1 + (uint32_t)(rnd(&r) % 3);
+        sizes[0] = 1 + (uint32_t)(splitmix64(&r) % 3);
+        sizes[1] = 1 + (uint32_t)(splitmix64(&r) % 3);
         for (uint32_t d = 0; d < k; ++d) {
-            sizes[2 + d] = 1 + (uint32_t)(rnd(&r) % (k <= 2 ? 9 : 3));
-            w[d] = 1 + (uint32_t)(rnd(&r) % 3);
-            st[d] = rnd(&r) % 3 ? 1 : 2 + (uint32_t)(rnd(&r) % 2);
-            dil[d] = 1 + (uint32_t)(rnd(&r) % 2);
-            p0[d] = (uint32_t)(rnd(&r) % 3);
-            p1[d] = (uint32_t)(rnd(&r) % 3);
+            sizes[2 + d] = 1 + (uint32_t)(splitmix64(&r) % (k <= 2 ? 9 : 3));
+            w[d] = 1 + (uint32_t)(splitmix64(&r) % 3);
+            st[d] = splitmix64(&r) % 3 ? 1 : 2 + (uint32_t)(splitmix64(&r) % 2);
+            dil[d] = 1 + (uint32_t)(splitmix64(&r) % 2);
+            p0[d] = (uint32_t)(splitmix64(&r) % 3);
+            p1[d] = (uint32_t)(splitmix64(&r) % 3);
             if ((uint64_t)sizes[2 + d] + p0[d] + p1[d] < (uint64_t)dil[d] * (w[d] - 1) + 1) w[d] = 1;
             total *= w[d] * (sizes[2 + d] + p0[d] + p1[d]);
             if (total > 4000) w[d] = 1, sizes[2 + d] = 1, p0[d] = p1[d] = 0;
         }
         ufix f;
-        ufix_init(&f, types[rnd(&r) % 5], n, sizes, NULL, w, st, dil, p0, p1, NULL);
+        ufix_init(&f, types[splitmix64(&r) % 5], n, sizes, NULL, w, st, dil, p0, p1, NULL);
         /* strided layouts now and then: a reversed-order input with a gap, gapped output rows
          * and batches */
-        if (rnd(&r) % 3 == 0) {
+        if (splitmix64(&r) % 3 == 0) {
             uint64_t s = 1;
             for (uint32_t d = 0; d < n; ++d) {
                 ist[d] = (uint32_t)s;
@@ -491,7 +484,7 @@ TEST(unfold_fast_path_matches_oracle) {
             }
             tdesc_init(&f.in, f.in.buf.DataType, n, sizes, ist);
         }
-        if (rnd(&r) % 3 == 0) {
+        if (splitmix64(&r) % 3 == 0) {
             uint32_t os[8];
             uint64_t s = 1;
             memcpy(os, f.out.sizes, sizeof os);
@@ -503,7 +496,7 @@ TEST(unfold_fast_path_matches_oracle) {
         }
         f.u.InputTensor = &f.in.desc;
         f.u.OutputTensor = &f.out.desc;
-        if (rnd(&r) % 5 == 0) f.out.buf.TotalTensorSizeInBytes += 8; /* a tail nobody addresses */
+        if (splitmix64(&r) % 5 == 0) f.out.buf.TotalTensorSizeInBytes += 8; /* a tail nobody addresses */
         const char *kn;
         int tiny;
         const int bad = run_random(&f, &r, &kn, &tiny);
@@ -532,29 +525,29 @@ TEST(unfold_small_images_match_oracle) {
     for (int iter = 0; iter < 300 && failed < 5; ++iter) {
         if (!test_case((uint64_t)iter)) continue; /* --case: that one alone */
         uint64_t r = (uint64_t)test_case_seed(base_seed, (uint64_t)iter);
-        const DMLREF_TENSOR_DATA_TYPE dt = types[rnd(&r) % 4];
+        const DMLREF_TENSOR_DATA_TYPE dt = types[splitmix64(&r) % 4];
         const uint32_t es = dmlref_data_type_size(dt), bmin = (4 + es - 1) / es, bmax = 16 / es;
         uint32_t sizes[4], w[2], st[2] = {1, 1}, dil[2], ist[4];
-        sizes[0] = 1 + (uint32_t)(rnd(&r) % 3);
-        sizes[1] = 1 + (uint32_t)(rnd(&r) % 3);
-        w[0] = 1 + (uint32_t)(rnd(&r) % 3);
-        w[1] = 1 + (uint32_t)(rnd(&r) % 3);
-        dil[0] = 1 + (uint32_t)(rnd(&r) % 2);
-        dil[1] = 1 + (uint32_t)(rnd(&r) % 2);
-        st[0] = 1 + (uint32_t)(rnd(&r) % 3);
-        sizes[2] = dil[0] * (w[0] - 1) + 1 + (uint32_t)(rnd(&r) % (iter % 25 == 0 ? 1200 : 8));
-        sizes[3] = dil[1] * (w[1] - 1) + bmin + (uint32_t)(rnd(&r) % (bmax - bmin + 1)); /* B_1 = bmin .. bmax */
+        sizes[0] = 1 + (uint32_t)(splitmix64(&r) % 3);
+        sizes[1] = 1 + (uint32_t)(splitmix64(&r) % 3);
+        w[0] = 1 + (uint32_t)(splitmix64(&r) % 3);
+        w[1] = 1 + (uint32_t)(splitmix64(&r) % 3);
+        dil[0] = 1 + (uint32_t)(splitmix64(&r) % 2);
+        dil[1] = 1 + (uint32_t)(splitmix64(&r) % 2);
+        st[0] = 1 + (uint32_t)(splitmix64(&r) % 3);
+        sizes[2] = dil[0] * (w[0] - 1) + 1 + (uint32_t)(splitmix64(&r) % (iter % 25 == 0 ? 1200 : 8));
+        sizes[3] = dil[1] * (w[1] - 1) + bmin + (uint32_t)(splitmix64(&r) % (bmax - bmin + 1)); /* B_1 = bmin .. bmax */
         ufix f;
         ufix_init(&f, dt, 4, sizes, NULL, w, st, dil, NULL, NULL, NULL);
-        if (rnd(&r) % 3 == 0) { /* gapped input rows and channels (the innermost dim packed) */
+        if (splitmix64(&r) % 3 == 0) { /* gapped input rows and channels (the innermost dim packed) */
             uint64_t s = 1;
             for (uint32_t d = 4; d-- > 0;) {
                 ist[d] = (uint32_t)s;
-                s *= sizes[d] + (d == 3 || d == 1 ? 1 + (uint32_t)(rnd(&r) % 5) : 0);
+                s *= sizes[d] + (d == 3 || d == 1 ? 1 + (uint32_t)(splitmix64(&r) % 5) : 0);
             }
             tdesc_init(&f.in, dt, 4, sizes, ist);
         }
-        if (rnd(&r) % 3 == 0) { /* gapped output rows and batches */
+        if (splitmix64(&r) % 3 == 0) { /* gapped output rows and batches */
             uint32_t os[4], ost[4];
             uint64_t s = 1;
             memcpy(os, f.out.sizes, sizeof os);

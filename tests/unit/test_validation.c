@@ -1246,13 +1246,6 @@ TEST(validation_binding_errors_at_execute) {
  * so overlaps of every pair come up.  GATHER (one output: execute's one-output pass) and SPLIT
  * with two outputs (its two-output pass, the one TOP_K, TOP_K1 and NONZERO_COORDINATES take)
  * and with three (the ordered checks). */
-static uint64_t bind_rnd(uint64_t *s) { /* splitmix64 */
-    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
 static int spans_overlap(const unsigned char *a, size_t na, const unsigned char *b, size_t nb) {
     return a < b + nb && b < a + na;
 }
@@ -1274,7 +1267,7 @@ static void random_bindings(const DMLREF_OPERATOR_DESC *d, uint32_t n_in, uint32
         memset(arena, 0, sizeof arena);
         int ok = 1;
         for (uint32_t k = 0; k < n; ++k) {
-            const uint64_t r = bind_rnd(&seed);
+            const uint64_t r = splitmix64(&seed);
             const size_t step = (r >> 5) % 4 == 0 ? 1 : (r >> 5) % 4 == 1 ? 4 : 16; /* a byte, 4 or 16 apart */
             at[k] = r % 24 == 0 ? NULL : arena + (r >> 8) % (sizeof arena - 64) / step * step;
             size[k] = totals[k] - (r % 13 == 0) + 8 * ((r >> 40) % 3 == 0);

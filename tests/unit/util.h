@@ -3,6 +3,7 @@
 #define DMLREF_TEST_UTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "dmlref.h"
 
@@ -12,6 +13,10 @@ typedef struct tdesc {
     DMLREF_BUFFER_TENSOR_DESC buf;
     DMLREF_TENSOR_DESC desc;
 } tdesc;
+
+/* splitmix64: the next of a seeded sequence of 64-bit values (the random-case tests' one
+ * generator: the same seed draws the same cases on every host). */
+uint64_t splitmix64(uint64_t *s);
 
 /* Packed (strides NULL) or strided when strides != NULL; Total = the minimum. */
 void tdesc_init(tdesc *t, DMLREF_TENSOR_DATA_TYPE dt, uint32_t n, const uint32_t *sizes,
